@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase } from 'rxdb';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
+import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
+import { assertCollectionBudget, type CollectionDefinition } from './collections';
+import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
+import { LocalStore } from './local-store';
+
+addRxPlugin(RxDBMigrationSchemaPlugin);
+
+/** Thrown when another process (or another open in this one) holds the data dir. */
+export class DataDirLockedError extends Error {
+  readonly code = 'DATA_DIR_LOCKED';
+  constructor(readonly dataDir: string) {
+    super(`The data directory ${dataDir} is already in use by another PennyPost process. Close it first, or choose another directory with --data-dir.`);
+    this.name = 'DataDirLockedError';
+  }
+}
+
+export interface OpenDatabaseOptions {
+  dataDir: string;
+  collections: readonly CollectionDefinition[];
+  /** fsync every write (default true). Only benchmarks turn this off, to show its cost. */
+  sync?: boolean;
+}
+
+export interface AppDatabase {
+  readonly dataDir: string;
+  readonly rx: RxDatabase;
+  /** Local-only key/value state outside RxDB (sessions, secrets): never replicated. */
+  readonly local: LocalStore;
+  collection<T = any>(name: string): RxCollection<T>;
+  close(): Promise<void>;
+}
+
+export const DATABASE_NAME = 'pennypost';
+
+/** Where the LevelDB files live inside a data dir. */
+export function levelDirOf(dataDir: string): string {
+  return path.join(dataDir, 'db');
+}
+
+async function openLevelLocked(dataDir: string): Promise<LevelDb> {
+  try {
+    return await openLevel(levelDirOf(dataDir));
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') throw new DataDirLockedError(dataDir);
+    throw error;
+  }
+}
+
+/**
+ * Opens (or creates) PennyPost's database in `dataDir` and registers the given collections.
+ * LevelDB's own LOCK file makes this the only writer: a second open fails at once with
+ * DataDirLockedError naming the directory.
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  assertCollectionBudget(options.collections);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const level = await openLevelLocked(dataDir);
+  let rx: RxDatabase | undefined;
+  try {
+    const storage = wrappedValidateAjvStorage({ storage: getRxStorageLevel(level, { sync: options.sync }) });
+    rx = await createRxDatabase({
+      name: DATABASE_NAME,
+      storage,
+      multiInstance: false,
+      eventReduce: true,
+    });
+    const spec: Record<string, any> = {};
+    for (const def of options.collections) {
+      spec[def.name] = { schema: def.schema, migrationStrategies: def.migrationStrategies ?? {} };
+    }
+    if (options.collections.length > 0) await rx.addCollections(spec);
+  } catch (error) {
+    if (rx) await rx.close().catch(() => undefined);
+    await level.close().catch(() => undefined);
+    throw error;
+  }
+  const database = rx;
+  const local = new LocalStore(level);
+  let closing: Promise<void> | undefined;
+  return {
+    dataDir,
+    rx: database,
+    local,
+    collection<T>(name: string): RxCollection<T> {
+      const found = database.collections[name];
+      if (!found) throw new Error(`unknown collection "${name}"`);
+      return found as RxCollection<T>;
+    },
+    close() {
+      closing ??= (async () => {
+        await database.close();
+        await local.close();
+        await level.close();
+      })();
+      return closing;
+    },
+  };
+}

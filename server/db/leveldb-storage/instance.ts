@@ -1,0 +1,407 @@
+import { Subject, type Observable } from 'rxjs';
+import {
+  categorizeBulkWriteRows,
+  getIndexableStringMonad,
+  getPrimaryFieldOfPrimaryKey,
+  getQueryMatcher,
+  getSortComparator,
+  getStartIndexStringFromLowerBound,
+  getStartIndexStringFromUpperBound,
+  INDEX_MAX,
+  now,
+  toArray,
+  type BulkWriteRow,
+  type EventBulk,
+  type PreparedQuery,
+  type RxDocumentData,
+  type RxJsonSchema,
+  type RxStorageBulkWriteResponse,
+  type RxStorageChangeEvent,
+  type RxStorageCountResult,
+  type RxStorageDefaultCheckpoint,
+  type RxStorageInstance,
+  type RxStorageQueryResult,
+} from 'rxdb';
+import type { ClassicLevel } from 'classic-level';
+import { collectionPrefix, docPrefix, encodeKey, indexPrefix, prefixEnd } from './keys';
+
+export type LevelDb = ClassicLevel<Buffer, string>;
+
+export interface LevelStorageInternals {
+  level: LevelDb;
+  /** Key prefix of this collection (database + collection + schema version). */
+  prefix: string;
+}
+
+export interface LevelStorageSettings {
+  /**
+   * fsync every acknowledged write (LevelDB `sync: true`). On by default: a write that
+   * PennyPost acknowledged survives a power cut, not only a process crash.
+   */
+  sync?: boolean;
+}
+
+export type LevelInstanceCreationOptions = Record<string, never>;
+
+interface IndexDef {
+  fields: string[];
+  prefix: string;
+  toIndexString: (doc: RxDocumentData<any>) => string;
+}
+
+/** Number of index keys read per native call when walking a range. */
+const ID_CHUNK = 500;
+
+export class RxStorageInstanceLevel<RxDocType>
+  implements RxStorageInstance<RxDocType, LevelStorageInternals, LevelInstanceCreationOptions, RxStorageDefaultCheckpoint>
+{
+  readonly primaryPath: string;
+  private readonly level: LevelDb;
+  private readonly docKeyPrefix: string;
+  private readonly indexes: IndexDef[];
+  private readonly indexByName = new Map<string, IndexDef>();
+  private readonly lwtIndex: IndexDef;
+  private readonly cleanupIndex: IndexDef;
+  private readonly changes$ = new Subject<EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>>();
+  /** Writes (and cleanup) run one at a time so conflict checks see the committed state. */
+  private writeQueue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly sync: boolean;
+
+  constructor(
+    readonly databaseName: string,
+    readonly collectionName: string,
+    readonly schema: Readonly<RxJsonSchema<RxDocumentData<RxDocType>>>,
+    readonly internals: LevelStorageInternals,
+    readonly options: Readonly<LevelInstanceCreationOptions>,
+    settings: LevelStorageSettings,
+    private readonly onClose: (instance: RxStorageInstanceLevel<any>) => void,
+  ) {
+    this.level = internals.level;
+    this.sync = settings.sync !== false;
+    this.primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey) as string;
+    this.docKeyPrefix = docPrefix(internals.prefix);
+
+    const indexFields: string[][] = (schema.indexes ?? []).map((index) => toArray(index) as string[]);
+    // Both are also what RxDB and the memory storage rely on: the lwt index for checkpoints,
+    // the deleted/lwt index for cleanup. Added only when the schema lacks them.
+    const lwtFields = ['_meta.lwt', this.primaryPath];
+    const cleanupFields = ['_deleted', '_meta.lwt', this.primaryPath];
+    for (const extra of [lwtFields, cleanupFields]) {
+      if (!indexFields.some((f) => f.join(',') === extra.join(','))) indexFields.push(extra);
+    }
+    this.indexes = indexFields.map((fields) => ({
+      fields,
+      prefix: indexPrefix(internals.prefix, fields),
+      toIndexString: getIndexableStringMonad(schema as RxJsonSchema<RxDocumentData<any>>, fields),
+    }));
+    for (const index of this.indexes) this.indexByName.set(index.fields.join(','), index);
+    this.lwtIndex = this.indexByName.get(lwtFields.join(','))!;
+    this.cleanupIndex = this.indexByName.get(cleanupFields.join(','))!;
+  }
+
+  private docKey(id: string): Buffer {
+    return encodeKey(this.docKeyPrefix + id);
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) {
+      throw new Error(`storage instance ${this.databaseName}/${this.collectionName} is closed`);
+    }
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.writeQueue.then(task, task);
+    this.writeQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  bulkWrite(documentWrites: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> {
+    this.ensureOpen();
+    return this.enqueue(async () => {
+      this.ensureOpen();
+      const primaryPath = this.primaryPath;
+      const ids = new Set<string>();
+      for (const row of documentWrites) ids.add((row.document as any)[primaryPath]);
+      const idList = [...ids];
+      const stored = await this.level.getMany(idList.map((id) => this.docKey(id)));
+      const docsInDb = new Map<string, RxDocumentData<RxDocType>>();
+      for (let i = 0; i < idList.length; i++) {
+        const raw = stored[i];
+        if (raw !== undefined) docsInDb.set(idList[i], JSON.parse(raw));
+      }
+
+      const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as any, docsInDb, documentWrites, context);
+      const ops: { type: 'put' | 'del'; key: Buffer; value?: string }[] = [];
+      for (const row of categorized.bulkInsertDocs) {
+        const doc = row.document;
+        const id = (doc as any)[primaryPath] as string;
+        ops.push({ type: 'put', key: this.docKey(id), value: JSON.stringify(doc) });
+        for (const index of this.indexes) {
+          ops.push({ type: 'put', key: encodeKey(index.prefix + index.toIndexString(doc)), value: id });
+        }
+      }
+      for (const row of categorized.bulkUpdateDocs) {
+        const doc = row.document;
+        const id = (doc as any)[primaryPath] as string;
+        const before = docsInDb.get(id)!;
+        ops.push({ type: 'put', key: this.docKey(id), value: JSON.stringify(doc) });
+        for (const index of this.indexes) {
+          const oldString = index.toIndexString(before);
+          const newString = index.toIndexString(doc);
+          if (oldString !== newString) {
+            ops.push({ type: 'del', key: encodeKey(index.prefix + oldString) });
+            ops.push({ type: 'put', key: encodeKey(index.prefix + newString), value: id });
+          }
+        }
+      }
+      if (ops.length > 0) {
+        // The write is acknowledged only after LevelDB committed (and, by default, fsynced) it.
+        await this.level.batch(ops as any, { sync: this.sync });
+      }
+      if (categorized.eventBulk.events.length > 0 && categorized.newestRow) {
+        const newest = categorized.newestRow.document;
+        categorized.eventBulk.checkpoint = { id: (newest as any)[primaryPath], lwt: newest._meta.lwt };
+        this.changes$.next(categorized.eventBulk);
+      }
+      return { error: categorized.errors };
+    });
+  }
+
+  async findDocumentsById(ids: string[], withDeleted: boolean): Promise<RxDocumentData<RxDocType>[]> {
+    this.ensureOpen();
+    if (ids.length === 0) return [];
+    const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
+    const result: RxDocumentData<RxDocType>[] = [];
+    for (const raw of raws) {
+      if (raw === undefined) continue;
+      const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
+      if (withDeleted || !doc._deleted) result.push(doc);
+    }
+    return result;
+  }
+
+  private rangeOf(preparedQuery: PreparedQuery<RxDocType>) {
+    const plan = preparedQuery.queryPlan;
+    const index = this.indexByName.get(plan.index.join(','));
+    if (!index) throw new Error(`index does not exist: ${plan.index.join(',')}`);
+    const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
+    const lower = encodeKey(index.prefix + getStartIndexStringFromLowerBound(schema, plan.index, plan.startKeys));
+    const upper = encodeKey(index.prefix + getStartIndexStringFromUpperBound(schema, plan.index, plan.endKeys));
+    return {
+      index,
+      options: {
+        ...(plan.inclusiveStart ? { gte: lower } : { gt: lower }),
+        ...(plan.inclusiveEnd ? { lte: upper } : { lt: upper }),
+      },
+    };
+  }
+
+  /** True when the plan walks the primary key order, which is the order of the document keys. */
+  private isPrimaryOrderPlan(fields: string[]): boolean {
+    return (fields.length === 1 && fields[0] === this.primaryPath) ||
+      (fields.length === 2 && fields[0] === '_deleted' && fields[1] === this.primaryPath);
+  }
+
+  async query(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
+    this.ensureOpen();
+    const { query, queryPlan } = preparedQuery;
+    const skip = query.skip ? query.skip : 0;
+    const limit = typeof query.limit === 'number' ? query.limit : Infinity;
+    const wanted = skip + limit;
+    const mustResort = !queryPlan.sortSatisfiedByIndex;
+    const matcher = queryPlan.selectorSatisfiedByIndex ? undefined : getQueryMatcher(this.schema as any, query as any);
+    const enough = (n: number) => !mustResort && n >= wanted;
+
+    let rows: RxDocumentData<RxDocType>[] = [];
+    if (limit === 0) return { documents: rows };
+    const snapshot = this.level.snapshot();
+    try {
+      if (matcher && this.isPrimaryOrderPlan(queryPlan.index)) {
+        // No index narrows the selector: one pass over the documents themselves, no lookups.
+        const it = this.level.iterator({
+          gte: encodeKey(this.docKeyPrefix),
+          lt: encodeKey(prefixEnd(this.docKeyPrefix)),
+          keys: false,
+          values: true,
+          snapshot,
+        });
+        try {
+          outer: for (;;) {
+            const chunk = await it.nextv(ID_CHUNK);
+            if (chunk.length === 0) break;
+            for (const [, raw] of chunk) {
+              const doc = JSON.parse(raw!) as RxDocumentData<RxDocType>;
+              if (matcher(doc)) {
+                rows.push(doc);
+                if (enough(rows.length)) break outer;
+              }
+            }
+          }
+        } finally {
+          await it.close();
+        }
+      } else {
+        const { options } = this.rangeOf(preparedQuery);
+        const it = this.level.iterator({ ...options, keys: false, values: true, snapshot });
+        let skipped = 0;
+        try {
+          outer: for (;;) {
+            const size = !matcher && !mustResort ? Math.min(ID_CHUNK, Math.max(1, wanted - skipped - rows.length)) : ID_CHUNK;
+            const chunk = await it.nextv(size);
+            if (chunk.length === 0) break;
+            let ids = chunk.map(([, id]) => id!);
+            if (!matcher && !mustResort && skipped < skip) {
+              // Skip without reading the documents: the index alone decides.
+              const drop = Math.min(skip - skipped, ids.length);
+              skipped += drop;
+              ids = ids.slice(drop);
+              if (ids.length === 0) continue;
+            }
+            const raws = await this.level.getMany(ids.map((id) => this.docKey(id)), { snapshot });
+            for (const raw of raws) {
+              if (raw === undefined) continue; // cannot happen in one snapshot; tolerated
+              const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
+              if (!matcher || matcher(doc)) {
+                rows.push(doc);
+                if (enough(rows.length + skipped)) break outer;
+              }
+            }
+          }
+        } finally {
+          await it.close();
+        }
+        if (skipped > 0) {
+          // Index-only skipping already dropped `skipped` rows in front.
+          return { documents: rows.slice(0, limit) };
+        }
+      }
+    } finally {
+      await snapshot.close();
+    }
+
+    if (mustResort) rows = rows.sort(getSortComparator(this.schema as any, query as any));
+    if (skip !== 0 || rows.length > wanted) rows = rows.slice(skip, wanted);
+    return { documents: rows };
+  }
+
+  async count(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> {
+    this.ensureOpen();
+    if (!preparedQuery.queryPlan.selectorSatisfiedByIndex) {
+      const all = await this.query({
+        ...preparedQuery,
+        query: { ...preparedQuery.query, skip: 0, limit: undefined },
+      });
+      return { count: all.documents.length, mode: 'fast' };
+    }
+    // The index range is the answer: count keys only, never touching documents.
+    const { options } = this.rangeOf(preparedQuery);
+    const it = this.level.iterator({ ...options, keys: true, values: false });
+    let count = 0;
+    try {
+      for (;;) {
+        const chunk = await it.nextv(2000);
+        if (chunk.length === 0) break;
+        count += chunk.length;
+      }
+    } finally {
+      await it.close();
+    }
+    return { count, mode: 'fast' };
+  }
+
+  async getChangedDocumentsSince(
+    limit: number,
+    checkpoint?: RxStorageDefaultCheckpoint,
+  ): Promise<{ documents: RxDocumentData<RxDocType>[]; checkpoint: RxStorageDefaultCheckpoint }> {
+    this.ensureOpen();
+    const index = this.lwtIndex;
+    const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
+    const start = checkpoint
+      ? { gt: encodeKey(index.prefix + getStartIndexStringFromLowerBound(schema, index.fields, [checkpoint.lwt, checkpoint.id])) }
+      : { gte: encodeKey(index.prefix) };
+    const snapshot = this.level.snapshot();
+    let documents: RxDocumentData<RxDocType>[] = [];
+    try {
+      const it = this.level.iterator({ ...start, lt: encodeKey(prefixEnd(index.prefix)), keys: false, values: true, snapshot, limit });
+      try {
+        const ids = (await it.all()).map(([, id]) => id!);
+        const raws = await this.level.getMany(ids.map((id) => this.docKey(id)), { snapshot });
+        documents = raws.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw));
+      } finally {
+        await it.close(); // idempotent: all() may already have closed it
+      }
+    } finally {
+      await snapshot.close();
+    }
+    const last = documents[documents.length - 1];
+    return {
+      documents,
+      checkpoint: last ? { id: (last as any)[this.primaryPath], lwt: last._meta.lwt } : checkpoint ?? { id: '', lwt: 0 },
+    };
+  }
+
+  changeStream(): Observable<EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>> {
+    this.ensureOpen();
+    return this.changes$.asObservable();
+  }
+
+  /** Removes tombstones whose deletion is older than `minimumDeletedTime` ms, with their index keys. */
+  cleanup(minimumDeletedTime: number): Promise<boolean> {
+    this.ensureOpen();
+    return this.enqueue(async () => {
+      const index = this.cleanupIndex;
+      const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
+      const maxDeletionTime = now() - minimumDeletedTime;
+      const lower = getStartIndexStringFromLowerBound(schema, index.fields, [true, 0, '']);
+      const upper = getStartIndexStringFromUpperBound(schema, index.fields, [true, maxDeletionTime, INDEX_MAX]);
+      for (;;) {
+        const it = this.level.iterator({
+          gte: encodeKey(index.prefix + lower),
+          lte: encodeKey(index.prefix + upper),
+          keys: false,
+          values: true,
+          limit: 1000,
+        });
+        const ids = (await it.all()).map(([, id]) => id!);
+        if (ids.length === 0) return true;
+        const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
+        const ops: { type: 'del'; key: Buffer }[] = [];
+        raws.forEach((raw, i) => {
+          if (raw === undefined) return;
+          const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
+          if (!doc._deleted || doc._meta.lwt > maxDeletionTime) return;
+          ops.push({ type: 'del', key: this.docKey(ids[i]) });
+          for (const idx of this.indexes) ops.push({ type: 'del', key: encodeKey(idx.prefix + idx.toIndexString(doc)) });
+        });
+        if (ops.length === 0) return true;
+        await this.level.batch(ops, { sync: this.sync });
+      }
+    });
+  }
+
+  getAttachmentData(): Promise<Blob> {
+    return Promise.reject(
+      new Error('Attachments are not supported by the PennyPost LevelDB storage: files are stored outside the database.'),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.writeQueue;
+    this.closed = true;
+    this.changes$.complete();
+    this.onClose(this);
+  }
+
+  async remove(): Promise<void> {
+    this.ensureOpen();
+    await this.enqueue(async () => {
+      const prefix = this.internals.prefix;
+      await this.level.clear({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)) });
+    });
+    await this.close();
+  }
+}
+
+export { collectionPrefix };

@@ -1,0 +1,65 @@
+import { ensureRxStorageInstanceParamsAreCorrect, RXDB_VERSION, type RxStorage, type RxStorageInstanceCreationParams } from 'rxdb';
+import { ClassicLevel } from 'classic-level';
+import { collectionPrefix } from './keys';
+import {
+  RxStorageInstanceLevel,
+  type LevelDb,
+  type LevelInstanceCreationOptions,
+  type LevelStorageInternals,
+  type LevelStorageSettings,
+} from './instance';
+
+export type RxStorageLevel = RxStorage<LevelStorageInternals, LevelInstanceCreationOptions> & {
+  readonly level: LevelDb;
+  /** Storage instances that are open right now (closed ones remove themselves). */
+  readonly openInstances: ReadonlySet<RxStorageInstanceLevel<any>>;
+};
+
+/** Opens (or creates) a LevelDB directory with the encodings this storage expects. */
+export async function openLevel(location: string): Promise<LevelDb> {
+  const level = new ClassicLevel<Buffer, string>(location, {
+    keyEncoding: 'buffer',
+    valueEncoding: 'utf8',
+    createIfMissing: true,
+  });
+  await level.open();
+  return level;
+}
+
+/**
+ * PennyPost's RxStorage for RxDB 17 on LevelDB (classic-level). The caller owns `level`:
+ * it opens it before creating the RxDB database and closes it after the database is closed.
+ */
+export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings = {}): RxStorageLevel {
+  const openInstances = new Set<RxStorageInstanceLevel<any>>();
+  return {
+    // RxDB refuses two open databases with the same storage name + database name in one
+    // process. One LevelDB directory can only be opened once anyway, so the location is part of the name.
+    name: `pennypost-leveldb:${level.location}`,
+    rxdbVersion: RXDB_VERSION,
+    level,
+    openInstances,
+    async createStorageInstance<RxDocType>(
+      params: RxStorageInstanceCreationParams<RxDocType, LevelInstanceCreationOptions>,
+    ): Promise<RxStorageInstanceLevel<RxDocType>> {
+      ensureRxStorageInstanceParamsAreCorrect(params);
+      if (params.schema.attachments) {
+        throw new Error(
+          `collection "${params.collectionName}" declares attachments; the PennyPost LevelDB storage keeps files outside the database`,
+        );
+      }
+      if (level.status !== 'open') throw new Error('the LevelDB database is not open');
+      const instance = new RxStorageInstanceLevel<RxDocType>(
+        params.databaseName,
+        params.collectionName,
+        params.schema,
+        { level, prefix: collectionPrefix(params.databaseName, params.collectionName, params.schema.version) },
+        params.options,
+        settings,
+        (closed) => openInstances.delete(closed),
+      );
+      openInstances.add(instance);
+      return instance;
+    },
+  };
+}
