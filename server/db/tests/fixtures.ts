@@ -162,3 +162,12 @@ export async function createRecordInstance(
     devMode: false,
   });
 }
+
+/** The record the crash writer writes under `id` ("r<round>-<n>"): recomputable from the id alone. */
+export function crashRecord(id: string): AccountRecord {
+  const m = /^r(\d+)-(\d+)$/.exec(id);
+  if (!m) throw new Error(`not a crash-test id: ${id}`);
+  const n = Number(m[2]);
+  const record = makeRecord(seededRandom(Number(m[1]) * 1_000_003 + n), n);
+  return { ...record, id, description: `crash round ${m[1]} write ${n} ✓ 🧾` };
+}
