@@ -1,0 +1,65 @@
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { AppContext } from '../app-context';
+
+/** The authenticated caller of an action. */
+export interface AuthUser {
+  id: string;
+  username: string;
+}
+
+export interface AuthSession {
+  id: string;
+  userId: string;
+  expiresAt: number;
+}
+
+export interface ActionContext {
+  readonly app: AppContext;
+  readonly requestId: string;
+  /** Remote address of the HTTP caller (no proxy headers are trusted). */
+  readonly clientAddress: string;
+  /** The raw bearer token, when one was sent and accepted. */
+  readonly token: string | null;
+  readonly user: AuthUser | null;
+  readonly session: AuthSession | null;
+}
+
+export interface UserActionContext extends ActionContext {
+  readonly token: string;
+  readonly user: AuthUser;
+  readonly session: AuthSession;
+}
+
+export type ActionAuth = 'public' | 'user';
+
+/** Documentation of one error an action can answer with. */
+export type ActionErrorDoc = readonly [code: number, when: string];
+
+export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> {
+  /** 'group.method' */
+  name: string;
+  /** One line for docs/api.md. */
+  summary: string;
+  /** Longer notes for docs/api.md (rules, units, decisions). */
+  notes?: string;
+  auth: A;
+  params: S;
+  /** Shape of `data` on success, in words, for docs/api.md. */
+  returns: string;
+  errors?: readonly ActionErrorDoc[];
+  /** Extra rate-limit bucket on top of the global ones. */
+  rateLimit?: 'auth';
+  handler(params: Static<S>, ctx: A extends 'user' ? UserActionContext : ActionContext): Promise<R> | R;
+}
+
+export function defineAction<S extends TSchema, A extends ActionAuth, R>(def: ActionDefinition<S, A, R>): ActionDefinition<S, A, R> {
+  if (!/^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/.test(def.name)) throw new Error(`bad action name ${def.name}`);
+  return def;
+}
+
+/** A params object that refuses unknown keys (typos and smuggled fields get a clear 400). */
+export function Params<T extends TProperties>(properties: T): TObject<T> {
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+export type AnyAction = ActionDefinition<any, any, any>;

@@ -1,0 +1,92 @@
+/**
+ * The error codes of the /api envelope (seed 001 §7) and their HTTP status (DESIGN.md, contract).
+ * A handler throws `new ApiError(code, message)`; the framework turns it into the envelope.
+ */
+export const ErrorCode = {
+  Ok: 200,
+  Validation: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  Gone: 410,
+  RateLimited: 429,
+  Internal: 500,
+  BadGateway: 502,
+  Unavailable: 503,
+  UserNotFound: 1001,
+  InvalidCredentials: 1002,
+  TokenExpired: 1003,
+  AccountLocked: 1004,
+  AssetNotFound: 2001,
+  InsufficientBalance: 2002,
+  InvalidAssetType: 2003,
+  RecordNotFound: 3001,
+  InvalidRecordType: 3002,
+  InvalidAmount: 3003,
+  GoalNotFound: 4001,
+  GoalCompleted: 4002,
+  InsufficientFunds: 4003,
+  FileNotFound: 5001,
+  FileTooLarge: 5002,
+  InvalidFileType: 5003,
+} as const;
+
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const STATUS_OF_BUSINESS_CODE: Record<number, number> = {
+  1001: 404,
+  1002: 401,
+  1003: 401,
+  1004: 403,
+  2001: 404,
+  2002: 409,
+  2003: 400,
+  3001: 404,
+  3002: 400,
+  3003: 400,
+  4001: 404,
+  4002: 409,
+  4003: 409,
+  5001: 404,
+  5002: 413,
+  5003: 415,
+};
+
+/** HTTP status that accompanies an envelope code (DESIGN.md, "The /api envelope"). */
+export function httpStatusOf(code: number): number {
+  if (code >= 100 && code < 600) return code;
+  return STATUS_OF_BUSINESS_CODE[code] ?? 500;
+}
+
+/** Names shown in docs/api.md next to each code. */
+export const ERROR_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(ErrorCode).map(([name, code]) => [code, name]),
+);
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: Record<string, unknown> | null = null,
+    /** Extra response headers, e.g. Retry-After for 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string, data?: Record<string, unknown>) => new ApiError(ErrorCode.Validation, message, data ?? null);
+export const notFound = (code: number, message: string) => new ApiError(code, message);
+export const conflict = (message: string, data?: Record<string, unknown>) => new ApiError(ErrorCode.Conflict, message, data ?? null);
+
+export interface Envelope<T = unknown> {
+  code: number;
+  message: string;
+  data: T | null;
+}
+
+export function envelope<T>(code: number, message: string, data: T | null): Envelope<T> {
+  return { code, message, data };
+}

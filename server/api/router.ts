@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AppContext } from '../app-context';
+import { isLoopback, normalizeAddress } from '../http/addresses';
+import { RateLimit } from '../http/rate-limit';
+import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
+import { ApiError, envelope, ErrorCode, httpStatusOf } from './errors';
+import { checkJsonShape, compileParams, describeValidationError } from './validation';
+import { describeError } from '../lib/logger';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Resolves a bearer token to its user and session, or throws ApiError (401/1001/1003). */
+export interface Authenticator {
+  authenticate(token: string): Promise<{ user: AuthUser; session: AuthSession }>;
+}
+
+/** Maps errors that are not ApiErrors: storage trouble is 503, everything else 500. */
+function classifyUnexpected(error: unknown): ApiError | null {
+  const code = (error as { code?: string; cause?: { code?: string } })?.code;
+  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
+  const text = error instanceof Error ? error.message : '';
+  if (
+    code === 'LEVEL_IO_ERROR' ||
+    causeCode === 'LEVEL_IO_ERROR' ||
+    code === 'LEVEL_DATABASE_NOT_OPEN' ||
+    code === 'ENOSPC' ||
+    code === 'EROFS' ||
+    code === 'EACCES' ||
+    /No space left|Read-only file system/i.test(text)
+  ) {
+    return new ApiError(ErrorCode.Unavailable, 'Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
+  }
+  return null;
+}
+
+function bearerToken(req: Request): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : '';
+}
+
+export interface ApiRouterOptions {
+  app: AppContext;
+  actions: readonly AnyAction[];
+  authenticator: Authenticator;
+}
+
+/**
+ * POST /api: the one wrapper around every action — body checks, lookup, rate limits,
+ * authentication, params validation, the handler, and the envelope with its HTTP status.
+ */
+export function createApiRouter({ app, actions, authenticator }: ApiRouterOptions) {
+  const byName = new Map<string, AnyAction>();
+  for (const action of actions) {
+    if (byName.has(action.name)) throw new Error(`action ${action.name} is defined twice`);
+    compileParams(action.params);
+    byName.set(action.name, action);
+  }
+  const limits = app.settings.get().rateLimit;
+  const perAddress = new RateLimit('requests per address', limits.apiPerAddress);
+  const perToken = new RateLimit('requests per token', limits.apiPerToken);
+  const authPerAddress = new RateLimit('sign-in attempts per address', limits.authPerAddress);
+  app.settings.onChange((settings) => {
+    perAddress.setPoints(settings.rateLimit.apiPerAddress);
+    perToken.setPoints(settings.rateLimit.apiPerToken);
+    authPerAddress.setPoints(settings.rateLimit.authPerAddress);
+  });
+
+  const router = express.Router();
+
+  const send = (res: Response, code: number, message: string, data: unknown, headers: Record<string, string> = {}) => {
+    res.set(headers).set('Cache-Control', 'no-store').status(httpStatusOf(code)).json(envelope(code, message, data));
+  };
+
+  const jsonBody = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+
+  router.all('/api', (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'OPTIONS') {
+      // Preflight: answered (CORS headers come from the CORS wrapper when an origin is allowed).
+      res.status(204).end();
+      return;
+    }
+    if (req.method !== 'POST') {
+      send(res, ErrorCode.Validation, 'Use POST /api with a JSON body {"action": "group.method", "params": {...}}.', null, { Allow: 'POST' });
+      return;
+    }
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      send(res, ErrorCode.Validation, `Content-Type must be application/json (got "${type || 'none'}").`, null);
+      return;
+    }
+    jsonBody(req, res, (error?: unknown) => {
+      if (error) {
+        const err = error as { type?: string; message?: string };
+        if (err.type === 'entity.too.large') {
+          send(res, ErrorCode.Validation, `Request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`, null);
+        } else if (err.type === 'entity.parse.failed') {
+          send(res, ErrorCode.Validation, `Malformed JSON: ${String(err.message).slice(0, 200)}`, null);
+        } else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
+          send(res, ErrorCode.Validation, 'Unsupported request encoding; send UTF-8 JSON.', null);
+        } else {
+          send(res, ErrorCode.Validation, 'The request body could not be read.', null);
+        }
+        return;
+      }
+      void handle(req, res).catch(next);
+    });
+  });
+
+  async function handle(req: Request, res: Response): Promise<void> {
+    const requestId = randomUUID();
+    const started = performance.now();
+    const clientAddress = normalizeAddress(req.socket.remoteAddress);
+    let actionName = '-';
+    let code: number = ErrorCode.Ok;
+    try {
+      const body = req.body as unknown;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new ApiError(ErrorCode.Validation, 'The body must be a JSON object {"action": "...", "params": {...}}.');
+      }
+      const shapeProblem = checkJsonShape(body);
+      if (shapeProblem) throw new ApiError(ErrorCode.Validation, `Invalid request: ${shapeProblem}.`);
+      const { action: name, params: rawParams, ...rest } = body as Record<string, unknown>;
+      const extra = Object.keys(rest);
+      if (extra.length > 0) throw new ApiError(ErrorCode.Validation, `Unknown top-level field "${extra[0]}"; the body has only "action" and "params".`);
+      if (typeof name !== 'string' || name.length === 0) throw new ApiError(ErrorCode.Validation, 'Missing "action" (a string like "user.login").');
+      actionName = name.slice(0, 64);
+      const params = rawParams === undefined ? {} : rawParams;
+      if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+        throw new ApiError(ErrorCode.Validation, '"params" must be a JSON object ({} when there are none).');
+      }
+      const action = byName.get(name);
+      if (!action) throw new ApiError(ErrorCode.NotFound, `Unknown action "${actionName}".`);
+
+      const settings = app.settings.get();
+      if (!(settings.rateLimit.exemptLoopback && isLoopback(clientAddress))) await perAddress.consume(clientAddress);
+      if (action.rateLimit === 'auth') await authPerAddress.consume(clientAddress);
+
+      let user: AuthUser | null = null;
+      let session: AuthSession | null = null;
+      const token = bearerToken(req);
+      if (action.auth === 'user') {
+        if (token === null) throw new ApiError(ErrorCode.Unauthorized, 'Sign in first: this action needs "Authorization: Bearer <token>".');
+        if (token === '') throw new ApiError(ErrorCode.Unauthorized, 'The Authorization header must be "Bearer <token>".');
+        await perToken.consume(token);
+        ({ user, session } = await authenticator.authenticate(token));
+      }
+
+      const validate = compileParams(action.params);
+      if (!validate(params)) {
+        const { message, field } = describeValidationError(validate.errors![0]);
+        throw new ApiError(ErrorCode.Validation, message, { field });
+      }
+
+      const ctx: ActionContext = { app, requestId, clientAddress, token: user ? token : null, user, session };
+      const data = await action.handler(params as never, ctx as never);
+      send(res, ErrorCode.Ok, 'ok', data ?? null);
+    } catch (error) {
+      let apiError = error instanceof ApiError ? error : classifyUnexpected(error);
+      if (!apiError) {
+        app.log.error('action failed', { requestId, action: actionName, ...describeError(error) });
+        apiError = new ApiError(ErrorCode.Internal, `Internal error. Quote request id ${requestId} when reporting it.`, { requestId });
+      } else if (apiError.code === ErrorCode.Unavailable) {
+        app.log.warn('storage unavailable', { requestId, action: actionName, ...describeError(error) });
+      }
+      code = apiError.code;
+      send(res, apiError.code, apiError.message, apiError.data, apiError.headers);
+    } finally {
+      app.log.debug('api', { requestId, action: actionName, code, ms: Math.round((performance.now() - started) * 10) / 10 });
+    }
+  }
+
+  return router;
+}

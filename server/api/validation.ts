@@ -1,0 +1,65 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TSchema } from '@sinclair/typebox';
+
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true });
+addFormats(ajv);
+
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+export function compileParams(schema: TSchema): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/** "params.amount must be number" — one plain sentence for the envelope message. */
+export function describeValidationError(error: ErrorObject): { message: string; field: string } {
+  const field = ('params' + error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')).replace(/~1/g, '/').replace(/~0/g, '~');
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return { field: `${field}.${extra}`, message: `unknown parameter ${field}.${extra}` };
+    }
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return { field: `${field}.${missing}`, message: `${field}.${missing} is required` };
+    }
+    case 'enum': {
+      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+      return { field, message: `${field} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
+    }
+    case 'anyOf':
+      return { field, message: `${field} has an invalid shape` };
+    default:
+      return { field, message: `${field} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Refuses prototype-pollution keys anywhere in a parsed body and nesting deeper than
+ * MAX_JSON_DEPTH. Returns a message, or null when the value is acceptable.
+ */
+export function checkJsonShape(value: unknown, depth = 0): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth > MAX_JSON_DEPTH) return `request nests deeper than ${MAX_JSON_DEPTH} levels`;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = checkJsonShape(item, depth + 1);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) return `the key "${key}" is not allowed`;
+    const problem = checkJsonShape((value as Record<string, unknown>)[key], depth + 1);
+    if (problem) return problem;
+  }
+  return null;
+}

@@ -1,0 +1,32 @@
+import type { AppDatabase } from './db/database';
+import type { SettingsStore } from './config/settings';
+import type { Clock } from './lib/clock';
+import type { Logger } from './lib/logger';
+import type { SecretStore } from './config/secrets';
+
+/**
+ * Services that domains publish for each other (ledger balances, push delivery, …).
+ * Each domain adds its entry with declaration merging:
+ *   declare module '../app-context' { interface ServiceMap { users: UserService } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ServiceMap {}
+
+/** Where the server ended up listening; set once the socket is bound. */
+export interface ListenInfo {
+  host: string;
+  port: number;
+  url: string;
+}
+
+/** Everything a handler or a domain service may use. One per running server. */
+export interface AppContext {
+  readonly dataDir: string;
+  readonly db: AppDatabase;
+  readonly settings: SettingsStore;
+  readonly secrets: SecretStore;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly services: ServiceMap;
+  listening: ListenInfo | null;
+}

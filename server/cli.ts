@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { CliUsageError, parseCliOptions, USAGE } from './cli-options';
+import { SettingsError } from './config/settings';
+import { DataDirLockedError } from './db/database';
+import { startServer, type RunningServer } from './server';
+
+/**
+ * Headless PennyPost (`npm run serve`). Exit codes:
+ *   0 stopped by SIGTERM/SIGINT after a clean shutdown
+ *   1 could not start (port in use, bad settings, …) or shutdown failed
+ *   2 the data dir is in use by another PennyPost process
+ *   64 bad command-line usage
+ */
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseCliOptions(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}`);
+      return 64;
+    }
+    throw error;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (options.version) {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`PennyPost ${pkg.version}\n`);
+    return 0;
+  }
+
+  let server: RunningServer;
+  try {
+    server = await startServer({ dataDir: options.dataDir, port: options.port, host: options.host });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`PennyPost: ${error.message}\n`);
+      return 2;
+    }
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') {
+      process.stderr.write(`PennyPost: port ${options.port ?? 5733} is already in use. Pick another with --port (0 picks a free one).\n`);
+      return 1;
+    }
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      process.stderr.write(`PennyPost: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 5733} (${code}).\n`);
+      return 1;
+    }
+    if (error instanceof SettingsError) {
+      process.stderr.write(`PennyPost: invalid settings: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`PennyPost could not start: ${(error as Error).message}\n`);
+    return 1;
+  }
+
+  process.stdout.write(`PennyPost listening on ${server.url}\n`);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      server.app.log.info('shutting down', { signal });
+      const force = setTimeout(() => {
+        process.stderr.write('PennyPost: shutdown took longer than 15 s; exiting.\n');
+        resolve(1);
+      }, 15_000);
+      force.unref();
+      server
+        .close()
+        .then(() => resolve(0))
+        .catch((error: Error) => {
+          process.stderr.write(`PennyPost: shutdown failed: ${error.message}\n`);
+          resolve(1);
+        })
+        .finally(() => clearTimeout(force));
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`PennyPost crashed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,159 @@
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Server settings, kept in `<dataDir>/settings.json` (mode 0600: it may hold OAuth secrets).
+ * Every field has a default; a missing or partial file is filled in, an invalid one is refused
+ * at start with a message naming the field. docs/configuration.md describes each setting.
+ */
+const WechatLogin = Type.Object({
+  appId: Type.String({ minLength: 1 }),
+  appSecret: Type.String({ minLength: 1 }),
+  apiBase: Type.String({ default: 'https://api.weixin.qq.com' }),
+  /** 'oauth' = website/app login (sns/oauth2/access_token); 'miniprogram' = sns/jscode2session. */
+  mode: Type.Union([Type.Literal('oauth'), Type.Literal('miniprogram')], { default: 'oauth' }),
+});
+
+const AlipayLogin = Type.Object({
+  appId: Type.String({ minLength: 1 }),
+  /** PEM (PKCS#8 or PKCS#1) RSA private key of the app, used for RSA2 request signing. */
+  privateKey: Type.String({ minLength: 1 }),
+  /** PEM public key of Alipay, used to verify the signature of every answer. */
+  alipayPublicKey: Type.String({ minLength: 1 }),
+  gateway: Type.String({ default: 'https://openapi.alipay.com/gateway.do' }),
+});
+
+export const SettingsSchema = Type.Object({
+  network: Type.Object(
+    {
+      /** Accept connections from the LAN (binds 0.0.0.0 unless --host says otherwise). */
+      lan: Type.Boolean({ default: false }),
+      /** With LAN on, also let LAN devices call /api (off: only /send, /s/, /m/). */
+      lanApi: Type.Boolean({ default: false }),
+      /** Extra names this server answers to in the Host header (reverse proxy, mDNS name). */
+      allowedHosts: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { default: [] }),
+      /** Origins allowed to call /api from a browser (CORS). Empty: none. */
+      corsOrigins: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+      /** Base URL used in links that leave this machine (message pages, short links). */
+      publicBaseUrl: Type.String({ default: '' }),
+    },
+    { default: {} },
+  ),
+  rateLimit: Type.Object(
+    {
+      /** /api requests per minute from one non-loopback address. */
+      apiPerAddress: Type.Integer({ minimum: 1, default: 600 }),
+      /** /api requests per minute with one token (any address). */
+      apiPerToken: Type.Integer({ minimum: 1, default: 1200 }),
+      /** user.login / user.register attempts per minute from one address (loopback included). */
+      authPerAddress: Type.Integer({ minimum: 1, default: 20 }),
+      /** Loopback callers (this computer) skip the per-address /api limit; tokens still count. */
+      exemptLoopback: Type.Boolean({ default: true }),
+    },
+    { default: {} },
+  ),
+  auth: Type.Object(
+    {
+      tokenLifetimeSeconds: Type.Integer({ minimum: 60, default: 7 * 24 * 3600 }),
+      lockout: Type.Object(
+        {
+          maxFailures: Type.Integer({ minimum: 1, default: 5 }),
+          windowMinutes: Type.Integer({ minimum: 1, default: 15 }),
+          lockMinutes: Type.Integer({ minimum: 1, default: 15 }),
+        },
+        { default: {} },
+      ),
+      wechat: Type.Optional(WechatLogin),
+      alipay: Type.Optional(AlipayLogin),
+      /** Timeout of each call to a login provider, ms. */
+      providerTimeoutMs: Type.Integer({ minimum: 100, default: 8000 }),
+    },
+    { default: {} },
+  ),
+  log: Type.Object(
+    {
+      level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {
+        default: 'info',
+      }),
+    },
+    { default: {} },
+  ),
+});
+
+export type Settings = Static<typeof SettingsSchema>;
+export type SettingsPatch = DeepPartial<Settings>;
+type DeepPartial<T> = T extends (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+export class SettingsError extends Error {}
+
+/** Fills defaults and checks a settings object; throws SettingsError naming the bad field. */
+export function normalizeSettings(input: unknown): Settings {
+  const value = Value.Default(SettingsSchema, structuredClone(input ?? {}));
+  const firstError = Value.Errors(SettingsSchema, value).First();
+  if (firstError) {
+    throw new SettingsError(`setting ${firstError.path.replace(/^\//, '').replace(/\//g, '.') || '(root)'}: ${firstError.message}`);
+  }
+  return Value.Clean(SettingsSchema, value) as Settings;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function mergeSettings(base: unknown, patch: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return patch === undefined ? base : patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    out[key] = value === null ? undefined : mergeSettings(base[key], value);
+  }
+  return out;
+}
+
+/** Loads, holds and durably saves the settings of one data dir. */
+export class SettingsStore {
+  private current: Settings;
+  private readonly listeners = new Set<(settings: Settings) => void>();
+  readonly file: string;
+
+  constructor(dataDir: string, overrides: SettingsPatch = {}) {
+    this.file = path.join(dataDir, 'settings.json');
+    let stored: unknown = {};
+    if (existsSync(this.file)) {
+      try {
+        stored = JSON.parse(readFileSync(this.file, 'utf8'));
+      } catch (error) {
+        throw new SettingsError(`${this.file} is not valid JSON: ${(error as Error).message}`);
+      }
+    }
+    this.current = normalizeSettings(mergeSettings(stored, overrides));
+  }
+
+  get(): Settings {
+    return this.current;
+  }
+
+  /** Applies a deep partial change (null removes a key), validates, persists atomically. */
+  update(patch: SettingsPatch): Settings {
+    const next = normalizeSettings(mergeSettings(this.current, patch));
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, JSON.stringify(next, null, 2) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, this.file);
+    this.current = next;
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  onChange(listener: (settings: Settings) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Router } from 'express';
+import type { AppContext } from './app-context';
+import type { AnyAction } from './api/action';
+import type { CollectionDefinition } from './db/collections';
+
+/**
+ * One folder of server/ (users, ledger, push, …). The server opens the database with every
+ * domain's collections, starts the domains in order (a domain may use services of the ones
+ * before it), mounts their routes and actions, and stops them in reverse order.
+ */
+export interface Domain {
+  name: string;
+  collections?: readonly CollectionDefinition[];
+  actions?: readonly AnyAction[];
+  /** Publishes services into app.services; runs after the database opened, before listening. */
+  start?(app: AppContext): void | Promise<void>;
+  /** HTTP routes outside /api (/send, /s/, /m/, file bytes…). */
+  routes?(router: Router, app: AppContext): void;
+  /** Runs after the HTTP server stopped accepting and finished in-flight requests. */
+  stop?(app: AppContext): void | Promise<void>;
+}

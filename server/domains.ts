@@ -1,0 +1,10 @@
+import type { Domain } from './domain';
+import { usersDomain } from './users';
+
+/**
+ * Every domain of PennyPost, in start order (a domain may use the services of those before it).
+ * Their collections together must stay within the schema budget (server/db/README.md).
+ */
+export function allDomains(): Domain[] {
+  return [usersDomain()];
+}

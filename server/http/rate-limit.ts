@@ -1,0 +1,40 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiError, ErrorCode } from '../api/errors';
+
+/**
+ * A fixed-window limiter (rate-limiter-flexible) that answers in the envelope: 429 with a
+ * Retry-After header and a message that says which limit was hit and when to try again.
+ */
+export class RateLimit {
+  private limiter: RateLimiterMemory;
+
+  constructor(
+    private readonly label: string,
+    private points: number,
+    private readonly durationSeconds = 60,
+  ) {
+    this.limiter = new RateLimiterMemory({ points, duration: durationSeconds });
+  }
+
+  /** Changes the limit (settings changed); counters start afresh. */
+  setPoints(points: number): void {
+    if (points === this.points) return;
+    this.points = points;
+    this.limiter = new RateLimiterMemory({ points, duration: this.durationSeconds });
+  }
+
+  async consume(key: string): Promise<void> {
+    try {
+      await this.limiter.consume(key);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw new ApiError(
+        ErrorCode.RateLimited,
+        `Too many requests (${this.label}: ${this.points} per ${this.durationSeconds} s). Try again in ${retryAfter} s.`,
+        { retryAfterSeconds: retryAfter },
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+  }
+}

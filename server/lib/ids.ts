@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Random base62 string of `length` characters (rejection sampling: no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Document ids: time-ordered prefix (ms, base36, fixed width) + 10 random base62 characters.
+ * Sortable by creation, unguessable enough that ids reveal nothing about other users' data.
+ */
+export function newId(now = Date.now()): string {
+  return now.toString(36).padStart(9, '0') + randomBase62(10);
+}
+
+/** Maximum length of ids produced by newId (also the maxLength used in schemas). */
+export const ID_MAX_LENGTH = 40;

@@ -1,0 +1,175 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AppContext, ServiceMap } from './app-context';
+import { createApiRouter } from './api/router';
+import { envelope, ErrorCode } from './api/errors';
+import { SecretStore } from './config/secrets';
+import { SettingsStore, type SettingsPatch } from './config/settings';
+import { openDatabase } from './db/database';
+import type { Domain } from './domain';
+import { allDomains } from './domains';
+import { apiCors } from './http/cors';
+import { networkPolicy } from './http/network-policy';
+import { securityHeaders } from './http/security-headers';
+import { systemClock, type Clock } from './lib/clock';
+import { createLogger, describeError, type Logger } from './lib/logger';
+
+export interface ServerOptions {
+  dataDir: string;
+  /** Default 5733; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1, or 0.0.0.0 when settings.network.lan is on. */
+  host?: string;
+  /** Applied over settings.json for this run (not saved). */
+  settings?: SettingsPatch;
+  clock?: Clock;
+  logger?: Logger;
+  /** Replaces the list of domains (tests of the framework itself). */
+  domains?: Domain[];
+}
+
+export interface RunningServer {
+  readonly app: AppContext;
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly http: Server;
+  /** Stop accepting, finish in-flight requests, stop domains, close the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 5733;
+export const DEFAULT_HOST = '127.0.0.1';
+const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
+
+function displayHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Boots PennyPost: settings, database with every domain's collections, domains, HTTP routes, and
+ * the listening socket. Used by the headless CLI, the Electron shell and the tests alike.
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const settings = new SettingsStore(dataDir, options.settings);
+  const log = options.logger ?? createLogger(settings.get().log.level);
+  const domains = options.domains ?? allDomains();
+  const db = await openDatabase({ dataDir, collections: domains.flatMap((d) => d.collections ?? []) });
+
+  const app: AppContext = {
+    dataDir,
+    db,
+    settings,
+    secrets: new SecretStore(dataDir),
+    clock: options.clock ?? systemClock,
+    log,
+    services: {} as ServiceMap,
+    listening: null,
+  };
+
+  const started: Domain[] = [];
+  const stopDomains = async () => {
+    for (const domain of [...started].reverse()) {
+      try {
+        await domain.stop?.(app);
+      } catch (error) {
+        log.error('domain stop failed', { domain: domain.name, ...describeError(error) });
+      }
+    }
+  };
+  let httpServer: Server | undefined;
+  try {
+    for (const domain of domains) {
+      await domain.start?.(app);
+      started.push(domain);
+    }
+
+    const web = express();
+    web.disable('x-powered-by');
+    web.set('trust proxy', false);
+    web.set('etag', false);
+    web.use(networkPolicy(() => settings.get()));
+    web.use(securityHeaders());
+    web.get('/healthz', (_req, res) => {
+      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    });
+    web.use('/api', apiCors(() => settings.get()));
+    web.use(
+      createApiRouter({
+        app,
+        actions: domains.flatMap((d) => d.actions ?? []),
+        authenticator: {
+          authenticate: (token) => {
+            const users = app.services.users;
+            if (!users) throw new Error('no users domain');
+            return users.authenticate(token);
+          },
+        },
+      }),
+    );
+    const routes = express.Router();
+    for (const domain of domains) domain.routes?.(routes, app);
+    web.use(routes);
+    web.use(express.static(RENDERER_DIR, { index: 'index.html', dotfiles: 'ignore', fallthrough: true }));
+    web.use((req: Request, res: Response) => {
+      res.status(404).type('text/plain').send(`Not found: ${req.method} ${req.path}\n`);
+    });
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    web.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+      log.error('request failed', { path: req.path, ...describeError(error) });
+      if (res.headersSent) return;
+      if (req.path === '/api') res.status(500).json(envelope(ErrorCode.Internal, 'Internal error.', null));
+      else res.status(500).type('text/plain').send('Internal error.\n');
+    });
+
+    const host = options.host ?? (settings.get().network.lan ? '0.0.0.0' : DEFAULT_HOST);
+    const port = options.port ?? DEFAULT_PORT;
+    httpServer = createHttpServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, web);
+    const server = httpServer;
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error) => {
+        server.off('listening', onListening);
+        reject(error);
+      };
+      const onListening = () => {
+        server.off('error', onError);
+        resolve();
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      server.listen(port, host);
+    });
+    const address = server.address() as AddressInfo;
+    const url = `http://${displayHost(host)}:${address.port}`;
+    app.listening = { host, port: address.port, url };
+
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      url,
+      host,
+      port: address.port,
+      http: server,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          });
+          await stopDomains();
+          await db.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    if (httpServer?.listening) await new Promise<void>((resolve) => httpServer!.close(() => resolve()));
+    await stopDomains();
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type RunningServer, type ServerOptions } from '../server';
+import { createLogger } from '../lib/logger';
+import type { Envelope } from '../api/errors';
+
+export function tempDataDir(label = 'pp'): string {
+  return mkdtempSync(path.join(os.tmpdir(), `pennypost-${label}-`));
+}
+
+export interface ApiAnswer<T = any> extends Envelope<T> {
+  status: number;
+  headers: Headers;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  dataDir: string;
+  /** POST /api {action, params}; token adds the Bearer header. */
+  api<T = any>(action: string, params?: unknown, token?: string): Promise<ApiAnswer<T>>;
+  /** Raw fetch against the server. */
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+  /** Stops the server; `keepData` leaves the data dir for a restart. */
+  close(keepData?: boolean): Promise<void>;
+}
+
+/** A real PennyPost on 127.0.0.1, port 0, with a fresh (or given) data dir. */
+export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const server = await startServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), ...options, dataDir });
+  const url = server.url;
+  const doFetch = (pathname: string, init?: RequestInit) => fetch(url + pathname, init);
+  return {
+    server,
+    url,
+    dataDir,
+    async api(action, params = {}, token) {
+      const res = await doFetch('/api', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ action, params }),
+      });
+      const body = (await res.json()) as Envelope;
+      return { ...body, status: res.status, headers: res.headers } as ApiAnswer;
+    },
+    fetch: doFetch,
+    async close(keepData = false) {
+      await server.close();
+      if (!keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+/** Registers a fresh user and returns its token and id. */
+export async function registerUser(t: TestServer, overrides: Partial<{ username: string; email: string; password: string }> = {}) {
+  counter++;
+  const suffix = `${process.pid}${counter}`;
+  const params = { username: `user${suffix}`, email: `user${suffix}@example.com`, password: 'correct horse battery', ...overrides };
+  const answer = await t.api('user.register', params);
+  if (answer.code !== 200) throw new Error(`register failed: ${answer.code} ${answer.message}`);
+  return { token: answer.data.token as string, id: answer.data.id as string, ...params };
+}

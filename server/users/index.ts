@@ -1,0 +1,26 @@
+import type { Domain } from '../domain';
+import { userActions } from './actions';
+import { usersCollection } from './schema';
+import { UserService } from './service';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** Accounts, sign-in, sessions. */
+export function usersDomain(): Domain {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: 'users',
+    collections: [usersCollection],
+    actions: userActions,
+    async start(app) {
+      const users = new UserService(app);
+      app.services.users = users;
+      await users.sessions.pruneExpired();
+      timer = setInterval(() => void users.sessions.pruneExpired().catch(() => undefined), PRUNE_EVERY_MS);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import type { RxCollection } from 'rxdb';
+import type { AppContext } from '../app-context';
+import type { AuthSession, AuthUser } from '../api/action';
+import type { Authenticator } from '../api/router';
+import { ApiError, ErrorCode } from '../api/errors';
+import { KeyedMutex } from '../lib/keyed-mutex';
+import { newId, randomBase62 } from '../lib/ids';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import { LoginLockout } from './lockout';
+import { SessionService } from './sessions';
+import type { UserDoc } from './schema';
+import { wechatIdentity, type PlatformIdentity } from './providers/wechat';
+import { alipayIdentity } from './providers/alipay';
+
+/** The User object of the seed (returned by login and register). */
+export interface PublicUser {
+  id: string;
+  username: string;
+  email: string;
+  avatar: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface LoginResult extends PublicUser {
+  token: string;
+  expiresAt: number;
+}
+
+export interface Device {
+  deviceId?: string;
+  deviceInfo?: string;
+}
+
+export type Platform = 'wechat' | 'alipay';
+
+export function usernameKey(username: string): string {
+  return username.normalize('NFKC').toLowerCase();
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function publicUser(doc: UserDoc): PublicUser {
+  return { id: doc.id, username: doc.username, email: doc.email, avatar: doc.avatar, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+}
+
+const INVALID_CREDENTIALS = 'Wrong email or password.';
+
+/** Accounts, sign-in and sessions. Published as app.services.users. */
+export class UserService implements Authenticator {
+  readonly sessions: SessionService;
+  private readonly lockout: LoginLockout;
+  private readonly writes = new KeyedMutex();
+
+  constructor(private readonly app: AppContext) {
+    this.sessions = new SessionService(app);
+    this.lockout = new LoginLockout(app);
+  }
+
+  private get users(): RxCollection<UserDoc> {
+    return this.app.db.collection<UserDoc>('users');
+  }
+
+  async findById(id: string): Promise<UserDoc | null> {
+    const doc = await this.users.findOne(id).exec();
+    return doc ? (doc.toJSON() as UserDoc) : null;
+  }
+
+  private async findOneBy(field: 'usernameKey' | 'email' | 'wechatId' | 'alipayId', value: string): Promise<UserDoc | null> {
+    const doc = await this.users.findOne({ selector: { [field]: value } }).exec();
+    return doc ? (doc.toJSON() as UserDoc) : null;
+  }
+
+  private async issue(user: UserDoc, device: Device): Promise<LoginResult> {
+    const { token, session } = await this.sessions.create(user.id, device);
+    return { ...publicUser(user), token, expiresAt: session.expiresAt };
+  }
+
+  async register(input: { username: string; email: string; password: string } & Device): Promise<LoginResult> {
+    const email = normalizeEmail(input.email);
+    const key = usernameKey(input.username);
+    // Hash outside the lock: it is the slow part and does not depend on the checks.
+    const passwordHash = await hashPassword(input.password);
+    const user = await this.writes.run('users', async () => {
+      if (await this.findOneBy('email', email)) {
+        throw new ApiError(ErrorCode.Conflict, 'An account with this email already exists.', { field: 'params.email' });
+      }
+      if (await this.findOneBy('usernameKey', key)) {
+        throw new ApiError(ErrorCode.Conflict, 'This username is taken.', { field: 'params.username' });
+      }
+      const now = this.app.clock.now();
+      const doc: UserDoc = {
+        id: newId(now),
+        username: input.username,
+        usernameKey: key,
+        email,
+        passwordHash,
+        avatar: '',
+        wechatId: '',
+        alipayId: '',
+        prefs: {},
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.users.insert(doc);
+      return doc;
+    });
+    return this.issue(user, input);
+  }
+
+  async loginWithEmail(input: { email: string; password: string } & Device): Promise<LoginResult> {
+    const email = normalizeEmail(input.email);
+    const lockedUntil = await this.lockout.lockedUntil(email);
+    if (lockedUntil) throw this.lockedError(lockedUntil);
+    const user = await this.findOneBy('email', email);
+    const ok = await verifyPassword(input.password, user?.passwordHash || (await dummyPasswordHash()));
+    if (!user || !user.passwordHash || !ok) {
+      const lockedNow = await this.lockout.recordFailure(email);
+      if (lockedNow) throw this.lockedError(lockedNow);
+      throw new ApiError(ErrorCode.InvalidCredentials, INVALID_CREDENTIALS);
+    }
+    await this.lockout.clear(email);
+    return this.issue(user, input);
+  }
+
+  private lockedError(until: number): ApiError {
+    const { maxFailures, lockMinutes } = this.app.settings.get().auth.lockout;
+    const minutes = Math.max(1, Math.ceil((until - this.app.clock.now()) / 60_000));
+    return new ApiError(
+      ErrorCode.AccountLocked,
+      `Too many wrong passwords (${maxFailures}): sign-in is locked for ${lockMinutes} minutes. Try again in ${minutes} min.`,
+      { lockedUntil: until },
+    );
+  }
+
+  /** Sign-in through WeChat or Alipay: the first sign-in creates the account, later ones find it. */
+  async loginWithPlatform(platform: Platform, code: string, device: Device): Promise<LoginResult> {
+    const auth = this.app.settings.get().auth;
+    let identity: PlatformIdentity;
+    if (platform === 'wechat') {
+      if (!auth.wechat) throw new ApiError(ErrorCode.Validation, 'WeChat sign-in is not configured on this PennyPost (settings auth.wechat).');
+      identity = await wechatIdentity(auth.wechat, code, auth.providerTimeoutMs);
+    } else {
+      if (!auth.alipay) throw new ApiError(ErrorCode.Validation, 'Alipay sign-in is not configured on this PennyPost (settings auth.alipay).');
+      identity = await alipayIdentity(auth.alipay, code, auth.providerTimeoutMs, this.app.clock.now());
+    }
+    const field = platform === 'wechat' ? 'wechatId' : 'alipayId';
+    const user = await this.writes.run('users', async () => {
+      const existing = await this.findOneBy(field, identity.id);
+      if (existing) return existing;
+      const now = this.app.clock.now();
+      let username = '';
+      for (let attempt = 0; attempt < 5 && !username; attempt++) {
+        const candidate = `${platform}_${randomBase62(8)}`;
+        if (!(await this.findOneBy('usernameKey', usernameKey(candidate)))) username = candidate;
+      }
+      if (!username) throw new Error('could not pick a free username');
+      const doc: UserDoc = {
+        id: newId(now),
+        username,
+        usernameKey: usernameKey(username),
+        email: '',
+        passwordHash: '',
+        avatar: identity.avatar ?? '',
+        wechatId: platform === 'wechat' ? identity.id : '',
+        alipayId: platform === 'alipay' ? identity.id : '',
+        prefs: identity.nickname ? { nickname: identity.nickname } : {},
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.users.insert(doc);
+      return doc;
+    });
+    return this.issue(user, device);
+  }
+
+  /** Authenticator for the /api wrapper: 401 garbage/revoked, 1003 expired, 1001 user gone. */
+  async authenticate(token: string): Promise<{ user: AuthUser; session: AuthSession }> {
+    const { session } = await this.sessions.verify(token);
+    const user = await this.findById(session.userId);
+    if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account of this token no longer exists.');
+    return { user: { id: user.id, username: user.username }, session: { id: session.id, userId: session.userId, expiresAt: session.expiresAt } };
+  }
+
+  async verifyToken(token: string): Promise<{ valid: true; user: PublicUser; expiresAt: number }> {
+    const { session } = await this.sessions.verify(token);
+    const user = await this.findById(session.userId);
+    if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account of this token no longer exists.');
+    return { valid: true, user: publicUser(user), expiresAt: session.expiresAt };
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.sessions.revoke(sessionId);
+  }
+}
