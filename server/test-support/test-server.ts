@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startServer, type RunningServer, type ServerOptions } from '../server';
 import { createLogger } from '../lib/logger';
 import type { Envelope } from '../api/errors';
+import { mergeSettings, type SettingsPatch } from '../config/settings';
 
 export function tempDataDir(label = 'pp'): string {
   return mkdtempSync(path.join(os.tmpdir(), `pennypost-${label}-`));
@@ -29,7 +30,9 @@ export interface TestServer {
 /** A real PennyPost on 127.0.0.1, port 0, with a fresh (or given) data dir. */
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const server = await startServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), ...options, dataDir });
+  // Tests sign in far more often than people do; the sign-in limit has its own test.
+  const settings = mergeSettings({ rateLimit: { authPerAddress: 100_000 } }, options.settings ?? {}) as SettingsPatch;
+  const server = await startServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), ...options, settings, dataDir });
   const url = server.url;
   const doFetch = (pathname: string, init?: RequestInit) => fetch(url + pathname, init);
   return {
