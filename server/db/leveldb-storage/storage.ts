@@ -21,6 +21,7 @@ export async function openLevel(location: string): Promise<LevelDb> {
     keyEncoding: 'buffer',
     valueEncoding: 'utf8',
     createIfMissing: true,
+    writeBufferSize: 16 * 1024 * 1024,
   });
   await level.open();
   return level;
