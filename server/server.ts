@@ -29,6 +29,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** Replaces the list of domains (tests of the framework itself). */
   domains?: Domain[];
+  /** Folder of the UI files served at / (default: renderer/ next to server/). */
+  rendererDir?: string;
 }
 
 export interface RunningServer {
@@ -114,7 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const routes = express.Router();
     for (const domain of domains) domain.routes?.(routes, app);
     web.use(routes);
-    web.use(express.static(RENDERER_DIR, { index: 'index.html', dotfiles: 'ignore', fallthrough: true }));
+    web.use(express.static(options.rendererDir ?? RENDERER_DIR, { index: 'index.html', dotfiles: 'ignore', fallthrough: true }));
     web.use((req: Request, res: Response) => {
       res.status(404).type('text/plain').send(`Not found: ${req.method} ${req.path}\n`);
     });

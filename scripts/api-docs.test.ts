@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+import { currentApiDocs } from './gen-api-docs';
+import { allDomains } from '../server/domains';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+it('docs/api.md matches the action declarations (run `npm run docs:api` after changing actions)', () => {
+  const committed = readFileSync(path.join(root, 'docs/api.md'), 'utf8');
+  expect(committed).toBe(currentApiDocs());
+});
+
+it('documents every action with a summary and return shape', () => {
+  const docs = currentApiDocs();
+  for (const action of allDomains().flatMap((d) => d.actions ?? [])) {
+    expect(docs).toContain(`### ${action.name}`);
+    expect(action.summary.length).toBeGreaterThan(10);
+    expect(action.returns.length).toBeGreaterThan(2);
+  }
+});

@@ -1,0 +1,82 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { AnyAction } from './action';
+import { ERROR_NAMES, httpStatusOf } from './errors';
+
+/**
+ * Renders docs/api.md from the action declarations (name, auth, params schema, returns, errors),
+ * so the reference cannot drift from the code. `npm run docs:api` writes it; a test compares.
+ */
+type Schema = TSchema & Record<string, any>;
+
+function typeOf(schema: Schema): string {
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.anyOf) return (schema.anyOf as Schema[]).map(typeOf).join(' \\| ');
+  if (schema.enum) return (schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(' \\| ');
+  if (schema.type === 'array') return `${typeOf(schema.items as Schema)}[]`;
+  if (schema.type === 'object' && schema.properties) return 'object';
+  return String(schema.type ?? 'any');
+}
+
+function constraints(schema: Schema): string {
+  const parts: string[] = [];
+  const target = schema.type === 'array' ? { ...schema.items, ...schema } : schema;
+  if (target.minLength !== undefined) parts.push(`min length ${target.minLength}`);
+  if (target.maxLength !== undefined) parts.push(`max length ${target.maxLength}`);
+  if (target.minimum !== undefined) parts.push(`≥ ${target.minimum}`);
+  if (target.exclusiveMinimum !== undefined) parts.push(`> ${target.exclusiveMinimum}`);
+  if (target.maximum !== undefined) parts.push(`≤ ${target.maximum}`);
+  if (target.exclusiveMaximum !== undefined) parts.push(`< ${target.exclusiveMaximum}`);
+  if (schema.type === 'array' && schema.maxItems !== undefined) parts.push(`at most ${schema.maxItems} items`);
+  if (target.format) parts.push(`format ${target.format}`);
+  if (target.pattern) parts.push(`pattern \`${target.pattern}\``);
+  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  return parts.join(', ');
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+function paramsTable(schema: Schema): string {
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const names = Object.keys(properties);
+  if (names.length === 0) return '_No params: send `{}`._\n';
+  const required = new Set<string>((schema.required as string[]) ?? []);
+  const rows = names.map((name) => {
+    const p = properties[name];
+    return `| \`${name}\` | ${typeOf(p)} | ${required.has(name) ? 'yes' : 'no'} | ${escapeCell(constraints(p))} | ${escapeCell(p.description ?? '')} |`;
+  });
+  return ['| param | type | required | constraints | meaning |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+export function renderApiDocs(actions: readonly AnyAction[], preamble: string): string {
+  const groups = new Map<string, AnyAction[]>();
+  for (const action of actions) {
+    const group = action.name.split('.')[0];
+    groups.set(group, [...(groups.get(group) ?? []), action]);
+  }
+  const out: string[] = [preamble.trim(), ''];
+  out.push('## Actions', '');
+  for (const [group, list] of groups) {
+    out.push(`- **${group}**: ${list.map((a) => `[\`${a.name}\`](#${a.name.replace('.', '').toLowerCase()})`).join(', ')}`);
+  }
+  out.push('');
+  for (const [group, list] of groups) {
+    out.push(`## ${group}`, '');
+    for (const action of list) {
+      out.push(`### ${action.name}`, '');
+      out.push(action.summary, '');
+      out.push(`- Auth: ${action.auth === 'public' ? 'public (no token)' : 'Bearer token'}${action.rateLimit === 'auth' ? '; counts against the sign-in rate limit' : ''}`);
+      out.push(`- Returns: ${action.returns}`, '');
+      if (action.notes) out.push(action.notes, '');
+      out.push(paramsTable(action.params as Schema));
+      const errors = action.errors ?? [];
+      if (errors.length > 0) {
+        out.push('| code | HTTP | when |', '|---|---|---|');
+        for (const [code, when] of errors) out.push(`| ${code} ${ERROR_NAMES[code] ?? ''} | ${httpStatusOf(code)} | ${escapeCell(when)} |`);
+        out.push('');
+      }
+    }
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+}
