@@ -8,6 +8,7 @@ import {
   getStartIndexStringFromLowerBound,
   getStartIndexStringFromUpperBound,
   INDEX_MAX,
+  INDEX_MIN,
   now,
   toArray,
   type BulkWriteRow,
@@ -50,7 +51,10 @@ interface IndexDef {
 }
 
 /** Number of index keys read per native call when walking a range. */
-const ID_CHUNK = 500;
+const ID_CHUNK = 1000;
+/** getMany calls of at least this many keys are split, into at most GET_PARALLEL parallel reads. */
+const GET_SLICE = 128;
+const GET_PARALLEL = 4;
 
 export class RxStorageInstanceLevel<RxDocType>
   implements RxStorageInstance<RxDocType, LevelStorageInternals, LevelInstanceCreationOptions, RxStorageDefaultCheckpoint>
@@ -102,6 +106,21 @@ export class RxStorageInstanceLevel<RxDocType>
 
   private docKey(id: string): Buffer {
     return encodeKey(this.docKeyPrefix + id);
+  }
+
+  /**
+   * Reads documents by id. One getMany runs all its lookups on one libuv thread, one after
+   * the other; big sets are split so several threads share the random reads.
+   */
+  private async getDocs(ids: string[], snapshot?: unknown): Promise<(string | undefined)[]> {
+    const keys = ids.map((id) => this.docKey(id));
+    const options = snapshot ? ({ snapshot } as any) : undefined;
+    if (keys.length < 2 * GET_SLICE) return this.level.getMany(keys, options);
+    const parts = Math.min(GET_PARALLEL, Math.ceil(keys.length / GET_SLICE));
+    const size = Math.ceil(keys.length / parts);
+    const slices: Promise<(string | undefined)[]>[] = [];
+    for (let i = 0; i < keys.length; i += size) slices.push(this.level.getMany(keys.slice(i, i + size), options));
+    return (await Promise.all(slices)).flat();
   }
 
   private ensureOpen(): void {
@@ -214,6 +233,17 @@ export class RxStorageInstanceLevel<RxDocType>
       (fields.length === 2 && fields[0] === '_deleted' && fields[1] === this.primaryPath);
   }
 
+  /**
+   * True when the plan's range is the whole index (every field but `_deleted` runs from
+   * INDEX_MIN to INDEX_MAX): walking it would read every live document through a random
+   * lookup each, while a scan of the document keys reads the same documents sequentially.
+   */
+  private isUnboundedPlan(plan: PreparedQuery<RxDocType>['queryPlan']): boolean {
+    return plan.index.every(
+      (field, i) => field === '_deleted' || (plan.startKeys[i] === INDEX_MIN && plan.endKeys[i] === INDEX_MAX),
+    );
+  }
+
   async query(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
     this.ensureOpen();
     const { query, queryPlan } = preparedQuery;
@@ -222,14 +252,21 @@ export class RxStorageInstanceLevel<RxDocType>
     const wanted = skip + limit;
     const mustResort = !queryPlan.sortSatisfiedByIndex;
     const matcher = queryPlan.selectorSatisfiedByIndex ? undefined : getQueryMatcher(this.schema as any, query as any);
-    const enough = (n: number) => !mustResort && n >= wanted;
+    let enough = (n: number) => !mustResort && n >= wanted;
+    let resort = mustResort;
 
     let rows: RxDocumentData<RxDocType>[] = [];
     if (limit === 0) return { documents: rows };
     const snapshot = this.level.snapshot();
     try {
-      if (matcher && this.isPrimaryOrderPlan(queryPlan.index)) {
+      const primaryOrder = this.isPrimaryOrderPlan(queryPlan.index);
+      if (matcher && (primaryOrder || this.isUnboundedPlan(queryPlan))) {
         // No index narrows the selector: one pass over the documents themselves, no lookups.
+        // Documents come in primary key order; any other order is restored by sorting.
+        if (!primaryOrder) {
+          resort = true;
+          enough = () => false;
+        }
         const it = this.level.iterator({
           gte: encodeKey(this.docKeyPrefix),
           lt: encodeKey(prefixEnd(this.docKeyPrefix)),
@@ -269,7 +306,7 @@ export class RxStorageInstanceLevel<RxDocType>
               ids = ids.slice(drop);
               if (ids.length === 0) continue;
             }
-            const raws = await this.level.getMany(ids.map((id) => this.docKey(id)), { snapshot });
+            const raws = await this.getDocs(ids, snapshot);
             for (const raw of raws) {
               if (raw === undefined) continue; // cannot happen in one snapshot; tolerated
               const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
@@ -291,7 +328,7 @@ export class RxStorageInstanceLevel<RxDocType>
       await snapshot.close();
     }
 
-    if (mustResort) rows = rows.sort(getSortComparator(this.schema as any, query as any));
+    if (resort) rows = rows.sort(getSortComparator(this.schema as any, query as any));
     if (skip !== 0 || rows.length > wanted) rows = rows.slice(skip, wanted);
     return { documents: rows };
   }
@@ -337,7 +374,7 @@ export class RxStorageInstanceLevel<RxDocType>
       const it = this.level.iterator({ ...start, lt: encodeKey(prefixEnd(index.prefix)), keys: false, values: true, snapshot, limit });
       try {
         const ids = (await it.all()).map(([, id]) => id!);
-        const raws = await this.level.getMany(ids.map((id) => this.docKey(id)), { snapshot });
+        const raws = await this.getDocs(ids, snapshot);
         documents = raws.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw));
       } finally {
         await it.close(); // idempotent: all() may already have closed it
