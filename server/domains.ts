@@ -1,4 +1,5 @@
 import type { Domain } from './domain';
+import { ledgerDomain } from './ledger';
 import { usersDomain } from './users';
 
 /**
@@ -6,5 +7,5 @@ import { usersDomain } from './users';
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
 export function allDomains(): Domain[] {
-  return [usersDomain()];
+  return [usersDomain(), ledgerDomain()];
 }
