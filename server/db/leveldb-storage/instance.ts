@@ -1,4 +1,4 @@
-import { Subject, type Observable } from 'rxjs';
+import { Subject, type Observable, type Subscription } from 'rxjs';
 import {
   categorizeBulkWriteRows,
   getIndexableStringMonad,
@@ -44,6 +44,25 @@ export interface LevelStorageSettings {
 
 export type LevelInstanceCreationOptions = Record<string, never>;
 
+/**
+ * State shared by every open instance of one collection (same key prefix) in this process,
+ * like the memory storage shares its collection state: without it, two instances could both
+ * pass the conflict check of the same revision (a lost update) and would not see each
+ * other's change events.
+ */
+export interface SharedCollectionState {
+  /** Tail of the write queue: writes, cleanup and remove of the collection run one at a time. */
+  queue: Promise<unknown>;
+  /** Every committed write's event bulk, whichever instance wrote it. */
+  changes: Subject<EventBulk<RxStorageChangeEvent<RxDocumentData<any>>, RxStorageDefaultCheckpoint>>;
+  /** Open instances using this state. */
+  instances: number;
+}
+
+export function createSharedCollectionState(): SharedCollectionState {
+  return { queue: Promise.resolve(), changes: new Subject(), instances: 0 };
+}
+
 interface IndexDef {
   fields: string[];
   prefix: string;
@@ -67,9 +86,9 @@ export class RxStorageInstanceLevel<RxDocType>
   private readonly lwtIndex: IndexDef;
   private readonly cleanupIndex: IndexDef;
   private readonly changes$ = new Subject<EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>>();
-  /** Writes (and cleanup) run one at a time so conflict checks see the committed state. */
-  private writeQueue: Promise<unknown> = Promise.resolve();
+  private readonly sharedSubscription: Subscription;
   private closed = false;
+  private closing: Promise<void> | undefined;
   private readonly sync: boolean;
 
   constructor(
@@ -80,8 +99,10 @@ export class RxStorageInstanceLevel<RxDocType>
     readonly options: Readonly<LevelInstanceCreationOptions>,
     settings: LevelStorageSettings,
     private readonly onClose: (instance: RxStorageInstanceLevel<any>) => void,
+    private readonly shared: SharedCollectionState = createSharedCollectionState(),
   ) {
     this.level = internals.level;
+    this.sharedSubscription = shared.changes.subscribe((bulk) => this.changes$.next(bulk));
     this.sync = settings.sync !== false;
     this.primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey) as string;
     this.docKeyPrefix = docPrefix(internals.prefix);
@@ -129,9 +150,10 @@ export class RxStorageInstanceLevel<RxDocType>
     }
   }
 
+  /** Writes (and cleanup) run one at a time so conflict checks see the committed state. */
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.writeQueue.then(task, task);
-    this.writeQueue = run.catch(() => undefined);
+    const run = this.shared.queue.then(task, task);
+    this.shared.queue = run.catch(() => undefined);
     return run;
   }
 
@@ -192,7 +214,7 @@ export class RxStorageInstanceLevel<RxDocType>
       if (categorized.eventBulk.events.length > 0 && categorized.newestRow) {
         const newest = categorized.newestRow.document;
         categorized.eventBulk.checkpoint = { id: (newest as any)[primaryPath], lwt: newest._meta.lwt };
-        this.changes$.next(categorized.eventBulk);
+        this.shared.changes.next(categorized.eventBulk);
       }
       return { error: categorized.errors };
     });
@@ -434,12 +456,16 @@ export class RxStorageInstanceLevel<RxDocType>
     );
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.writeQueue;
-    this.closed = true;
-    this.changes$.complete();
-    this.onClose(this);
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      // Writes already queued still run; then the instance refuses further calls.
+      await this.shared.queue;
+      this.closed = true;
+      this.sharedSubscription.unsubscribe();
+      this.changes$.complete();
+      this.onClose(this);
+    })();
+    return this.closing;
   }
 
   async remove(): Promise<void> {

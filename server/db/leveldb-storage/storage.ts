@@ -2,7 +2,9 @@ import { ensureRxStorageInstanceParamsAreCorrect, RXDB_VERSION, type RxStorage, 
 import { ClassicLevel } from 'classic-level';
 import { collectionPrefix } from './keys';
 import {
+  createSharedCollectionState,
   RxStorageInstanceLevel,
+  type SharedCollectionState,
   type LevelDb,
   type LevelInstanceCreationOptions,
   type LevelStorageInternals,
@@ -33,6 +35,8 @@ export async function openLevel(location: string): Promise<LevelDb> {
  */
 export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings = {}): RxStorageLevel {
   const openInstances = new Set<RxStorageInstanceLevel<any>>();
+  /** Per collection prefix: one write queue and one change stream for all its instances. */
+  const sharedByPrefix = new Map<string, SharedCollectionState>();
   return {
     // RxDB refuses two open databases with the same storage name + database name in one
     // process. One LevelDB directory can only be opened once anyway, so the location is part of the name.
@@ -50,14 +54,23 @@ export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings
         );
       }
       if (level.status !== 'open') throw new Error('the LevelDB database is not open');
+      const prefix = collectionPrefix(params.databaseName, params.collectionName, params.schema.version);
+      let shared = sharedByPrefix.get(prefix);
+      if (!shared) sharedByPrefix.set(prefix, (shared = createSharedCollectionState()));
+      shared.instances++;
+      const state = shared;
       const instance = new RxStorageInstanceLevel<RxDocType>(
         params.databaseName,
         params.collectionName,
         params.schema,
-        { level, prefix: collectionPrefix(params.databaseName, params.collectionName, params.schema.version) },
+        { level, prefix },
         params.options,
         settings,
-        (closed) => openInstances.delete(closed),
+        (closed) => {
+          openInstances.delete(closed);
+          if (--state.instances === 0 && sharedByPrefix.get(prefix) === state) sharedByPrefix.delete(prefix);
+        },
+        state,
       );
       openInstances.add(instance);
       return instance;

@@ -178,6 +178,46 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       expect((await instance.findDocumentsById([r.id], false)).map((d) => d._rev)).toEqual(['3-r']);
     });
 
+    it('concurrent writes based on the same revision: exactly one wins', async () => {
+      instance = await createRecordInstance(sut);
+      const [r] = makeRecords(1, 6);
+      const v1 = toStored(r, now());
+      await writeOk(instance, [{ document: v1 }]);
+      const writes = [10, 20, 30, 40].map((amount) =>
+        instance.bulkWrite([{ previous: v1, document: toStored({ ...r, amount }, now(), `2-${amount}`) }], 'test'),
+      );
+      const results = await Promise.all(writes);
+      expect(results.filter((res) => res.error.length === 0).length).toBe(1);
+      expect(results.filter((res) => res.error[0]?.status === 409).length).toBe(3);
+      const [inDb] = await instance.findDocumentsById([r.id], false);
+      expect(inDb._rev).toBe(`2-${inDb.amount}`);
+      const byUser = await instance.query(prepared({ selector: { userId: r.userId } }));
+      expect(byUser.documents.map((d) => d.amount)).toEqual([inDb.amount]);
+    });
+
+    it('two instances of the same collection share state, conflicts and events', async () => {
+      const databaseName = 'db' + randomToken(8);
+      instance = await createRecordInstance(sut, databaseName);
+      const twin = await createRecordInstance(sut, databaseName);
+      try {
+        const seen: string[] = [];
+        const sub = instance.changeStream().subscribe((bulk) => bulk.events.forEach((e) => seen.push(e.operation)));
+        const [r] = makeRecords(1, 8);
+        const v1 = toStored(r, now());
+        await writeOk(twin, [{ document: v1 }]);
+        expect((await instance.findDocumentsById([r.id], false)).length).toBe(1);
+        const results = await Promise.all([
+          instance.bulkWrite([{ previous: v1, document: toStored({ ...r, amount: 1 }, now(), '2-a') }], 'test'),
+          twin.bulkWrite([{ previous: v1, document: toStored({ ...r, amount: 2 }, now(), '2-b') }], 'test'),
+        ]);
+        sub.unsubscribe();
+        expect(results.map((res) => res.error.length).sort()).toEqual([0, 1]);
+        expect(seen).toEqual(['INSERT', 'UPDATE']);
+      } finally {
+        await twin.close();
+      }
+    });
+
     it('emits INSERT, UPDATE and DELETE events with the checkpoint of the newest row', async () => {
       instance = await createRecordInstance(sut);
       const bulks: EventBulk<RxStorageChangeEvent<any>, any>[] = [];
