@@ -73,6 +73,10 @@ async function insertAll(records: RxCollection<AccountRecord>, data: AccountReco
 
 async function runQueries(records: RxCollection<AccountRecord>, data: AccountRecord[]): Promise<Omit<Result, 'insertMs'>> {
 
+  // Warm-up (JIT, caches) with ranges that are not measured below.
+  for (const { userId, from } of rangeStarts(data, 99).slice(0, 5)) {
+    await records.find({ selector: { userId, date: { $gte: from } }, sort: [{ date: 'asc' }], limit: 1000 }).exec();
+  }
   // Different ranges each run, so RxDB's query cache never answers instead of the storage.
   const rangeTimes: number[] = [];
   for (const { userId, from } of rangeStarts(data, 1)) {

@@ -257,3 +257,54 @@ describe('one writer per data dir', () => {
     expect(JSON.parse(again.stdout.trim())).toEqual({ opened: true });
   });
 });
+
+describe('durability policy', () => {
+  /** Records the options of every write that reaches LevelDB (chained and array batches). */
+  function recordWrites(level: NonNullable<StorageUnderTest['level']>) {
+    const syncFlags: boolean[] = [];
+    const batch = level.batch.bind(level) as (...args: any[]) => any;
+    (level as any).batch = (...args: any[]) => {
+      if (args.length > 0) {
+        syncFlags.push(args[1]?.sync === true);
+        return batch(...args);
+      }
+      const chained = batch();
+      const write = chained.write.bind(chained);
+      chained.write = (options?: any) => {
+        syncFlags.push(options?.sync === true);
+        return write(options);
+      };
+      return chained;
+    };
+    return syncFlags;
+  }
+
+  it('every acknowledged write is one fsynced LevelDB batch (sync: true) by default', async () => {
+    const sut = await makeStorage('leveldb');
+    cleanups.push(() => sut.dispose());
+    const instance = await createRecordInstance(sut);
+    cleanups.push(() => instance.close());
+    const flags = recordWrites(sut.level!);
+    const records = makeRecords(50, 34);
+    const docs = records.map((r) => toStored(r, now()));
+    await instance.bulkWrite(docs.map((document) => ({ document })), 't');
+    await instance.bulkWrite([{ previous: docs[0], document: { ...docs[0], _deleted: true, _rev: '2-x', _meta: { lwt: now() - 3_600_000 } } }], 't');
+    await instance.cleanup(0);
+    // One batch per bulkWrite (50 docs + their index keys atomically), one for cleanup.
+    expect(flags).toEqual([true, true, true]);
+  });
+
+  it('sync: false (benchmarks only) is passed through', async () => {
+    const dir = tempDir();
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { openLevel, getRxStorageLevel } = await import('../leveldb-storage');
+    const level = await openLevel(path.join(dir, 'db'));
+    cleanups.push(() => level.close());
+    const storage = getRxStorageLevel(level, { sync: false });
+    const instance = await createRecordInstance({ kind: 'leveldb', storage, level, dispose: async () => undefined });
+    cleanups.push(() => instance.close());
+    const flags = recordWrites(level);
+    await instance.bulkWrite([{ document: toStored(makeRecords(1, 35)[0], now()) }], 't');
+    expect(flags).toEqual([false]);
+  });
+});
