@@ -1,10 +1,21 @@
 import type { Domain } from '../domain';
+import { ledgerActions } from './actions';
 import { ledgerCollections } from './schema';
+import { LedgerService } from './service';
 
 /** Assets, records, categories, exchange rates, statistics, import/export. */
 export function ledgerDomain(): Domain {
   return {
     name: 'ledger',
     collections: ledgerCollections,
+    actions: ledgerActions,
+    start(app) {
+      const ledger = new LedgerService(app);
+      ledger.views.start();
+      app.services.ledger = ledger;
+    },
+    stop(app) {
+      app.services.ledger?.views.stop();
+    },
   };
 }

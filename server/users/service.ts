@@ -191,6 +191,24 @@ export class UserService implements Authenticator {
     return { valid: true, user: publicUser(user), expiresAt: session.expiresAt };
   }
 
+  /** Reads one namespace of a user's preferences (owned by another domain). */
+  async getPrefs<T extends Record<string, unknown>>(userId: string, namespace: string): Promise<Partial<T>> {
+    const user = await this.findById(userId);
+    return ((user?.prefs?.[namespace] as T | undefined) ?? {}) as Partial<T>;
+  }
+
+  /** Merges `patch` into one namespace of a user's preferences. */
+  async updatePrefs(userId: string, namespace: string, patch: Record<string, unknown>): Promise<void> {
+    const doc = await this.users.findOne(userId).exec();
+    if (!doc) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
+    await doc.incrementalModify((data) => {
+      const current = (data.prefs?.[namespace] as Record<string, unknown> | undefined) ?? {};
+      data.prefs = { ...data.prefs, [namespace]: { ...current, ...patch } };
+      data.updatedAt = this.app.clock.now();
+      return data;
+    });
+  }
+
   async logout(sessionId: string): Promise<void> {
     await this.sessions.revoke(sessionId);
   }

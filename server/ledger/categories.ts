@@ -1,0 +1,170 @@
+import type { RxCollection } from 'rxdb';
+import type { AppContext } from '../app-context';
+import { ApiError, ErrorCode } from '../api/errors';
+import { KeyedMutex } from '../lib/keyed-mutex';
+import { newId } from '../lib/ids';
+import type { CategoryDoc, RecordDoc } from './schema';
+
+export type CategoryType = 'income' | 'expense';
+
+/** The categories every user starts with (they can rename or delete them). */
+export const DEFAULT_CATEGORIES: Record<CategoryType, Array<{ name: string; icon: string }>> = {
+  expense: [
+    { name: 'Food', icon: 'utensils' },
+    { name: 'Transport', icon: 'bus' },
+    { name: 'Shopping', icon: 'bag' },
+    { name: 'Housing', icon: 'home' },
+    { name: 'Utilities', icon: 'bolt' },
+    { name: 'Health', icon: 'heart' },
+    { name: 'Entertainment', icon: 'film' },
+    { name: 'Education', icon: 'book' },
+    { name: 'Travel', icon: 'plane' },
+    { name: 'Gifts', icon: 'gift' },
+    { name: 'Other', icon: 'dots' },
+  ],
+  income: [
+    { name: 'Salary', icon: 'briefcase' },
+    { name: 'Bonus', icon: 'star' },
+    { name: 'Investment', icon: 'chart' },
+    { name: 'Gift', icon: 'gift' },
+    { name: 'Refund', icon: 'undo' },
+    { name: 'Other', icon: 'dots' },
+  ],
+};
+
+export interface CategoryView {
+  id: string;
+  type: CategoryType;
+  name: string;
+  icon: string;
+  position: number;
+}
+
+const view = (doc: CategoryDoc): CategoryView => ({ id: doc.id, type: doc.type, name: doc.name, icon: doc.icon, position: doc.position });
+const key = (name: string) => name.normalize('NFKC').trim().toLowerCase();
+
+/** User-defined income and expense categories, seeded with DEFAULT_CATEGORIES on first use. */
+export class CategoryService {
+  private readonly seeding = new KeyedMutex();
+
+  constructor(private readonly app: AppContext) {}
+
+  private get collection(): RxCollection<CategoryDoc> {
+    return this.app.db.collection<CategoryDoc>('categories');
+  }
+
+  private async all(userId: string): Promise<CategoryDoc[]> {
+    const docs = await this.collection.find({ selector: { userId }, sort: [{ type: 'asc' }, { position: 'asc' }] }).exec();
+    return docs.map((d) => d.toJSON() as CategoryDoc);
+  }
+
+  /** The user's categories, creating the defaults the first time. */
+  async list(userId: string, type?: CategoryType): Promise<CategoryView[]> {
+    let docs = await this.all(userId);
+    if (docs.length === 0) {
+      docs = await this.seeding.run(userId, async () => {
+        const again = await this.all(userId);
+        if (again.length > 0) return again;
+        const now = this.app.clock.now();
+        const seeded: CategoryDoc[] = (['expense', 'income'] as const).flatMap((t) =>
+          DEFAULT_CATEGORIES[t].map((c, position) => ({
+            id: newId(now),
+            userId,
+            type: t,
+            name: c.name,
+            icon: c.icon,
+            position,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        );
+        await this.collection.bulkInsert(seeded);
+        return seeded;
+      });
+    }
+    return docs.filter((d) => !type || d.type === type).map(view);
+  }
+
+  /** The stored spelling of a category name, or a 400 that says how to fix it. */
+  async resolve(userId: string, type: CategoryType, name: string): Promise<string> {
+    const wanted = key(name);
+    const found = (await this.list(userId, type)).find((c) => key(c.name) === wanted);
+    if (!found) {
+      throw new ApiError(ErrorCode.Validation, `Unknown ${type} category "${name}". Create it with category.create first.`, { field: 'params.category' });
+    }
+    return found.name;
+  }
+
+  async create(userId: string, input: { type: CategoryType; name: string; icon?: string }): Promise<CategoryView> {
+    const existing = await this.list(userId, input.type);
+    const name = input.name.trim();
+    if (existing.some((c) => key(c.name) === key(name))) {
+      throw new ApiError(ErrorCode.Conflict, `There is already a ${input.type} category "${name}".`);
+    }
+    const now = this.app.clock.now();
+    const doc: CategoryDoc = {
+      id: newId(now),
+      userId,
+      type: input.type,
+      name,
+      icon: input.icon ?? '',
+      position: existing.reduce((max, c) => Math.max(max, c.position + 1), 0),
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.collection.insert(doc);
+    return view(doc);
+  }
+
+  private async own(userId: string, id: string): Promise<CategoryDoc> {
+    const doc = await this.collection.findOne(id).exec();
+    if (!doc || doc.userId !== userId) throw new ApiError(ErrorCode.NotFound, 'Category not found.');
+    return doc.toJSON() as CategoryDoc;
+  }
+
+  /** Renames a category (and its icon); the records that use it follow the new name. */
+  async update(userId: string, input: { id: string; name?: string; icon?: string }): Promise<CategoryView> {
+    const current = await this.own(userId, input.id);
+    const name = input.name?.trim() ?? current.name;
+    if (key(name) !== key(current.name)) {
+      const clash = (await this.list(userId, current.type)).some((c) => c.id !== current.id && key(c.name) === key(name));
+      if (clash) throw new ApiError(ErrorCode.Conflict, `There is already a ${current.type} category "${name}".`);
+    }
+    const doc = await this.collection.findOne(current.id).exec();
+    const updated = await doc!.incrementalPatch({ name, icon: input.icon ?? current.icon, updatedAt: this.app.clock.now() });
+    if (name !== current.name) await this.moveRecords(userId, current.type, current.name, name);
+    return view(updated.toJSON() as CategoryDoc);
+  }
+
+  private async moveRecords(userId: string, type: CategoryType, from: string, to: string): Promise<number> {
+    const records = this.app.db.collection<RecordDoc>('records');
+    const docs = await records.find({ selector: { userId, category: from, type } }).exec();
+    const now = this.app.clock.now();
+    for (const doc of docs) await doc.incrementalPatch({ category: to, updatedAt: now });
+    return docs.length;
+  }
+
+  /**
+   * Deletes a category. Records that use it move to `moveTo` (another category of the same type);
+   * without `moveTo`, a category that is still used is refused with 409 saying how many records use it.
+   */
+  async delete(userId: string, input: { id: string; moveTo?: string }): Promise<{ deleted: true; movedRecords: number }> {
+    const current = await this.own(userId, input.id);
+    const records = this.app.db.collection<RecordDoc>('records');
+    const used = await records.count({ selector: { userId, category: current.name, type: current.type } }).exec();
+    let moved = 0;
+    if (used > 0) {
+      if (!input.moveTo) {
+        throw new ApiError(ErrorCode.Conflict, `${used} records use "${current.name}". Pass moveTo with another ${current.type} category to move them.`, {
+          records: used,
+        });
+      }
+      const target = await this.resolve(userId, current.type, input.moveTo);
+      if (key(target) === key(current.name)) throw new ApiError(ErrorCode.Validation, 'moveTo must be a different category.');
+      moved = await this.moveRecords(userId, current.type, current.name, target);
+    }
+    const doc = await this.collection.findOne(current.id).exec();
+    await doc!.remove();
+    return { deleted: true, movedRecords: moved };
+  }
+}

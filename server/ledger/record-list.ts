@@ -1,0 +1,74 @@
+import { toMajor } from '../lib/money';
+import type { RecordType } from './schema';
+import { Converter, type MissingRate } from './stats';
+import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
+
+export interface RecordFilter {
+  type?: RecordType;
+  startDate?: number;
+  endDate?: number;
+  category?: string;
+  /** Matches the record's asset or, for transfers, its target. */
+  asset?: string;
+  tag?: string;
+  /** Case-insensitive substring of the description. */
+  text?: string;
+}
+
+export interface RecordListPage {
+  ids: string[];
+  total: number;
+  totals: { currency: string; income: number; expense: number; net: number; transfers: number; missingRates: MissingRate[] };
+}
+
+/**
+ * Filters a user's records newest first from the in-memory view (the date range narrows by binary
+ * search), computes the totals of the whole filtered set in the base currency, and returns the
+ * ids of one page; the caller fetches those documents.
+ */
+export function listRecords(view: UserLedgerView, base: string, filter: RecordFilter, page: number, pageSize: number): RecordListPage {
+  const entries = view.entries;
+  const from = filter.startDate !== undefined ? lowerBoundByDate(entries, filter.startDate) : 0;
+  const to = filter.endDate !== undefined ? lowerBoundByDate(entries, filter.endDate) : entries.length;
+  const text = filter.text?.normalize('NFKC').toLowerCase();
+  const category = filter.category?.normalize('NFKC').toLowerCase();
+  const converter = new Converter(view, base);
+  const matches = (e: Entry) =>
+    (!filter.type || e.type === filter.type) &&
+    (!category || e.category.toLowerCase() === category) &&
+    (!filter.asset || e.asset === filter.asset || e.toAsset === filter.asset) &&
+    (!filter.tag || e.tags.includes(filter.tag)) &&
+    (!text || e.searchText.includes(text));
+  const skip = (page - 1) * pageSize;
+  const ids: string[] = [];
+  let total = 0;
+  let income = 0;
+  let expense = 0;
+  let transfers = 0;
+  for (let i = to - 1; i >= from; i--) {
+    const entry = entries[i];
+    if (!matches(entry)) continue;
+    if (total >= skip && ids.length < pageSize) ids.push(entry.id);
+    total++;
+    if (entry.type === 'transfer') {
+      transfers++;
+      continue;
+    }
+    const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
+    if (value === undefined) continue;
+    if (entry.type === 'income') income += value;
+    else expense += value;
+  }
+  return {
+    ids,
+    total,
+    totals: {
+      currency: base,
+      income: toMajor(income, base),
+      expense: toMajor(expense, base),
+      net: toMajor(income - expense, base),
+      transfers,
+      missingRates: converter.missingRates(),
+    },
+  };
+}
