@@ -130,7 +130,7 @@ export function incomeExpense(view: UserLedgerView, base: string, input: { start
     currency: base,
     missingRates: converter.missingRates(),
   };
-  if (input.groupBy) result.series = series(entries, converter, input.startDate, input.endDate, input.groupBy, input.timeZone);
+  if (input.groupBy) result.series = series(entries, new Converter(view, base), input.startDate, input.endDate, input.groupBy, input.timeZone);
   return result;
 }
 

@@ -8,15 +8,12 @@ import { ApiError, ErrorCode } from '../api/errors';
  */
 const decimalsCache = new Map<string, number>();
 
-/** ISO 4217 code check: three upper-case letters that Intl knows. */
+/** ISO 4217 currencies this runtime knows (Intl accepts any well-formed code, so we list them). */
+const KNOWN_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** ISO 4217 code check: an upper-case code of a currency in use. */
 export function isCurrencyCode(code: string): boolean {
-  if (!/^[A-Z]{3}$/.test(code)) return false;
-  try {
-    new Intl.NumberFormat('en', { style: 'currency', currency: code });
-    return true;
-  } catch {
-    return false;
-  }
+  return /^[A-Z]{3}$/.test(code) && KNOWN_CURRENCIES.has(code);
 }
 
 export function currencyDecimals(currency: string): number {
