@@ -10,6 +10,7 @@ const userId = process.argv[3] ?? 'user-3';
 const from = Number(process.argv[4] ?? Date.UTC(2023, 0, 1));
 
 const importsDoneMs = performance.now(); // ms since this process started
+const rssBeforeOpen = process.memoryUsage().rss;
 const t0 = performance.now();
 const db = await openDatabase({ dataDir, collections: [{ name: 'records', schema: recordSchema }] });
 const openedMs = performance.now() - t0;
@@ -22,5 +23,5 @@ const processStartToFirstQueryMs = performance.now();
 const rss = process.memoryUsage().rss;
 await db.close();
 process.stdout.write(
-  JSON.stringify({ importsDoneMs, openedMs, openToFirstQueryMs, processStartToFirstQueryMs, rss, results: docs.length }) + '\n',
+  JSON.stringify({ importsDoneMs, openedMs, openToFirstQueryMs, processStartToFirstQueryMs, rssBeforeOpen, rss, results: docs.length }) + '\n',
 );

@@ -213,6 +213,7 @@ async function main() {
     ['cold open → first query (fresh process)', fmt(cold.openToFirstQueryMs), 'n/a', '< 300 ms', goal(cold.openToFirstQueryMs < 300)],
     ['  same, counted from process start', fmt(cold.processStartToFirstQueryMs), 'n/a', '', ''],
     ['RSS after cold open + first query', mb(cold.rss), `+${mb(memRssGrowth)} RSS growth in-process`, '< 150 MB', goal(cold.rss < 150 * 1024 * 1024)],
+    ['  of which before opening (node + tsx + rxdb loaded)', mb(cold.rssBeforeOpen), '', '', ''],
     ['size on disk', mb(disk), 'n/a', '', ''],
     ['single insert, sync: true (fsync)', fmt(perWriteSync), '', '', ''],
     ['single insert, sync: false', fmt(perWriteNoSync), '', '', ''],
