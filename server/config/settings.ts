@@ -72,6 +72,30 @@ export const SettingsSchema = Type.Object({
     },
     { default: {} },
   ),
+  files: Type.Object(
+    {
+      /** Largest accepted file, bytes (5002 above it). */
+      maxBytes: Type.Integer({ minimum: 1, maximum: 1024 * 1024 * 1024, default: 20 * 1024 * 1024 }),
+      /** Media types accepted by file.upload (5003 otherwise); a subset of server/files/types.ts. */
+      allowedTypes: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        default: ['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/heic', 'image/heif', 'image/avif', 'application/pdf', 'text/plain', 'text/csv'],
+      }),
+      /** Lifetime of the single-use upload URL returned by file.upload, seconds. */
+      uploadUrlSeconds: Type.Integer({ minimum: 10, maximum: 24 * 3600, default: 900 }),
+      /** Lifetime of signed view links (for <img> tags), seconds. */
+      signedUrlSeconds: Type.Integer({ minimum: 10, maximum: 7 * 24 * 3600, default: 3600 }),
+    },
+    { default: {} },
+  ),
+  links: Type.Object(
+    {
+      /** GET /s/{code} misses (unknown code, or a private link of someone else) per minute from one address. */
+      missesPerAddress: Type.Integer({ minimum: 1, default: 30 }),
+      /** Lifetime of the owner access URL of a private link (`?t=`), seconds. */
+      ownerUrlSeconds: Type.Integer({ minimum: 10, maximum: 7 * 24 * 3600, default: 3600 }),
+    },
+    { default: {} },
+  ),
   log: Type.Object(
     {
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {

@@ -8,6 +8,9 @@ export const LAN_PATHS = ['/send/', '/s/', '/m/', '/healthz'];
 /** App keys (the catch-all /{appKey} forms) start with this prefix; see server/push. */
 export const APP_KEY_PREFIX = 'PP';
 
+/** Path prefixes that LAN devices may reach only when settings.network.lanApi is on, like /api (file bytes of the owner's clients). */
+export const LAN_API_PATHS = ['/files/'];
+
 function isLanPath(pathname: string): boolean {
   if (LAN_PATHS.some((prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix))) return true;
   // /{appKey} and /{appKey}.send
@@ -47,7 +50,7 @@ export function networkPolicy(getSettings: () => Settings) {
       return;
     }
     if (!isLoopback(req.socket.remoteAddress)) {
-      const lanAllowed = settings.network.lan && (isLanPath(req.path) || (req.path === '/api' && settings.network.lanApi));
+      const lanAllowed = settings.network.lan && (isLanPath(req.path) || ((req.path === '/api' || LAN_API_PATHS.some((p) => req.path.startsWith(p))) && settings.network.lanApi));
       if (!lanAllowed) {
         deny(req, res, 403, req.path === '/api' ? 'The API is not available from the network. Turn on network.lanApi to allow it.' : 'Not available from the network.');
         return;

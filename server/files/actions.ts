@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, Params } from '../api/action';
+import { CATEGORY_MAX, FILE_NAME_MAX } from './schema';
+import type { FileService } from './service';
+
+declare module '../app-context' {
+  interface ServiceMap {
+    files: FileService;
+  }
+}
+
+const FileId = Type.String({ minLength: 1, maxLength: 40, description: 'fileId from file.upload.' });
+const Category = Type.String({
+  minLength: 1,
+  maxLength: CATEGORY_MAX,
+  pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+  description: 'Free text, e.g. "receipt", "statement", "photo".',
+});
+
+const FILE_OBJECT =
+  '`{fileId, fileName, fileType, fileSize, category, url, signedUrl, signedUrlExpiresAt, missing, createdAt, updatedAt}` — `url` serves the bytes with ' +
+  '`Authorization: Bearer`; `signedUrl` works without a header (for `<img src>`) until `signedUrlExpiresAt`; `missing` is true when the bytes are not on this computer.';
+
+export const upload = defineAction({
+  name: 'file.upload',
+  summary: 'Announce a file and get the single-use URL to PUT its bytes to.',
+  notes:
+    'Step 1 of 2. Step 2: `PUT uploadUrl` with the raw bytes as the body (any Content-Type; Content-Length, when sent, must equal `fileSize`), ' +
+    'before `uploadExpiresAt` (settings files.uploadUrlSeconds, default 15 minutes). The PUT answers the envelope with the stored file. ' +
+    'The bytes must have exactly `fileSize` bytes and be of `fileType` judging by their content (magic numbers; text and CSV must be UTF-8 or GB18030 text, not HTML); ' +
+    'otherwise the PUT is refused (400 size, 413 5002, 415 5003) and nothing is kept: start again with file.upload. ' +
+    'Accepted types (settings files.allowedTypes): image/jpeg, image/png, image/gif, image/webp, image/heic, image/heif, image/avif, application/pdf, text/plain, text/csv. ' +
+    'Maximum size: settings files.maxBytes, default 20 MiB. Until the bytes arrive the file is not listed by file.query and cannot be attached to records.',
+  auth: 'user',
+  params: Params({
+    fileName: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX, pattern: '^[^\\u0000-\\u001f\\u007f/\\\\]+$', description: 'Display and download name, without folders.' }),
+    fileType: Type.String({ minLength: 1, maxLength: 100, description: 'Media type, e.g. "image/jpeg" (image/jpg is understood too).' }),
+    fileSize: Type.Integer({ minimum: 1, maximum: 1e13, description: 'Exact size in bytes.' }),
+    category: Type.Optional(Category),
+  }),
+  returns: '`{fileId, url, uploadUrl, uploadExpiresAt, maxBytes}`',
+  errors: [
+    [400, 'a parameter is missing or malformed'],
+    [5002, 'fileSize is larger than the maximum (data.maxBytes)'],
+    [5003, 'fileType is not an accepted type (data.allowedTypes)'],
+  ],
+  handler: (params, ctx) => ctx.app.services.files.createUpload(ctx.user.id, params),
+});
+
+export const query = defineAction({
+  name: 'file.query',
+  summary: 'List your stored files, newest first, optionally of one category.',
+  notes: 'Uploads whose bytes have not arrived are not listed.',
+  auth: 'user',
+  params: Params({
+    category: Type.Optional(Category),
+    page: Type.Integer({ minimum: 1, maximum: 1e6, default: 1 }),
+    pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  }),
+  returns: `\`{list, total, page, pageSize}\`; each item: ${FILE_OBJECT}`,
+  errors: [[400, 'page or pageSize out of range']],
+  handler: (params, ctx) => ctx.app.services.files.query(ctx.user.id, params),
+});
+
+export const remove = defineAction({
+  name: 'file.delete',
+  summary: 'Delete a file: its metadata and its bytes.',
+  notes:
+    'A file still attached to accounting records is refused with 409 (data.records = how many) unless `force: true`; ' +
+    'with force the records keep the id and show the file as missing. Deleting a record never deletes its files.',
+  auth: 'user',
+  params: Params({ fileId: FileId, force: Type.Optional(Type.Boolean({ default: false })) }),
+  returns: '`{deleted: true, fileId, detachedRecords}` — detachedRecords: how many records still list the id (only with force).',
+  errors: [
+    [5001, 'no such file of yours'],
+    [409, 'the file is attached to records (data.records) and force is not set'],
+  ],
+  handler: (params, ctx) => ctx.app.services.files.delete(ctx.user.id, params.fileId, params.force ?? false),
+});
+
+export const fileActions = [upload, query, remove];

@@ -1,0 +1,32 @@
+import type { Domain } from '../domain';
+import { fileActions } from './actions';
+import { fileRoutes } from './routes';
+import { filesCollection } from './schema';
+import { FileService } from './service';
+import { normalizeMediaType } from './types';
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+/** Receipts, statements and pictures: file.* actions, the upload URL and the file URLs. */
+export function filesDomain(): Domain {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: 'files',
+    collections: [filesCollection],
+    actions: fileActions,
+    async start(app) {
+      const files = new FileService(app);
+      await files.bytes.init();
+      app.services.files = files;
+      const unsupported = app.settings.get().files.allowedTypes.filter((t) => !files.allowedTypes().includes(normalizeMediaType(t)));
+      if (unsupported.length) app.log.warn('settings files.allowedTypes lists types PennyPost does not accept; ignored', { types: unsupported.join(', ') });
+      await files.sweep(true);
+      timer = setInterval(() => void files.sweep(false).catch((error) => app.log.warn('file sweep failed', { error: String(error) })), SWEEP_EVERY_MS);
+      timer.unref();
+    },
+    routes: fileRoutes,
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}
