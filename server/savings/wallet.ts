@@ -1,0 +1,141 @@
+import type { TradeDoc } from './schema';
+
+/**
+ * The wallet is never stored: cash, positions, average costs and realised profit are the result
+ * of replaying the append-only trade log in (createdAt, id) order. `replay` is the one definition
+ * of that meaning; the service keeps a replayed state per user in memory and extends it entry by
+ * entry with `applyTrade` (the same code), and drops it when a synced entry arrives.
+ */
+
+export interface PositionState {
+  stockId: string;
+  quantity: number;
+  /** Cost of the shares still held, coin cents (average-cost method). */
+  costBasis: number;
+  /** Profit of everything sold so far, coin cents. */
+  realized: number;
+  boughtQuantity: number;
+  soldQuantity: number;
+}
+
+export interface WalletState {
+  /** Coin cents available to buy with. */
+  cash: number;
+  /** Every grant and reward ever credited, coin cents. */
+  received: number;
+  receivedBy: Record<'welcome' | 'saving_day' | 'goal_completed' | 'achievement', number>;
+  entries: TradeDoc[];
+  /** Cash after each entry, same order as `entries`. */
+  balances: number[];
+  ids: Set<string>;
+  positions: Map<string, PositionState>;
+  lastCreatedAt: number;
+  buys: number;
+  sells: number;
+  /** Sells that realised a profit. */
+  profitableSells: number;
+  /** Most different stocks held at the same time. */
+  maxDistinctHeld: number;
+  savingDays: number;
+}
+
+export function compareTrades(a: TradeDoc, b: TradeDoc): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export function emptyWallet(): WalletState {
+  return {
+    cash: 0,
+    received: 0,
+    receivedBy: { welcome: 0, saving_day: 0, goal_completed: 0, achievement: 0 },
+    entries: [],
+    balances: [],
+    ids: new Set(),
+    positions: new Map(),
+    lastCreatedAt: 0,
+    buys: 0,
+    sells: 0,
+    profitableSells: 0,
+    maxDistinctHeld: 0,
+    savingDays: 0,
+  };
+}
+
+/** Cost of `sold` of `held` shares whose total cost is `basis` (floor; all shares → all cost). */
+export function costOfSold(basis: number, sold: number, held: number): number {
+  if (sold >= held) return basis;
+  return Number((BigInt(basis) * BigInt(sold)) / BigInt(held));
+}
+
+function distinctHeld(positions: Map<string, PositionState>): number {
+  let n = 0;
+  for (const p of positions.values()) if (p.quantity > 0) n++;
+  return n;
+}
+
+/** Extends a replayed state with the next entry of the log (mutates and returns it). */
+export function applyTrade(state: WalletState, trade: TradeDoc): WalletState {
+  if (state.ids.has(trade.id)) return state;
+  state.ids.add(trade.id);
+  state.entries.push(trade);
+  state.cash += trade.cash;
+  state.balances.push(state.cash);
+  if (trade.createdAt > state.lastCreatedAt) state.lastCreatedAt = trade.createdAt;
+  if (trade.kind === 'grant' || trade.kind === 'reward') {
+    state.received += trade.cash;
+    if (trade.reason && trade.reason in state.receivedBy) state.receivedBy[trade.reason as keyof WalletState['receivedBy']] += trade.cash;
+    if (trade.reason === 'saving_day') state.savingDays++;
+    return state;
+  }
+  let position = state.positions.get(trade.stockId);
+  if (!position) {
+    position = { stockId: trade.stockId, quantity: 0, costBasis: 0, realized: 0, boughtQuantity: 0, soldQuantity: 0 };
+    state.positions.set(trade.stockId, position);
+  }
+  if (trade.kind === 'buy') {
+    state.buys++;
+    position.quantity += trade.quantity;
+    position.boughtQuantity += trade.quantity;
+    position.costBasis += -trade.cash;
+    state.maxDistinctHeld = Math.max(state.maxDistinctHeld, distinctHeld(state.positions));
+  } else {
+    state.sells++;
+    // A synced log could in theory sell more than it holds; count only what was held.
+    const sold = Math.min(trade.quantity, position.quantity);
+    const removed = costOfSold(position.costBasis, sold, position.quantity);
+    const profit = trade.cash - removed;
+    position.quantity -= sold;
+    position.soldQuantity += trade.quantity;
+    position.costBasis -= removed;
+    position.realized += profit;
+    if (profit > 0) state.profitableSells++;
+  }
+  return state;
+}
+
+/** Replays a log (any order given; sorted here) into a fresh state. */
+export function replay(trades: readonly TradeDoc[], until = Infinity): WalletState {
+  const state = emptyWallet();
+  for (const trade of [...trades].sort(compareTrades)) {
+    if (trade.createdAt > until) break;
+    applyTrade(state, trade);
+  }
+  return state;
+}
+
+/** Market value of the held shares, coin cents, given a price per stock. */
+export function holdingsValue(state: WalletState, priceOf: (stockId: string) => number): number {
+  let value = 0;
+  for (const p of state.positions.values()) if (p.quantity > 0) value += p.quantity * priceOf(p.stockId);
+  return value;
+}
+
+/** Realised + unrealised profit of the whole portfolio, coin cents. */
+export function portfolioProfit(state: WalletState, priceOf: (stockId: string) => number): number {
+  let profit = 0;
+  for (const p of state.positions.values()) {
+    profit += p.realized;
+    if (p.quantity > 0) profit += p.quantity * priceOf(p.stockId) - p.costBasis;
+  }
+  return profit;
+}
