@@ -332,6 +332,38 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       expect(changes.documents.map((d) => d.id).sort()).toEqual(ids.slice(20));
     });
 
+    it('after cleanup an id can be inserted again without previous', async () => {
+      instance = await createRecordInstance(sut);
+      const [r] = makeRecords(1, 14);
+      const v1 = toStored(r, now());
+      await writeOk(instance, [{ document: v1 }]);
+      await writeOk(instance, [{ previous: v1, document: { ...v1, _deleted: true, _rev: '2-d', _meta: { lwt: now() - 3_600_000 } } }]);
+      await instance.cleanup(0);
+      await writeOk(instance, [{ document: toStored({ ...r, amount: 1 }, now(), '1-n') }]);
+      const found = await instance.query(prepared({ selector: { userId: r.userId } }));
+      expect(found.documents.map((d) => [d.id, d.amount, d._rev])).toEqual([[r.id, 1, '1-n']]);
+    });
+
+    it('a concurrent reader sees a bulkWrite completely or not at all', async () => {
+      instance = await createRecordInstance(sut);
+      const records = makeRecords(2000, 15).map((r) => ({ ...r, userId: 'atomic' }));
+      const write = instance.bulkWrite(records.map((r) => ({ document: toStored(r, now()) })), 'test');
+      const counts: number[] = [];
+      const reads: Promise<void>[] = [];
+      for (let i = 0; i < 20; i++) {
+        reads.push(
+          instance.query(prepared({ selector: { userId: 'atomic' } })).then((res) => {
+            counts.push(res.documents.length);
+          }),
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect((await write).error).toEqual([]);
+      await Promise.all(reads);
+      expect(counts.every((n) => n === 0 || n === 2000), counts.join(',')).toBe(true);
+      expect((await instance.count(prepared({ selector: { userId: 'atomic' } }))).count).toBe(2000);
+    });
+
     it('remove() drops that collection only', async () => {
       const databaseName = 'db' + randomToken(8);
       instance = await createRecordInstance(sut, databaseName, 'records');
