@@ -1,5 +1,6 @@
 import type { Domain } from '../domain';
 import { ledgerActions } from './actions';
+import { ioActions } from './io-actions';
 import { ledgerCollections } from './schema';
 import { LedgerService } from './service';
 
@@ -8,7 +9,7 @@ export function ledgerDomain(): Domain {
   return {
     name: 'ledger',
     collections: ledgerCollections,
-    actions: ledgerActions,
+    actions: [...ledgerActions, ...ioActions],
     start(app) {
       const ledger = new LedgerService(app);
       ledger.views.start();

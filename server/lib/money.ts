@@ -63,3 +63,11 @@ export function toMajor(minor: number, currency: string): number {
   const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
   return Number(`${sign}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`);
 }
+
+/** 1230 (USD) → "12.30": the exact decimal text with all of the currency's decimals. */
+export function formatMajor(minor: number, currency: string): string {
+  const decimals = currencyDecimals(currency);
+  const sign = minor < 0 ? '-' : '';
+  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
+  return decimals === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+async function setup(): Promise<{ u: User; cash: string; bank: string }> {
+  const u = await registerUser(t);
+  const cash = (await t.api('asset.create', { name: 'Cash', type: 'cash', currency: 'USD', balance: 100 }, u.token)).data.id;
+  const bank = (await t.api('asset.create', { name: 'Bank', type: 'debit_card', currency: 'USD', balance: 1000 }, u.token)).data.id;
+  return { u, cash, bank };
+}
+
+const CSV = [
+  'date,type,amount,asset,toAsset,fee,category,tags,description',
+  '2026-01-05,expense,12.50,Cash,,,Food,lunch;work,"Noodles, extra spicy"',
+  '2026-01-05,expense,12.50,Cash,,,Food,lunch;work,"Noodles, extra spicy"',
+  '2026-01-06 18:30,income,2000,bank,,,Salary,,January pay',
+  '2026-01-07T09:00:00+08:00,transfer,50,Bank,Cash,0.5,,,ATM',
+  '2026-01-08,expense,1.234,Cash,,,Food,,too many decimals',
+  'not-a-date,expense,5,Cash,,,Food,,bad date',
+  '2026-01-09,expense,5,Piggy,,,Food,,unknown asset',
+  '2026-01-09,refund,5,Cash,,,Food,,bad type',
+  '2026-01-10,expense,7,Cash,,,Pets,,unknown category',
+].join('\n');
+
+describe('CSV import', () => {
+  it('previews in a dry run without writing, then imports, and a second import creates nothing', async () => {
+    const { u, cash, bank } = await setup();
+    const preview = await t.api('accounting.importCsv', { csv: CSV, dryRun: true, timeZone: 'UTC' }, u.token);
+    expect(preview.code).toBe(200);
+    expect(preview.data.summary).toMatchObject({ rows: 9, create: 4, duplicate: 0, invalid: 5 });
+    expect(preview.data.invalid.map((r: { line: number }) => r.line)).toEqual([6, 7, 8, 9, 10]);
+    expect(preview.data.invalid[0].errors.join()).toMatch(/more decimals/);
+    expect(preview.data.invalid[1].errors.join()).toMatch(/not a date/);
+    expect(preview.data.invalid[4].errors.join()).toMatch(/category "Pets" does not exist/);
+    expect(preview.data.create[0]).toMatchObject({ line: 2, amount: 12.5, category: 'Food', tags: ['lunch', 'work'], description: 'Noodles, extra spicy' });
+    expect(preview.data.create[3]).toMatchObject({ type: 'transfer', fee: 0.5, date: Date.UTC(2026, 0, 7, 1) });
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(0);
+
+    const real = await t.api('accounting.importCsv', { csv: CSV, dryRun: false, timeZone: 'UTC', createMissingCategories: true }, u.token);
+    expect(real.data.summary).toMatchObject({ create: 5, invalid: 4, newCategories: [{ type: 'expense', name: 'Pets' }] });
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(5);
+    expect((await t.api('asset.detail', { id: cash }, u.token)).data.balance).toBe(100 - 25 + 50 - 7);
+    expect((await t.api('asset.detail', { id: bank }, u.token)).data.balance).toBe(1000 + 2000 - 50.5);
+
+    const again = await t.api('accounting.importCsv', { csv: CSV, dryRun: false, timeZone: 'UTC', createMissingCategories: true }, u.token);
+    expect(again.data.summary).toMatchObject({ create: 0, duplicate: 5, invalid: 4 });
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(5);
+  });
+
+  it('refuses unreadable files and missing columns', async () => {
+    const { u } = await setup();
+    expect((await t.api('accounting.importCsv', { csv: 'date,amount\n2026-01-01,5', dryRun: true }, u.token)).message).toMatch(/needs a "type" column/);
+    expect((await t.api('accounting.importCsv', { csv: 'date,type,amount,asset\n"unterminated', dryRun: true }, u.token)).code).toBe(400);
+    expect((await t.api('accounting.importCsv', { csv: CSV, dryRun: true, timeZone: 'Nowhere/City' }, u.token)).code).toBe(400);
+  });
+});
+
+describe('CSV export', () => {
+  it('exports exact amounts and imports back into the same ledger as duplicates only', async () => {
+    const { u, cash, bank } = await setup();
+    await t.api('accounting.create', { type: 'expense', amount: 0.1, asset: cash, category: 'Food', description: 'gum, "mint"', tags: ['a', 'b'], date: Date.UTC(2026, 1, 1) }, u.token);
+    await t.api('accounting.create', { type: 'transfer', amount: 20, fromAsset: bank, toAsset: cash, fee: 1.5, date: Date.UTC(2026, 1, 2) }, u.token);
+    const exported = await t.api('accounting.exportCsv', {}, u.token);
+    expect(exported.data.count).toBe(2);
+    const lines = (exported.data.csv as string).trim().split('\n');
+    expect(lines[0]).toBe('id,date,type,amount,currency,asset,toAsset,toAmount,fee,category,tags,description');
+    expect(lines[1]).toContain(',2026-02-01T00:00:00.000Z,expense,0.10,USD,Cash,,,,Food,a;b,"gum, ""mint"""');
+    expect(lines[2]).toContain('transfer,20.00,USD,Bank,Cash,,1.50,,,');
+    const back = await t.api('accounting.importCsv', { csv: exported.data.csv, dryRun: true }, u.token);
+    expect(back.data.summary).toMatchObject({ rows: 2, create: 0, duplicate: 2, invalid: 0 });
+  });
+});
+
+describe('backup and restore', () => {
+  it('restores a backup into an empty account exactly, refuses a non-empty one, and appends idempotently', async () => {
+    const { u, cash, bank } = await setup();
+    const usd = cash;
+    const eur = (await t.api('asset.create', { name: 'Euro', type: 'savings', currency: 'EUR', balance: 10 }, u.token)).data.id;
+    await t.api('category.create', { type: 'expense', name: 'Pets' }, u.token);
+    await t.api('currency.setRate', { from: 'EUR', to: 'USD', rate: '1.0825', date: 1000 }, u.token);
+    await t.api('currency.setBase', { currency: 'USD' }, u.token);
+    await t.api('accounting.create', { type: 'expense', amount: 3.33, asset: usd, category: 'Pets', tags: ['cat'] }, u.token);
+    await t.api('accounting.create', { type: 'transfer', amount: 100, fromAsset: bank, toAsset: eur, toAmount: 92.37 }, u.token);
+    await t.api('accounting.create', { type: 'income', amount: 5, asset: eur, category: 'Gift' }, u.token);
+    const snapshot = await t.api('ledger.backup', {}, u.token);
+    expect(snapshot.data).toMatchObject({ format: 'pennypost-ledger-backup', version: 1, baseCurrency: 'USD' });
+    expect(snapshot.data.records).toHaveLength(3);
+    expect(JSON.stringify(snapshot.data)).not.toContain(u.id);
+
+    expect((await t.api('ledger.restore', { backup: snapshot.data }, u.token)).code).toBe(409);
+
+    const fresh = await registerUser(t);
+    const { records, ...head } = snapshot.data;
+    const first = await t.api('ledger.restore', { backup: { ...head, records: records.slice(0, 1) } }, fresh.token);
+    expect(first.data.restored).toMatchObject({ assets: 3, records: 1 });
+    const rest = await t.api('ledger.restore', { backup: { format: head.format, version: 1, records: records.slice(1) }, append: true }, fresh.token);
+    expect(rest.data.restored.records).toBe(2);
+    const repeat = await t.api('ledger.restore', { backup: { format: head.format, version: 1, records }, append: true }, fresh.token);
+    expect(repeat.code).toBe(200);
+
+    const shape = async (token: string) => {
+      const assets = (await t.api('asset.query', {}, token)).data.list.map((a: Record<string, unknown>) => [a.name, a.balance, a.currency, a.type, a.isDefault]);
+      const recs = (await t.api('accounting.query', {}, token)).data.list.map((r: Record<string, unknown>) => [r.type, r.amount, r.assetName, r.category, r.tags, r.toAmount]);
+      const cats = (await t.api('category.list', {}, token)).data.list.map((c: Record<string, unknown>) => `${c.type}:${c.name}`).sort();
+      const rates = (await t.api('currency.listRates', {}, token)).data.list.map((r: Record<string, unknown>) => [r.from, r.to, r.rate, r.date]);
+      const worth = (await t.api('stats.getAssetStats', {}, token)).data.netWorth;
+      return { assets, recs, cats, rates, worth };
+    };
+    expect(await shape(fresh.token)).toEqual(await shape(u.token));
+    expect((await t.api('currency.get', {}, fresh.token)).data).toEqual({ baseCurrency: 'USD', explicit: true });
+
+    const garbage = await t.api('ledger.restore', { backup: { format: 'other', version: 1 } }, (await registerUser(t)).token);
+    expect(garbage.code).toBe(400);
+    const broken = await t.api('ledger.restore', { backup: { format: 'pennypost-ledger-backup', version: 1, records: [{ id: 'x', asset: 'missing' }] } }, (await registerUser(t)).token);
+    expect(broken.code).toBe(400);
+  });
+});

@@ -1,0 +1,89 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, Params } from '../api/action';
+import { ApiError, ErrorCode } from '../api/errors';
+import { backup, CSV_COLUMNS, exportCsv, importCsv, restore, type LedgerBackup } from './import-export';
+import type { RecordDoc } from './schema';
+
+const Ms = (description: string) => Type.Integer({ minimum: 0, maximum: 8.64e15, description });
+const DocList = Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: true }), { maxItems: 200_000 });
+
+export const accountingExportCsv = defineAction({
+  name: 'accounting.exportCsv',
+  summary: 'Export records (all, or a date range) as CSV text.',
+  notes: `Columns: ${CSV_COLUMNS.join(', ')}. Dates are ISO 8601 in UTC; amounts are exact decimals with the currency's digits; tags are separated by ";". The same file imports back without creating duplicates.`,
+  auth: 'user',
+  params: Params({ startDate: Type.Optional(Ms('From (inclusive).')), endDate: Type.Optional(Ms('To (exclusive).')) }),
+  returns: '`{filename, csv, count}`',
+  handler: async (params, ctx) => {
+    const service = ctx.app.services.ledger;
+    const view = await service.views.get(ctx.user.id);
+    const ids = view.entries.filter((e) => (params.startDate === undefined || e.date >= params.startDate) && (params.endDate === undefined || e.date < params.endDate)).map((e) => e.id);
+    const docs: RecordDoc[] = [];
+    for (let i = 0; i < ids.length; i += 2000) docs.push(...(await service.recordsByIds(ids.slice(i, i + 2000))));
+    const stamp = new Date(ctx.app.clock.now()).toISOString().slice(0, 10);
+    return { filename: `pennypost-records-${stamp}.csv`, csv: exportCsv(view, docs), count: docs.length };
+  },
+});
+
+export const accountingImportCsv = defineAction({
+  name: 'accounting.importCsv',
+  summary: 'Import records from CSV: a dry-run preview (what would be created, what is a duplicate, what is invalid and why), then the real run.',
+  notes:
+    'Needs the columns date, type, amount and asset (by name); optional: currency, toAsset, toAmount, fee, category, tags, description, id. ' +
+    'Dates: `2026-01-31`, `2026-01-31 14:05` (in `timeZone`, default this computer\'s), ISO 8601 with a zone, or ms. ' +
+    'Idempotent: a row imported before (same content, same position among identical rows), or an exported row whose id is in the ledger, is a duplicate and is skipped, so importing the same file twice creates nothing new. ' +
+    'Imports describe what already happened, so the balance rule (2002) does not refuse them. The request body limit is 1 MiB: split bigger files by rows. Previews list at most 100 rows per section; counts are complete.',
+  auth: 'user',
+  params: Params({
+    csv: Type.String({ minLength: 1, maxLength: 1_000_000 }),
+    dryRun: Type.Boolean({ description: 'true: report only; false: write the new rows.' }),
+    timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    createMissingCategories: Type.Optional(Type.Boolean({ description: 'Create categories that the file names but you do not have (default false: such rows are invalid).' })),
+  }),
+  returns: '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors}]}`',
+  errors: [[400, 'unreadable CSV, missing required columns, unknown time zone']],
+  handler: (params, ctx) => importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params),
+});
+
+export const ledgerBackup = defineAction({
+  name: 'ledger.backup',
+  summary: 'A full JSON backup of your ledger: assets, categories, exchange rates and records (exact minor units).',
+  auth: 'user',
+  params: Params({}),
+  returns: '`{format: "pennypost-ledger-backup", version: 1, exportedAt, baseCurrency?, assets, categories, rates, records}` — documents as stored (money in minor units), without user ids',
+  handler: (_params, ctx) => backup(ctx.app, ctx.app.services.ledger, ctx.user.id),
+});
+
+export const ledgerRestore = defineAction({
+  name: 'ledger.restore',
+  summary: 'Restore a backup into an empty ledger (exactly: same assets, balances, categories, rates and records).',
+  notes: 'The account must have no assets and no records (its default categories are replaced). For backups over the 1 MiB request limit, send assets, categories and rates with the first records, then the remaining records in further calls with `append: true`. Restored ids are derived from the backup\'s, so repeating a call creates nothing twice. Attachments are not part of a ledger backup.',
+  auth: 'user',
+  params: Params({
+    backup: Type.Object(
+      {
+        format: Type.String({ maxLength: 64 }),
+        version: Type.Integer(),
+        exportedAt: Type.Optional(Type.Integer()),
+        baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+        assets: Type.Optional(DocList),
+        categories: Type.Optional(DocList),
+        rates: Type.Optional(DocList),
+        records: Type.Optional(DocList),
+      },
+      { additionalProperties: false },
+    ),
+    append: Type.Optional(Type.Boolean({ default: false })),
+  }),
+  returns: '`{restored: {assets, categories, rates, records}}`',
+  errors: [
+    [409, 'the ledger is not empty (and append is not set)'],
+    [400, 'not a PennyPost ledger backup, or a document breaks the schema'],
+  ],
+  handler: async (params, ctx) => {
+    if (!ctx.app.services.ledger) throw new ApiError(ErrorCode.Unavailable, 'Ledger unavailable.');
+    return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as LedgerBackup, append: params.append ?? false });
+  },
+});
+
+export const ioActions = [accountingExportCsv, accountingImportCsv, ledgerBackup, ledgerRestore];
