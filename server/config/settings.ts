@@ -96,6 +96,27 @@ export const SettingsSchema = Type.Object({
     },
     { default: {} },
   ),
+  push: Type.Object(
+    {
+      /** /send requests per minute for one app key (any caller). */
+      sendPerAppKey: Type.Integer({ minimum: 1, default: 120 }),
+      /** /send requests per minute from one caller address (loopback included), any app key. */
+      sendPerAddress: Type.Integer({ minimum: 1, default: 300 }),
+      /** Longest title (characters) /send accepts; longer → 400. */
+      titleMaxLength: Type.Integer({ minimum: 1, maximum: 1024, default: 256 }),
+      /** Longest desp (characters) /send accepts; longer → 400. */
+      despMaxLength: Type.Integer({ minimum: 0, maximum: 262144, default: 65536 }),
+      /** Message history is kept this many days, then pruned automatically. */
+      retentionDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+      /** Recipients of one push delivered in parallel. */
+      concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 8 }),
+      /** Timeout of each outbound call (WeChat, webhook receivers), ms. */
+      callTimeoutMs: Type.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+      /** Deadline of a whole /send request, retries included, ms. */
+      requestDeadlineMs: Type.Integer({ minimum: 200, maximum: 55000, default: 15000 }),
+    },
+    { default: {} },
+  ),
   log: Type.Object(
     {
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {

@@ -1,0 +1,107 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, Params } from '../api/action';
+import { CODE_MAX, DESCRIPTION_MAX, TITLE_MAX, URL_MAX } from './schema';
+import type { LinkService } from './service';
+
+declare module '../app-context' {
+  interface ServiceMap {
+    links: LinkService;
+  }
+}
+
+const LinkId = Type.String({ minLength: 1, maxLength: 40, description: 'id of the link (from shortlink.create or shortlink.list).' });
+const Url = Type.String({ minLength: 1, maxLength: URL_MAX, description: 'Target: an absolute http:// or https:// URL without user:password@.' });
+const Title = Type.String({ maxLength: TITLE_MAX });
+const Description = Type.String({ maxLength: DESCRIPTION_MAX });
+const ExpireAt = Type.Integer({ minimum: 0, maximum: 8.64e15, description: 'When the link stops redirecting (ms); 0 = never.' });
+
+const LINK_OBJECT =
+  '`{id, code, shortUrl, url, title, description, expireAt, isPublic, expired, accessCount, lastAccessAt, createdAt, updatedAt}`; ' +
+  'private links also carry `ownerUrl` (the short URL with a `?t=` access token that opens it in any browser) and `ownerUrlExpiresAt`.';
+
+export const create = defineAction({
+  name: 'shortlink.create',
+  summary: 'Create a short link /s/{code} that redirects (302) to a web address.',
+  notes:
+    'The code is 7 random base62 characters (62^7 ≈ 3.5·10^12), or your `alias` (3–32 letters, digits, `_` or `-`; case-sensitive; unique across all users of this server → 409 when taken). ' +
+    'Only http: and https: targets; URLs with `user:password@` and links to this server\'s own /s/ are refused (400). ' +
+    '`isPublic` defaults to true; a private link redirects only its owner (Authorization: Bearer, or the `ownerUrl`) and answers 404 to anyone else. ' +
+    '`expireAt` (ms, 0 = never) must be in the future; after it the short URL answers 410 with a small page.',
+  auth: 'user',
+  params: Params({
+    url: Url,
+    title: Type.Optional(Title),
+    description: Type.Optional(Description),
+    expireAt: Type.Optional(ExpireAt),
+    isPublic: Type.Optional(Type.Boolean({ default: true })),
+    alias: Type.Optional(Type.String({ minLength: 3, maxLength: CODE_MAX, pattern: '^[A-Za-z0-9_-]+$', description: 'Custom code instead of a random one.' })),
+  }),
+  returns: LINK_OBJECT,
+  errors: [
+    [400, 'url is not an absolute http(s) URL, carries credentials, or points to a short link; expireAt is in the past; alias is malformed'],
+    [409, 'the alias is already taken'],
+  ],
+  handler: (params, ctx) => ctx.app.services.links.create(ctx.user.id, params),
+});
+
+export const query = defineAction({
+  name: 'shortlink.query',
+  summary: 'One of your short links by code, with its statistics (access count, last access).',
+  notes: 'Counts include every redirect served so far. Another user\'s code answers 404 like an unknown one.',
+  auth: 'user',
+  params: Params({ code: Type.String({ minLength: 1, maxLength: CODE_MAX }) }),
+  returns: LINK_OBJECT,
+  errors: [[404, 'no link of yours has this code']],
+  handler: (params, ctx) => ctx.app.services.links.query(ctx.user.id, params.code),
+});
+
+export const list = defineAction({
+  name: 'shortlink.list',
+  summary: 'Your short links, newest first.',
+  auth: 'user',
+  params: Params({
+    page: Type.Integer({ minimum: 1, maximum: 1e6, default: 1 }),
+    pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  }),
+  returns: `\`{list, total, page, pageSize}\`; each item: ${LINK_OBJECT}`,
+  errors: [[400, 'page or pageSize out of range']],
+  handler: (params, ctx) => ctx.app.services.links.list(ctx.user.id, params.page, params.pageSize),
+});
+
+export const update = defineAction({
+  name: 'shortlink.update',
+  summary: 'Change the title, description, expiry, visibility or target of one of your links.',
+  notes:
+    'Give at least one field. `expireAt: 0` removes the expiry; a past `expireAt` expires the link at once. ' +
+    'The code never changes; statistics are kept.',
+  auth: 'user',
+  params: Params({
+    id: LinkId,
+    title: Type.Optional(Title),
+    description: Type.Optional(Description),
+    expireAt: Type.Optional(ExpireAt),
+    isPublic: Type.Optional(Type.Boolean()),
+    url: Type.Optional(Url),
+  }),
+  returns: LINK_OBJECT,
+  errors: [
+    [400, 'no field to change, or url is not allowed (see shortlink.create)'],
+    [404, 'no link of yours has this id'],
+  ],
+  handler: (params, ctx) => {
+    const { id, ...patch } = params;
+    return ctx.app.services.links.update(ctx.user.id, id, patch);
+  },
+});
+
+export const remove = defineAction({
+  name: 'shortlink.delete',
+  summary: 'Delete one of your short links; its short URL answers 404 from then on.',
+  auth: 'user',
+  params: Params({ id: LinkId }),
+  returns: '`{deleted: true, id}`',
+  errors: [[404, 'no link of yours has this id']],
+  handler: (params, ctx) => ctx.app.services.links.delete(ctx.user.id, params.id),
+});
+
+export const linkActions = [create, query, list, update, remove];

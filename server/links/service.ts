@@ -1,0 +1,298 @@
+import type { RxCollection } from 'rxdb';
+import type { AppContext } from '../app-context';
+import { ApiError, ErrorCode } from '../api/errors';
+import { baseUrlOf, Signer } from '../files/signing';
+import { newId, randomBase62 } from '../lib/ids';
+import { KeyedMutex } from '../lib/keyed-mutex';
+import { describeError } from '../lib/logger';
+import { URL_MAX, type LinkDoc } from './schema';
+
+/** Length of generated codes: 62^7 ≈ 3.5·10^12 possibilities. */
+export const CODE_LENGTH = 7;
+export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+export interface LinkView {
+  id: string;
+  code: string;
+  /** The short URL to share: <base>/s/<code>. */
+  shortUrl: string;
+  url: string;
+  title: string;
+  description: string;
+  expireAt: number;
+  isPublic: boolean;
+  /** True once expireAt has passed (the short URL then answers 410). */
+  expired: boolean;
+  accessCount: number;
+  lastAccessAt: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Private links only: a short URL that redirects its holder, valid until ownerUrlExpiresAt. */
+  ownerUrl?: string;
+  ownerUrlExpiresAt?: number;
+}
+
+export interface LinkInput {
+  url: string;
+  title?: string;
+  description?: string;
+  expireAt?: number;
+  isPublic?: boolean;
+  alias?: string;
+}
+
+export interface LinkPatch {
+  url?: string;
+  title?: string;
+  description?: string;
+  expireAt?: number;
+  isPublic?: boolean;
+}
+
+const notFound = () => new ApiError(ErrorCode.NotFound, 'No short link of yours has this id or code.');
+
+/** Short links: create, look up, count hits. Published as app.services.links. */
+export class LinkService {
+  private readonly signer: Signer;
+  /** Serialises "is this code free?" + insert. */
+  private readonly codes = new KeyedMutex();
+  /** Per link: hit counting, edits and deletion never interleave. */
+  private readonly perLink = new KeyedMutex();
+  /** Hits not yet written, per link id (coalesced: one write covers every hit that arrived meanwhile). */
+  private readonly pendingHits = new Map<string, { count: number; last: number }>();
+  private readonly flushing = new Set<Promise<unknown>>();
+
+  constructor(private readonly app: AppContext) {
+    this.signer = new Signer(app.secrets.get('links-signing'));
+  }
+
+  private get links(): RxCollection<LinkDoc> {
+    return this.app.db.collection<LinkDoc>('links');
+  }
+
+  private baseUrl(): string {
+    return baseUrlOf(this.app.settings.get().network.publicBaseUrl, this.app.listening?.url);
+  }
+
+  shortUrlOf(code: string): string {
+    return `${this.baseUrl()}/s/${code}`;
+  }
+
+  isExpired(link: LinkDoc, now = this.app.clock.now()): boolean {
+    return link.expireAt > 0 && now >= link.expireAt;
+  }
+
+  /** `<exp>.<sig>` for ?t= on a private link. */
+  ownerToken(link: LinkDoc): { token: string; expiresAt: number } {
+    const lifetime = this.app.settings.get().links.ownerUrlSeconds * 1000;
+    const expiresAt = Math.ceil((this.app.clock.now() + lifetime) / 60_000) * 60_000;
+    return { token: `${expiresAt}.${this.signer.sign('open', link.id, expiresAt)}`, expiresAt };
+  }
+
+  /** 'valid', 'expired' (genuine but too old) or 'invalid'. */
+  checkOwnerToken(link: LinkDoc, token: string): 'valid' | 'expired' | 'invalid' {
+    const dot = token.indexOf('.');
+    if (dot <= 0) return 'invalid';
+    const expiresAt = Number(token.slice(0, dot));
+    if (!this.signer.verify('open', link.id, expiresAt, token.slice(dot + 1))) return 'invalid';
+    return this.app.clock.now() < expiresAt ? 'valid' : 'expired';
+  }
+
+  view(link: LinkDoc): LinkView {
+    const out: LinkView = {
+      id: link.id,
+      code: link.code,
+      shortUrl: this.shortUrlOf(link.code),
+      url: link.url,
+      title: link.title,
+      description: link.description,
+      expireAt: link.expireAt,
+      isPublic: link.isPublic,
+      expired: this.isExpired(link),
+      accessCount: link.accessCount,
+      lastAccessAt: link.lastAccessAt,
+      createdAt: link.createdAt,
+      updatedAt: link.updatedAt,
+    };
+    if (!link.isPublic) {
+      const { token, expiresAt } = this.ownerToken(link);
+      out.ownerUrl = `${out.shortUrl}?t=${token}`;
+      out.ownerUrlExpiresAt = expiresAt;
+    }
+    return out;
+  }
+
+  /**
+   * Only absolute http(s) URLs with a host and without user:password@ (a classic way to disguise
+   * the real site), and not a short link of this server (a redirect loop). Returns the normalised URL.
+   */
+  checkTarget(raw: string): string {
+    const text = raw.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      throw new ApiError(ErrorCode.Validation, 'params.url is not an absolute URL (it must start with http:// or https://).', { field: 'params.url' });
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new ApiError(ErrorCode.Validation, `Only http: and https: links are allowed (got "${parsed.protocol}").`, { field: 'params.url' });
+    }
+    if (!parsed.hostname) throw new ApiError(ErrorCode.Validation, 'params.url has no host name.', { field: 'params.url' });
+    if (parsed.username || parsed.password) {
+      throw new ApiError(ErrorCode.Validation, 'Links with a user name or password in the URL are not allowed (they are used to disguise the real site).', {
+        field: 'params.url',
+      });
+    }
+    const base = this.baseUrl();
+    if (base && parsed.href.startsWith(`${base}/s/`)) {
+      throw new ApiError(ErrorCode.Validation, 'A short link cannot point to another short link of this server.', { field: 'params.url' });
+    }
+    if (parsed.href.length > URL_MAX) throw new ApiError(ErrorCode.Validation, `params.url is longer than ${URL_MAX} characters.`, { field: 'params.url' });
+    return parsed.href;
+  }
+
+  /** The link with this code (if two devices synced the same code, the older one wins). */
+  async findByCode(code: string): Promise<LinkDoc | null> {
+    if (!CODE_PATTERN.test(code)) return null;
+    const docs = await this.links.find({ selector: { code }, limit: 2 }).exec();
+    if (docs.length === 0) return null;
+    const all = docs.map((d) => d.toJSON() as LinkDoc).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    return all[0];
+  }
+
+  private async findOwned(userId: string, id: string): Promise<LinkDoc | null> {
+    const doc = await this.links.findOne(id).exec();
+    const link = doc ? (doc.toJSON() as LinkDoc) : null;
+    return link && link.userId === userId ? link : null;
+  }
+
+  async create(userId: string, input: LinkInput): Promise<LinkView> {
+    const url = this.checkTarget(input.url);
+    const now = this.app.clock.now();
+    const expireAt = input.expireAt ?? 0;
+    if (expireAt !== 0 && expireAt <= now) {
+      throw new ApiError(ErrorCode.Validation, 'params.expireAt is in the past; use 0 (or leave it out) for a link that never expires.', {
+        field: 'params.expireAt',
+      });
+    }
+    const doc = await this.codes.run('codes', async () => {
+      let code: string;
+      if (input.alias) {
+        code = input.alias;
+        if (await this.findByCode(code)) {
+          throw new ApiError(ErrorCode.Conflict, `The short code "${code}" is already taken. Choose another, or leave alias out for a random one.`, {
+            field: 'params.alias',
+          });
+        }
+      } else {
+        let found: string | null = null;
+        for (let attempt = 0; attempt < 8 && !found; attempt++) {
+          const candidate = randomBase62(CODE_LENGTH);
+          if (!(await this.findByCode(candidate))) found = candidate;
+        }
+        if (!found) throw new Error('could not find a free short code');
+        code = found;
+      }
+      const link: LinkDoc = {
+        id: newId(now),
+        userId,
+        code,
+        url,
+        title: input.title ?? '',
+        description: input.description ?? '',
+        expireAt,
+        isPublic: input.isPublic ?? true,
+        accessCount: 0,
+        lastAccessAt: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.links.insert(link);
+      return link;
+    });
+    return this.view(doc);
+  }
+
+  /** shortlink.query: one of the user's links by code, with up-to-date statistics. */
+  async query(userId: string, code: string): Promise<LinkView> {
+    const found = await this.findByCode(code);
+    if (!found || found.userId !== userId) throw notFound();
+    await this.perLink.run(found.id, () => this.flush(found.id));
+    const link = await this.findOwned(userId, found.id);
+    if (!link) throw notFound();
+    return this.view(link);
+  }
+
+  async list(userId: string, page: number, pageSize: number) {
+    await this.flushAll();
+    const selector = { userId };
+    const [docs, total] = await Promise.all([
+      this.links.find({ selector, sort: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page - 1) * pageSize, limit: pageSize }).exec(),
+      this.links.count({ selector }).exec(),
+    ]);
+    return { list: docs.map((d) => this.view(d.toJSON() as LinkDoc)), total, page, pageSize };
+  }
+
+  async update(userId: string, id: string, patch: LinkPatch): Promise<LinkView> {
+    const changes: Partial<LinkDoc> = {};
+    if (patch.url !== undefined) changes.url = this.checkTarget(patch.url);
+    if (patch.title !== undefined) changes.title = patch.title;
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.expireAt !== undefined) changes.expireAt = patch.expireAt;
+    if (patch.isPublic !== undefined) changes.isPublic = patch.isPublic;
+    if (Object.keys(changes).length === 0) {
+      throw new ApiError(ErrorCode.Validation, 'Nothing to change: give at least one of url, title, description, expireAt, isPublic.');
+    }
+    return this.perLink.run(id, async () => {
+      await this.flush(id);
+      const doc = await this.links.findOne(id).exec();
+      if (!doc || doc.get('userId') !== userId) throw notFound();
+      const updated = await doc.incrementalPatch({ ...changes, updatedAt: this.app.clock.now() });
+      return this.view(updated.toJSON() as LinkDoc);
+    });
+  }
+
+  async delete(userId: string, id: string): Promise<{ deleted: true; id: string }> {
+    return this.perLink.run(id, async () => {
+      const doc = await this.links.findOne(id).exec();
+      if (!doc || doc.get('userId') !== userId) throw notFound();
+      this.pendingHits.delete(id);
+      await doc.remove();
+      return { deleted: true, id };
+    });
+  }
+
+  /** Counts one redirect. Written in the background, coalesced per link, never lost to a race. */
+  recordHit(id: string): void {
+    const now = this.app.clock.now();
+    const pending = this.pendingHits.get(id);
+    if (pending) {
+      pending.count++;
+      pending.last = Math.max(pending.last, now);
+    } else {
+      this.pendingHits.set(id, { count: 1, last: now });
+    }
+    const task = this.perLink.run(id, () => this.flush(id)).catch((error) => this.app.log.warn('short link hit not counted', { id, ...describeError(error) }));
+    this.flushing.add(task);
+    void task.finally(() => this.flushing.delete(task));
+  }
+
+  /** Writes the pending hits of one link; call inside perLink.run(id). */
+  private async flush(id: string): Promise<void> {
+    const pending = this.pendingHits.get(id);
+    if (!pending) return;
+    this.pendingHits.delete(id);
+    const doc = await this.links.findOne(id).exec();
+    if (!doc) return;
+    await doc.incrementalModify((data) => {
+      data.accessCount += pending.count;
+      data.lastAccessAt = Math.max(data.lastAccessAt, pending.last);
+      return data;
+    });
+  }
+
+  /** Waits until every counted hit is written (shortlink.list, shutdown). */
+  async flushAll(): Promise<void> {
+    while (this.flushing.size > 0) await Promise.all([...this.flushing]);
+  }
+}

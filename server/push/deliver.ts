@@ -1,0 +1,136 @@
+import type { DeliveryResult, PushMode, ResultClass } from './schema';
+
+/**
+ * The delivery loop shared by every channel type: recipients in parallel up to a concurrency
+ * bound (or one by one until the first success, pushMode 'first'), bounded retries with backoff
+ * for transient failures inside the request's deadline, and a stop for everyone still queued
+ * once a systemic failure shows the channel itself is broken.
+ */
+
+export interface Failure {
+  cls: Exclude<ResultClass, 'ok'>;
+  message: string;
+  errcode?: number;
+  /** transient only: false when an immediate retry would not help (throttling). */
+  retryable?: boolean;
+}
+
+export type Outcome = { ok: true; msgId?: string } | ({ ok: false } & Failure);
+
+export interface DeliveryTarget {
+  /** What the result shows as `recipient` (masked where the address is a credential). */
+  label: string;
+  name?: string;
+}
+
+export interface DeliveryPlan<T extends DeliveryTarget> {
+  targets: T[];
+  mode: PushMode;
+  concurrency: number;
+  /** performance.now() value after which nothing new starts. */
+  deadline: number;
+  callTimeoutMs: number;
+  /** Runs once before any send (e.g. fetching the WeChat token); a Failure fails everyone. */
+  prepare?(timeoutMs: number): Promise<Failure | null>;
+  send(target: T, timeoutMs: number): Promise<Outcome>;
+}
+
+export const MAX_ATTEMPTS = 3;
+const BACKOFF_BASE_MS = 150;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function backoffMs(attempt: number): number {
+  const base = BACKOFF_BASE_MS * 2 ** (attempt - 1);
+  return base + Math.floor(Math.random() * base * 0.5);
+}
+
+function remaining(deadline: number): number {
+  return deadline - performance.now();
+}
+
+const deadlineFailure = (what: string): Failure => ({
+  cls: 'transient',
+  message: `${what}: the request reached its deadline (setting push.requestDeadlineMs) before this delivery could start. Try again later.`,
+});
+
+/** Runs `task` with bounded retries of retryable transient failures inside the deadline. */
+async function withRetries(deadline: number, callTimeoutMs: number, task: (timeoutMs: number) => Promise<Outcome>): Promise<{ outcome: Outcome; attempts: number }> {
+  let attempts = 0;
+  for (;;) {
+    const left = remaining(deadline);
+    if (left <= 0) return { outcome: { ok: false, ...deadlineFailure('Not sent') }, attempts };
+    attempts++;
+    const outcome = await task(Math.max(1, Math.min(callTimeoutMs, Math.floor(left))));
+    if (outcome.ok || outcome.cls !== 'transient' || outcome.retryable === false || attempts >= MAX_ATTEMPTS) return { outcome, attempts };
+    const pause = backoffMs(attempts);
+    // Retry only when the pause leaves the next call a fair chance to finish before the deadline.
+    if (remaining(deadline) < pause + Math.min(callTimeoutMs, 1000)) return { outcome, attempts };
+    await sleep(pause);
+  }
+}
+
+function toResult(target: DeliveryTarget, outcome: Outcome, attempts: number): DeliveryResult {
+  const base = { recipient: target.label, ...(target.name ? { name: target.name } : {}) };
+  if (outcome.ok) return { ...base, ok: true, class: 'ok', ...(outcome.msgId ? { msgId: outcome.msgId } : {}), attempts };
+  return {
+    ...base,
+    ok: false,
+    class: outcome.cls,
+    ...(outcome.errcode !== undefined ? { errcode: outcome.errcode } : {}),
+    errmsg: outcome.message,
+    attempts,
+  };
+}
+
+export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): Promise<DeliveryResult[]> {
+  const { targets, deadline, callTimeoutMs } = plan;
+  if (targets.length === 0) return [];
+
+  if (plan.prepare) {
+    const prepared = await withRetries(deadline, callTimeoutMs, async (timeoutMs) => {
+      const failure = await plan.prepare!(timeoutMs);
+      return failure ? { ok: false, ...failure } : { ok: true };
+    });
+    if (!prepared.outcome.ok) {
+      const failure = prepared.outcome;
+      const list = plan.mode === 'first' ? targets.slice(0, 1) : targets;
+      return list.map((target) => toResult(target, failure, 0));
+    }
+  }
+
+  let stopped: Failure | null = null;
+  const results: DeliveryResult[] = new Array(targets.length);
+
+  const runOne = async (index: number) => {
+    const target = targets[index];
+    if (stopped) {
+      results[index] = toResult(target, { ok: false, ...stopped, message: `Not sent: ${stopped.message}` }, 0);
+      return;
+    }
+    const { outcome, attempts } = await withRetries(deadline, callTimeoutMs, (timeoutMs) => plan.send(target, timeoutMs));
+    if (!outcome.ok && outcome.cls === 'systemic' && !stopped) stopped = outcome;
+    results[index] = toResult(target, outcome, attempts);
+  };
+
+  if (plan.mode === 'first') {
+    // Failover: one recipient at a time, in order, until one gets the message.
+    const tried: DeliveryResult[] = [];
+    for (let i = 0; i < targets.length; i++) {
+      await runOne(i);
+      tried.push(results[i]);
+      if (results[i].ok || stopped || remaining(deadline) <= 0) break;
+    }
+    return tried;
+  }
+
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length) {
+      const index = next++;
+      await runOne(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(plan.concurrency, targets.length) }, worker));
+  return results;
+}

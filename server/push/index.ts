@@ -1,0 +1,33 @@
+import type { Domain } from '../domain';
+import { pushActions } from './actions';
+import { mountPushRoutes } from './routes';
+import { pushCollections } from './schema';
+import { PushService } from './service';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+/** The push webhook: channels, apps, recipients, /send, delivery, history, message pages, desktop feed. */
+export function pushDomain(): Domain {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: 'push',
+    collections: pushCollections,
+    actions: pushActions,
+    async start(app) {
+      const push = new PushService(app);
+      await push.start();
+      app.services.push = push;
+      timer = setInterval(() => {
+        push.prune().catch((error: Error) => app.log.warn('push: pruning history failed', { error: error.message }));
+      }, PRUNE_EVERY_MS);
+      timer.unref();
+    },
+    routes(router, app) {
+      mountPushRoutes(router, app, app.services.push);
+    },
+    async stop(app) {
+      if (timer) clearInterval(timer);
+      await app.services.push?.history.drain();
+    },
+  };
+}

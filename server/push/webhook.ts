@@ -1,0 +1,223 @@
+import { call, CallError } from './http-client';
+import type { Outcome } from './deliver';
+import { maskSecret } from './keys';
+
+/**
+ * The webhook channel: forwards a push to any HTTP receiver, with ready-made bodies for ntfy,
+ * Gotify and Bark and a generic JSON shape. Each recipient's address names the destination:
+ *
+ * | format | channel `url` (base)            | recipient address                         |
+ * |--------|---------------------------------|-------------------------------------------|
+ * | ntfy   | ntfy server, default ntfy.sh    | a topic, or a full topic URL              |
+ * | gotify | Gotify server (required)        | the Gotify application token              |
+ * | bark   | Bark server, default api.day.app| the device key                            |
+ * | json   | optional base URL               | an absolute URL, or a path under the base |
+ */
+
+export const WEBHOOK_FORMATS = ['ntfy', 'gotify', 'bark', 'json'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+export interface WebhookConfig {
+  url: string;
+  format: WebhookFormat;
+  /** Bearer token sent to the receiver (ntfy access token, generic JSON receivers). */
+  token: string;
+  /** 1 (min) – 5 (max); ntfy takes it as is, Gotify doubled (2–10). 0 = the receiver's default. */
+  priority: number;
+}
+
+export const DEFAULT_BASE: Record<WebhookFormat, string> = {
+  ntfy: 'https://ntfy.sh',
+  gotify: '',
+  bark: 'https://api.day.app',
+  json: '',
+};
+
+/** Formats whose recipient address is itself a credential (shown masked). */
+export function addressIsSecret(format: WebhookFormat): boolean {
+  return format === 'gotify' || format === 'bark';
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks a recipient address for a format; returns a plain-words problem or null. */
+export function checkWebhookAddress(config: WebhookConfig, address: string): string | null {
+  const base = config.url || DEFAULT_BASE[config.format];
+  switch (config.format) {
+    case 'ntfy':
+      if (isHttpUrl(address)) return null;
+      return /^[A-Za-z0-9_-]{1,64}$/.test(address) ? null : 'an ntfy address is a topic (letters, digits, _ and -, up to 64) or a full topic URL';
+    case 'gotify':
+      return /^[A-Za-z0-9._-]{1,256}$/.test(address) ? null : 'a Gotify address is the application token (letters, digits, . _ -)';
+    case 'bark':
+      return /^[A-Za-z0-9_-]{1,256}$/.test(address) ? null : 'a Bark address is the device key (letters, digits, _ -)';
+    case 'json':
+      if (isHttpUrl(address)) return null;
+      if (!base) return 'this channel has no base url, so the address must be a full http(s) URL';
+      return /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]{1,1024}$/.test(address) && !address.includes('..') ? null : 'the address must be a full http(s) URL or a path under the channel url';
+  }
+}
+
+export function webhookLabel(format: WebhookFormat, address: string): string {
+  return addressIsSecret(format) ? maskSecret(address) : address;
+}
+
+export interface WebhookMessage {
+  pushId: string;
+  appName: string;
+  title: string;
+  desp: string;
+  /** Link to the message page, when a public base URL is configured. */
+  url?: string;
+  time: number;
+}
+
+function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + '/' + path.replace(/^\/+/, '');
+}
+
+interface Request {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The HTTP request for one recipient. */
+export function buildWebhookRequest(config: WebhookConfig, address: string, message: WebhookMessage): Request {
+  const base = config.url || DEFAULT_BASE[config.format];
+  const json = { 'content-type': 'application/json; charset=utf-8' };
+  const bearer: Record<string, string> = config.token ? { authorization: `Bearer ${config.token}` } : {};
+  const text = message.desp || message.title;
+  switch (config.format) {
+    case 'ntfy': {
+      // JSON publishing (POST to the server root with the topic in the body) keeps UTF-8 titles intact.
+      let root = base;
+      let topic = address;
+      if (isHttpUrl(address)) {
+        const url = new URL(address);
+        const parts = url.pathname.split('/').filter(Boolean);
+        topic = decodeURIComponent(parts.pop() ?? '');
+        root = url.origin + (parts.length ? '/' + parts.join('/') : '');
+      }
+      const body = {
+        topic,
+        message: text,
+        ...(message.desp ? { title: message.title } : {}),
+        markdown: true,
+        ...(message.url ? { click: message.url } : {}),
+        ...(config.priority ? { priority: config.priority } : {}),
+      };
+      return { url: joinUrl(root, ''), headers: { ...json, ...bearer }, body: JSON.stringify(body) };
+    }
+    case 'gotify': {
+      const extras: Record<string, unknown> = { 'client::display': { contentType: 'text/markdown' } };
+      if (message.url) extras['client::notification'] = { click: { url: message.url } };
+      const body = { title: message.title, message: text, ...(config.priority ? { priority: config.priority * 2 } : {}), extras };
+      return { url: joinUrl(base, 'message'), headers: { ...json, 'x-gotify-key': address }, body: JSON.stringify(body) };
+    }
+    case 'bark': {
+      const body = {
+        device_key: address,
+        ...(message.desp ? { title: message.title } : {}),
+        body: text,
+        group: message.appName,
+        ...(message.url ? { url: message.url } : {}),
+      };
+      return { url: joinUrl(base, 'push'), headers: { ...json, ...bearer }, body: JSON.stringify(body) };
+    }
+    case 'json': {
+      const body = {
+        pushId: message.pushId,
+        app: message.appName,
+        title: message.title,
+        desp: message.desp,
+        ...(message.url ? { url: message.url } : {}),
+        time: message.time,
+        timeIso: new Date(message.time).toISOString(),
+      };
+      return { url: isHttpUrl(address) ? address : joinUrl(base, address), headers: { ...json, ...bearer }, body: JSON.stringify(body) };
+    }
+  }
+}
+
+function snippet(text: string, secrets: string[]): string {
+  let out = text.replace(/\s+/g, ' ').trim();
+  for (const secret of secrets) if (secret && secret.length >= 6) out = out.split(secret).join('••••');
+  return out.length > 160 ? out.slice(0, 160) + '…' : out;
+}
+
+/** Sends one request and classifies the receiver's answer. */
+export async function webhookSend(config: WebhookConfig, address: string, message: WebhookMessage, timeoutMs: number): Promise<Outcome> {
+  const request = buildWebhookRequest(config, address, message);
+  const secrets = [config.token, address];
+  let answer;
+  try {
+    answer = await call(request.url, { method: 'POST', headers: request.headers, body: request.body, timeoutMs });
+  } catch (error) {
+    const reason = error instanceof CallError ? error.message : 'network error';
+    return { ok: false, cls: 'transient', message: `The receiver could not be reached: ${reason}.` };
+  }
+  const { status } = answer;
+  const said = answer.text ? ` (receiver said: ${snippet(answer.text, secrets)})` : '';
+  if (status >= 200 && status < 300) {
+    if (config.format === 'bark') {
+      // Bark answers 200 with {code: 400, message} for an unknown device key.
+      try {
+        const parsed = JSON.parse(answer.text) as { code?: number; message?: string };
+        if (typeof parsed.code === 'number' && parsed.code !== 200) {
+          return { ok: false, cls: 'recipient', errcode: parsed.code, message: `Bark refused this device key${said}.` };
+        }
+      } catch {
+        // Not JSON: a 2xx from the receiver is a delivery.
+      }
+    }
+    let msgId: string | undefined;
+    try {
+      const parsed = JSON.parse(answer.text) as { id?: unknown };
+      if (typeof parsed.id === 'string' || typeof parsed.id === 'number') msgId = String(parsed.id);
+    } catch {
+      // no id
+    }
+    return { ok: true, msgId };
+  }
+  if (status === 401 || status === 403) {
+    if (config.format === 'gotify') return { ok: false, cls: 'recipient', errcode: status, message: `Gotify refused this application token (HTTP ${status})${said}.` };
+    return {
+      ok: false,
+      cls: 'systemic',
+      errcode: status,
+      message: `The receiver refused PennyPost's credentials (HTTP ${status}): check the channel's token${said}.`,
+    };
+  }
+  if (status === 404 || status === 410) {
+    return { ok: false, cls: 'recipient', errcode: status, message: `The receiver does not know this address (HTTP ${status}): check the recipient and the channel url${said}.` };
+  }
+  if (status === 429) return { ok: false, cls: 'transient', errcode: status, message: `The receiver asks to slow down (HTTP 429)${said}.` };
+  if (status === 408 || status >= 500) return { ok: false, cls: 'transient', errcode: status, message: `The receiver failed (HTTP ${status})${said}.` };
+  if (status >= 300 && status < 400) {
+    return { ok: false, cls: 'systemic', errcode: status, message: `The receiver redirects (HTTP ${status}); use the final URL in the channel or recipient.` };
+  }
+  return { ok: false, cls: 'recipient', errcode: status, message: `The receiver refused the message (HTTP ${status})${said}.` };
+}
+
+/** Reachability probe for push.testChannel without a recipient. */
+export async function webhookProbe(config: WebhookConfig, timeoutMs: number): Promise<{ ok: boolean; message: string }> {
+  const base = config.url || DEFAULT_BASE[config.format];
+  if (!base) return { ok: false, message: 'This channel has no base url; give an address to send a test message to.' };
+  const path = config.format === 'ntfy' ? 'v1/health' : config.format === 'gotify' ? 'health' : config.format === 'bark' ? 'ping' : '';
+  try {
+    const answer = await call(path ? joinUrl(base, path) : base, { method: 'GET', headers: config.token ? { authorization: `Bearer ${config.token}` } : {}, timeoutMs });
+    if (answer.status >= 500) return { ok: false, message: `The receiver answered HTTP ${answer.status}: it is up but failing.` };
+    if (answer.status === 404 && path) return { ok: false, message: `The receiver answered 404 at /${path}: is this really a ${config.format} server?` };
+    return { ok: true, message: `The receiver is reachable (HTTP ${answer.status}).` };
+  } catch (error) {
+    return { ok: false, message: `The receiver could not be reached: ${error instanceof CallError ? error.message : 'network error'}.` };
+  }
+}

@@ -1,0 +1,273 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../lib/clock';
+import { call, CallError } from './http-client';
+import type { ResultClass } from './schema';
+
+/**
+ * WeChat Official Account delivery (../shared/research/wechat.md): access tokens cached per
+ * channel with a safety margin and refreshed one at a time, custom and template sends, and the
+ * errcode classes with a plain-words message each.
+ */
+
+export const WECHAT_DEFAULT_API_BASE = 'https://api.weixin.qq.com';
+
+export interface WechatConfig {
+  appId: string;
+  appSecret: string;
+  apiBase: string;
+  /** 'stable' = POST /cgi-bin/stable_token (recommended, shared with other tools); 'classic' = GET /cgi-bin/token. */
+  tokenMode: 'stable' | 'classic';
+}
+
+/** A failed WeChat call, already classified. */
+export class WechatFailure extends Error {
+  constructor(
+    readonly cls: Exclude<ResultClass, 'ok'>,
+    message: string,
+    readonly errcode?: number,
+    /** transient only: false for throttling that an immediate retry would not fix. */
+    readonly retryable = true,
+  ) {
+    super(message);
+    this.name = 'WechatFailure';
+  }
+}
+
+export const TOKEN_ERRCODES = new Set([40001, 40014, 41001, 42001]);
+
+/** Errcodes from the token endpoint: all mean this channel's configuration needs the user. */
+function tokenEndpointFailure(errcode: number, errmsg: string): WechatFailure {
+  const said = errmsg ? ` (WeChat: ${errmsg})` : '';
+  switch (errcode) {
+    case -1:
+      return new WechatFailure('transient', `WeChat is busy and did not issue an access token; try again shortly${said}.`, errcode);
+    case 45011:
+      return new WechatFailure('transient', `WeChat says token requests are too frequent; try again shortly${said}.`, errcode);
+    case 40013:
+      return new WechatFailure('systemic', `WeChat does not know this AppID: check the channel's appId${said}.`, errcode);
+    case 40001:
+    case 40125:
+      return new WechatFailure('systemic', `WeChat refused the AppSecret: check the channel's appSecret (reset it in the Official Account console if it changed)${said}.`, errcode);
+    case 40164:
+    case 61004:
+      return new WechatFailure(
+        'systemic',
+        `WeChat refused this computer's IP address: add it to the Official Account's IP whitelist (Settings and Development → Basic configuration)${said}.`,
+        errcode,
+      );
+    case 40243:
+      return new WechatFailure('systemic', `WeChat refused the AppSecret because it is frozen or disabled: unfreeze or reset it in the console${said}.`, errcode);
+    case 89503:
+    case 89501:
+      return new WechatFailure('systemic', `WeChat asks the account administrator to confirm this computer's IP address in the console${said}.`, errcode);
+    case 45009:
+      return new WechatFailure('systemic', `The daily quota of access-token requests of this Official Account is used up; it resets at midnight (Beijing time)${said}.`, errcode);
+    case 41002:
+    case 41004:
+      return new WechatFailure('systemic', `The channel's appId or appSecret is empty${said}.`, errcode);
+    default:
+      return new WechatFailure('systemic', `WeChat refused to issue an access token (errcode ${errcode}): check the channel's appId and appSecret${said}.`, errcode);
+  }
+}
+
+/** Errcodes of the send endpoints, outside the token class (handled by the caller). */
+export function sendFailure(errcode: number, errmsg: string): WechatFailure {
+  const said = errmsg ? ` (WeChat: ${errmsg})` : '';
+  switch (errcode) {
+    case 43004:
+      return new WechatFailure('recipient', `This person does not follow the Official Account; they must follow it first${said}.`, errcode);
+    case 43019:
+      return new WechatFailure('recipient', `This person is on the Official Account's blacklist; remove them from it to reach them${said}.`, errcode);
+    case 40003:
+      return new WechatFailure('recipient', `This openid does not belong to a follower of this Official Account: check the recipient's address${said}.`, errcode);
+    case 45015:
+      return new WechatFailure(
+        'recipient',
+        `Custom messages only reach people who wrote to the account in the last 48 hours; use template messages for this app${said}.`,
+        errcode,
+      );
+    case 45047:
+      return new WechatFailure('recipient', `Too many custom messages to this person without a reply from them; they must write to the account first${said}.`, errcode);
+    case 43101:
+      return new WechatFailure('recipient', `This person declined messages from this account${said}.`, errcode);
+    case 43117:
+      return new WechatFailure('transient', `WeChat is throttling messages to this person; try again later${said}.`, errcode, false);
+    case -1:
+      return new WechatFailure('transient', `WeChat was busy${said}.`, errcode);
+    case 45011:
+      return new WechatFailure('transient', `WeChat says messages are sent too frequently${said}.`, errcode);
+    case 40036:
+    case 40037:
+      return new WechatFailure('systemic', `WeChat does not know the app's templateId: copy the template ID from the Official Account's template list${said}.`, errcode);
+    case 47003:
+      return new WechatFailure(
+        'systemic',
+        `The message does not fit the template's fields: set the app's templateFields to the template's keys (e.g. {"title":"first","desp":"remark"})${said}.`,
+        errcode,
+      );
+    case 48001:
+      return new WechatFailure('systemic', `This Official Account may not use this message API (it needs a verified service account or a test account)${said}.`, errcode);
+    case 50002:
+      return new WechatFailure('systemic', `WeChat has restricted this Official Account's API access; check the account's notifications in the console${said}.`, errcode);
+    case 45009:
+      return new WechatFailure('systemic', `The daily quota of this message API is used up for the Official Account; it resets at midnight (Beijing time)${said}.`, errcode);
+    case 44002:
+    case 47001:
+      return new WechatFailure('systemic', `WeChat could not read the message PennyPost sent (errcode ${errcode})${said}.`, errcode);
+    default:
+      return new WechatFailure('recipient', `WeChat refused this message (errcode ${errcode})${said}.`, errcode);
+  }
+}
+
+interface WechatAnswer {
+  errcode?: number;
+  errmsg?: string;
+  access_token?: string;
+  expires_in?: number;
+  msgid?: number | string;
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret && secret.length >= 6) out = out.split(secret).join('••••');
+  return out.slice(0, 300);
+}
+
+async function wechatCall(url: string, init: { method: 'GET' | 'POST'; body?: unknown; timeoutMs: number }, secrets: string[]): Promise<WechatAnswer> {
+  let answer;
+  try {
+    answer = await call(url, {
+      method: init.method,
+      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      timeoutMs: init.timeoutMs,
+    });
+  } catch (error) {
+    const reason = error instanceof CallError ? error.message : 'network error';
+    return Promise.reject(new WechatFailure('transient', `WeChat could not be reached: ${reason}.`));
+  }
+  if (answer.status >= 500) throw new WechatFailure('transient', `WeChat answered HTTP ${answer.status}.`);
+  let parsed: WechatAnswer;
+  try {
+    parsed = JSON.parse(answer.text) as WechatAnswer;
+  } catch {
+    throw new WechatFailure('transient', `WeChat answered something that is not JSON (HTTP ${answer.status}); is the channel's apiBase right?`);
+  }
+  if (typeof parsed !== 'object' || parsed === null) throw new WechatFailure('transient', 'WeChat answered an unexpected shape.');
+  if (parsed.errmsg) parsed.errmsg = redact(String(parsed.errmsg), secrets);
+  return parsed;
+}
+
+function apiUrl(config: WechatConfig, path: string): string {
+  return config.apiBase.replace(/\/+$/, '') + path;
+}
+
+interface TokenEntry {
+  token: string;
+  /** App clock ms after which the token is not used any more (expiry minus the safety margin). */
+  refreshAt: number;
+  fingerprint: string;
+}
+
+function fingerprintOf(config: WechatConfig): string {
+  return createHash('sha256').update(JSON.stringify([config.appId, config.appSecret, config.apiBase, config.tokenMode])).digest('base64url');
+}
+
+/** Safety margin before the announced expiry: 5 minutes, or a tenth of short lifetimes. */
+export function tokenMarginMs(expiresInSeconds: number): number {
+  return Math.min(300_000, Math.floor((expiresInSeconds * 1000) / 10));
+}
+
+/**
+ * Access tokens per channel. `get` answers from the cache until the safety margin; a refresh is
+ * single-flight per channel, so 50 concurrent pushes cause one token request, not 50.
+ */
+export class WechatTokens {
+  private readonly entries = new Map<string, TokenEntry>();
+  private readonly inflight = new Map<string, Promise<TokenEntry>>();
+  /** Token endpoint calls made (for tests and diagnostics). */
+  fetches = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  drop(channelId: string): void {
+    this.entries.delete(channelId);
+  }
+
+  /**
+   * A usable token. `stale` names a token WeChat just refused: a cached or in-flight token equal
+   * to it is not used, and a new one is forced.
+   */
+  async get(channelId: string, config: WechatConfig, timeoutMs: number, stale?: string): Promise<string> {
+    const fingerprint = fingerprintOf(config);
+    for (let round = 0; round < 3; round++) {
+      const entry = this.entries.get(channelId);
+      if (entry && entry.fingerprint === fingerprint && entry.token !== stale && this.clock.now() < entry.refreshAt) return entry.token;
+      if (entry && (entry.token === stale || entry.fingerprint !== fingerprint)) this.entries.delete(channelId);
+      let pending = this.inflight.get(channelId);
+      if (!pending) {
+        pending = this.refresh(config, fingerprint, timeoutMs, stale).finally(() => {
+          if (this.inflight.get(channelId) === pending) this.inflight.delete(channelId);
+        });
+        this.inflight.set(channelId, pending);
+        const fresh = await pending;
+        this.entries.set(channelId, fresh);
+        return fresh.token;
+      }
+      const fresh = await pending;
+      if (fresh.fingerprint === fingerprint && fresh.token !== stale) return fresh.token;
+      // The refresh in flight was started before this token went stale: go round once more.
+    }
+    throw new WechatFailure('token', 'WeChat keeps handing out an access token that it then refuses; try again in a minute.');
+  }
+
+  private async refresh(config: WechatConfig, fingerprint: string, timeoutMs: number, stale?: string): Promise<TokenEntry> {
+    let answer = await this.fetchToken(config, timeoutMs, false);
+    if (config.tokenMode === 'stable' && stale && answer.access_token === stale) {
+      // stable_token hands back the current token; the refused one must be replaced by force.
+      answer = await this.fetchToken(config, timeoutMs, true);
+    }
+    const expiresIn = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 7200;
+    return { token: answer.access_token!, refreshAt: this.clock.now() + expiresIn * 1000 - tokenMarginMs(expiresIn), fingerprint };
+  }
+
+  private async fetchToken(config: WechatConfig, timeoutMs: number, force: boolean): Promise<WechatAnswer> {
+    this.fetches++;
+    const secrets = [config.appSecret];
+    const answer =
+      config.tokenMode === 'classic'
+        ? await wechatCall(
+            apiUrl(config, `/cgi-bin/token?grant_type=client_credential&appid=${encodeURIComponent(config.appId)}&secret=${encodeURIComponent(config.appSecret)}`),
+            { method: 'GET', timeoutMs },
+            secrets,
+          )
+        : await wechatCall(
+            apiUrl(config, '/cgi-bin/stable_token'),
+            { method: 'POST', body: { grant_type: 'client_credential', appid: config.appId, secret: config.appSecret, force_refresh: force }, timeoutMs },
+            secrets,
+          );
+    if (answer.errcode) throw tokenEndpointFailure(answer.errcode, answer.errmsg ?? '');
+    if (typeof answer.access_token !== 'string' || answer.access_token.length === 0) {
+      throw new WechatFailure('transient', 'WeChat answered without an access token.');
+    }
+    return answer;
+  }
+}
+
+export type WechatMessage =
+  | { kind: 'custom'; content: string }
+  | { kind: 'template'; templateId: string; url?: string; data: Record<string, { value: string }> };
+
+/** One send with a given token. Resolves the msgid, or throws WechatFailure (token class for token errcodes). */
+export async function wechatSend(config: WechatConfig, token: string, openid: string, message: WechatMessage, timeoutMs: number): Promise<string | undefined> {
+  const path = message.kind === 'custom' ? '/cgi-bin/message/custom/send' : '/cgi-bin/message/template/send';
+  const body =
+    message.kind === 'custom'
+      ? { touser: openid, msgtype: 'text', text: { content: message.content } }
+      : { touser: openid, template_id: message.templateId, ...(message.url ? { url: message.url } : {}), data: message.data };
+  const answer = await wechatCall(apiUrl(config, `${path}?access_token=${encodeURIComponent(token)}`), { method: 'POST', body, timeoutMs }, [token, config.appSecret]);
+  const errcode = answer.errcode ?? 0;
+  if (errcode === 0) return answer.msgid === undefined ? undefined : String(answer.msgid);
+  if (TOKEN_ERRCODES.has(errcode)) throw new WechatFailure('token', `WeChat refused the access token (errcode ${errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}).`, errcode);
+  throw sendFailure(errcode, answer.errmsg ?? '');
+}

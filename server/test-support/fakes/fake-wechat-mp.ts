@@ -1,0 +1,249 @@
+import type { ServerResponse } from 'node:http';
+import { listenFake, sendJson, type FakeServer } from './listen';
+
+/**
+ * A WeChat Official Account API as its public documentation describes it, for the push tests:
+ *
+ * - GET  /cgi-bin/token?grant_type=client_credential&appid=&secret=   (a new token every call)
+ * - POST /cgi-bin/stable_token {grant_type, appid, secret, force_refresh}  (the current token
+ *   until it nears expiry; force_refresh issues a new one)
+ * - POST /cgi-bin/message/custom/send?access_token=   {touser, msgtype:"text", text:{content}}
+ * - POST /cgi-bin/message/template/send?access_token= {touser, template_id, url?, data}
+ *
+ * with the errcodes WeChat answers: 40013 (appid), 40001/40125 (secret), 40164 (IP not on the
+ * whitelist), 41001 (no token), 40001 (unknown token), 42001 (expired token), 40037 (template),
+ * 47003 (template data), 47001 (body). Behaviour is programmable per openid (43004, 43019,
+ * 40003, -1 busy, HTTP 500, slow answers), and tokens can be expired or revoked mid-run.
+ */
+
+export type Step =
+  | { errcode: number; errmsg?: string }
+  | { status: number }
+  | { delayMs: number; then?: Step }
+  | 'ok';
+
+interface TokenInfo {
+  expiresAt: number;
+}
+
+const ERRMSG: Record<number, string> = {
+  [-1]: 'system error',
+  40001: 'invalid credential, access_token is invalid or not latest',
+  40003: 'invalid openid',
+  40013: 'invalid appid',
+  40037: 'invalid template_id',
+  40125: 'invalid appsecret',
+  40164: 'invalid ip 127.0.0.1 ipv6 ::ffff:127.0.0.1, not in whitelist',
+  41001: 'access_token missing',
+  42001: 'access_token expired',
+  43004: 'require subscribe',
+  43019: 'require remove blacklist',
+  45009: 'reach max api daily quota limit',
+  45011: 'api minute-quota reach limit',
+  45015: 'response out of time limit or subscription is canceled',
+  47001: 'data format error',
+  47003: 'argument invalid!',
+  48001: 'api unauthorized',
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface SentMessage {
+  type: 'custom' | 'template';
+  touser: string;
+  content?: string;
+  templateId?: string;
+  url?: string;
+  data?: Record<string, { value: string }>;
+  token: string;
+}
+
+export class FakeWechatMp {
+  server!: FakeServer;
+  /** Seconds of life of newly issued tokens. */
+  tokenLifetime = 7200;
+  /** Delay of every token answer (to hold many concurrent pushes on one refresh). */
+  tokenDelayMs = 0;
+  /** Refuse every token request with this errcode (e.g. 40164 for an IP not on the whitelist). */
+  tokenAlways: number | null = null;
+  /** Steps consumed by the next token requests, before normal behaviour. */
+  tokenSteps: Step[] = [];
+  /** Delay of every send answer. */
+  sendDelayMs = 0;
+  /** Template ids this account has, with the data keys each requires. */
+  readonly templates = new Map<string, string[]>();
+  readonly sent: SentMessage[] = [];
+  readonly tokens = new Map<string, TokenInfo>();
+  private stableToken: string | null = null;
+  private readonly steps = new Map<string, Step[]>();
+  private readonly always = new Map<string, Step>();
+  private counter = 0;
+  calls = { token: 0, stable: 0, force: 0, send: 0 };
+
+  constructor(
+    readonly appId = 'wx0000000000fake01',
+    readonly appSecret = 'fake-mp-secret-0123456789abcdef',
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  get url(): string {
+    return this.server.url;
+  }
+
+  async start(): Promise<this> {
+    this.server = await listenFake((req, res, body) => this.handle(req.method ?? 'GET', req.url ?? '/', body, res));
+    return this;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  /** Steps for the next sends to `openid`, in order; afterwards it behaves normally (or per `setAlways`). */
+  program(openid: string, ...steps: Step[]): void {
+    this.steps.set(openid, [...(this.steps.get(openid) ?? []), ...steps]);
+  }
+
+  /** A permanent behaviour for `openid` (after any programmed steps). */
+  setAlways(openid: string, step: Step): void {
+    this.always.set(openid, step);
+  }
+
+  /** Every issued token expires now: sends answer 42001. */
+  expireTokens(): void {
+    for (const info of this.tokens.values()) info.expiresAt = this.now() - 1;
+  }
+
+  /** Every issued token is forgotten: sends answer 40001 (e.g. someone else fetched a new one). */
+  revokeTokens(): void {
+    this.tokens.clear();
+    this.stableToken = null;
+  }
+
+  /** Messages delivered to one openid. */
+  sentTo(openid: string): SentMessage[] {
+    return this.sent.filter((m) => m.touser === openid);
+  }
+
+  reset(): void {
+    this.sent.length = 0;
+    this.steps.clear();
+    this.always.clear();
+    this.tokenSteps = [];
+    this.tokenAlways = null;
+    this.tokenDelayMs = 0;
+    this.sendDelayMs = 0;
+    this.calls = { token: 0, stable: 0, force: 0, send: 0 };
+  }
+
+  private issue(): { access_token: string; expires_in: number } {
+    this.counter++;
+    const token = `FAKE_${this.counter}_${Math.random().toString(36).slice(2, 12)}`;
+    this.tokens.set(token, { expiresAt: this.now() + this.tokenLifetime * 1000 });
+    return { access_token: token, expires_in: this.tokenLifetime };
+  }
+
+  private error(res: ServerResponse, errcode: number, errmsg?: string): void {
+    sendJson(res, { errcode, errmsg: errmsg ?? ERRMSG[errcode] ?? 'error' });
+  }
+
+  /** Applies a step; returns true when it answered. */
+  private async applyStep(step: Step | undefined, res: ServerResponse): Promise<boolean> {
+    if (step === undefined || step === 'ok') return false;
+    if ('delayMs' in step) {
+      await sleep(step.delayMs);
+      if (res.destroyed) return true;
+      return this.applyStep(step.then, res);
+    }
+    if ('status' in step) {
+      res.writeHead(step.status, { 'content-type': 'text/html' });
+      res.end(`<html><body>${step.status}</body></html>`);
+      return true;
+    }
+    this.error(res, step.errcode, step.errmsg);
+    return true;
+  }
+
+  private async handle(method: string, rawUrl: string, body: string, res: ServerResponse): Promise<void> {
+    const url = new URL(rawUrl, 'http://fake');
+    const q = url.searchParams;
+
+    if (url.pathname === '/cgi-bin/token' && method === 'GET') {
+      this.calls.token++;
+      if (this.tokenDelayMs) await sleep(this.tokenDelayMs);
+      if (await this.applyStep(this.tokenSteps.shift(), res)) return;
+      if (this.tokenAlways) return this.error(res, this.tokenAlways);
+      if (q.get('grant_type') !== 'client_credential') return this.error(res, 40002, 'invalid grant_type');
+      if (q.get('appid') !== this.appId) return this.error(res, 40013);
+      if (q.get('secret') !== this.appSecret) return this.error(res, 40001);
+      return sendJson(res, this.issue());
+    }
+
+    if (url.pathname === '/cgi-bin/stable_token' && method === 'POST') {
+      this.calls.stable++;
+      if (this.tokenDelayMs) await sleep(this.tokenDelayMs);
+      if (await this.applyStep(this.tokenSteps.shift(), res)) return;
+      if (this.tokenAlways) return this.error(res, this.tokenAlways);
+      let input: { grant_type?: string; appid?: string; secret?: string; force_refresh?: boolean };
+      try {
+        input = JSON.parse(body);
+      } catch {
+        return this.error(res, 47001);
+      }
+      if (input.grant_type !== 'client_credential') return this.error(res, 40002, 'invalid grant_type');
+      if (input.appid !== this.appId) return this.error(res, 40013);
+      if (input.secret !== this.appSecret) return this.error(res, 40125);
+      if (input.force_refresh) this.calls.force++;
+      const current = this.stableToken ? this.tokens.get(this.stableToken) : undefined;
+      // Normal mode: the current token while it has more than 5 minutes left.
+      if (!input.force_refresh && this.stableToken && current && current.expiresAt - this.now() > 300_000) {
+        return sendJson(res, { access_token: this.stableToken, expires_in: Math.floor((current.expiresAt - this.now()) / 1000) });
+      }
+      const issued = this.issue();
+      this.stableToken = issued.access_token;
+      return sendJson(res, issued);
+    }
+
+    const custom = url.pathname === '/cgi-bin/message/custom/send';
+    const template = url.pathname === '/cgi-bin/message/template/send';
+    if ((custom || template) && method === 'POST') {
+      this.calls.send++;
+      if (this.sendDelayMs) await sleep(this.sendDelayMs);
+      const token = q.get('access_token');
+      if (!token) return this.error(res, 41001);
+      const info = this.tokens.get(token);
+      if (!info) return this.error(res, 40001);
+      if (info.expiresAt <= this.now()) return this.error(res, 42001);
+      let input: Record<string, any>;
+      try {
+        input = JSON.parse(body);
+      } catch {
+        return this.error(res, 47001);
+      }
+      if (!input || typeof input.touser !== 'string' || !input.touser) return this.error(res, 40003);
+      const openid = input.touser as string;
+      const queue = this.steps.get(openid);
+      if (await this.applyStep(queue?.shift(), res)) return;
+      if (await this.applyStep(this.always.get(openid), res)) return;
+      if (custom) {
+        if (input.msgtype !== 'text' || typeof input.text?.content !== 'string') return this.error(res, 47001);
+        this.sent.push({ type: 'custom', touser: openid, content: input.text.content, token });
+        return sendJson(res, { errcode: 0, errmsg: 'ok' });
+      }
+      const keys = this.templates.get(input.template_id);
+      if (!keys) return this.error(res, 40037);
+      const data = (input.data ?? {}) as Record<string, { value?: string }>;
+      for (const key of keys) {
+        if (!data[key] || typeof data[key].value !== 'string' || data[key].value === '') {
+          return this.error(res, 47003, `argument invalid! data.${key}.value is empty`);
+        }
+      }
+      this.counter++;
+      const msgid = 2_000_000_000 + this.counter;
+      this.sent.push({ type: 'template', touser: openid, templateId: input.template_id, url: input.url, data: data as Record<string, { value: string }>, token });
+      return sendJson(res, { errcode: 0, errmsg: 'ok', msgid });
+    }
+
+    sendJson(res, { errcode: 404, errmsg: 'not found' }, 404);
+  }
+}
