@@ -1,14 +1,15 @@
 import type { Domain } from './domain';
-import { ledgerDomain } from './ledger';
-import { usersDomain } from './users';
 import { filesDomain } from './files';
-import { savingsDomain } from './savings';
+import { ledgerDomain } from './ledger';
+import { linksDomain } from './links';
 import { pushDomain } from './push';
+import { savingsDomain } from './savings';
+import { usersDomain } from './users';
 
 /**
  * Every domain of PennyPost, in start order (a domain may use the services of those before it).
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
 export function allDomains(): Domain[] {
-  return [usersDomain(), ledgerDomain(), filesDomain(), savingsDomain(), pushDomain()];
+  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain()];
 }
