@@ -364,6 +364,22 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       expect((await instance.count(prepared({ selector: { userId: 'atomic' } }))).count).toBe(2000);
     });
 
+    it('an already-deleted document can be inserted (as replication does) and stays invisible', async () => {
+      instance = await createRecordInstance(sut);
+      const events: string[] = [];
+      const sub = instance.changeStream().subscribe((bulk) => bulk.events.forEach((e) => events.push(e.operation)));
+      const [r] = makeRecords(1, 16);
+      const tomb = toStored(r, now(), '3-remote', true);
+      await writeOk(instance, [{ document: tomb }]);
+      sub.unsubscribe();
+      expect(events).toEqual([]);
+      expect(await instance.findDocumentsById([r.id], false)).toEqual([]);
+      expect(await instance.findDocumentsById([r.id], true)).toEqual([tomb]);
+      expect((await instance.query(prepared({ selector: { userId: r.userId } }))).documents).toEqual([]);
+      expect((await instance.count(prepared({ selector: {} }))).count).toBe(0);
+      expect((await getChangedDocumentsSince(instance, 10)).documents).toEqual([tomb]);
+    });
+
     it('remove() drops that collection only', async () => {
       const databaseName = 'db' + randomToken(8);
       instance = await createRecordInstance(sut, databaseName, 'records');
