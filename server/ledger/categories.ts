@@ -46,16 +46,36 @@ const key = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 /** User-defined income and expense categories, seeded with DEFAULT_CATEGORIES on first use. */
 export class CategoryService {
   private readonly seeding = new KeyedMutex();
+  /** Per-user categories, dropped whenever the collection changes for that user (sync included). */
+  private readonly cache = new Map<string, CategoryDoc[]>();
+  private subscription: { unsubscribe(): void } | undefined;
 
   constructor(private readonly app: AppContext) {}
+
+  start(): void {
+    this.subscription = this.collection.eventBulks$.subscribe((bulk) => {
+      for (const event of bulk.events) {
+        const doc = (event.documentData ?? event.previousDocumentData) as CategoryDoc | undefined;
+        if (doc) this.cache.delete(doc.userId);
+      }
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+  }
 
   private get collection(): RxCollection<CategoryDoc> {
     return this.app.db.collection<CategoryDoc>('categories');
   }
 
   private async all(userId: string): Promise<CategoryDoc[]> {
+    const cached = this.cache.get(userId);
+    if (cached) return cached;
     const docs = await this.collection.find({ selector: { userId }, sort: [{ type: 'asc' }, { position: 'asc' }] }).exec();
-    return docs.map((d) => d.toJSON() as CategoryDoc);
+    const list = docs.map((d) => d.toJSON() as CategoryDoc);
+    this.cache.set(userId, list);
+    return list;
   }
 
   /** The user's categories, creating the defaults the first time. */

@@ -13,10 +13,12 @@ export function ledgerDomain(): Domain {
     start(app) {
       const ledger = new LedgerService(app);
       ledger.views.start();
+      ledger.categories.start();
       app.services.ledger = ledger;
     },
     stop(app) {
       app.services.ledger?.views.stop();
+      app.services.ledger?.categories.stop();
     },
   };
 }

@@ -17,6 +17,8 @@ export interface Entry {
   date: number;
   tags: string[];
   searchText: string;
+  /** When the record was written (bookkeeping streaks count these days). */
+  createdAt: number;
 }
 
 function toEntry(doc: RecordDoc): Entry {
@@ -32,6 +34,7 @@ function toEntry(doc: RecordDoc): Entry {
     date: doc.date,
     tags: doc.tags,
     searchText: doc.searchText,
+    createdAt: doc.createdAt,
   };
 }
 

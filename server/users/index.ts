@@ -15,11 +15,13 @@ export function usersDomain(): Domain {
     async start(app) {
       const users = new UserService(app);
       app.services.users = users;
+      users.start();
       await users.sessions.pruneExpired();
       timer = setInterval(() => void users.sessions.pruneExpired().catch(() => undefined), PRUNE_EVERY_MS);
       timer.unref();
     },
-    stop() {
+    stop(app) {
+      app.services.users?.stop();
       if (timer) clearInterval(timer);
     },
   };

@@ -63,9 +63,31 @@ export class UserService implements Authenticator {
     return this.app.db.collection<UserDoc>('users');
   }
 
+  /** Users by id; kept current from the collection's change stream (this process is the only writer). */
+  private readonly byId = new Map<string, UserDoc>();
+  private subscription: { unsubscribe(): void } | undefined;
+
+  start(): void {
+    this.subscription = this.users.eventBulks$.subscribe((bulk) => {
+      for (const event of bulk.events) {
+        if (event.operation === 'DELETE') this.byId.delete(event.documentId);
+        else this.byId.delete(event.documentId); // re-read on next use: toJSON shape, no RxDB meta fields
+      }
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+  }
+
   async findById(id: string): Promise<UserDoc | null> {
+    const cached = this.byId.get(id);
+    if (cached) return cached;
     const doc = await this.users.findOne(id).exec();
-    return doc ? (doc.toJSON() as UserDoc) : null;
+    if (!doc) return null;
+    const user = doc.toJSON() as UserDoc;
+    this.byId.set(id, user);
+    return user;
   }
 
   private async findOneBy(field: 'usernameKey' | 'email' | 'wechatId' | 'alipayId', value: string): Promise<UserDoc | null> {

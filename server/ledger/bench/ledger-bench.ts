@@ -1,0 +1,157 @@
+/**
+ * npm run bench:ledger — the ledger through HTTP with 100,000 records over 5 years and 10 assets
+ * for one user. Prints one table (p50/p99 per operation) and the goals of issue 4.
+ * Seeding writes the records straight into the collection (through RxDB, like sync would);
+ * everything measured goes through POST /api on 127.0.0.1.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer, type RunningServer } from '../../server';
+import { createLogger } from '../../lib/logger';
+import { newId } from '../../lib/ids';
+import type { RecordDoc } from '../schema';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const YEARS = 5;
+const CATEGORIES = ['Food', 'Transport', 'Shopping', 'Housing', 'Utilities', 'Health', 'Entertainment', 'Education', 'Travel', 'Gifts'];
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = s;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function call(url: string, token: string, action: string, params: unknown) {
+  const res = await fetch(`${url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ action, params }),
+  });
+  const body = (await res.json()) as { code: number; message: string; data: any };
+  if (body.code !== 200) throw new Error(`${action}: ${body.code} ${body.message}`);
+  return body.data;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function measure(runs: number, fn: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < 5; i++) await fn(i); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-ledger-'));
+  const settings = { rateLimit: { apiPerToken: 10_000_000, authPerAddress: 1000 } };
+  let server: RunningServer = await startServer({ dataDir, port: 0, logger: createLogger('warn'), settings });
+  try {
+    const reg = await fetch(`${server.url}/api`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'user.register', params: { username: 'bench', email: 'bench@example.com', password: 'bench-password' } }),
+    }).then((r) => r.json() as Promise<{ data: { token: string; id: string } }>);
+    let token = reg.data.token;
+    const userId = reg.data.id;
+    const assets: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      assets.push((await call(server.url, token, 'asset.create', { name: `Asset ${i}`, type: i === 9 ? 'credit_card' : 'debit_card', currency: 'USD', balance: 10_000_000 })).id);
+    }
+    const random = rng(42);
+    const end = Date.UTC(2026, 0, 1);
+    const start = end - YEARS * 365 * 86_400_000;
+    const t0 = performance.now();
+    const records = server.app.db.collection<RecordDoc>('records');
+    for (let done = 0; done < RECORDS; done += 1000) {
+      const batch: RecordDoc[] = [];
+      for (let i = 0; i < 1000 && done + i < RECORDS; i++) {
+        const date = Math.floor(start + random() * (end - start));
+        const income = random() < 0.1;
+        const description = income ? 'salary and bonus' : `purchase ${Math.floor(random() * 1000)}`;
+        batch.push({
+          id: newId(date),
+          userId,
+          type: income ? 'income' : 'expense',
+          amount: 100 + Math.floor(random() * 50_000),
+          asset: assets[Math.floor(random() * 10)],
+          toAsset: '',
+          toAmount: 0,
+          fee: 0,
+          category: income ? 'Salary' : CATEGORIES[Math.floor(random() * CATEGORIES.length)],
+          description,
+          searchText: description,
+          date,
+          tags: random() < 0.3 ? ['work'] : [],
+          attachments: [],
+          importKey: '',
+          createdAt: date,
+          updatedAt: date,
+        });
+      }
+      await records.bulkInsert(batch);
+    }
+    const seedMs = performance.now() - t0;
+
+    // Restart: the numbers below include the cold load of the per-user view on the first call.
+    await server.close();
+    server = await startServer({ dataDir, port: 0, logger: createLogger('warn'), settings });
+    const url = server.url;
+    token = (
+      await fetch(`${url}/api`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action: 'user.login', params: { email: 'bench@example.com', password: 'bench-password' } }),
+      }).then((r) => r.json() as Promise<{ data: { token: string } }>)
+    ).data.token;
+    const c0 = performance.now();
+    await call(url, token, 'accounting.query', { page: 1, pageSize: 20 });
+    const coldFirstQuery = performance.now() - c0;
+
+    const year = { startDate: Date.UTC(2025, 0, 1), endDate: Date.UTC(2026, 0, 1) };
+    const rows: Array<[string, { p50: number; p99: number }, number | null]> = [];
+    rows.push(['accounting.query first page (20, newest first, totals)', await measure(RUNS, () => call(url, token, 'accounting.query', { page: 1, pageSize: 20 })), 20]);
+    rows.push(['accounting.query category + text filter', await measure(RUNS, () => call(url, token, 'accounting.query', { category: 'Food', text: 'purchase 1', pageSize: 20 })), null]);
+    rows.push(['stats.getIncomeExpense 1 year, groupBy month', await measure(RUNS, () => call(url, token, 'stats.getIncomeExpense', { ...year, groupBy: 'month', timeZone: 'UTC' })), 50]);
+    rows.push(['stats.getCategoryStats 1 year', await measure(RUNS, () => call(url, token, 'stats.getCategoryStats', { ...year })), null]);
+    rows.push(['stats.getTrend balance 5 years by month', await measure(Math.min(RUNS, 50), () => call(url, token, 'stats.getTrend', { type: 'balance', startDate: start, endDate: end, groupBy: 'month', timeZone: 'UTC' })), null]);
+    rows.push(['asset.query with balances', await measure(RUNS, () => call(url, token, 'asset.query', {})), 20]);
+    rows.push([
+      'accounting.create (expense)',
+      await measure(RUNS, (i) => call(url, token, 'accounting.create', { type: 'expense', amount: 1.25, asset: assets[i % 9], category: 'Food', description: 'bench' })),
+      10,
+    ]);
+
+    const pad = (s: string, n: number) => s.padEnd(n);
+    const num = (n: number) => n.toFixed(2).padStart(9);
+    console.log(`\nLedger benchmark: ${RECORDS.toLocaleString('en')} records, ${YEARS} years, 10 assets, one user; ${RUNS} sequential HTTP calls each`);
+    console.log(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, node ${process.version}`);
+    console.log(`seeding ${RECORDS} records (bulkInsert): ${(seedMs / 1000).toFixed(1)} s; cold first accounting.query after restart (loads the view): ${coldFirstQuery.toFixed(0)} ms\n`);
+    console.log(`${pad('operation', 56)}  p50 ms    p99 ms   goal p50   met`);
+    for (const [name, r, goal] of rows) {
+      console.log(`${pad(name, 56)}${num(r.p50)} ${num(r.p99)}   ${goal === null ? '      -' : `< ${String(goal).padStart(3)} ms`}   ${goal === null ? '-' : r.p50 < goal ? 'yes' : 'NO'}`);
+    }
+    console.log(`\nRSS after the run: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
