@@ -432,3 +432,42 @@ describe('files: network policy', () => {
     expect(call('/filesx')).toBe(403);
   });
 });
+
+describe('files: attachments of accounting records (through the ledger)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('attaches own stored files only, shows them with the record, keeps them when the record goes', async () => {
+    const alice = await registerUser(t);
+    const bob = await registerUser(t);
+    const asset = await t.api('asset.create', { name: 'Wallet', type: 'cash', balance: 100, currency: 'USD' }, alice.token);
+    expect(asset.status).toBe(200);
+    const assetId = asset.data.id;
+    const receipt = (await uploadFile(t, alice.token, tinyPng(), { fileName: 'lunch.png', category: 'receipt' })).ticket.data.fileId;
+    const bobsFile = (await uploadFile(t, bob.token, tinyPng())).ticket.data.fileId;
+    const pending = (await t.api('file.upload', { fileName: 'p.png', fileType: 'image/png', fileSize: 10 }, alice.token)).data.fileId;
+
+    const expense = { type: 'expense', amount: 12.5, category: 'Food', asset: assetId, description: 'Lunch' };
+    for (const bad of [[bobsFile], ['unknown123'], [pending], [receipt, bobsFile]]) {
+      const refused = await t.api('accounting.create', { ...expense, attachments: bad }, alice.token);
+      expect(refused, JSON.stringify(bad)).toMatchObject({ status: 404, code: 5001 });
+    }
+    const created = await t.api('accounting.create', { ...expense, attachments: [receipt] }, alice.token);
+    expect(created.status).toBe(200);
+    const recordId = created.data.id;
+    const shown = await t.api('accounting.get', { id: recordId }, alice.token);
+    expect(shown.data.attachmentDetails).toEqual([
+      expect.objectContaining({ fileId: receipt, fileName: 'lunch.png', fileType: 'image/png', category: 'receipt', missing: false }),
+    ]);
+
+    expect(await t.api('file.delete', { fileId: receipt }, alice.token)).toMatchObject({ status: 409, data: { records: 1 } });
+    expect((await t.api('accounting.delete', { id: recordId }, alice.token)).status).toBe(200);
+    // The record is gone, the file is not, and nothing references it any more.
+    const stillThere = await t.fetch(`/files/${receipt}`, { headers: { authorization: `Bearer ${alice.token}` } });
+    expect(stillThere.status).toBe(200);
+    expect((await t.api('file.delete', { fileId: receipt }, alice.token)).status).toBe(200);
+  });
+});
