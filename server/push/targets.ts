@@ -125,6 +125,8 @@ export class TargetStore {
   private readonly byKey = new Map<string, TargetDoc>();
   private readonly recipientsByApp = new Map<string, TargetDoc[]>();
   private readonly writes = new KeyedMutex();
+  /** createdAt of the last new document: strictly increasing, so "order added" is well defined. */
+  private lastCreated = 0;
   /** Called when a channel's config changed or it was deleted (token caches drop it). */
   onChannelChanged: (channelId: string) => void = () => undefined;
 
@@ -136,7 +138,11 @@ export class TargetStore {
 
   async load(): Promise<void> {
     const all = await this.collection.find().exec();
-    for (const doc of all) this.remember(doc.toJSON() as unknown as TargetDoc);
+    for (const doc of all) {
+      const data = doc.toJSON() as unknown as TargetDoc;
+      this.remember(data);
+      this.lastCreated = Math.max(this.lastCreated, data.createdAt);
+    }
   }
 
   private remember(doc: TargetDoc): void {
@@ -195,6 +201,11 @@ export class TargetStore {
 
   // ---- writes ----
 
+  private blank(userId: string, kind: TargetDoc['kind']): TargetDoc {
+    this.lastCreated = Math.max(this.app.clock.now(), this.lastCreated + 1);
+    return blank(userId, kind, this.lastCreated);
+  }
+
   private async insert(doc: TargetDoc): Promise<TargetDoc> {
     await this.collection.insert(doc);
     this.remember(doc);
@@ -221,7 +232,7 @@ export class TargetStore {
     return this.writes.run(userId, async () => {
       if (this.list(userId, 'channel').length >= LIMITS.channelsPerUser) throw bad(`You already have ${LIMITS.channelsPerUser} channels, the most PennyPost keeps per account.`);
       const config = normalizeConfig(input.type, input.config);
-      const doc = { ...blank(userId, 'channel', this.app.clock.now()), name: input.name.trim(), type: input.type, config };
+      const doc = { ...this.blank(userId, 'channel'), name: input.name.trim(), type: input.type, config };
       return this.insert(doc);
     });
   }
@@ -277,7 +288,7 @@ export class TargetStore {
       let appKey = newAppKey();
       while (this.byKey.has(appKey)) appKey = newAppKey();
       const doc: TargetDoc = {
-        ...blank(userId, 'app', this.app.clock.now()),
+        ...this.blank(userId, 'app'),
         name: input.name.trim(),
         channelId: channel.id,
         messageType: input.messageType,
@@ -356,7 +367,7 @@ export class TargetStore {
         throw new ApiError(ErrorCode.Conflict, 'This address is already a recipient of the app.', { field: 'params.address' });
       }
       const doc: TargetDoc = {
-        ...blank(userId, 'recipient', this.app.clock.now()),
+        ...this.blank(userId, 'recipient'),
         appId: app.id,
         address,
         name: input.name.trim(),
