@@ -101,11 +101,12 @@ describe('buying and selling', () => {
   it('never spends the same coins twice under concurrent buys', async () => {
     const player = await newPlayer(t);
     const price = await priceNow(player, 'PNYP');
-    const each = Math.floor(1_000_000 / price / 3) + 1; // three of these cost more than 10,000 coins; two do not
+    // Three of these cost more than the 10,000 coins plus the 50-coin first-trade reward; two do not.
+    const each = Math.floor(1_005_000 / price / 3) + 1;
     const answers = await Promise.all([1, 2, 3].map(() => t.api('savings.buyStock', { stockId: 'PNYP', quantity: each }, player.token)));
     expect(answers.map((a) => a.code).sort()).toEqual([200, 200, 4003]);
     const wallet = await ok(t, 'savings.getWallet', {}, player.token);
-    expect(wallet.cash).toBeGreaterThanOrEqual(0);
+    expect(cents(wallet.cash)).toBe(1_000_000 + 5_000 - 2 * each * price);
   });
 
   it('pages the wallet history newest first with the running balance', async () => {
