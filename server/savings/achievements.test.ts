@@ -60,6 +60,13 @@ describe('bookkeeping achievements', () => {
     expect(await achievement(player, 'records_10')).toMatchObject({ completed: true, progress: 10 });
   });
 
+  it('ignore records synced for an account that does not exist here', async () => {
+    await insertSyncedRecord(t, 'ghost000000000000000', clock.now());
+    await idle(t);
+    const ghostLog = await t.server.app.db.collection<TradeDoc>('trades').find({ selector: { userId: 'ghost000000000000000' } }).exec();
+    expect(ghostLog).toEqual([]);
+  });
+
   it('unlock from records created through accounting.create', async () => {
     const player = await newPlayer(t);
     const asset = await ok(t, 'asset.create', { name: 'Wallet', type: 'cash', currency: 'USD', balance: 100 }, player.token);

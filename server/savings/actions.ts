@@ -197,7 +197,7 @@ export const buyStock = defineAction({
   notes: 'No fees. The price is the one shown by savings.getMarket for the current 5-minute step.',
   auth: 'user',
   params: Params({ stockId: StockId, quantity: Quantity }),
-  returns: `\`{trade: {id, kind, reason, stockId, quantity, price, amount, note, createdAt}, cash, position: ${POSITION_OBJECT}, rewards}\``,
+  returns: `\`{trade: {id, kind, reason, ref, stockId, quantity, price, amount, note, createdAt}, cash, position: ${POSITION_OBJECT}, rewards}\``,
   errors: [
     [404, 'no such stock'],
     [4003, 'not enough coins (`data`: cash, cost, price, maxQuantity)'],
@@ -228,7 +228,7 @@ export const getWallet = defineAction({
   params: Params({ page: Type.Optional(Page), pageSize: Type.Optional(PageSize) }),
   returns:
     '`{unit: "coins", cash, invested, holdingsValue, totalValue, received: {total, welcome, savingDays, goalsCompleted, achievements}, ' +
-    'history: {list: [{id, kind, reason, stockId, quantity, price, amount, balance, note, createdAt}], total, page, pageSize}}` — `amount` is the change of cash, `balance` the cash after it.',
+    'history: {list: [{id, kind, reason, ref, stockId, quantity, price, amount, balance, note, createdAt}], total, page, pageSize}}` — `amount` is the change of cash, `balance` the cash after it; `ref` says what a reward was for (goal id, achievement id, day).',
   errors: [[400, 'page or pageSize out of range']],
   handler: (p, ctx) => ctx.app.services.savings.getWallet(ctx.user.id, p.page ?? 1, p.pageSize ?? 20),
 });

@@ -67,7 +67,7 @@ export interface TradeDoc {
   userId: string;
   kind: TradeKind;
   reason: RewardReason;
-  /** goal id, achievement id or day (YYYY-MM-DD) of a reward; '' otherwise. */
+  /** What a reward was for: goal id, achievement id, day (YYYY-MM-DD), 'grant' for the welcome grant; '' for trades. */
   ref: string;
   /** '' for grants and rewards. */
   stockId: string;

@@ -182,7 +182,8 @@ export class SavingsService {
       do {
         this.rerun.delete(userId);
         try {
-          await this.locks.run(userId, () => this.evaluateLocked(userId));
+          // Records synced for an account that does not exist here start nothing.
+          if (await this.users.findOne(userId).exec()) await this.locks.run(userId, () => this.evaluateLocked(userId));
         } catch (error) {
           this.app.log.warn('savings: achievement evaluation failed', { ...describeError(error) });
         }
@@ -311,7 +312,7 @@ export class SavingsService {
   private async walletLocked(userId: string): Promise<WalletState> {
     const wallet = await this.wallet(userId);
     if (!this.welcomed.has(userId)) {
-      await this.credit(userId, wallet, 'welcome', '', WELCOME_GRANT, 'Welcome to the savings game');
+      await this.credit(userId, wallet, 'welcome', 'grant', WELCOME_GRANT, 'Welcome to the savings game');
       this.welcomed.add(userId);
     }
     return wallet;
@@ -681,6 +682,7 @@ export class SavingsService {
       id: trade.id,
       kind: trade.kind,
       reason: trade.reason,
+      ref: trade.ref,
       stockId: trade.stockId,
       quantity: trade.quantity,
       price: coinsOf(trade.price),
