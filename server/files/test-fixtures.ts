@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { TestServer } from '../test-support/test-server';
 
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
