@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startE2eServer } from './support';
+import { startE2eServer, watchPage } from './support';
 
 let running: Awaited<ReturnType<typeof startE2eServer>>;
 test.beforeAll(async () => {
@@ -9,13 +9,16 @@ test.afterAll(async () => {
   await running.stop();
 });
 
-test('the page at / loads under the strict CSP and shows that the server is alive', async ({ page }) => {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/.test(message.text())) violations.push(message.text());
-  });
+test('the app at / loads under the strict CSP and offers sign-in; UI routes fall back to the app', async ({ page }) => {
+  const watch = watchPage(page);
   await page.goto(running.server.url);
-  await expect(page.getByRole('heading', { name: 'PennyPost' })).toBeVisible();
-  await expect(page.locator('#health')).toHaveText('Server status: ok');
-  expect(violations).toEqual([]);
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Sign in' })).toBeVisible();
+  await page.goto(`${running.server.url}/records`);
+  await expect(page.getByRole('tab', { name: 'Create account' })).toBeVisible();
+  const health = await page.request.get(`${running.server.url}/healthz`);
+  expect(await health.json()).toEqual({ status: 'ok' });
+  const api = await page.request.get(`${running.server.url}/api/unknown`);
+  expect(api.headers()['content-type']).not.toContain('text/html');
+  watch.expectClean();
 });

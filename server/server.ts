@@ -29,7 +29,7 @@ export interface ServerOptions {
   logger?: Logger;
   /** Replaces the list of domains (tests of the framework itself). */
   domains?: Domain[];
-  /** Folder of the UI files served at / (default: renderer/ next to server/). */
+  /** Folder of the built UI served at / (default: dist/renderer/, made by `npm run build`). */
   rendererDir?: string;
 }
 
@@ -45,7 +45,9 @@ export interface RunningServer {
 
 export const DEFAULT_PORT = 5733;
 export const DEFAULT_HOST = '127.0.0.1';
-const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
+const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
+/** Paths that belong to the server, never to the UI's client-side routes. */
+const NOT_UI = /^\/(api|send|s|m|files|events|healthz)(\/|$)/;
 
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -116,7 +118,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const routes = express.Router();
     for (const domain of domains) domain.routes?.(routes, app);
     web.use(routes);
-    web.use(express.static(options.rendererDir ?? RENDERER_DIR, { index: 'index.html', dotfiles: 'ignore', fallthrough: true }));
+    const rendererDir = options.rendererDir ?? RENDERER_DIR;
+    web.use(
+      express.static(rendererDir, {
+        index: 'index.html',
+        dotfiles: 'ignore',
+        fallthrough: true,
+        setHeaders: (res, filePath) => {
+          // Vite names bundles by content hash: cache them for good, never index.html.
+          res.setHeader('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      }),
+    );
+    // SPA fallback: the UI's own routes (/records, /settings…) get index.html.
+    web.use((req: Request, res: Response, next: NextFunction) => {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_UI.test(req.path) || /\.[A-Za-z0-9]+$/.test(req.path)) return next();
+      res.set('Cache-Control', 'no-cache').sendFile(path.join(rendererDir, 'index.html'), (error?: Error) => {
+        if (error && !res.headersSent) res.status(404).type('text/plain').send('The UI is not built: run `npm run build`.\n');
+      });
+    });
     web.use((req: Request, res: Response) => {
       res.status(404).type('text/plain').send(`Not found: ${req.method} ${req.path}\n`);
     });

@@ -1,0 +1,154 @@
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { ActionIcon, Center, Group, Loader, MantineProvider, Select, Text, Tooltip, createTheme, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Notifications, notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { AuthProvider, useAuth } from './lib/auth';
+import { Link, navigate, usePath } from './lib/router';
+import { Icon, type IconName } from './components/icons';
+import { onFeedMessage, usePushFeedConnection } from './lib/push-feed';
+import { AuthPage } from './pages/AuthPage';
+import { LanguageSelect, ThemeToggle } from './components/Prefs';
+import { DashboardPage } from './pages/DashboardPage';
+
+const RecordsPage = lazy(() => import('./pages/RecordsPage'));
+const AssetsPage = lazy(() => import('./pages/AssetsPage'));
+const StatsPage = lazy(() => import('./pages/StatsPage'));
+const SavingsPage = lazy(() => import('./pages/SavingsPage'));
+const PushPage = lazy(() => import('./pages/PushPage'));
+const FilesPage = lazy(() => import('./pages/FilesPage'));
+const SettingsPage = lazy(() => import('./pages/SettingsPage'));
+
+const theme = createTheme({
+  primaryColor: 'teal',
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+});
+
+const NAV: { path: string; key: 'dashboard' | 'records' | 'assets' | 'stats' | 'savings' | 'push' | 'files' | 'settings'; icon: IconName }[] = [
+  { path: '/', key: 'dashboard', icon: 'dashboard' },
+  { path: '/records', key: 'records', icon: 'records' },
+  { path: '/assets', key: 'assets', icon: 'assets' },
+  { path: '/stats', key: 'stats', icon: 'stats' },
+  { path: '/savings', key: 'savings', icon: 'savings' },
+  { path: '/push', key: 'push', icon: 'push' },
+  { path: '/files', key: 'files', icon: 'files' },
+  { path: '/settings', key: 'settings', icon: 'settings' },
+];
+
+export function App() {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="auto" withCssVariables={false} withGlobalClasses={false}>
+      <Notifications position="bottom-right" limit={4} />
+      <AuthProvider>
+        <Root />
+      </AuthProvider>
+    </MantineProvider>
+  );
+}
+
+function Root() {
+  const { session } = useAuth();
+  const path = usePath();
+  usePushFeedConnection(session?.token ?? null);
+  const signedIn = session !== null;
+  useEffect(() => {
+    if (signedIn && (path === '/login' || path === '/register')) navigate('/', { replace: true });
+  }, [signedIn, path]);
+  if (!session) return <AuthPage />;
+  return <Shell path={path} />;
+}
+
+function PageLoader() {
+  return (
+    <Center h={300}>
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}
+
+function screenFor(path: string): ReactNode {
+  switch (path) {
+    case '/':
+      return <DashboardPage />;
+    case '/records':
+      return <RecordsPage />;
+    case '/assets':
+      return <AssetsPage />;
+    case '/stats':
+      return <StatsPage />;
+    case '/savings':
+      return <SavingsPage />;
+    case '/push':
+      return <PushPage />;
+    case '/files':
+      return <FilesPage />;
+    case '/settings':
+      return <SettingsPage />;
+    default:
+      return <NotFound />;
+  }
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <div className="pp-page">
+      <h1>{t('notFound.title')}</h1>
+      <Text>
+        <Link href="/">{t('notFound.back')}</Link>
+      </Text>
+    </div>
+  );
+}
+
+function Shell({ path }: { path: string }) {
+  const { t } = useTranslation();
+  const { session, signOut } = useAuth();
+  const section = NAV.find((item) => item.path === path);
+  useEffect(() => {
+    document.title = section ? `${t(`nav.${section.key}`)} · PennyPost` : 'PennyPost';
+  }, [section, t]);
+  useEffect(
+    () =>
+      onFeedMessage((message) => {
+        notifications.show({ title: `${message.appName}: ${message.title}`, message: message.desp.slice(0, 140) || t('push.feed.noBody'), autoClose: 6000 });
+      }),
+    [t],
+  );
+  return (
+    <div className="pp-shell">
+      <nav className="pp-nav" aria-label={t('nav.label')}>
+        <div className="pp-brand">
+          <span className="pp-brand-mark" aria-hidden="true">
+            P
+          </span>
+          PennyPost
+        </div>
+        {NAV.map((item) => (
+          <Link key={item.path} href={item.path} className="pp-nav-link" aria-current={item.path === path ? 'page' : undefined}>
+            <Icon name={item.icon} />
+            {t(`nav.${item.key}`)}
+          </Link>
+        ))}
+        <div className="pp-nav-footer">
+          <Text size="sm" fw={600} truncate title={session?.user.email}>
+            {session?.user.username}
+          </Text>
+          <LanguageSelect />
+          <Group gap={8}>
+            <ThemeToggle />
+            <Tooltip label={t('nav.logout')}>
+              <ActionIcon variant="default" size="lg" aria-label={t('nav.logout')} onClick={() => void signOut()}>
+                <Icon name="logout" />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        </div>
+      </nav>
+      <main className="pp-main" id="main">
+        <Suspense fallback={<PageLoader />}>{screenFor(path)}</Suspense>
+      </main>
+    </div>
+  );
+}
+

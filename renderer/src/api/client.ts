@@ -1,0 +1,133 @@
+import type { Static } from '@sinclair/typebox';
+import type { ActionDefinition } from '../../../server/api/action';
+import type { ActionDeclarations } from './actions.generated';
+import type { MissingRate } from '../../../server/ledger/stats';
+
+/**
+ * The typed /api client. Every action's params and result types come from the server's own
+ * declarations (actions.generated.ts → server/*\/…actions.ts), so a call with a wrong param or a
+ * read of a field the server does not return is a compile error.
+ */
+export type ActionName = keyof ActionDeclarations;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ParamsOf<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer S, any, any> ? Static<S> : never;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type InferredResult<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<any, any, infer R> ? Awaited<R> : never;
+
+/**
+ * Results whose handler is typed loosely on the server (e.g. `Record<string, unknown>`), written
+ * out from the action's documented `returns`. The check below makes any new loose result a
+ * compile error until it is refined here.
+ */
+interface RefinedResults {
+  'stats.getIncomeExpense': {
+    income: { total: number; count: number; average: number; trend: 'up' | 'down' | 'stable'; previousTotal: number };
+    expense: { total: number; count: number; average: number; trend: 'up' | 'down' | 'stable'; previousTotal: number };
+    netIncome: number;
+    period: { startDate: number; endDate: number };
+    currency: string;
+    missingRates: MissingRate[];
+    series?: { label: string; startDate: number; endDate: number; income: number; expense: number; net: number }[];
+  };
+}
+export type ResultOf<N extends ActionName> = N extends keyof RefinedResults ? RefinedResults[N] : InferredResult<N>;
+
+type IsLoose<T> = 0 extends 1 & T ? true : unknown extends T ? true : string extends keyof T ? true : false;
+type LooseActions = { [N in ActionName]: IsLoose<InferredResult<N>> extends true ? N : never }[ActionName];
+/** Compile-time contract: every loosely typed result is refined above. */
+export const everyLooseResultRefined: Exclude<LooseActions, keyof RefinedResults> extends never ? true : never = true;
+
+/** An error answer of the API (or of the network: code 0). */
+export class ApiCallError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown = null,
+    readonly status = 0,
+    readonly action = '',
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+  /** `params.amount` → `amount` when the server named the offending field. */
+  get field(): string | null {
+    const field = (this.data as { field?: unknown } | null)?.field;
+    return typeof field === 'string' ? field.replace(/^params\./, '') : null;
+  }
+}
+
+const PUBLIC_ACTIONS = new Set<string>(['user.login', 'user.register', 'user.verifyToken']);
+/** Codes that mean "your sign-in is no longer good" on an authenticated call. */
+export const SESSION_CODES = new Set([401, 1001, 1003]);
+
+let currentToken: string | null = null;
+let onSessionLost: (error: ApiCallError) => void = () => undefined;
+
+export function setToken(token: string | null): void {
+  currentToken = token;
+}
+export function getToken(): string | null {
+  return currentToken;
+}
+export function onSessionEnded(handler: (error: ApiCallError) => void): void {
+  onSessionLost = handler;
+}
+
+export async function call<N extends ActionName>(action: N, params: ParamsOf<N>, options: { signal?: AbortSignal } = {}): Promise<ResultOf<N>> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const authed = !PUBLIC_ACTIONS.has(action);
+  if (authed && currentToken) headers.Authorization = `Bearer ${currentToken}`;
+  let response: Response;
+  try {
+    response = await fetch('/api', { method: 'POST', headers, body: JSON.stringify({ action, params }), signal: options.signal });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiCallError(0, 'PennyPost server could not be reached.', null, 0, action);
+  }
+  let body: { code?: unknown; message?: unknown; data?: unknown };
+  try {
+    body = (await response.json()) as typeof body;
+  } catch {
+    throw new ApiCallError(response.status || 500, `Unexpected answer from the server (HTTP ${response.status}).`, null, response.status, action);
+  }
+  const code = typeof body.code === 'number' ? body.code : response.status;
+  if (code !== 200) {
+    const error = new ApiCallError(code, typeof body.message === 'string' ? body.message : 'Request failed.', body.data ?? null, response.status, action);
+    if (authed && SESSION_CODES.has(code)) onSessionLost(error);
+    throw error;
+  }
+  return body.data as ResultOf<N>;
+}
+
+/** Upload bytes to a file.upload URL with progress (0..1). Answers the stored file's envelope data. */
+export function putBytes(url: string, file: Blob, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    if (currentToken) xhr.setRequestHeader('Authorization', `Bearer ${currentToken}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: { code?: number; message?: string; data?: unknown } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        /* not JSON */
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && (body.code === undefined || body.code === 200)) resolve(body.data);
+      else reject(new ApiCallError(body.code ?? xhr.status, body.message ?? `Upload failed (HTTP ${xhr.status}).`, body.data ?? null, xhr.status, 'file.put'));
+    };
+    xhr.onerror = () => reject(new ApiCallError(0, 'PennyPost server could not be reached.', null, 0, 'file.put'));
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(file);
+  });
+}
+
+/** Fetch a protected URL (file bytes) with the token; answers an object URL for <img>/<a>. */
+export async function fetchBlobUrl(url: string): Promise<string> {
+  const response = await fetch(url, { headers: currentToken ? { Authorization: `Bearer ${currentToken}` } : {} });
+  if (!response.ok) throw new ApiCallError(response.status, `Could not load the file (HTTP ${response.status}).`, null, response.status, 'file.get');
+  return URL.createObjectURL(await response.blob());
+}

@@ -1,0 +1,45 @@
+import ReactEChartsCore from 'echarts-for-react/lib/core';
+import * as echarts from 'echarts/core';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent, DataZoomComponent } from 'echarts/components';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useComputedColorScheme } from '@mantine/core';
+import type { EChartsOption } from './types';
+
+echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
+
+/**
+ * ECharts on a canvas. Tooltips render as rich text on the canvas (renderMode "richText"): the
+ * default HTML tooltips carry style attributes, which the page's CSP refuses.
+ */
+export default function EChart({ option, className, label }: { option: EChartsOption; className?: string; label: string }) {
+  const scheme = useComputedColorScheme('light');
+  const dark = scheme === 'dark';
+  const text = dark ? '#c9c9c9' : '#495057';
+  const grid = dark ? '#373a40' : '#e9ecef';
+  const themed: EChartsOption = {
+    backgroundColor: 'transparent',
+    textStyle: { color: text, fontFamily: 'inherit' },
+    color: ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'],
+    animationDuration: 300,
+    ...option,
+    tooltip: option.tooltip ? { renderMode: 'richText', ...(option.tooltip as object) } : undefined,
+  };
+  for (const axisKey of ['xAxis', 'yAxis'] as const) {
+    const axis = themed[axisKey];
+    if (axis && !Array.isArray(axis)) {
+      themed[axisKey] = {
+        axisLine: { lineStyle: { color: grid } },
+        splitLine: { lineStyle: { color: grid } },
+        axisLabel: { color: text },
+        ...(axis as object),
+      };
+    }
+  }
+  if (themed.legend && !Array.isArray(themed.legend)) themed.legend = { textStyle: { color: text }, ...(themed.legend as object) };
+  return (
+    <div role="img" aria-label={label} className={className ?? 'pp-chart'}>
+      <ReactEChartsCore echarts={echarts} option={themed} notMerge lazyUpdate style={{ width: '100%', height: '100%' }} opts={{ renderer: 'canvas' }} />
+    </div>
+  );
+}

@@ -1,0 +1,3 @@
+export default function FilesPage() {
+  return <div className="pp-page">TODO</div>;
+}

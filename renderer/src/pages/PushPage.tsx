@@ -1,0 +1,3 @@
+export default function PushPage() {
+  return <div className="pp-page">TODO</div>;
+}

@@ -1,0 +1,3 @@
+export default function RecordsPage() {
+  return <div className="pp-page">TODO</div>;
+}

@@ -1,0 +1,3 @@
+export default function SavingsPage() {
+  return <div className="pp-page">TODO</div>;
+}

@@ -1,0 +1,3 @@
+export default function StatsPage() {
+  return <div className="pp-page">TODO</div>;
+}
