@@ -18,14 +18,15 @@ const Category = Type.String({
 });
 
 const FILE_OBJECT =
-  '`{fileId, fileName, fileType, fileSize, category, url, signedUrl, signedUrlExpiresAt, missing, createdAt, updatedAt}` — `url` serves the bytes with ' +
+  '`{fileId, fileName, fileType, fileSize, category, url, signedUrl, signedUrlExpiresAt, missing, createdAt, updatedAt}` — URLs are paths on this server (`/files/…`), ' +
+  'to resolve against the address you call it at; `url` serves the bytes with ' +
   '`Authorization: Bearer`; `signedUrl` works without a header (for `<img src>`) until `signedUrlExpiresAt`; `missing` is true when the bytes are not on this computer.';
 
 export const upload = defineAction({
   name: 'file.upload',
   summary: 'Announce a file and get the single-use URL to PUT its bytes to.',
   notes:
-    'Step 1 of 2. Step 2: `PUT uploadUrl` with the raw bytes as the body (any Content-Type; Content-Length, when sent, must equal `fileSize`), ' +
+    'Step 1 of 2. Step 2: `PUT uploadUrl` (a path on this server, like `url`) with the raw bytes as the body (any Content-Type; Content-Length, when sent, must equal `fileSize`), ' +
     'before `uploadExpiresAt` (settings files.uploadUrlSeconds, default 15 minutes). The PUT answers the envelope with the stored file. ' +
     'The bytes must have exactly `fileSize` bytes and be of `fileType` judging by their content (magic numbers; text and CSV must be UTF-8 or GB18030 text, not HTML); ' +
     'otherwise the PUT is refused (400 size, 413 5002, 415 5003) and nothing is kept: start again with file.upload. ' +

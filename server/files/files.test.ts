@@ -34,8 +34,8 @@ describe('files: upload flow and serving', () => {
     const ticket = await t.api('file.upload', { fileName: 'lunch.png', fileType: 'image/png', fileSize: png.length, category: 'receipt' }, alice.token);
     expect(ticket.status).toBe(200);
     expect(Object.keys(ticket.data).sort()).toEqual(['fileId', 'maxBytes', 'uploadExpiresAt', 'uploadUrl', 'url']);
-    expect(ticket.data.url).toBe(`${t.url}/files/${ticket.data.fileId}`);
-    expect(ticket.data.uploadUrl).toMatch(new RegExp(`^${t.url}/files/${ticket.data.fileId}/upload\\?expires=\\d+&sig=`));
+    expect(ticket.data.url).toBe(`/files/${ticket.data.fileId}`);
+    expect(ticket.data.uploadUrl).toMatch(new RegExp(`^/files/${ticket.data.fileId}/upload\\?expires=\\d+&sig=`));
     expect(ticket.data.uploadExpiresAt).toBe(START + 900_000);
 
     // Before the bytes arrive: not listed, not servable, not attachable.
@@ -44,7 +44,7 @@ describe('files: upload flow and serving', () => {
     expect(early.status).toBe(404);
     await expect(t.server.app.services.files.assertOwned(alice.id, [ticket.data.fileId])).rejects.toMatchObject({ code: 5001 });
 
-    const put = await putBytes(ticket.data.uploadUrl, png, { 'content-type': 'application/octet-stream' });
+    const put = await putBytes(t.url + ticket.data.uploadUrl, png, { 'content-type': 'application/octet-stream' });
     expect(put.status).toBe(200);
     const stored = (await put.json()) as any;
     expect(stored.code).toBe(200);
@@ -71,20 +71,20 @@ describe('files: upload flow and serving', () => {
     const item = (await t.api('file.query', {}, alice.token)).data.list.find((f: any) => f.fileId === ticket.data.fileId);
     expect(item.fileType).toBe('image/jpeg');
     expect(item.signedUrlExpiresAt).toBeGreaterThanOrEqual(clock.now() + 3600_000);
-    const ok = await fetch(item.signedUrl);
+    const ok = await t.fetch(item.signedUrl);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('image/jpeg');
     expect(ok.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
 
     const otherFile = (await uploadFile(t, alice.token, tinyPng())).ticket.data.fileId;
     const swapped = item.signedUrl.replace(ticket.data.fileId, otherFile);
-    expect((await fetch(swapped)).status).toBe(403);
+    expect((await t.fetch(swapped)).status).toBe(403);
     const longer = item.signedUrl.replace(/expires=(\d+)/, (_: string, n: string) => `expires=${Number(n) + 1000}`);
-    expect((await fetch(longer)).status).toBe(403);
+    expect((await t.fetch(longer)).status).toBe(403);
     expect((await t.fetch(`/files/${ticket.data.fileId}?expires=1&sig=x`)).status).toBe(403);
 
     clock.advance(item.signedUrlExpiresAt - clock.now());
-    const expired = await fetch(item.signedUrl);
+    const expired = await t.fetch(item.signedUrl);
     expect(expired.status).toBe(403);
     expect(((await expired.json()) as any).message).toMatch(/expired/);
   });
@@ -156,7 +156,7 @@ describe('files: upload flow and serving', () => {
     expect(putBody!.message).toMatch(/not a recognisable file|declared image\/png/);
     expect(storedNames(t).length).toBe(before);
     expect(tmpNames(t)).toEqual([]);
-    const again = await putBytes(ticket.data.uploadUrl, tinyPng());
+    const again = await putBytes(t.url + ticket.data.uploadUrl, tinyPng());
     expect(again.status).toBe(404);
     expect(((await again.json()) as any).code).toBe(5001);
     expect((await t.fetch(`/files/${ticket.data.fileId}`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
@@ -219,10 +219,10 @@ describe('files: upload flow and serving', () => {
           controller.close();
         },
       });
-      const put = await fetch(ticket.data.uploadUrl, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
+      const put = await fetch(t.url + ticket.data.uploadUrl, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
       expect(put.status, `declared ${declared}`).toBe(400);
       expect(((await put.json()) as any).code).toBe(400);
-      const retry = await putBytes(ticket.data.uploadUrl, png);
+      const retry = await putBytes(t.url + ticket.data.uploadUrl, png);
       expect(retry.status).toBe(404);
     }
     expect(storedNames(t).length).toBe(before);
@@ -233,12 +233,12 @@ describe('files: upload flow and serving', () => {
     const png = tinyPng();
     const first = await uploadFile(t, alice.token, png);
     expect(first.put!.status).toBe(200);
-    const reuse = await putBytes(first.ticket.data.uploadUrl, png);
+    const reuse = await putBytes(t.url + first.ticket.data.uploadUrl, png);
     expect(reuse.status).toBe(410);
     expect(((await reuse.json()) as any).message).toMatch(/already used/);
 
     const ticket = await t.api('file.upload', { fileName: 'race.png', fileType: 'image/png', fileSize: png.length }, alice.token);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => putBytes(ticket.data.uploadUrl, png)));
+    const answers = await Promise.all(Array.from({ length: 4 }, () => putBytes(t.url + ticket.data.uploadUrl, png)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 410, 410, 410]);
   });
 
@@ -246,15 +246,15 @@ describe('files: upload flow and serving', () => {
     const png = tinyPng();
     const ticket = await t.api('file.upload', { fileName: 'late.png', fileType: 'image/png', fileSize: png.length }, alice.token);
     const tampered = ticket.data.uploadUrl.replace(/sig=.{4}/, 'sig=AAAA');
-    expect((await putBytes(tampered, png)).status).toBe(403);
+    expect((await putBytes(t.url + tampered, png)).status).toBe(403);
     const moved = ticket.data.uploadUrl.replace(/expires=(\d+)/, (_: string, n: string) => `expires=${Number(n) + 60_000}`);
-    expect((await putBytes(moved, png)).status).toBe(403);
+    expect((await putBytes(t.url + moved, png)).status).toBe(403);
 
     clock.advance(900_000);
-    const late = await putBytes(ticket.data.uploadUrl, png);
+    const late = await putBytes(t.url + ticket.data.uploadUrl, png);
     expect(late.status).toBe(410);
     expect(((await late.json()) as any).message).toMatch(/expired/);
-    expect((await putBytes(ticket.data.uploadUrl, png)).status).toBe(404);
+    expect((await putBytes(t.url + ticket.data.uploadUrl, png)).status).toBe(404);
     expect((await t.api('file.delete', { fileId: ticket.data.fileId }, alice.token)).code).toBe(5001);
   });
 
@@ -332,7 +332,7 @@ describe('files: upload flow and serving', () => {
       ['nope', '', true],
       [a, 'a.png', false],
     ]);
-    expect(described[0].url).toBe(`${t.url}/files/${b}`);
+    expect(described[0].url).toBe(`/files/${b}`);
     expect(described[0].signedUrl).toMatch(/\?expires=\d+&sig=/);
   });
 
@@ -358,11 +358,11 @@ describe('files: limits re-checked when the bytes arrive', () => {
     const ticket1 = await t.api('file.upload', { fileName: 'a.png', fileType: 'image/png', fileSize: png.length }, user.token);
     const ticket2 = await t.api('file.upload', { fileName: 'b.png', fileType: 'image/png', fileSize: png.length }, user.token);
     t.server.app.settings.update({ files: { maxBytes: 50 } });
-    const put1 = await putBytes(ticket1.data.uploadUrl, png);
+    const put1 = await putBytes(t.url + ticket1.data.uploadUrl, png);
     expect(put1.status).toBe(413);
     expect(await put1.json()).toMatchObject({ code: 5002, data: { maxBytes: 50 } });
     t.server.app.settings.update({ files: { maxBytes: 1000, allowedTypes: ['image/jpeg', 'text/html'] } });
-    const put2 = await putBytes(ticket2.data.uploadUrl, png);
+    const put2 = await putBytes(t.url + ticket2.data.uploadUrl, png);
     expect(put2.status).toBe(415);
     expect(await put2.json()).toMatchObject({ code: 5003, data: { allowedTypes: ['image/jpeg'] } });
     // text/html in the settings is ignored: PennyPost never accepts it.
@@ -371,7 +371,7 @@ describe('files: limits re-checked when the bytes arrive', () => {
     // A body larger than the maximum that lies about its size is cut short with 5002.
     t.server.app.settings.update({ files: { maxBytes: 100, allowedTypes: ['image/png'] } });
     const ticket3 = await t.api('file.upload', { fileName: 'c.png', fileType: 'image/png', fileSize: png.length }, user.token);
-    const put3 = await putBytes(ticket3.data.uploadUrl, Buffer.concat([png, Buffer.alloc(200)]));
+    const put3 = await putBytes(t.url + ticket3.data.uploadUrl, Buffer.concat([png, Buffer.alloc(200)]));
     expect(put3.status).toBe(413);
     expect(((await put3.json()) as any).code).toBe(5002);
     expect(readdirSync(path.join(t.dataDir, 'files')).filter((n) => n !== '.tmp')).toEqual([]);

@@ -7,7 +7,7 @@ import { ApiError, ErrorCode } from '../api/errors';
 import { newId } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import type { FileDoc } from './schema';
-import { baseUrlOf, Signer } from './signing';
+import { Signer } from './signing';
 import { ByteStore, FILE_ID_PATTERN, UploadAborted, UploadTooLong } from './store';
 import { checkText, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
 
@@ -94,12 +94,13 @@ export class FileService {
     return [...new Set(this.settings.allowedTypes.map(normalizeMediaType))].filter((t) => supported.has(t));
   }
 
-  private baseUrl(): string {
-    return baseUrlOf(this.app.settings.get().network.publicBaseUrl, this.app.listening?.url);
-  }
-
+  /**
+   * File URLs are paths on this server ("/files/<id>…"), to be resolved against the address the
+   * client itself uses: the desktop window (same origin), a phone on the LAN and a local script
+   * reach this server under different names, and the files are only ever for the owner's own clients.
+   */
   private fileUrl(fileId: string): string {
-    return `${this.baseUrl()}/files/${fileId}`;
+    return `/files/${fileId}`;
   }
 
   /** A view link valid for settings files.signedUrlSeconds, rounded so a page of links shares one expiry. */

@@ -21,6 +21,11 @@ export class Signer {
 }
 
 /** Base of the absolute URLs handed to clients: settings network.publicBaseUrl, or where we listen. */
-export function baseUrlOf(publicBaseUrl: string, listeningUrl: string | undefined): string {
-  return (publicBaseUrl || listeningUrl || '').replace(/\/+$/, '');
+export function baseUrlOf(publicBaseUrl: string, listening: { host: string; port: number; url: string } | null): string {
+  if (publicBaseUrl) return publicBaseUrl.replace(/\/+$/, '');
+  if (!listening) return '';
+  // Bound to every interface: name this computer's loopback (set network.publicBaseUrl for other devices).
+  if (listening.host === '0.0.0.0') return `http://127.0.0.1:${listening.port}`;
+  if (listening.host === '::') return `http://[::1]:${listening.port}`;
+  return listening.url;
 }

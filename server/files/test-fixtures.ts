@@ -53,12 +53,12 @@ export async function uploadFile(
     token,
   );
   if (ticket.code !== 200) return { ticket, put: null, putBody: null };
-  const put = await putBytes(ticket.data.uploadUrl, bytes);
+  const put = await putBytes(t.url + ticket.data.uploadUrl, bytes);
   const putBody = (await put.json()) as { code: number; message: string; data: any };
   return { ticket, put, putBody };
 }
 
-/** PUT raw bytes to an upload URL. */
+/** PUT raw bytes to an (absolute) upload URL. */
 export function putBytes(url: string, bytes: Uint8Array, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: 'PUT', body: new Uint8Array(bytes), headers });
 }

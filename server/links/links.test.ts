@@ -255,3 +255,19 @@ describe('short links: restart', () => {
     }
   });
 });
+
+describe('short links: public base URL', () => {
+  it('builds short URLs on network.publicBaseUrl and refuses links to it', async () => {
+    const t = await startTestServer({ settings: { network: { publicBaseUrl: 'https://pp.example.net/' } } });
+    try {
+      const user = await registerUser(t);
+      const { data: link } = await t.api('shortlink.create', { url: 'https://example.com/', isPublic: false }, user.token);
+      expect(link.shortUrl).toBe(`https://pp.example.net/s/${link.code}`);
+      expect(link.ownerUrl.startsWith(`https://pp.example.net/s/${link.code}?t=`)).toBe(true);
+      const loop = await t.api('shortlink.create', { url: `https://pp.example.net/s/${link.code}` }, user.token);
+      expect(loop).toMatchObject({ status: 400, data: { field: 'params.url' } });
+    } finally {
+      await t.close();
+    }
+  });
+});

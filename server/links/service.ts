@@ -71,7 +71,7 @@ export class LinkService {
   }
 
   private baseUrl(): string {
-    return baseUrlOf(this.app.settings.get().network.publicBaseUrl, this.app.listening?.url);
+    return baseUrlOf(this.app.settings.get().network.publicBaseUrl, this.app.listening);
   }
 
   shortUrlOf(code: string): string {

@@ -28,7 +28,7 @@ function pngOfSize(bytes: number, ascii = false): Buffer {
 async function upload(t: TestServer, token: string, bytes: Buffer): Promise<{ fileId: string; signedUrl: string }> {
   const ticket = await t.api('file.upload', { fileName: 'bench.png', fileType: 'image/png', fileSize: bytes.length }, token);
   if (ticket.code !== 200) throw new Error(ticket.message);
-  const put = await fetch(ticket.data.uploadUrl, { method: 'PUT', body: new Uint8Array(bytes) });
+  const put = await fetch(t.url + ticket.data.uploadUrl, { method: 'PUT', body: new Uint8Array(bytes) });
   const body = (await put.json()) as any;
   if (body.code !== 200) throw new Error(body.message);
   return { fileId: ticket.data.fileId, signedUrl: body.data.signedUrl };
@@ -72,7 +72,7 @@ async function main() {
 
     // 3. Serving through a signed link.
     const small = await upload(t, user.token, pngOfSize(100 * 1024, true));
-    const serving = await run({ url: small.signedUrl, connections: 20, duration: SECONDS });
+    const serving = await run({ url: t.url + small.signedUrl, connections: 20, duration: SECONDS });
     row('GET signed file link, 100 KiB (20 connections)', `${Math.round(serving.requests.average)} req/s, p99 ${serving.latency.p99} ms, ${(serving.throughput.average / 1e6).toFixed(0)} MB/s`, '≥ 500 req/s', serving.requests.average >= 500);
 
     // 4. file.delete with many records to scan.
