@@ -4,6 +4,7 @@ import { ledgerDomain } from './ledger';
 import { linksDomain } from './links';
 import { pushDomain } from './push';
 import { savingsDomain } from './savings';
+import { syncDomain } from './sync';
 import { usersDomain } from './users';
 
 /**
@@ -11,5 +12,5 @@ import { usersDomain } from './users';
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
 export function allDomains(): Domain[] {
-  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain()];
+  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), syncDomain()];
 }

@@ -11,6 +11,7 @@ import { SettingsStore, type SettingsPatch } from './config/settings';
 import { openDatabase } from './db/database';
 import type { Domain } from './domain';
 import { allDomains } from './domains';
+import { withSyncConflictRules } from './sync/synced-collections';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
 import { securityHeaders } from './http/security-headers';
@@ -62,7 +63,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const settings = new SettingsStore(dataDir, options.settings);
   const log = options.logger ?? createLogger(settings.get().log.level);
   const domains = options.domains ?? allDomains();
-  const db = await openDatabase({ dataDir, collections: domains.flatMap((d) => d.collections ?? []) });
+  const db = await openDatabase({ dataDir, collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])) });
 
   const app: AppContext = {
     dataDir,

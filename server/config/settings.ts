@@ -117,6 +117,17 @@ export const SettingsSchema = Type.Object({
     },
     { default: {} },
   ),
+  sync: Type.Object(
+    {
+      /** Seconds between retries while the CouchDB server cannot be reached. */
+      retrySeconds: Type.Number({ minimum: 0.05, maximum: 3600, default: 5 }),
+      /** Timeout of each CouchDB request (long-poll waits get a minute more). */
+      requestTimeoutMs: Type.Integer({ minimum: 100, default: 20_000 }),
+      /** Documents per replication batch. */
+      batchSize: Type.Integer({ minimum: 1, maximum: 10_000, default: 500 }),
+    },
+    { default: {} },
+  ),
   log: Type.Object(
     {
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {

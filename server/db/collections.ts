@@ -1,4 +1,4 @@
-import type { RxJsonSchema } from 'rxdb';
+import type { RxConflictHandler, RxJsonSchema } from 'rxdb';
 
 /**
  * A collection that a domain folder of `server/` declares. Every domain exports its
@@ -11,6 +11,8 @@ export interface CollectionDefinition<DocType = any> {
   schema: RxJsonSchema<DocType>;
   /** Migration strategies for schema versions > 0, keyed by the version they produce. */
   migrationStrategies?: Record<number, (oldDoc: any) => any>;
+  /** How replication resolves a conflict (default: RxDB's, the server's version wins). */
+  conflictHandler?: RxConflictHandler<DocType>;
 }
 
 /** The open-source RxDB build refuses a 14th open collection; we keep a margin of one. */

@@ -72,7 +72,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
     });
     const spec: Record<string, any> = {};
     for (const def of options.collections) {
-      spec[def.name] = { schema: def.schema, migrationStrategies: def.migrationStrategies ?? {} };
+      spec[def.name] = { schema: def.schema, migrationStrategies: def.migrationStrategies ?? {}, ...(def.conflictHandler ? { conflictHandler: def.conflictHandler } : {}) };
     }
     if (options.collections.length > 0) await rx.addCollections(spec);
   } catch (error) {

@@ -1,0 +1,365 @@
+import type { RxCollection } from 'rxdb';
+import { replicateCouchDB, type RxCouchDBReplicationState } from 'rxdb/plugins/replication-couchdb';
+import type { Subscription } from 'rxjs';
+import type { AppContext } from '../app-context';
+import { ApiError, ErrorCode } from '../api/errors';
+import { KeyedMutex } from '../lib/keyed-mutex';
+import { couchFetch, CouchError, ensureDatabase, toApiError, type CouchTarget } from './couch-client';
+import { seal, unseal, type SealedSecret } from './credentials';
+import { createReplicationFetch } from './replication-fetch';
+import { SYNCED_COLLECTIONS, type SyncedCollection } from './synced-collections';
+
+/** Stored per user in the local store (never synced): `sync:<userId>`. */
+export interface SyncConfig {
+  url: string;
+  username: string;
+  password: SealedSecret;
+  live: boolean;
+  collections: SyncedCollection[];
+  prefix: string;
+  ownerId: string;
+  /** Bumped by sync.resync: a new generation starts from empty checkpoints (re-pulls everything). */
+  generation: number;
+  enabled: boolean;
+  configuredAt: number;
+}
+
+export type SyncState = 'idle' | 'active' | 'paused' | 'error' | 'stopped';
+
+interface CollectionSync {
+  name: SyncedCollection;
+  replication: RxCouchDBReplicationState<any>;
+  state: SyncState;
+  lastError: string | null;
+  lastPushedAt: number | null;
+  lastPulledAt: number | null;
+  pending: Set<string>;
+  ignored: Array<{ id: string; reason: string; at: number }>;
+  subscriptions: Subscription[];
+  /** Wall-clock time of the last failed attempt to reach the server (0: none since it worked). */
+  lastNetworkErrorAt: number;
+}
+
+interface UserSync {
+  config: SyncConfig;
+  collections: Map<SyncedCollection, CollectionSync>;
+}
+
+export const OWNER_DOC_ID = 'ledger-owner';
+const CONFIG_PREFIX = 'sync:';
+const MAX_IGNORED_REPORTED = 50;
+
+/** A valid CouchDB database name prefix derived from the CouchDB user name. */
+export function defaultPrefix(username: string): string {
+  const cleaned = username.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '');
+  return `pennypost_${cleaned || 'user'}_`.slice(0, 100);
+}
+
+export const PREFIX_PATTERN = '^[a-z][a-z0-9_$()+-]{0,99}$';
+
+function normalizeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ApiError(ErrorCode.Validation, 'params.url must be the CouchDB server\'s address, e.g. https://couch.example.com/', { field: 'params.url' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ApiError(ErrorCode.Validation, 'params.url must start with http:// or https://', { field: 'params.url' });
+  }
+  if (parsed.username || parsed.password) {
+    throw new ApiError(ErrorCode.Validation, 'Put the credentials in username and password, not in the URL.', { field: 'params.url' });
+  }
+  parsed.search = '';
+  parsed.hash = '';
+  return parsed.href.endsWith('/') ? parsed.href : parsed.href + '/';
+}
+
+/** Two-way CouchDB replication of each user's ledger (docs/sync.md). Published as app.services.sync. */
+export class SyncService {
+  private readonly users = new Map<string, UserSync>();
+  private readonly lock = new KeyedMutex();
+
+  constructor(private readonly app: AppContext) {}
+
+  private settings() {
+    return this.app.settings.get().sync;
+  }
+
+  private target(config: SyncConfig): CouchTarget {
+    return { url: config.url, username: config.username, password: unseal(this.app.secrets, config.password), timeoutMs: this.settings().requestTimeoutMs };
+  }
+
+  private available(): SyncedCollection[] {
+    return SYNCED_COLLECTIONS.filter((name) => this.app.db.rx.collections[name] !== undefined);
+  }
+
+  /** Resumes the sync of every user that had it enabled (at server start). */
+  async resumeAll(): Promise<void> {
+    for (const [key, config] of await this.app.db.local.entries<SyncConfig>(CONFIG_PREFIX)) {
+      if (!config.enabled) continue;
+      const userId = key.slice(CONFIG_PREFIX.length);
+      await this.startReplications(userId, config).catch((error) => this.app.log.warn('sync resume failed', { userId, error: (error as Error).message }));
+    }
+  }
+
+  async configure(
+    userId: string,
+    input: { url: string; username: string; password: string; live?: boolean; collections?: string[]; prefix?: string },
+  ) {
+    const url = normalizeUrl(input.url);
+    const available = this.available();
+    const collections = (input.collections ?? available) as SyncedCollection[];
+    for (const name of collections) {
+      if (!available.includes(name)) {
+        throw new ApiError(ErrorCode.Validation, `"${name}" cannot be synced. Syncable: ${available.join(', ')}.`, { field: 'params.collections' });
+      }
+    }
+    const prefix = input.prefix ?? defaultPrefix(input.username);
+    const target: CouchTarget = { url, username: input.username, password: input.password, timeoutMs: this.settings().requestTimeoutMs };
+    return this.lock.run(userId, async () => {
+      let ownerId: string;
+      try {
+        const hello = await couchFetch(target, '');
+        if (hello.status !== 200 || (typeof hello.body?.couchdb !== 'string' && typeof hello.body?.['express-pouchdb'] !== 'string')) {
+          throw new CouchError(`${url} does not look like a CouchDB server.`, 'other', hello.status);
+        }
+        const metaDb = `${prefix}meta`;
+        await ensureDatabase(target, metaDb);
+        const owner = await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`);
+        if (owner.status === 200 && typeof owner.body?.ownerId === 'string') {
+          ownerId = owner.body.ownerId;
+        } else {
+          ownerId = userId;
+          const created = await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`, {
+            method: 'PUT',
+            body: { ownerId, app: 'pennypost', createdAt: this.app.clock.now() },
+          });
+          if (created.status === 409) {
+            ownerId = (await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`)).body.ownerId;
+          } else if (created.status !== 201 && created.status !== 202) {
+            throw new CouchError(`CouchDB could not store the ledger owner (HTTP ${created.status}).`, 'other', created.status);
+          }
+        }
+        for (const name of collections) await ensureDatabase(target, `${prefix}${name}`);
+      } catch (error) {
+        throw toApiError(error);
+      }
+      await this.stopUser(userId);
+      const previous = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+      const config: SyncConfig = {
+        url,
+        username: input.username,
+        password: seal(this.app.secrets, input.password),
+        live: input.live ?? true,
+        collections,
+        prefix,
+        ownerId,
+        generation: (previous?.generation ?? 0) + 1,
+        enabled: true,
+        configuredAt: this.app.clock.now(),
+      };
+      await this.app.db.local.put(CONFIG_PREFIX + userId, config);
+      await this.startReplications(userId, config);
+      return this.status(userId);
+    });
+  }
+
+  private async startReplications(userId: string, config: SyncConfig): Promise<void> {
+    const password = unseal(this.app.secrets, config.password);
+    const userSync: UserSync = { config, collections: new Map() };
+    this.users.set(userId, userSync);
+    const { retrySeconds, requestTimeoutMs, batchSize } = this.settings();
+    for (const name of config.collections) {
+      const collection = this.app.db.rx.collections[name] as RxCollection | undefined;
+      if (!collection) continue;
+      const entry: CollectionSync = {
+        name,
+        replication: undefined as unknown as RxCouchDBReplicationState<any>,
+        state: 'active',
+        lastError: null,
+        lastPushedAt: null,
+        lastPulledAt: null,
+        pending: new Set(),
+        ignored: [],
+        subscriptions: [],
+        lastNetworkErrorAt: 0,
+      };
+      const replicationFetch = createReplicationFetch({
+        collection,
+        username: config.username,
+        password,
+        ownerId: config.ownerId,
+        localUserId: userId,
+        timeoutMs: requestTimeoutMs,
+        onIgnored: (id, reason) => {
+          entry.ignored.unshift({ id, reason, at: this.app.clock.now() });
+          entry.ignored.length = Math.min(entry.ignored.length, MAX_IGNORED_REPORTED);
+          this.app.log.warn('sync ignored a remote document', { collection: name, id, reason });
+        },
+        onAuthFailure: (message) => {
+          entry.state = 'error';
+          entry.lastError = message;
+          // Stop at once: retrying wrong credentials would only hammer the server.
+          void entry.replication?.cancel();
+        },
+      });
+      const replication = replicateCouchDB<any>({
+        replicationIdentifier: `pennypost-${userId}-${name}-${config.generation}-${config.url}${config.prefix}`,
+        collection,
+        url: `${config.url}${config.prefix}${name}/`,
+        fetch: replicationFetch,
+        live: config.live,
+        retryTime: retrySeconds * 1000,
+        waitForLeadership: false,
+        autoStart: true,
+        pull: { batchSize, heartbeat: 10_000 },
+        push: {
+          batchSize,
+          // Only this account's documents go up (the fetch wrapper puts them under the owner id).
+          modifier: (doc: Record<string, any>) => (doc.userId === userId ? doc : null) as any,
+        },
+      });
+      entry.replication = replication;
+      entry.subscriptions.push(
+        replication.error$.subscribe((error) => {
+          if (entry.state === 'error') return;
+          const text = JSON.stringify((error as { parameters?: unknown }).parameters ?? error.message ?? '');
+          const unreachable = /fetch failed|ECONNREFUSED|ECONNRESET|socket|network|timeout|TimeoutError|terminated|other side closed|HTTP 5\d\d/i.test(text);
+          if (unreachable) {
+            entry.lastNetworkErrorAt = Date.now();
+            entry.lastError = `Cannot reach ${config.url}; retrying every ${retrySeconds} s.`;
+          } else {
+            entry.state = 'error';
+            entry.lastError = `Sync failed: ${(error as Error).message.split('\n')[0].slice(0, 300)}`;
+          }
+        }),
+        replication.active$.subscribe((active) => {
+          if (entry.state === 'error') return;
+          entry.state = active ? 'active' : 'idle';
+        }),
+        replication.sent$.subscribe((doc: Record<string, any>) => {
+          entry.lastPushedAt = this.app.clock.now();
+          entry.lastNetworkErrorAt = 0;
+          entry.pending.delete(doc[collection.schema.primaryPath]);
+        }),
+        replication.received$.subscribe(() => {
+          entry.lastPulledAt = this.app.clock.now();
+          entry.lastNetworkErrorAt = 0;
+        }),
+        collection.eventBulks$.subscribe((bulk) => {
+          if (typeof bulk.context === 'string' && bulk.context.includes('replication')) return;
+          for (const event of bulk.events) {
+            const doc = (event.documentData ?? event.previousDocumentData) as Record<string, any> | undefined;
+            if (doc?.userId === userId) entry.pending.add(event.documentId);
+          }
+        }),
+      );
+      userSync.collections.set(name, entry);
+    }
+  }
+
+  private async stopUser(userId: string): Promise<void> {
+    const current = this.users.get(userId);
+    if (!current) return;
+    this.users.delete(userId);
+    for (const entry of current.collections.values()) {
+      for (const subscription of entry.subscriptions) subscription.unsubscribe();
+      await entry.replication.cancel();
+    }
+  }
+
+  async start(userId: string) {
+    return this.lock.run(userId, async () => {
+      const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured. Use sync.configure first.');
+      await this.stopUser(userId);
+      config.enabled = true;
+      await this.app.db.local.put(CONFIG_PREFIX + userId, config);
+      await this.startReplications(userId, config);
+      return this.status(userId);
+    });
+  }
+
+  async stop(userId: string) {
+    return this.lock.run(userId, async () => {
+      const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
+      await this.stopUser(userId);
+      config.enabled = false;
+      await this.app.db.local.put(CONFIG_PREFIX + userId, config);
+      return this.status(userId);
+    });
+  }
+
+  /** Forgets the checkpoints and pulls and pushes everything again (no duplicates: ids are stable). */
+  async resync(userId: string) {
+    return this.lock.run(userId, async () => {
+      const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
+      await this.stopUser(userId);
+      config.generation += 1;
+      config.enabled = true;
+      await this.app.db.local.put(CONFIG_PREFIX + userId, config);
+      await this.startReplications(userId, config);
+      return this.status(userId);
+    });
+  }
+
+  /** Stops syncing and forgets the configuration and credentials (remote data stays). */
+  async remove(userId: string) {
+    return this.lock.run(userId, async () => {
+      await this.stopUser(userId);
+      await this.app.db.local.del(CONFIG_PREFIX + userId);
+      return { configured: false };
+    });
+  }
+
+  async status(userId: string) {
+    const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+    if (!config) return { configured: false as const };
+    const running = this.users.get(userId);
+    // Paused = the server failed to answer within the last few retry periods. Retries keep
+    // failing while it is away, so this turns back by itself once it answers again.
+    const pausedWindow = Math.max(3 * this.settings().retrySeconds * 1000, 2000);
+    const collections = config.collections.map((name) => {
+      const entry = running?.collections.get(name);
+      const paused = entry !== undefined && entry.state !== 'error' && entry.lastNetworkErrorAt > 0 && Date.now() - entry.lastNetworkErrorAt < pausedWindow;
+      const state: SyncState = !entry ? 'stopped' : paused ? 'paused' : entry.state;
+      return {
+        collection: name,
+        remoteDatabase: `${config.prefix}${name}`,
+        state,
+        lastError: state === 'paused' || state === 'error' ? entry?.lastError ?? null : null,
+        lastPushedAt: entry?.lastPushedAt ?? null,
+        lastPulledAt: entry?.lastPulledAt ?? null,
+        pending: entry?.pending.size ?? 0,
+        ignored: entry?.ignored.slice(0, 10) ?? [],
+        ignoredCount: entry?.ignored.length ?? 0,
+      };
+    });
+    return {
+      configured: true as const,
+      enabled: config.enabled,
+      url: config.url,
+      username: config.username,
+      password: '********',
+      live: config.live,
+      prefix: config.prefix,
+      ownerId: config.ownerId,
+      joined: config.ownerId !== userId,
+      collections,
+    };
+  }
+
+  /** Resolves when every running replication of the user has nothing left to do (tests, benchmarks). */
+  async awaitInSync(userId: string): Promise<void> {
+    const running = this.users.get(userId);
+    if (!running) return;
+    await Promise.all([...running.collections.values()].map((entry) => entry.replication.awaitInSync()));
+  }
+
+  async stopAll(): Promise<void> {
+    for (const userId of [...this.users.keys()]) await this.stopUser(userId);
+  }
+}

@@ -1,0 +1,23 @@
+import type { CollectionDefinition } from '../db/collections';
+import { lastWriteWins } from './conflicts';
+
+/**
+ * The collections that sync to CouchDB (per user): the ledger and the game, short links and file
+ * metadata. Never synced: users (password hashes), push_targets (channels, secrets, app keys),
+ * push_messages, and everything in the local store (sessions, settings secrets).
+ */
+export const SYNCED_COLLECTIONS = ['assets', 'records', 'categories', 'rates', 'goals', 'trades', 'achievements', 'links', 'files'] as const;
+export type SyncedCollection = (typeof SYNCED_COLLECTIONS)[number];
+
+export function isSynced(name: string): name is SyncedCollection {
+  return (SYNCED_COLLECTIONS as readonly string[]).includes(name);
+}
+
+/** Gives every synced collection with an `updatedAt` field the last-write-wins conflict rule. */
+export function withSyncConflictRules(defs: readonly CollectionDefinition[]): CollectionDefinition[] {
+  return defs.map((def) => {
+    const properties = (def.schema as { properties?: Record<string, unknown> }).properties ?? {};
+    if (!isSynced(def.name) || def.conflictHandler || !('updatedAt' in properties)) return def;
+    return { ...def, conflictHandler: lastWriteWins };
+  });
+}
