@@ -294,6 +294,8 @@ export class SavingsService {
 
   private async credit(userId: string, wallet: WalletState, reason: Exclude<RewardReason, ''>, ref: string, cents: number, note: string): Promise<RewardView | null> {
     if (cents <= 0) return null;
+    // Already paid to this person, possibly by their other PennyPost through sync.
+    if (wallet.rewardKeys.has(`${reason}:${ref}`)) return null;
     const doc = await this.append(userId, wallet, {
       id: this.rewardId(userId, reason, ref),
       kind: reason === 'welcome' ? 'grant' : 'reward',
@@ -842,9 +844,18 @@ export class SavingsService {
 
   private async recordStats(userId: string): Promise<RecordStats> {
     return this.recordStatsCache.get(userId, async () => {
+      const calendar = await this.calendarOf(userId);
+      // The ledger keeps every record of the user in memory (fed by the change stream, sync
+      // included); reading it here avoids loading all documents again on every new record.
+      const ledger = (this.app.services as { ledger?: { views: { get(id: string): Promise<{ entries: Array<{ createdAt: number }> }> } } }).ledger;
+      if (ledger) {
+        const view = await ledger.views.get(userId);
+        const days = new Set<number>();
+        for (const entry of view.entries) days.add(calendar.dayOf(entry.createdAt));
+        return { count: view.entries.length, days: [...days].sort((a, b) => a - b) };
+      }
       const records = this.records;
       if (!records) return { count: 0, days: [] };
-      const calendar = await this.calendarOf(userId);
       const docs = await records.find({ selector: { userId } }).exec();
       const days = new Set<number>();
       for (const doc of docs) days.add(calendar.dayOf(doc.createdAt));
@@ -879,7 +890,7 @@ export class SavingsService {
     const goals = await this.goalsOf(userId);
     const rewards: RewardView[] = [];
     for (const goal of goals) {
-      if (goal.status === 'completed' && !wallet.ids.has(this.rewardId(userId, 'goal_completed', goal.id))) {
+      if (goal.status === 'completed' && !wallet.rewardKeys.has(`goal_completed:${goal.id}`)) {
         const reward = await this.creditCompletion(userId, wallet, goal);
         if (reward) rewards.push(reward);
       }
@@ -896,7 +907,7 @@ export class SavingsService {
       if (unlocked.has(def.id) || def.measure(stats) < def.target) continue;
       // The reward first: if the process stops in between, the unlock record is repaired above.
       const reward = await this.credit(userId, wallet, 'achievement', def.id, def.reward, `Achievement: ${def.title}`);
-      const at = wallet.entries.find((e) => e.id === this.rewardId(userId, 'achievement', def.id))?.createdAt ?? this.now();
+      const at = wallet.entries.find((e) => e.reason === 'achievement' && e.ref === def.id)?.createdAt ?? this.now();
       await this.insertUnlock(userId, def.id, at, def.reward);
       unlocked.set(def.id, null as never);
       if (reward) rewards.push(reward);

@@ -28,6 +28,12 @@ export interface WalletState {
   /** Cash after each entry, same order as `entries`. */
   balances: number[];
   ids: Set<string>;
+  /**
+   * `reason:ref` of every grant and reward counted. A reward is paid once per person: when two
+   * PennyPosts of the same person (one synced ledger, a different local account on each) both
+   * credit it before they sync, the later entry counts zero on every device.
+   */
+  rewardKeys: Set<string>;
   positions: Map<string, PositionState>;
   lastCreatedAt: number;
   buys: number;
@@ -51,6 +57,7 @@ export function emptyWallet(): WalletState {
     entries: [],
     balances: [],
     ids: new Set(),
+    rewardKeys: new Set(),
     positions: new Map(),
     lastCreatedAt: 0,
     buys: 0,
@@ -78,10 +85,15 @@ export function applyTrade(state: WalletState, trade: TradeDoc): WalletState {
   if (state.ids.has(trade.id)) return state;
   state.ids.add(trade.id);
   state.entries.push(trade);
-  state.cash += trade.cash;
+  const isReward = trade.kind === 'grant' || trade.kind === 'reward';
+  const rewardKey = `${trade.reason}:${trade.ref}`;
+  const duplicateReward = isReward && state.rewardKeys.has(rewardKey);
+  state.cash += duplicateReward ? 0 : trade.cash;
   state.balances.push(state.cash);
   if (trade.createdAt > state.lastCreatedAt) state.lastCreatedAt = trade.createdAt;
-  if (trade.kind === 'grant' || trade.kind === 'reward') {
+  if (isReward) {
+    if (duplicateReward) return state;
+    state.rewardKeys.add(rewardKey);
     state.received += trade.cash;
     if (trade.reason && trade.reason in state.receivedBy) state.receivedBy[trade.reason as keyof WalletState['receivedBy']] += trade.cash;
     if (trade.reason === 'saving_day') state.savingDays++;
