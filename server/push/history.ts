@@ -71,6 +71,12 @@ export interface JournalEntry {
 
 const JOURNAL_PREFIX = 'push-pending:';
 
+/** One journal record holds every push that started in the same group commit. */
+interface JournalBatch {
+  key: string;
+  open: number;
+}
+
 export interface MessageQuery {
   appId?: string;
   startDate?: number;
@@ -83,13 +89,17 @@ export interface MessageQuery {
 export class HistoryStore {
   private readonly journalWrites: Coalescer<JournalEntry>;
   private readonly journalDeletes: Coalescer<string>;
+  private readonly batchOf = new Map<string, JournalBatch>();
+  private batchCounter = 0;
   private readonly inserts: Coalescer<MessageDoc>;
 
   constructor(private readonly app: AppContext) {
-    this.journalWrites = new Coalescer((entries) =>
-      app.db.local.batch(entries.map((entry) => ({ type: 'put' as const, key: JOURNAL_PREFIX + entry.id, value: entry }))),
-    );
-    this.journalDeletes = new Coalescer((ids) => app.db.local.batch(ids.map((id) => ({ type: 'del' as const, key: JOURNAL_PREFIX + id }))));
+    this.journalWrites = new Coalescer(async (entries) => {
+      const batch: JournalBatch = { key: `${JOURNAL_PREFIX}${process.pid}-${Date.now().toString(36)}-${++this.batchCounter}`, open: entries.length };
+      await app.db.local.put(batch.key, entries);
+      for (const entry of entries) this.batchOf.set(entry.id, batch);
+    });
+    this.journalDeletes = new Coalescer((keys) => app.db.local.batch(keys.map((key) => ({ type: 'del' as const, key }))));
     this.inserts = new Coalescer(async (docs) => {
       const result = await this.collection.bulkInsert(docs);
       const failed = new Map<string, unknown>();
@@ -112,21 +122,24 @@ export class HistoryStore {
   /** Durably stores the finished push, then drops its journal entry. */
   async finish(doc: MessageDoc, journaled: boolean): Promise<void> {
     await this.inserts.add(doc);
-    if (journaled) {
-      // Best effort: a leftover entry is recognised at the next start (the row exists) and dropped.
-      this.journalDeletes.add(doc.id).catch(() => undefined);
+    const batch = journaled ? this.batchOf.get(doc.id) : undefined;
+    if (batch) {
+      this.batchOf.delete(doc.id);
+      batch.open--;
+      // Best effort: a leftover record is recognised at the next start (its rows exist) and dropped.
+      if (batch.open === 0) this.journalDeletes.add(batch.key).catch(() => undefined);
     }
   }
 
   /** Turns journal entries left by a crash into history rows whose outcome is unknown. */
   async recover(): Promise<number> {
-    const entries = await this.app.db.local.entries<JournalEntry>(JOURNAL_PREFIX);
-    if (entries.length === 0) return 0;
-    const ids = entries.map(([, entry]) => entry.id);
-    const existing = await this.collection.findByIds(ids).exec();
+    const records = await this.app.db.local.entries<JournalEntry[] | JournalEntry>(JOURNAL_PREFIX);
+    if (records.length === 0) return 0;
+    const entries = records.flatMap(([, value]) => (Array.isArray(value) ? value : [value])).filter((e) => e && typeof e.id === 'string');
+    const existing = await this.collection.findByIds(entries.map((entry) => entry.id)).exec();
     const docs: MessageDoc[] = [];
-    for (const [, entry] of entries) {
-      if (existing.has(entry.id)) continue;
+    for (const entry of entries) {
+      if (existing.has(entry.id) || !Array.isArray(entry.recipients)) continue;
       const message = 'PennyPost stopped while this push was being delivered; whether it arrived is unknown.';
       const results: DeliveryResult[] = entry.recipients.map((r) => ({
         recipient: r.label,
@@ -156,7 +169,7 @@ export class HistoryStore {
       });
     }
     if (docs.length > 0) await this.collection.bulkInsert(docs);
-    await this.app.db.local.batch(entries.map(([key]) => ({ type: 'del' as const, key })));
+    await this.app.db.local.batch(records.map(([key]) => ({ type: 'del' as const, key })));
     return docs.length;
   }
 

@@ -166,7 +166,6 @@ export const pushMessagesCollection: CollectionDefinition<MessageDoc> = {
     indexes: [
       ['userId', 'createdAt'],
       ['userId', 'appId', 'createdAt'],
-      ['userId', 'status', 'createdAt'],
     ],
   } as any,
 };

@@ -122,10 +122,9 @@ export class PushService {
     return `/m/${this.pages.tokenOf(messageId)}`;
   }
 
-  /** Link placed inside outgoing messages: only with a public base URL (127.0.0.1 means nothing on a phone). */
-  private outboundPageUrl(messageId: string): string | undefined {
-    const configured = this.app.settings.get().network.publicBaseUrl.trim().replace(/\/+$/, '');
-    return configured ? configured + this.pagePath(messageId) : undefined;
+  /** Public base URL from the settings, without a trailing slash ('' when not set). */
+  private publicBase(): string {
+    return this.app.settings.get().network.publicBaseUrl.trim().replace(/\/+$/, '');
   }
 
   async pageMessage(token: string): Promise<MessageDoc | null> {
@@ -279,9 +278,13 @@ export class PushService {
       createdAt: now,
       finishedAt: now,
     };
+    const pagePath = this.pagePath(id);
+    const publicBase = this.publicBase();
+    // Links inside outgoing messages need a public base URL (127.0.0.1 means nothing on a phone).
+    const outboundUrl = publicBase ? publicBase + pagePath : undefined;
     const data = (results: DeliveryResult[]): SendData => {
       const success = results.filter((r) => r.ok).length;
-      return { pushId: id, total: results.length, success, failed: results.length - success, results, url: this.baseUrl() + this.pagePath(id) };
+      return { pushId: id, total: results.length, success, failed: results.length - success, results, url: (publicBase || this.app.listening?.url || '') + pagePath };
     };
 
     if (recipients.length === 0) {
@@ -318,7 +321,7 @@ export class PushService {
 
     let results: DeliveryResult[];
     try {
-      results = await deliver(this.plan(channel, app, recipients, { id, title, desp, now }, deadline));
+      results = await deliver(this.plan(channel, app, recipients, { id, title, desp, now, pagePath, outboundUrl }, deadline));
     } catch (error) {
       // A bug, not a delivery outcome: still recorded, so the push is not lost.
       this.app.log.error('push: delivery crashed', { pushId: id, error: (error as Error)?.message });
@@ -355,7 +358,13 @@ export class PushService {
     return answer(500, 500, message, payload);
   }
 
-  private plan(channel: TargetDoc, app: TargetDoc, recipients: Recipient[], message: { id: string; title: string; desp: string; now: number }, deadline: number): DeliveryPlan<Recipient> {
+  private plan(
+    channel: TargetDoc,
+    app: TargetDoc,
+    recipients: Recipient[],
+    message: { id: string; title: string; desp: string; now: number; pagePath: string; outboundUrl?: string },
+    deadline: number,
+  ): DeliveryPlan<Recipient> {
     const settings = this.app.settings.get().push;
     const common = {
       targets: recipients,
@@ -364,7 +373,7 @@ export class PushService {
       deadline,
       callTimeoutMs: settings.callTimeoutMs,
     };
-    const pageUrl = this.outboundPageUrl(message.id);
+    const pageUrl = message.outboundUrl;
 
     if (channel.type === 'wechat') {
       const config = wechatConfigOf(channel);
@@ -428,7 +437,7 @@ export class PushService {
           appName: app.name,
           title: message.title,
           desp: message.desp,
-          url: pageUrl ?? this.pagePath(message.id),
+          url: pageUrl ?? message.pagePath,
           createdAt: message.now,
         });
         return { ok: true, msgId: message.id };

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Clock } from '../lib/clock';
 import { call, CallError } from './http-client';
 import type { ResultClass } from './schema';
@@ -169,8 +168,9 @@ interface TokenEntry {
   fingerprint: string;
 }
 
+/** Identifies the credentials a cached token belongs to (kept in memory only, like the token). */
 function fingerprintOf(config: WechatConfig): string {
-  return createHash('sha256').update(JSON.stringify([config.appId, config.appSecret, config.apiBase, config.tokenMode])).digest('base64url');
+  return `${config.appId}\u0000${config.appSecret}\u0000${config.apiBase}\u0000${config.tokenMode}`;
 }
 
 /** Safety margin before the announced expiry: 5 minutes, or a tenth of short lifetimes. */

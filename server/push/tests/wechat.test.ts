@@ -257,10 +257,12 @@ describe('push modes, storage failures and secrets', () => {
   it('sends nothing when the history cannot be written, and says so', async () => {
     const { appKey } = await t.setup({ type: 'wechat', config: wechat(), recipients: ['openid_disk'] });
     const local = t.server.app.db.local;
-    const original = local.batch.bind(local);
-    local.batch = async () => {
+    const original = { batch: local.batch.bind(local), put: local.put.bind(local) };
+    const diskFull = async () => {
       throw Object.assign(new Error('IO error: No space left on device'), { code: 'LEVEL_IO_ERROR' });
     };
+    local.batch = diskFull;
+    local.put = diskFull;
     try {
       const res = await t.push(`/send/${appKey}`, { query: { title: 'disk full' } });
       expect(res.status).toBe(500);
@@ -268,7 +270,8 @@ describe('push modes, storage failures and secrets', () => {
       expect(res.body.data.results[0]).toMatchObject({ ok: false, class: 'systemic', attempts: 0 });
       expect(wx.calls.send).toBe(0);
     } finally {
-      local.batch = original;
+      local.batch = original.batch;
+      local.put = original.put;
     }
     expect((await t.push(`/send/${appKey}`, { query: { title: 'disk ok' } })).status).toBe(200);
   });
