@@ -1,0 +1,69 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allDomains } from '../server/domains';
+import { SYNCED_COLLECTIONS } from '../server/sync/synced-collections';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BEGIN = '<!-- generated: document shapes (npm run docs:sync) -->';
+const END = '<!-- end of generated shapes -->';
+
+/** Units and meanings that the JSON schemas cannot say. */
+const NOTES: Record<string, string> = {
+  id: 'primary key; on CouchDB it is `_id`',
+  userId: 'the ledger owner id on the server (see Ownership); the local account id on each PennyPost',
+  createdAt: 'ms since epoch',
+  updatedAt: 'ms since epoch; the conflict rule compares it',
+  date: 'ms since epoch',
+  amount: 'integer minor units of the currency (1234 = 12.34 USD)',
+  openingBalance: 'integer minor units of the asset currency',
+  toAmount: 'integer minor units of the target asset currency; 0 = same as amount',
+  fee: 'integer minor units of the source asset currency',
+  targetAmount: 'integer minor units of the goal currency',
+  currentAmount: 'integer minor units of the goal currency',
+  cash: 'coin cents (virtual coins, 2 decimals): + grants, rewards, sells; − buys',
+  price: 'coin cents per share',
+  rate: 'decimal text: 1 `from` = `rate` `to`',
+  reward: 'coin cents',
+};
+
+function describe(prop: Record<string, any>): string {
+  const parts: string[] = [];
+  if (prop.type === 'array') parts.push(`array of ${prop.items?.type ?? 'any'}${prop.maxItems ? ` (≤ ${prop.maxItems})` : ''}`);
+  else parts.push(String(prop.type ?? 'any'));
+  if (prop.enum) parts.push(`one of ${prop.enum.map((v: unknown) => `\`${v}\``).join(', ')}`);
+  if (prop.maxLength !== undefined && !prop.enum) parts.push(`≤ ${prop.maxLength} chars`);
+  return parts.join(', ');
+}
+
+export function renderShapes(): string {
+  const defs = allDomains().flatMap((d) => d.collections ?? []);
+  const out: string[] = [BEGIN, ''];
+  for (const name of SYNCED_COLLECTIONS) {
+    const def = defs.find((d) => d.name === name);
+    if (!def) continue;
+    const schema = def.schema as Record<string, any>;
+    const required = new Set<string>(schema.required ?? []);
+    out.push(`### \`${name}\` (remote database \`<prefix>${name}\`, schema version ${schema.version})`, '');
+    out.push('| field | type | required | meaning |', '|---|---|---|---|');
+    for (const [field, prop] of Object.entries(schema.properties as Record<string, Record<string, any>>)) {
+      out.push(`| \`${field === schema.primaryKey ? '_id' : field}\` | ${describe(prop)} | ${required.has(field) ? 'yes' : 'no'} | ${NOTES[field] ?? ''} |`);
+    }
+    out.push('');
+  }
+  out.push(END);
+  return out.join('\n');
+}
+
+export function currentSyncDocs(): string {
+  const file = readFileSync(path.join(root, 'docs/sync.md'), 'utf8');
+  const start = file.indexOf(BEGIN);
+  const end = file.indexOf(END);
+  if (start < 0 || end < 0) throw new Error('docs/sync.md lacks the generated-section markers');
+  return file.slice(0, start) + renderShapes() + file.slice(end + END.length);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  writeFileSync(path.join(root, 'docs/sync.md'), currentSyncDocs());
+  process.stdout.write('wrote docs/sync.md\n');
+}
