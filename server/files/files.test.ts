@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
@@ -240,6 +241,24 @@ describe('files: upload flow and serving', () => {
     const ticket = await t.api('file.upload', { fileName: 'race.png', fileType: 'image/png', fileSize: png.length }, alice.token);
     const answers = await Promise.all(Array.from({ length: 4 }, () => putBytes(t.url + ticket.data.uploadUrl, png)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 410, 410, 410]);
+  });
+
+  it('keeps the pending file when the client drops mid-body, so the same URL can be retried', async () => {
+    const png = tinyPng();
+    const ticket = await t.api('file.upload', { fileName: 'flaky.png', fileType: 'image/png', fileSize: png.length }, alice.token);
+    const { port } = new URL(t.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(`PUT ${ticket.data.uploadUrl} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${png.length}\r\n\r\n`);
+        socket.write(png.subarray(0, 30), () => setTimeout(() => socket.destroy(), 50));
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    // A retry waits for the dropped upload to be cleaned up (same per-file lock), then succeeds.
+    const retry = await putBytes(t.url + ticket.data.uploadUrl, png);
+    expect(retry.status).toBe(200);
+    expect(tmpNames(t)).toEqual([]);
   });
 
   it('expires upload URLs (410) and forgets the pending file; altered URLs get 403', async () => {
