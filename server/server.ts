@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AppContext, ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
 import { envelope, ErrorCode } from './api/errors';
-import { SecretStore } from './config/secrets';
+import { SecretStore, type KeyProtector } from './config/secrets';
 import { SettingsStore, type SettingsPatch } from './config/settings';
 import { openDatabase } from './db/database';
 import type { Domain } from './domain';
@@ -32,6 +32,12 @@ export interface ServerOptions {
   domains?: Domain[];
   /** Folder of the built UI served at / (default: dist/renderer/, made by `npm run build`). */
   rendererDir?: string;
+  /**
+   * Wraps the data dir's keys (secrets/*.key) with an OS keychain: the desktop shell passes
+   * Electron safeStorage; headless runs keep plain 0600 key files (docs/desktop.md).
+   * Honoured unless settings.desktop.protectKeys is false.
+   */
+  keyProtector?: KeyProtector | null;
 }
 
 export interface RunningServer {
@@ -69,7 +75,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir,
     db,
     settings,
-    secrets: new SecretStore(dataDir),
+    secrets: new SecretStore(dataDir, { protector: options.keyProtector ?? null, protect: settings.get().desktop.protectKeys }),
     clock: options.clock ?? systemClock,
     log,
     services: {} as ServiceMap,

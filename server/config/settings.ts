@@ -128,6 +128,20 @@ export const SettingsSchema = Type.Object({
     },
     { default: {} },
   ),
+  /** The desktop app (Electron shell); the headless server ignores these. docs/desktop.md. */
+  desktop: Type.Object(
+    {
+      /** Closing the window keeps PennyPost (and its webhook) running in the tray. */
+      closeToTray: Type.Boolean({ default: true }),
+      /** Start PennyPost when you sign in to your computer (in the tray, without a window). */
+      launchAtLogin: Type.Boolean({ default: false }),
+      /** Native notifications for pushes to the desktop channel. */
+      notifications: Type.Boolean({ default: true }),
+      /** Wrap the keys in secrets/ with the OS keychain (Electron safeStorage) when one is available. */
+      protectKeys: Type.Boolean({ default: true }),
+    },
+    { default: {} },
+  ),
   log: Type.Object(
     {
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {
