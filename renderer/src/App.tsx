@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { ActionIcon, Center, Group, Loader, MantineProvider, Select, Text, Tooltip, createTheme, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Center, Drawer, Group, Modal, Loader, MantineProvider, Select, Text, Tooltip, createTheme, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { AuthProvider, useAuth } from './lib/auth';
@@ -22,6 +22,12 @@ const theme = createTheme({
   primaryColor: 'teal',
   defaultRadius: 'md',
   cursorType: 'pointer',
+  components: {
+    // Scroll locking injects a <style> element (refused by the CSP); the page body never scrolls
+    // anyway (only <main> does), so it is not needed.
+    Modal: Modal.extend({ defaultProps: { lockScroll: false } }),
+    Drawer: Drawer.extend({ defaultProps: { lockScroll: false } }),
+  },
 });
 
 const NAV: { path: string; key: 'dashboard' | 'records' | 'assets' | 'stats' | 'savings' | 'push' | 'files' | 'settings'; icon: IconName }[] = [
@@ -38,7 +44,7 @@ const NAV: { path: string; key: 'dashboard' | 'records' | 'assets' | 'stats' | '
 export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" withCssVariables={false} withGlobalClasses={false}>
-      <Notifications position="bottom-right" limit={4} />
+      <Notifications position="bottom-right" limit={3} autoClose={3000} />
       <AuthProvider>
         <Root />
       </AuthProvider>
