@@ -97,6 +97,9 @@ async function main(): Promise<void> {
   const ten = await api('push.createApp', { name: 'ten', channelId: channel.id }, user.token);
   await api('push.addRecipient', { appId: one.id, address: 'openid_bench_0' }, user.token);
   for (let i = 0; i < 10; i++) await api('push.addRecipient', { appId: ten.id, address: `openid_bench_${i}` }, user.token);
+  // For the cost breakdown: the same request path without any outbound call.
+  const desktopChannel = await api('push.createChannel', { name: 'desk', type: 'desktop' }, user.token);
+  const desk = await api('push.createApp', { name: 'desk', channelId: desktopChannel.id }, user.token);
 
   const query = '?title=' + encodeURIComponent('Bench alert') + '&desp=' + encodeURIComponent('CPU **91%** on host-7');
   const sendOne = `${server.url}/send/${one.appKey}${query}`;
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
   rows.push(await load('bare Express handler', `${bareUrl}/send/x${query}`));
   rows.push(await load('/send, 1 recipient', sendOne));
   rows.push(await load('/send, 10 recipients', sendTen));
+  rows.push(await load('/send, desktop (no call)', `${server.url}/send/${desk.appKey}${query}`));
   const sentBefore = await delivered();
 
   const history = await api('push.queryMessages', { pageSize: 1 }, user.token);
@@ -124,11 +128,11 @@ async function main(): Promise<void> {
   const pad = (s: string, n: number) => s.padEnd(n);
   const num = (v: number, digits = 0) => v.toFixed(digits).padStart(9);
   const lines = [
-    `| ${pad('scenario', 22)} | ${'req/s'.padStart(9)} | ${'p50 ms'.padStart(9)} | ${'p99 ms'.padStart(9)} | ${'vs bare'.padStart(8)} | ${'µs CPU/req'.padStart(10)} | ${'non-2xx/err'.padStart(11)} |`,
-    `|${'-'.repeat(24)}|${'-'.repeat(11)}|${'-'.repeat(11)}|${'-'.repeat(11)}|${'-'.repeat(10)}|${'-'.repeat(12)}|${'-'.repeat(13)}|`,
+    `| ${pad('scenario', 25)} | ${'req/s'.padStart(9)} | ${'p50 ms'.padStart(9)} | ${'p99 ms'.padStart(9)} | ${'vs bare'.padStart(8)} | ${'µs CPU/req'.padStart(10)} | ${'non-2xx/err'.padStart(11)} |`,
+    `|${'-'.repeat(27)}|${'-'.repeat(11)}|${'-'.repeat(11)}|${'-'.repeat(11)}|${'-'.repeat(10)}|${'-'.repeat(12)}|${'-'.repeat(13)}|`,
     ...rows.map(
       (r) =>
-        `| ${pad(r.name, 22)} | ${num(r.rps)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${`${((r.rps / base) * 100).toFixed(0)} %`.padStart(8)} | ${r.cpuUs.toFixed(0).padStart(10)} | ${String(r.errors).padStart(11)} |`,
+        `| ${pad(r.name, 25)} | ${num(r.rps)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${`${((r.rps / base) * 100).toFixed(0)} %`.padStart(8)} | ${r.cpuUs.toFixed(0).padStart(10)} | ${String(r.errors).padStart(11)} |`,
     ),
   ];
   console.log(lines.join('\n'));
