@@ -15,21 +15,26 @@ export interface Authenticator {
   authenticate(token: string): Promise<{ user: AuthUser; session: AuthSession }>;
 }
 
-/** Maps errors that are not ApiErrors: storage trouble is 503, everything else 500. */
-function classifyUnexpected(error: unknown): ApiError | null {
-  const code = (error as { code?: string; cause?: { code?: string } })?.code;
-  const causeCode = (error as { cause?: { code?: string } })?.cause?.code;
-  const text = error instanceof Error ? error.message : '';
-  if (
-    code === 'LEVEL_IO_ERROR' ||
-    causeCode === 'LEVEL_IO_ERROR' ||
-    code === 'LEVEL_DATABASE_NOT_OPEN' ||
-    code === 'ENOSPC' ||
-    code === 'EROFS' ||
-    code === 'EACCES' ||
-    /No space left|Read-only file system/i.test(text)
-  ) {
-    return new ApiError(ErrorCode.Unavailable, 'Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
+const STORAGE_CODES = new Set(['LEVEL_IO_ERROR', 'LEVEL_DATABASE_NOT_OPEN', 'STORAGE_UNAVAILABLE', 'ENOSPC', 'EROFS', 'EACCES', 'EIO', 'EDQUOT']);
+
+/**
+ * Maps errors that are not ApiErrors: storage trouble is 503, everything else 500. The storage
+ * error may be wrapped (RxDB errors carry it in `parameters.error`, others in `cause`).
+ */
+export function classifyUnexpected(error: unknown): ApiError | null {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 10) {
+    const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; parameters?: { error?: unknown } } | null;
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    if (
+      (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) ||
+      (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message))
+    ) {
+      return new ApiError(ErrorCode.Unavailable, 'Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
+    }
+    queue.push(e.cause, e.parameters?.error);
   }
   return null;
 }

@@ -6,6 +6,7 @@ import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { assertCollectionBudget, type CollectionDefinition } from './collections';
 import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
 import { LocalStore } from './local-store';
+import { healthOf, type HealthOptions, type LevelHealth } from './leveldb-storage/health';
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
@@ -23,6 +24,8 @@ export interface OpenDatabaseOptions {
   collections: readonly CollectionDefinition[];
   /** fsync every write (default true). Only benchmarks turn this off, to show its cost. */
   sync?: boolean;
+  /** Disk-fault recovery (leveldb-storage/health.ts): cool-down before a reopen, event hook. */
+  health?: Pick<HealthOptions, 'coolDownMs' | 'onEvent' | 'probe' | 'now'>;
 }
 
 export interface AppDatabase {
@@ -31,6 +34,8 @@ export interface AppDatabase {
   /** Local-only key/value state outside RxDB (sessions, secrets): never replicated. */
   readonly local: LocalStore;
   collection<T = any>(name: string): RxCollection<T>;
+  /** Disk-fault state and recovery of the LevelDB handle (degraded, reopens, onEvent). */
+  readonly health: LevelHealth;
   close(): Promise<void>;
 }
 
@@ -61,6 +66,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   assertCollectionBudget(options.collections);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const level = await openLevelLocked(dataDir);
+  const health = healthOf(level, options.health);
   let rx: RxDatabase | undefined;
   try {
     const storage = wrappedValidateAjvStorage({ storage: getRxStorageLevel(level, { sync: options.sync }) });
@@ -87,6 +93,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
     dataDir,
     rx: database,
     local,
+    health,
     collection<T>(name: string): RxCollection<T> {
       const found = database.collections[name];
       if (!found) throw new Error(`unknown collection "${name}"`);

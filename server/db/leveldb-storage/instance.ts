@@ -25,6 +25,7 @@ import {
 } from 'rxdb';
 import type { ClassicLevel } from 'classic-level';
 import { collectionPrefix, docPrefix, encodeKey, indexPrefix, prefixEnd } from './keys';
+import { healthOf, type LevelHealth } from './health';
 
 export type LevelDb = ClassicLevel<Buffer, string>;
 
@@ -90,6 +91,8 @@ export class RxStorageInstanceLevel<RxDocType>
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly sync: boolean;
+  /** Disk-fault recovery shared by every user of this LevelDB (health.ts). */
+  private readonly health: LevelHealth;
 
   constructor(
     readonly databaseName: string,
@@ -102,6 +105,7 @@ export class RxStorageInstanceLevel<RxDocType>
     private readonly shared: SharedCollectionState = createSharedCollectionState(),
   ) {
     this.level = internals.level;
+    this.health = healthOf(internals.level);
     this.sharedSubscription = shared.changes.subscribe((bulk) => this.changes$.next(bulk));
     this.sync = settings.sync !== false;
     this.primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey) as string;
@@ -159,7 +163,7 @@ export class RxStorageInstanceLevel<RxDocType>
 
   bulkWrite(documentWrites: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> {
     this.ensureOpen();
-    return this.enqueue(async () => {
+    return this.enqueue(() => this.health.write(async () => {
       this.ensureOpen();
       const primaryPath = this.primaryPath;
       const ids = new Set<string>();
@@ -217,13 +221,13 @@ export class RxStorageInstanceLevel<RxDocType>
         this.shared.changes.next(categorized.eventBulk);
       }
       return { error: categorized.errors };
-    });
+    }));
   }
 
   async findDocumentsById(ids: string[], withDeleted: boolean): Promise<RxDocumentData<RxDocType>[]> {
     this.ensureOpen();
     if (ids.length === 0) return [];
-    const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
+    const raws = await this.health.read(() => this.level.getMany(ids.map((id) => this.docKey(id))));
     const result: RxDocumentData<RxDocType>[] = [];
     for (const raw of raws) {
       if (raw === undefined) continue;
@@ -266,8 +270,12 @@ export class RxStorageInstanceLevel<RxDocType>
     );
   }
 
-  async query(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
+  query(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
     this.ensureOpen();
+    return this.health.read(() => this.queryNow(preparedQuery));
+  }
+
+  private async queryNow(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
     const { query, queryPlan } = preparedQuery;
     const skip = query.skip ? query.skip : 0;
     const limit = typeof query.limit === 'number' ? query.limit : Infinity;
@@ -355,10 +363,14 @@ export class RxStorageInstanceLevel<RxDocType>
     return { documents: rows };
   }
 
-  async count(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> {
+  count(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> {
     this.ensureOpen();
+    return this.health.read(() => this.countNow(preparedQuery));
+  }
+
+  private async countNow(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> {
     if (!preparedQuery.queryPlan.selectorSatisfiedByIndex) {
-      const all = await this.query({
+      const all = await this.queryNow({
         ...preparedQuery,
         query: { ...preparedQuery.query, skip: 0, limit: undefined },
       });
@@ -381,11 +393,18 @@ export class RxStorageInstanceLevel<RxDocType>
     return { count, mode: 'fast' };
   }
 
-  async getChangedDocumentsSince(
+  getChangedDocumentsSince(
     limit: number,
     checkpoint?: RxStorageDefaultCheckpoint,
   ): Promise<{ documents: RxDocumentData<RxDocType>[]; checkpoint: RxStorageDefaultCheckpoint }> {
     this.ensureOpen();
+    return this.health.read(() => this.changedSinceNow(limit, checkpoint));
+  }
+
+  private async changedSinceNow(
+    limit: number,
+    checkpoint?: RxStorageDefaultCheckpoint,
+  ): Promise<{ documents: RxDocumentData<RxDocType>[]; checkpoint: RxStorageDefaultCheckpoint }> {
     const index = this.lwtIndex;
     const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
     const start = checkpoint
@@ -420,7 +439,7 @@ export class RxStorageInstanceLevel<RxDocType>
   /** Removes tombstones whose deletion is older than `minimumDeletedTime` ms, with their index keys. */
   cleanup(minimumDeletedTime: number): Promise<boolean> {
     this.ensureOpen();
-    return this.enqueue(async () => {
+    return this.enqueue(() => this.health.write(async () => {
       const index = this.cleanupIndex;
       const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
       const maxDeletionTime = now() - minimumDeletedTime;
@@ -448,7 +467,7 @@ export class RxStorageInstanceLevel<RxDocType>
         if (ops.length === 0) return true;
         await this.level.batch(ops, { sync: this.sync });
       }
-    });
+    }));
   }
 
   getAttachmentData(): Promise<Blob> {
@@ -471,10 +490,10 @@ export class RxStorageInstanceLevel<RxDocType>
 
   async remove(): Promise<void> {
     this.ensureOpen();
-    await this.enqueue(async () => {
+    await this.enqueue(() => this.health.write(async () => {
       const prefix = this.internals.prefix;
       await this.level.clear({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)) });
-    });
+    }));
     await this.close();
   }
 }
