@@ -10,6 +10,7 @@ import type { DeliveryResult, MessageDoc, MessageStatus, TargetDoc } from './sch
 import { maskedConfig, recipientLabel, TargetStore, webhookConfigOf, wechatConfigOf } from './targets';
 import { webhookProbe, webhookSend, type WebhookMessage } from './webhook';
 import { WechatFailure, WechatTokens, wechatSend, type WechatMessage } from './wechat';
+import { isIoError } from '../db/leveldb-storage/health';
 
 /** The answer of a /send request: ServerChan-compatible on success, `{code, message, data}` always. */
 export interface SendAnswer {
@@ -224,7 +225,9 @@ export class PushService {
     try {
       await this.perAddress.consume(caller);
       // Validation comes before any lookup (seed §1).
-      title = textField(input, 'title') ?? textField(input, 'text') ?? '';
+      // `text` is ServerChan's old name; an empty `title` next to a filled `text` does not hide it.
+      const named = textField(input, 'title');
+      title = named !== undefined && named.trim() !== '' ? named : textField(input, 'text') ?? named ?? '';
       desp = textField(input, 'desp') ?? '';
       if (title.trim() === '') throw new ApiError(ErrorCode.Validation, 'title is required (the "text" field is accepted as its alias).', { field: 'title' });
       if (title.length > settings.titleMaxLength) {
@@ -316,7 +319,9 @@ export class PushService {
       const message = 'PennyPost could not write the message history (is the disk full or read-only?), so nothing was sent. Free some disk space and try again.';
       this.app.log.error('push: history journal failed', { pushId: id, error: (error as Error)?.message });
       const results = recipients.map<DeliveryResult>((r) => ({ recipient: r.label, ...(r.name ? { name: r.name } : {}), ok: false, class: 'systemic', errmsg: message, attempts: 0 }));
-      return answer(500, 500, message, data(results));
+      // A full or read-only disk is "unavailable, try again later" (503), like every refused write of /api.
+      const status = isIoError(error) ? 503 : 500;
+      return answer(status, status, message, data(results));
     }
 
     let results: DeliveryResult[];

@@ -47,6 +47,10 @@ describe('the four paths, GET and POST, query / JSON / form', () => {
   it('accepts text as an alias of title, JSON bodies over query values, numbers as text, and charset parameters', async () => {
     const alias = await t.push(`/send/${appKey}`, { json: { text: 'via text', desp: 'd' } });
     expect((await t.call('push.getMessage', { id: alias.body.data.pushId })).data).toMatchObject({ title: 'via text', desp: 'd' });
+    const emptyTitle = await t.push(`/send/${appKey}`, { form: { title: '', text: 'text wins over an empty title' } });
+    expect((await t.call('push.getMessage', { id: emptyTitle.body.data.pushId })).data.title).toBe('text wins over an empty title');
+    const bothGiven = await t.push(`/send/${appKey}`, { form: { title: 'title wins', text: 'ignored' } });
+    expect((await t.call('push.getMessage', { id: bothGiven.body.data.pushId })).data.title).toBe('title wins');
     const both = await t.push(`/send/${appKey}`, { query: { title: 'from query' }, json: { title: 'from body' } });
     expect((await t.call('push.getMessage', { id: both.body.data.pushId })).data.title).toBe('from body');
     const numeric = await t.push(`/send/${appKey}`, { json: { title: 42 } });

@@ -265,7 +265,8 @@ describe('push modes, storage failures and secrets', () => {
     local.put = diskFull;
     try {
       const res = await t.push(`/send/${appKey}`, { query: { title: 'disk full' } });
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe(503);
       expect(res.body.message).toMatch(/could not write the message history.*nothing was sent/);
       expect(res.body.data.results[0]).toMatchObject({ ok: false, class: 'systemic', attempts: 0 });
       expect(wx.calls.send).toBe(0);
