@@ -1,69 +1,70 @@
 /**
- * The desktop shell: boots PennyPost's server inside Electron's main process on 127.0.0.1,
- * opens a window on it, and closes the server (database included) on quit. Everything that
- * is not Electron glue lives in server/ and electron/*.ts modules that are tested in plain Node.
+ * The desktop shell's entry: hands Electron's objects to DesktopShell (electron/shell.ts), where
+ * everything else lives and is tested in plain Node. Boots PennyPost's server in this process on
+ * 127.0.0.1, opens the window on it, and closes the server (database included) before quitting.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, shell } from 'electron';
-import { startServer, type RunningServer } from '../server/server';
-import { DataDirLockedError } from '../server/db/database';
-import { isAppUrl, mainWindowOptions } from './window-options';
+import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, safeStorage, screen, session, shell, Tray } from 'electron';
+import { defaultDataDir } from '../server/config/paths';
+import { startServer } from '../server/server';
+import { DesktopShell } from './shell';
 
-let server: RunningServer | null = null;
-let window: BrowserWindow | null = null;
+const here = path.dirname(fileURLToPath(import.meta.url));
+app.setName('PennyPost');
+// One folder for everything, shared with the headless server; Chromium's own files in a subfolder.
+const dataDir = path.resolve(process.env.PENNYPOST_DATA_DIR || defaultDataDir());
+app.setPath('userData', dataDir);
+app.setPath('sessionData', path.join(dataDir, 'chromium'));
 
-if (!app.requestSingleInstanceLock()) {
+/** Electron drops a Notification that nothing references, and its click with it. */
+const liveNotifications = new Set<Notification>();
+
+const desktop = new DesktopShell({
+  app,
+  platform: process.platform,
+  argv: process.argv,
+  env: process.env,
+  dataDir,
+  preloadPath: path.join(here, 'preload.cjs'),
+  rendererDir: path.join(app.getAppPath(), 'dist', 'renderer'),
+  iconPath: path.join(here, 'icon.png'),
+  trayIconPath: path.join(here, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
+  startServer,
+  newWindow: (options) => new BrowserWindow(options),
+  newTray: (iconPath) => new Tray(nativeImage.createFromPath(iconPath)),
+  showNotification: (note, onClick) => {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification({ title: note.title, subtitle: note.subtitle, body: note.body, icon: path.join(here, 'icon.png') });
+    liveNotifications.add(notification);
+    notification.on('click', () => {
+      liveNotifications.delete(notification);
+      onClick();
+    });
+    notification.on('close', () => liveNotifications.delete(notification));
+    notification.show();
+  },
+  buildMenu: (template) => Menu.buildFromTemplate(template),
+  setApplicationMenu: (menu) => Menu.setApplicationMenu(menu as Menu),
+  openExternal: (url) => void shell.openExternal(url),
+  showItemInFolder: (fullPath) => shell.showItemInFolder(fullPath),
+  copyText: (text) => clipboard.writeText(text),
+  workAreas: () => {
+    const primary = screen.getPrimaryDisplay();
+    return [primary, ...screen.getAllDisplays().filter((d) => d.id !== primary.id)].map((d) => d.workArea);
+  },
+  safeStorage,
+  get session() {
+    return session.defaultSession;
+  },
+  handleIpc: (channel, handler) => ipcMain.handle(channel, (event, payload: unknown) => handler(event.senderFrame?.url ?? '', payload)),
+  log: (level, message, details) => process.stderr.write(JSON.stringify({ level, msg: message, ...details, time: new Date().toISOString() }) + '\n'),
+  now: () => Date.now(),
+});
+
+if (!desktop.claim()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (window) {
-      if (window.isMinimized()) window.restore();
-      window.focus();
-    }
-  });
-
-  app.whenReady().then(async () => {
-    const dataDir = process.env.PENNYPOST_DATA_DIR || app.getPath('userData');
-    try {
-      server = await startServer({
-        dataDir,
-        host: '127.0.0.1',
-        port: process.env.PENNYPOST_PORT ? Number(process.env.PENNYPOST_PORT) : 0,
-        rendererDir: path.join(app.getAppPath(), 'renderer'),
-      });
-    } catch (error) {
-      const message = error instanceof DataDirLockedError ? error.message : `PennyPost could not start: ${(error as Error).message}`;
-      dialog.showErrorBox('PennyPost', message);
-      app.exit(2);
-      return;
-    }
-    const origin = new URL(server.url).origin;
-    window = new BrowserWindow(mainWindowOptions(path.join(path.dirname(fileURLToPath(import.meta.url)), 'preload.cjs')));
-    window.webContents.setWindowOpenHandler(({ url }) => {
-      if (url.startsWith('https:') || url.startsWith('http:')) void shell.openExternal(url);
-      return { action: 'deny' };
-    });
-    window.webContents.on('will-navigate', (event, url) => {
-      if (!isAppUrl(url, origin)) {
-        event.preventDefault();
-        if (url.startsWith('https:') || url.startsWith('http:')) void shell.openExternal(url);
-      }
-    });
-    window.webContents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-    window.once('ready-to-show', () => window?.show());
-    await window.loadURL(server.url);
-  });
-
-  let quitting = false;
-  app.on('before-quit', (event) => {
-    if (quitting || !server) return;
-    event.preventDefault();
-    quitting = true;
-    void server.close().finally(() => app.quit());
-  });
-
-  app.on('window-all-closed', () => {
-    app.quit();
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  void app.whenReady().then(() => desktop.boot());
 }

@@ -1,6 +1,15 @@
-// Minimal, sandboxed preload: exposes only the app version to the page.
-import { contextBridge } from 'electron';
+// The sandboxed preload: the only bridge between the page and the main process. It exposes
+// `window.pennypost` with the versions and two checked requests; nothing else of Node or Electron.
+import { contextBridge, ipcRenderer } from 'electron';
+import { IPC_NOTIFY, IPC_OPEN_EXTERNAL, versionFromArgv } from './ipc';
 
 contextBridge.exposeInMainWorld('pennypost', {
-  versions: { electron: process.versions.electron, chrome: process.versions.chrome },
+  desktop: true,
+  version: versionFromArgv(process.argv),
+  versions: { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node },
+  platform: process.platform,
+  /** Opens an http(s)/mailto URL in the system browser; resolves false when refused. */
+  openExternal: (url: string): Promise<boolean> => ipcRenderer.invoke(IPC_OPEN_EXTERNAL, String(url)),
+  /** A native notification (title ≤ 256, body ≤ 4096 characters); resolves false when refused. */
+  notify: (title: string, body?: string): Promise<boolean> => ipcRenderer.invoke(IPC_NOTIFY, { title: String(title), body: body === undefined ? undefined : String(body) }),
 });

@@ -1,10 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { isAppUrl, mainWindowOptions } from './window-options';
+import { errorWindowOptions, isAppUrl, mainWindowOptions } from './window-options';
 
-describe('desktop window policy', () => {
-  it('isolates the renderer from Node', () => {
+describe('desktop window options', () => {
+  it('isolates the renderer from Node: context isolation, sandbox, no node integration anywhere, no webview', () => {
     const prefs = mainWindowOptions('/app/preload.cjs').webPreferences!;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: '/app/preload.cjs' });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      preload: '/app/preload.cjs',
+    });
+  });
+
+  it('opens hidden (shown when ready) at the remembered place, never below the minimum size', () => {
+    const options = mainWindowOptions('/p.cjs', { bounds: { x: 10, y: 20, width: 1400, height: 900 }, icon: '/i.png', additionalArguments: ['--pennypost-version=1.2.3'] });
+    expect(options).toMatchObject({ x: 10, y: 20, width: 1400, height: 900, minWidth: 1024, minHeight: 700, show: false, icon: '/i.png' });
+    expect(options.webPreferences?.additionalArguments).toEqual(['--pennypost-version=1.2.3']);
+    const fresh = mainWindowOptions('/p.cjs');
+    expect(fresh.x).toBeUndefined();
+    expect(fresh).toMatchObject({ width: 1280, height: 820 });
+  });
+
+  it('gives the start-error window no preload and no JavaScript at all', () => {
+    const options = errorWindowOptions('PennyPost could not start');
+    expect(options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, javascript: false });
+    expect(options.webPreferences?.preload).toBeUndefined();
   });
 
   it('lets only the app origin load in the window', () => {
