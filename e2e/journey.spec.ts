@@ -32,6 +32,7 @@ test.afterEach(() => {
 async function shot(name: string) {
   // Toasts come and go; close them so the screenshot shows the screen itself.
   for (const close of await page.locator('.mantine-Notification-root .mantine-CloseButton-root').all()) await close.click({ timeout: 1000 }).catch(() => undefined);
+  await page.waitForTimeout(500); // let chart and toast animations settle
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 }
 /** Mantine's SegmentedControl hides its radios: click the label, then check the radio is on. */
@@ -126,4 +127,59 @@ test('balances and dashboard follow', async () => {
   await expect(page.getByRole('list', { name: 'Recent records' }).getByRole('listitem')).toHaveCount(3);
   await expect(page.getByRole('img', { name: /Income, expense and net per month/ }).locator('canvas')).toBeVisible();
   await shot('05-dashboard');
+});
+
+test('statistics chart renders', async () => {
+  await go('Statistics');
+  await expect(page.getByRole('heading', { name: 'Statistics' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Income, expense and net per period' }).locator('canvas')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Share of each category' }).locator('canvas')).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Net worth at the end of each period' }).locator('canvas')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Range' }).click();
+  await page.getByRole('option', { name: 'This month' }).click();
+  await expect(page.getByRole('radio', { name: 'Day' })).toBeChecked();
+  await expect(page.getByText('$3,000.00').first()).toBeVisible();
+  await shot('06-statistics');
+});
+
+test('create and complete a goal', async () => {
+  await go('Savings game');
+  await page.getByRole('button', { name: 'New goal' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New goal' });
+  await dialog.getByRole('textbox', { name: 'Goal', exact: true }).fill('New laptop');
+  await dialog.getByRole('textbox', { name: 'Target amount' }).fill('500');
+  await dialog.getByRole('button', { name: 'Create goal' }).click();
+  await expect(dialog).toBeHidden();
+  const card = page.getByTestId('goal-New laptop');
+  await expect(card.getByTestId('goal-amounts')).toContainText('$0.00 / $500.00');
+  await card.getByLabel('Amount for New laptop').fill('200');
+  await card.getByRole('button', { name: 'Add money' }).click();
+  await expect(card.getByTestId('goal-amounts')).toContainText('$200.00 / $500.00 (40%)');
+  await shot('07-goals');
+  await card.getByLabel('Amount for New laptop').fill('300');
+  await card.getByRole('button', { name: 'Add money' }).click();
+  await expect(page.getByText('Goal completed!')).toBeVisible();
+  await pickSegment(page.getByRole('tabpanel', { name: 'Goals' }), 'Completed');
+  await expect(page.getByTestId('goal-New laptop').getByTestId('goal-status')).toHaveText('Completed');
+});
+
+test('buy and sell a stock', async () => {
+  await page.getByRole('tab', { name: 'Market' }).click();
+  await page.getByRole('button', { name: /Show PennyPost Holdings/ }).click();
+  const panel = page.getByRole('region', { name: 'PNYP chart and trading' });
+  await expect(panel.getByRole('img', { name: 'Price of PNYP' }).locator('canvas')).toBeVisible();
+  await expect(panel.getByText('You hold 0 shares.')).toBeVisible();
+  await panel.getByLabel('Shares').fill('3');
+  await panel.getByRole('button', { name: 'Buy' }).click();
+  await expect(panel.getByText('You hold 3 shares.')).toBeVisible();
+  await panel.getByLabel('Shares').fill('1');
+  await panel.getByRole('button', { name: 'Sell' }).click();
+  await expect(panel.getByText('You hold 2 shares.')).toBeVisible();
+  await shot('08-market');
+  await page.getByRole('tab', { name: 'Portfolio' }).click();
+  await expect(page.getByRole('table', { name: 'Positions' }).getByRole('row', { name: /PNYP/ })).toContainText('2');
+  await shot('09-portfolio');
+  await page.getByRole('tab', { name: 'Achievements' }).click();
+  await expect(page.getByTestId('achievement-first_trade')).toContainText('Unlocked');
+  await shot('10-achievements');
 });
