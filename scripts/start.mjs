@@ -29,6 +29,8 @@ function run(command, commandArgs) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const { ensureUi } = await import('./ensure-ui.mjs');
+  ensureUi();
   const reason = electronUnavailableReason();
   if (reason) {
     process.stderr.write(`PennyPost: the desktop app cannot start here: ${reason}.\nStarting the headless server instead (same data, open the printed address in a browser).\n`);
