@@ -360,7 +360,9 @@ export class PushService {
       payload.total > 0
         ? `Delivered to ${payload.success} of ${payload.total} recipients, but PennyPost could not save the message history (is the disk full or read-only?).`
         : 'PennyPost could not save the message history (is the disk full or read-only?).';
-    return answer(500, 500, message, payload);
+    // Disk full or read-only: 503 "try again later", like every refused write of /api.
+    const status = isIoError(error) ? 503 : 500;
+    return answer(status, status, message, payload);
   }
 
   private plan(
