@@ -32,7 +32,7 @@ export function notificationFor(message: DesktopMessage): NativeNotification {
 export function messagePageUrl(messageUrl: string, appOrigin: string): string {
   try {
     const url = new URL(messageUrl || '/', appOrigin);
-    if (/^\/m\/[A-Za-z0-9_-]+$/.test(url.pathname)) return `${appOrigin}${url.pathname}`;
+    if (/^\/m\/[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)?$/.test(url.pathname)) return `${appOrigin}${url.pathname}`;
   } catch {
     // fall through
   }

@@ -8,6 +8,8 @@ export interface ServerHostOptions {
   rendererDir: string;
   /** PENNYPOST_PORT: a port the user chose; no fallback when it is taken. */
   port?: number;
+  /** The port tried first otherwise (5733). */
+  defaultPort?: number;
   /** PENNYPOST_HOST; default: 127.0.0.1, or 0.0.0.0 with LAN access on (decided by the server). */
   host?: string;
   /** Asked at each start (Electron's safeStorage works only after 'ready'). */
@@ -83,7 +85,7 @@ export class ServerHost {
       rendererDir: this.options.rendererDir,
       host: this.options.host,
       keyProtector: this.options.keyProtector(),
-      port: this.options.port ?? this.lastPort ?? DEFAULT_PORT,
+      port: this.options.port ?? this.lastPort ?? this.options.defaultPort ?? DEFAULT_PORT,
     };
     let server: RunningServer;
     try {

@@ -84,6 +84,8 @@ export interface ShellEnv {
   env: NodeJS.ProcessEnv;
   /** Where the data lives: PENNYPOST_DATA_DIR, or the same default as the headless server. */
   dataDir: string;
+  /** Port tried first when PENNYPOST_PORT is not set (default 5733). */
+  defaultPort?: number;
   preloadPath: string;
   rendererDir: string;
   /** 512×512 PNG (window icon on Linux/Windows) and the tray's small PNG. */
@@ -140,6 +142,7 @@ export class DesktopShell {
       rendererDir: env.rendererDir,
       port: port !== undefined && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : undefined,
       host: env.env.PENNYPOST_HOST || undefined,
+      defaultPort: env.defaultPort,
       keyProtector: () => safeStorageKeyProtector(env.safeStorage, env.platform),
       startServer: env.startServer,
       onWarning: (message) => env.log('warn', message),
@@ -240,12 +243,15 @@ export class DesktopShell {
     }
     this.status = 'running';
     env.log('info', `PennyPost listening on ${server.url}`, { keys: server.app.secrets.protection().mode });
-    this.errorWindow?.destroy();
-    this.errorWindow = null;
     this.attachServer(server);
     if (!this.tray) this.createTray();
     this.renderTray();
-    if (!startedHidden(env.argv, this.safeLoginSettings())) this.showWindow();
+    const retried = this.errorWindow !== null;
+    if (retried || !startedHidden(env.argv, this.safeLoginSettings())) this.showWindow();
+    // Only now (a window or the tray exists) may the error window go without quitting the app.
+    const errorWindow = this.errorWindow;
+    this.errorWindow = null;
+    errorWindow?.destroy();
     return true;
   }
 
@@ -296,8 +302,12 @@ export class DesktopShell {
 
   private applyLoginItem(enabled: boolean): void {
     const { env } = this;
+    if (!env.app.isPackaged) {
+      if (enabled) env.log('warn', 'launch at login works only in the installed app (this is a development run)');
+      return;
+    }
     try {
-      const where = applyLaunchAtLogin(enabled, { platform: env.platform, app: env.app, exec: env.env.APPIMAGE || process.execPath });
+      const where = applyLaunchAtLogin(enabled, { platform: env.platform, app: env.app, exec: env.env.APPIMAGE || process.execPath, configHome: env.env.XDG_CONFIG_HOME });
       env.log('info', `launch at login ${enabled ? 'on' : 'off'}`, { where });
     } catch (error) {
       env.log('warn', 'could not change launch at login', { error: describe(error) });
@@ -448,9 +458,10 @@ export class DesktopShell {
   showStartError(kind: StartErrorKind, message: string): void {
     const { env } = this;
     const page = startErrorPage(kind, message, env.dataDir);
-    this.errorWindow?.destroy();
+    const previous = this.errorWindow;
     const win = env.newWindow(errorWindowOptions(page.title, env.platform === 'darwin' ? undefined : env.iconPath));
     this.errorWindow = win;
+    previous?.destroy(); // after the new one exists, or "all windows closed" would quit
     const onAction = (event: { preventDefault(): void }, url: string) => {
       event.preventDefault();
       const action = errorPageAction(url);

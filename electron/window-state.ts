@@ -25,7 +25,7 @@ export const DEFAULT_SIZE = { width: 1280, height: 820 } as const;
 export const MIN_SIZE = { width: 1024, height: 700 } as const;
 export const WINDOW_STATE_FILE = 'window-state.json';
 /** How much of the title bar must stay on some screen for a saved position to be reused. */
-const VISIBLE_MIN = { width: 120, height: 40 } as const;
+const VISIBLE_MIN = { width: 120, height: 20 } as const;
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 100_000;
 
