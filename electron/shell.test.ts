@@ -211,8 +211,8 @@ async function makeShell(options: { dataDir?: string; argv?: string[]; env?: Nod
     safeStorage: {
       isEncryptionAvailable: () => options.keychain ?? false,
       getSelectedStorageBackend: () => 'gnome_libsecret',
-      encryptString: (plain) => Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a),
-      decryptString: (sealed) => Buffer.from(sealed).map((b) => b ^ 0x5a).toString('utf8'),
+      encryptString: (plain) => Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ 0x5a)),
+      decryptString: (sealed) => Buffer.from(sealed.map((b) => b ^ 0x5a)).toString('utf8'),
     },
     session: {
       setPermissionRequestHandler: (h) => void (fake.permissionRequest = h),
