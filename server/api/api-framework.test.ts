@@ -283,8 +283,10 @@ describe('network policy', () => {
     expect(call('/api', lanCaller)).toBe(403);
     expect(call('/api', '127.0.0.1')).toBe('next');
     expect(call('/', '::1')).toBe('next');
+    expect(call('/events/push', lanCaller)).toBe(403);
     settings = normalizeSettings({ network: { lan: true, lanApi: true } });
     expect(call('/api', lanCaller)).toBe('next');
+    expect(call('/events/push', lanCaller)).toBe('next'); // the desktop feed of a headless home server
     settings = normalizeSettings({ network: { lan: false, lanApi: true } });
     expect(call('/send/PPabc', lanCaller)).toBe(403);
     expect(call('/api', lanCaller)).toBe(403);

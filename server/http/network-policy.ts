@@ -9,7 +9,7 @@ export const LAN_PATHS = ['/send/', '/s/', '/m/', '/healthz'];
 export const APP_KEY_PREFIX = 'PP';
 
 /** Path prefixes that LAN devices may reach only when settings.network.lanApi is on, like /api (file bytes of the owner's clients). */
-export const LAN_API_PATHS = ['/files/'];
+export const LAN_API_PATHS = ['/files/', '/events/'];
 
 function isLanPath(pathname: string): boolean {
   if (LAN_PATHS.some((prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix))) return true;
