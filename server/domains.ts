@@ -1,3 +1,4 @@
+import { appInfoDomain } from './app-info';
 import type { Domain } from './domain';
 import { filesDomain } from './files';
 import { ledgerDomain } from './ledger';
@@ -12,5 +13,5 @@ import { usersDomain } from './users';
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
 export function allDomains(): Domain[] {
-  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), syncDomain()];
+  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), syncDomain(), appInfoDomain()];
 }

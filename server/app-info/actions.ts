@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, Params } from '../api/action';
+import { ApiError, ErrorCode } from '../api/errors';
+import { summarize } from './licenses';
+import type { AppInfoService } from './service';
+
+declare module '../app-context' {
+  interface ServiceMap {
+    appInfo: AppInfoService;
+  }
+}
+
+export const info = defineAction({
+  name: 'app.info',
+  summary: 'Version, runtime and data folder of this PennyPost, with a summary of the bundled licences (the about page).',
+  notes:
+    '`mode` is "desktop" inside the desktop app (then `versions.electron` and `versions.chrome` are set) and "headless" for `npm run serve`. ' +
+    '`keys` says how the data folder\'s keys are kept: "os-keychain" (wrapped with the OS keychain by the desktop app) or "file" (0600 files). ' +
+    'Signed-in users only, because it shows the data folder path.',
+  auth: 'user',
+  params: Params({}),
+  returns:
+    '`{name, version, mode, versions: {node, electron, chrome}, platform, arch, dataDir, keys, licences: {total, byLicense: [{license, count}]}}`',
+  handler: (_params, ctx) => ctx.app.services.appInfo.info(),
+});
+
+export const licenses = defineAction({
+  name: 'app.licenses',
+  summary: 'The third-party software shipped with PennyPost and its licences; with `name`, one package with its licence text.',
+  notes:
+    '`scope`: "server" (the app\'s Node.js dependencies), "ui" (bundled into the window\'s pages) or "runtime" (Electron and Chromium). ' +
+    'Licence texts are included in builds of the desktop app (`npm run build:electron` writes dist/licenses.json); a source checkout may answer without them.',
+  auth: 'public',
+  params: Params({
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 214, description: 'A package name, e.g. "express" or "@mantine/core".' })),
+  }),
+  returns: 'Without `name`: `{total, byLicense, packages: [{name, version, license, scope, homepage?}]}`. With `name`: `{packages: [{name, version, license, scope, homepage?, text?}]}` (every version of that package).',
+  errors: [[404, 'no shipped package has that name']],
+  handler: (params, ctx) => {
+    const all = ctx.app.services.appInfo.licences();
+    if (params.name !== undefined) {
+      const matches = all.filter((entry) => entry.name === params.name);
+      if (matches.length === 0) throw new ApiError(ErrorCode.NotFound, `PennyPost ships no package named "${params.name}".`);
+      return { packages: matches };
+    }
+    return { ...summarize(all), packages: all.map(({ text: _text, ...entry }) => entry) };
+  },
+});
+
+export const appInfoActions = [info, licenses];

@@ -1,0 +1,14 @@
+import type { Domain } from '../domain';
+import { appInfoActions } from './actions';
+import { AppInfoService } from './service';
+
+/** About this PennyPost: version, runtime, data folder, licences of bundled software. No collections. */
+export function appInfoDomain(): Domain {
+  return {
+    name: 'app-info',
+    actions: appInfoActions,
+    start(app) {
+      app.services.appInfo = new AppInfoService(app);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AppContext } from '../app-context';
+import { collectLicenses, summarize, type LicenceEntry, type LicenceSummary } from './licenses';
+
+/**
+ * The package root: two folders up from this module, both in a source checkout
+ * (server/app-info/) and in the desktop app's bundle (dist/electron/main.mjs).
+ */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  /** 'desktop' inside the Electron shell, 'headless' for `npm run serve`. */
+  mode: 'desktop' | 'headless';
+  versions: { node: string; electron: string | null; chrome: string | null };
+  platform: string;
+  arch: string;
+  dataDir: string;
+  /** How the data dir's keys are kept: wrapped by the OS keychain, or 0600 files. */
+  keys: 'os-keychain' | 'file';
+  licences: LicenceSummary;
+}
+
+export class AppInfoService {
+  private licencesCache: LicenceEntry[] | null = null;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly root = PACKAGE_ROOT,
+  ) {}
+
+  version(): string {
+    try {
+      return (JSON.parse(readFileSync(path.join(this.root, 'package.json'), 'utf8')) as { version?: string }).version ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  /** dist/licenses.json when built (the desktop app), else collected from package-lock.json. */
+  licences(): LicenceEntry[] {
+    if (this.licencesCache) return this.licencesCache;
+    const built = path.join(this.root, 'dist', 'licenses.json');
+    let entries: LicenceEntry[] = [];
+    try {
+      if (existsSync(built)) entries = (JSON.parse(readFileSync(built, 'utf8')) as { packages: LicenceEntry[] }).packages;
+      else if (existsSync(path.join(this.root, 'package-lock.json'))) entries = collectLicenses(this.root);
+    } catch (error) {
+      this.app.log.warn('app-info: licences unavailable', { error: (error as Error).message });
+    }
+    this.licencesCache = entries;
+    return entries;
+  }
+
+  info(): AppInfo {
+    const electron = process.versions.electron ?? null;
+    return {
+      name: 'PennyPost',
+      version: this.version(),
+      mode: electron ? 'desktop' : 'headless',
+      versions: { node: process.versions.node, electron, chrome: process.versions.chrome ?? null },
+      platform: process.platform,
+      arch: process.arch,
+      dataDir: this.app.dataDir,
+      keys: this.app.secrets.protection().mode,
+      licences: summarize(this.licences()),
+    };
+  }
+}
