@@ -33,8 +33,39 @@ function reply(res: Response, status: number, body: unknown, headers: Record<str
 const jsonBody = express.json({ limit: SEND_BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json', 'text/json'] });
 const formBody = express.urlencoded({ limit: SEND_BODY_LIMIT, extended: false, parameterLimit: 100, type: 'application/x-www-form-urlencoded' });
 
+/**
+ * `multipart/form-data` (what `curl -F title=…` sends): the text fields become the input; file
+ * parts are ignored. Parsed by the platform's own FormData parser (undici).
+ */
+const rawMultipart = express.raw({ limit: SEND_BODY_LIMIT, type: 'multipart/form-data' });
+function multipartBody(req: Request, res: Response, next: (error?: unknown) => void): void {
+  if (!req.is('multipart/form-data')) {
+    next();
+    return;
+  }
+  rawMultipart(req, res, (error?: unknown) => {
+    if (error) {
+      next(error);
+      return;
+    }
+    const raw = req.body as Buffer;
+    new Response(new Uint8Array(raw), { headers: { 'content-type': String(req.headers['content-type']) } })
+      .formData()
+      .then((form) => {
+        const fields: Record<string, string> = {};
+        form.forEach((value, key) => {
+          if (typeof value === 'string' && !(key in fields)) fields[key] = value;
+        });
+        req.body = fields;
+        next();
+      })
+      .catch(() => next({ type: 'multipart.parse.failed' }));
+  });
+}
+
 function bodyError(error: unknown): string {
   const err = error as { type?: string; message?: string };
+  if (err.type === 'multipart.parse.failed') return 'Malformed multipart/form-data body.';
   if (err.type === 'entity.too.large') return `The request body is larger than ${SEND_BODY_LIMIT.toUpperCase()}.`;
   if (err.type === 'entity.parse.failed') return `Malformed JSON body: ${String(err.message).slice(0, 160)}`;
   if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return 'Unsupported body encoding; send UTF-8.';
@@ -48,7 +79,7 @@ function sendHandler(push: PushService) {
       return;
     }
     if (req.method !== 'GET' && req.method !== 'POST') {
-      reply(res, 400, { code: ErrorCode.Validation, message: 'Use GET (query string) or POST (JSON or form) to push.', data: null }, { Allow: 'GET, POST, OPTIONS' });
+      reply(res, 400, { code: ErrorCode.Validation, message: 'Use GET (query string) or POST (JSON, form or multipart) to push.', data: null }, { Allow: 'GET, POST, OPTIONS' });
       return;
     }
     const appKey = (req.params as Record<string, string>)[0] ?? '';
@@ -65,7 +96,7 @@ function sendHandler(push: PushService) {
       reply(res, result.status, result.body, result.headers);
     };
     const parse = (index: number) => {
-      const parsers = [jsonBody, formBody];
+      const parsers = [jsonBody, formBody, multipartBody];
       if (req.method !== 'POST' || index >= parsers.length) {
         run().catch((error: unknown) => {
           if (error instanceof ApiError) reply(res, 400, { code: error.code, message: error.message, data: error.data });

@@ -74,6 +74,28 @@ describe('the four paths, GET and POST, query / JSON / form', () => {
   });
 });
 
+describe('multipart/form-data (curl -F)', () => {
+  it('reads the text fields of a multipart body and ignores file parts', async () => {
+    const form = new FormData();
+    form.append('title', 'disk almost full');
+    form.append('desp', '*92%* used');
+    form.append('attachment', new Blob(['ignored bytes']), 'log.txt');
+    const res = await fetch(`${t.url}/send/${appKey}`, { method: 'POST', body: form });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.code).toBe(0);
+    const stored = await t.call('push.getMessage', { id: body.data.pushId });
+    expect(stored.data).toMatchObject({ title: 'disk almost full', desp: '*92%* used' });
+    const broken = await fetch(`${t.url}/send/${appKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nunterminated',
+    });
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as any).message).toMatch(/multipart/);
+  });
+});
+
 describe('OPTIONS, HEAD and other methods', () => {
   it('answers OPTIONS with 204 and CORS on every path and pushes nothing', async () => {
     const before = await pushCount();
