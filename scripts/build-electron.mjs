@@ -1,11 +1,21 @@
-// Bundles the Electron main process and preload into dist/electron/ (esbuild).
+// Bundles the Electron main process and preload into dist/electron/ (esbuild), copies the window
+// and tray icons next to them, and writes dist/licenses.json (the about page's licence list).
 // Dependencies stay external: they are installed in node_modules and classic-level is native.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-export async function buildElectron() {
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...parts) => path.join(root, ...parts);
+
+/** Files next to main.mjs that the shell loads at run time (electron/main.ts). */
+export const ICON_FILES = ['icon.png', 'tray.png', 'trayTemplate.png', 'trayTemplate@2x.png'];
+
+export async function buildElectron({ licences = true } = {}) {
   await build({
-    entryPoints: ['electron/main.ts'],
-    outfile: 'dist/electron/main.mjs',
+    entryPoints: [at('electron/main.ts')],
+    outfile: at('dist/electron/main.mjs'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -15,8 +25,8 @@ export async function buildElectron() {
     logLevel: 'warning',
   });
   await build({
-    entryPoints: ['electron/preload.cts'],
-    outfile: 'dist/electron/preload.cjs',
+    entryPoints: [at('electron/preload.cts')],
+    outfile: at('dist/electron/preload.cjs'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -24,9 +34,17 @@ export async function buildElectron() {
     external: ['electron'],
     logLevel: 'warning',
   });
+  mkdirSync(at('dist/electron'), { recursive: true });
+  for (const file of ICON_FILES) copyFileSync(at('build', file), at('dist/electron', file));
+  if (licences) {
+    const { tsImport } = await import('tsx/esm/api');
+    const { collectLicenses } = await tsImport('../server/app-info/licenses.ts', import.meta.url);
+    const packages = collectLicenses(root, { texts: true });
+    writeFileSync(at('dist/licenses.json'), JSON.stringify({ packages }) + '\n');
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await buildElectron();
-  process.stdout.write('built dist/electron/main.mjs and preload.cjs\n');
+  process.stdout.write('built dist/electron/ (main.mjs, preload.cjs, icons) and dist/licenses.json\n');
 }
