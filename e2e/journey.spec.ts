@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startE2eServer, watchPage } from './support';
+import { FakeWechatMp } from '../server/test-support/fakes/fake-wechat-mp';
 
 /**
  * The whole journey of issue 9 in one browser session against a real server (port 0, temp data
@@ -14,16 +15,19 @@ mkdirSync(SHOTS, { recursive: true });
 let running: Awaited<ReturnType<typeof startE2eServer>>;
 let page: Page;
 let watch: ReturnType<typeof watchPage>;
+let wechat: FakeWechatMp;
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
   running = await startE2eServer();
+  wechat = await new FakeWechatMp().start();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   watch = watchPage(page);
 });
 test.afterAll(async () => {
   await page?.close();
   await running?.stop();
+  await wechat?.close();
 });
 test.afterEach(() => {
   watch.expectClean();
@@ -182,4 +186,95 @@ test('buy and sell a stock', async () => {
   await page.getByRole('tab', { name: 'Achievements' }).click();
   await expect(page.getByTestId('achievement-first_trade')).toContainText('Unlocked');
   await shot('10-achievements');
+});
+
+test('create a push app on WeChat, send to it, see it in history', async () => {
+  await go('Push');
+  await expect(page.getByText('Create a channel first')).toBeVisible();
+  await page.getByRole('tab', { name: 'Channels' }).click();
+  await page.getByRole('button', { name: 'New channel' }).click();
+  let dialog = page.getByRole('dialog', { name: 'New channel' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('My Official Account');
+  await dialog.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'WeChat Official Account' }).click();
+  await dialog.getByRole('textbox', { name: 'AppID' }).fill(wechat.appId);
+  await dialog.getByRole('textbox', { name: 'AppSecret' }).fill(wechat.appSecret);
+  await dialog.getByRole('textbox', { name: 'API address' }).fill(wechat.url);
+  await dialog.getByRole('button', { name: 'Create channel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('table', { name: 'Channels' })).toContainText('My Official Account');
+  // the channel test fetches a token from the fake WeChat
+  await page.getByRole('button', { name: 'Actions for My Official Account' }).click();
+  await page.getByRole('menuitem', { name: 'Test' }).click();
+  dialog = page.getByRole('dialog', { name: 'Test My Official Account' });
+  await dialog.getByRole('button', { name: 'Run test' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Works');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('tab', { name: 'Apps' }).click();
+  await page.getByRole('button', { name: 'New app' }).click();
+  dialog = page.getByRole('dialog', { name: 'New app' });
+  await dialog.getByRole('textbox', { name: 'App name' }).fill('Server alerts');
+  await dialog.getByRole('button', { name: 'Create app' }).click();
+  await expect(dialog).toBeHidden();
+  const detail = page.getByRole('region', { name: 'App Server alerts' });
+  const urls = detail.getByText(/\/send\/PP[A-Za-z0-9]{24}$/);
+  await expect(urls).toBeVisible();
+  await expect(detail.getByRole('button', { name: 'Copy the /{key}.send URL' })).toBeVisible();
+  await expect(detail.getByText('curl -X POST')).toBeVisible();
+  await detail.getByRole('textbox', { name: 'Address' }).fill('o-alice-openid');
+  await detail.getByRole('textbox', { name: 'Name (optional)' }).fill('Alice phone');
+  await detail.getByRole('button', { name: 'Add' }).click();
+  await expect(detail.getByRole('table', { name: 'Recipients' })).toContainText('o-alice-openid');
+  await detail.getByRole('textbox', { name: 'Title' }).fill('Disk almost full');
+  await detail.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(detail.getByTestId('send-result')).toHaveText('Delivered to 1 of 1 recipients.');
+  expect(wechat.sentTo('o-alice-openid').map((m) => m.content ?? '')).toEqual([expect.stringContaining('Disk almost full')]);
+  await shot('11-push-app');
+
+  await page.getByRole('tab', { name: 'History' }).click();
+  const history = page.getByRole('table', { name: 'History' });
+  await expect(history).toContainText('Server alerts');
+  await expect(history).toContainText('Delivered');
+  await history.getByRole('button', { name: 'Disk almost full' }).click();
+  dialog = page.getByRole('dialog', { name: 'Disk almost full' });
+  await expect(dialog.getByRole('table', { name: 'Per recipient' })).toContainText('Alice phone');
+  await expect(dialog.getByRole('table', { name: 'Per recipient' })).toContainText('Delivered');
+  await shot('12-push-history');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('a push to a desktop app shows in the live feed', async () => {
+  await page.getByRole('tab', { name: 'Channels' }).click();
+  await page.getByRole('button', { name: 'New channel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New channel' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('This computer');
+  await dialog.getByRole('button', { name: 'Create channel' }).click();
+  await expect(dialog).toBeHidden();
+  const created = await page.request.post(`${running.server.url}/api`, {
+    headers: { Authorization: `Bearer ${await page.evaluate(() => JSON.parse(localStorage.getItem('pennypost.session') ?? '{}').token as string)}` },
+    data: { action: 'push.queryChannels', params: { type: 'desktop' } },
+  });
+  const channelId = ((await created.json()) as { data: { list: { id: string }[] } }).data.list[0].id;
+  expect(channelId).toBeTruthy();
+  await page.getByRole('tab', { name: 'Apps' }).click();
+  await page.getByRole('button', { name: 'New app' }).click();
+  const appDialog = page.getByRole('dialog', { name: 'New app' });
+  await appDialog.getByRole('textbox', { name: 'App name' }).fill('Desk');
+  await appDialog.getByRole('combobox', { name: 'Channel' }).click();
+  await page.getByRole('option', { name: 'This computer (This desktop)' }).click();
+  await appDialog.getByRole('button', { name: 'Create app' }).click();
+  await expect(appDialog).toBeHidden();
+  const sendUrl = (await page.getByRole('region', { name: 'App Desk' }).getByText(/\/send\/PP[A-Za-z0-9]{24}$/).textContent()) ?? '';
+  await page.getByRole('tab', { name: 'Live feed' }).click();
+  await expect(page.getByTestId('feed-status')).toHaveText('Live');
+  // another client pushes through the webhook, as a script would
+  const answer = await page.request.get(`${sendUrl}?title=${encodeURIComponent('Backup finished')}&desp=${encodeURIComponent('3 jobs OK')}`);
+  expect(answer.status()).toBe(200);
+  const feed = page.getByRole('list', { name: 'Received pushes' });
+  await expect(feed).toContainText('Backup finished');
+  await expect(feed).toContainText('3 jobs OK');
+  await shot('13-push-feed');
 });

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { ActionIcon, Center, Drawer, Group, Modal, Loader, MantineProvider, Select, Text, Tooltip, createTheme, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { ActionIcon, Center, Drawer, Group, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, Tooltip, createTheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { AuthProvider, useAuth } from './lib/auth';
@@ -18,17 +18,28 @@ const PushPage = lazy(() => import('./pages/PushPage'));
 const FilesPage = lazy(() => import('./pages/FilesPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 
-const theme = createTheme({
-  primaryColor: 'teal',
-  defaultRadius: 'md',
-  cursorType: 'pointer',
-  components: {
-    // Scroll locking injects a <style> element (refused by the CSP); the page body never scrolls
-    // anyway (only <main> does), so it is not needed.
-    Modal: Modal.extend({ defaultProps: { lockScroll: false } }),
-    Drawer: Drawer.extend({ defaultProps: { lockScroll: false } }),
-  },
-});
+/** The theme; its defaults carry translated names (the close buttons of dialogs). */
+function useTheme() {
+  const { t, i18n } = useTranslation();
+  const close = t('common.close');
+  return useMemo(
+    () =>
+      createTheme({
+        primaryColor: 'teal',
+        defaultRadius: 'md',
+        cursorType: 'pointer',
+        components: {
+          // Scroll locking injects a <style> element (refused by the CSP); the page body never
+          // scrolls anyway (only <main> does), so it is not needed.
+          Modal: Modal.extend({ defaultProps: { lockScroll: false, closeButtonProps: { 'aria-label': close } } }),
+          Drawer: Drawer.extend({ defaultProps: { lockScroll: false, closeButtonProps: { 'aria-label': close } } }),
+          Notification: MantineNotification.extend({ defaultProps: { closeButtonProps: { 'aria-label': close } } }),
+        },
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [close, i18n.language],
+  );
+}
 
 const NAV: { path: string; key: 'dashboard' | 'records' | 'assets' | 'stats' | 'savings' | 'push' | 'files' | 'settings'; icon: IconName }[] = [
   { path: '/', key: 'dashboard', icon: 'dashboard' },
@@ -42,6 +53,7 @@ const NAV: { path: string; key: 'dashboard' | 'records' | 'assets' | 'stats' | '
 ];
 
 export function App() {
+  const theme = useTheme();
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" withCssVariables={false} withGlobalClasses={false}>
       <Notifications position="bottom-right" limit={3} autoClose={3000} />
@@ -118,6 +130,10 @@ function Shell({ path }: { path: string }) {
     () =>
       onFeedMessage((message) => {
         notifications.show({ title: `${message.appName}: ${message.title}`, message: message.desp.slice(0, 140) || t('push.feed.noBody'), autoClose: 6000 });
+        // A system notification too when the person allowed it (Push → Live feed), e.g. while the window is hidden.
+        if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && document.visibilityState === 'hidden') {
+          new Notification(message.title, { body: message.desp.slice(0, 200), tag: message.id });
+        }
       }),
     [t],
   );
