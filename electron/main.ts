@@ -8,12 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, safeStorage, screen, session, shell, Tray } from 'electron';
 import { defaultDataDir } from '../server/config/paths';
 import { startServer } from '../server/server';
+import { desktopEnv } from './args';
 import { DesktopShell } from './shell';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const env = desktopEnv(process.argv, process.env);
 app.setName('PennyPost');
 // One folder for everything, shared with the headless server; Chromium's own files in a subfolder.
-const dataDir = path.resolve(process.env.PENNYPOST_DATA_DIR || defaultDataDir());
+const dataDir = path.resolve(env.PENNYPOST_DATA_DIR || defaultDataDir());
 app.setPath('userData', dataDir);
 app.setPath('sessionData', path.join(dataDir, 'chromium'));
 
@@ -24,7 +26,7 @@ const desktop = new DesktopShell({
   app,
   platform: process.platform,
   argv: process.argv,
-  env: process.env,
+  env,
   dataDir,
   preloadPath: path.join(here, 'preload.cjs'),
   rendererDir: path.join(app.getAppPath(), 'dist', 'renderer'),
