@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -55,6 +56,27 @@ export const DEFAULT_HOST = '127.0.0.1';
 const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 /** Paths that belong to the server, never to the UI's client-side routes. */
 const NOT_UI = /^\/(api|send|s|m|files|events|healthz)(\/|$)/;
+
+/**
+ * Requests Node refuses before any route sees them (a URL or headers over 16 KB, a malformed
+ * request line) get the envelope too, instead of a bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request line or headers are larger than 16 KB; send long text in a POST body.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'HPE_HEADER_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : [400, 'Bad Request', 'Malformed HTTP request.'];
+  const body = JSON.stringify(envelope(status, message, null));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -159,6 +181,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const port = options.port ?? DEFAULT_PORT;
     httpServer = createHttpServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, web);
     const server = httpServer;
+    server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error) => {
         server.off('listening', onListening);
