@@ -11,9 +11,11 @@ export interface StartErrorPage {
   html: string;
 }
 
-export const ACTION_RETRY = 'pennypost-action:retry';
-export const ACTION_QUIT = 'pennypost-action:quit';
-export const ACTION_FOLDER = 'pennypost-action:folder';
+// Plain https links on a reserved name (.invalid never resolves): Chromium reports them to
+// 'will-navigate' like any link, and the shell turns them into actions before anything loads.
+export const ACTION_RETRY = 'https://pennypost.invalid/retry';
+export const ACTION_QUIT = 'https://pennypost.invalid/quit';
+export const ACTION_FOLDER = 'https://pennypost.invalid/folder';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

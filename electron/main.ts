@@ -14,6 +14,8 @@ import { DesktopShell } from './shell';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const env = desktopEnv(process.argv, process.env);
 app.setName('PennyPost');
+// Windows shows notifications only for an app with this id (electron-builder.yml appId).
+if (process.platform === 'win32') app.setAppUserModelId('org.pennypost.desktop');
 // One folder for everything, shared with the headless server; Chromium's own files in a subfolder.
 const dataDir = path.resolve(env.PENNYPOST_DATA_DIR || defaultDataDir());
 app.setPath('userData', dataDir);

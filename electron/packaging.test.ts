@@ -67,6 +67,8 @@ describe('electron-builder configuration', () => {
     expect(config.mac.target).toEqual(['dmg']);
     expect(config.linux.maintainer).toMatch(/<.+@.+>/);
     expect(config.publish).toBeNull();
+    // Windows delivers notifications only to the AppUserModelId the installer registered.
+    expect(readFileSync(path.join(root, 'electron', 'main.ts'), 'utf8')).toContain(`app.setAppUserModelId('${config.appId}')`);
     expect(pngSize(path.join(root, config.win.icon))).toEqual({ width: 512, height: 512 });
     expect(pngSize(path.join(root, config.mac.icon))).toEqual({ width: 512, height: 512 });
     const linuxIcons = readdirSync(path.join(root, config.linux.icon)).filter((f) => f.endsWith('.png'));
