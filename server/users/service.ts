@@ -53,6 +53,7 @@ export class UserService implements Authenticator {
   readonly sessions: SessionService;
   private readonly lockout: LoginLockout;
   private readonly writes = new KeyedMutex();
+  private readonly signIns = new KeyedMutex();
 
   constructor(private readonly app: AppContext) {
     this.sessions = new SessionService(app);
@@ -134,6 +135,12 @@ export class UserService implements Authenticator {
 
   async loginWithEmail(input: { email: string; password: string } & Device): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
+    // One attempt per email at a time: concurrent guesses must each see the failures before
+    // them, or a burst of N guesses would all be checked before the lockout counts any.
+    return this.signIns.run(email, () => this.loginWithEmailNow(email, input));
+  }
+
+  private async loginWithEmailNow(email: string, input: { email: string; password: string } & Device): Promise<LoginResult> {
     const lockedUntil = await this.lockout.lockedUntil(email);
     if (lockedUntil) throw this.lockedError(lockedUntil);
     const user = await this.findOneBy('email', email);
