@@ -278,3 +278,85 @@ test('a push to a desktop app shows in the live feed', async () => {
   await expect(feed).toContainText('3 jobs OK');
   await shot('13-push-feed');
 });
+
+const RECEIPT_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAAH0lEQVR4nGMQ2dJDFcQwatCoQaMGjRo0atCoQQNvEABOL/0fR0unLQAAAABJRU5ErkJggg==', 'base64');
+
+test('upload a receipt to a record and preview it', async () => {
+  await go('Records');
+  await page.getByRole('list', { name: 'Records' }).getByRole('button', { name: /Lunch/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Expense' });
+  await dialog.getByTestId('attachment-input').setInputFiles({ name: 'lunch-receipt.png', mimeType: 'image/png', buffer: RECEIPT_PNG });
+  await expect(dialog.getByText('lunch-receipt.png')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('list', { name: 'Records' }).getByRole('button', { name: /Lunch/ }).click();
+  await dialog.getByRole('button', { name: 'Preview lunch-receipt.png' }).click();
+  const preview = page.getByRole('dialog', { name: 'lunch-receipt.png' }).getByRole('img', { name: 'lunch-receipt.png' });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+  await shot('14-receipt');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  // the file is listed under Files, with its category
+  await go('Files & links');
+  await expect(page.getByRole('table', { name: 'Files' })).toContainText('lunch-receipt.png');
+  await expect(page.getByRole('table', { name: 'Files' })).toContainText('Receipt');
+  await shot('15-files');
+});
+
+test('short links: create, copy, count', async () => {
+  await page.getByRole('tab', { name: 'Short links' }).click();
+  const form = page.getByRole('form', { name: 'New short link' });
+  await form.getByRole('textbox', { name: 'Target URL' }).fill('https://example.com/a/very/long/path?with=query');
+  await form.getByRole('textbox', { name: 'Custom code' }).fill('my-link');
+  await form.getByRole('button', { name: 'Shorten' }).click();
+  const table = page.getByRole('table', { name: 'Short links' });
+  await expect(table).toContainText('/s/my-link');
+  await expect(page.getByTestId('link-stats')).toHaveText('1 link · 0 clicks on this page');
+  // someone follows the link (no redirect following: the target is not reachable from here)
+  const hit = await page.request.get(`${running.server.url}/s/my-link`, { maxRedirects: 0 });
+  expect(hit.status()).toBe(302);
+  await page.getByRole('tab', { name: 'Files' }).click();
+  await page.getByRole('tab', { name: 'Short links' }).click();
+  await expect(page.getByTestId('link-stats')).toHaveText('1 link · 1 clicks on this page');
+  // a taken code is shown next to the field
+  await form.getByRole('textbox', { name: 'Target URL' }).fill('https://example.org/');
+  await form.getByRole('textbox', { name: 'Custom code' }).fill('my-link');
+  await form.getByRole('button', { name: 'Shorten' }).click();
+  await expect(form.getByText(/taken|already/i)).toBeVisible();
+  await shot('16-links');
+});
+
+test('switch language', async () => {
+  await go('Settings');
+  await page.getByRole('tabpanel', { name: 'General' }).getByRole('combobox', { name: 'Language' }).click();
+  await page.getByRole('option', { name: '简体中文' }).click();
+  await expect(page.getByRole('heading', { name: '设置' })).toBeVisible();
+  const nav = page.getByRole('navigation', { name: '主导航' });
+  await expect(nav.getByRole('link', { name: '概览' })).toBeVisible();
+  await nav.getByRole('link', { name: '概览' }).click();
+  await expect(page.getByTestId('net-worth')).toContainText('US$4,187.50');
+  await expect(page.getByRole('heading', { name: '最近记录' })).toBeVisible();
+  await shot('17-dashboard-zh');
+  await nav.getByRole('link', { name: '设置' }).click();
+  await page.getByRole('tabpanel', { name: '通用' }).getByRole('combobox', { name: '语言' }).click();
+  await page.getByRole('option', { name: 'English' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+});
+
+test('log out and back in', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByText('You have signed out.')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Email' }).fill('alice@example.com');
+  await page.getByRole('textbox', { name: 'Password' }).fill('wrong password!');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Wrong email or password.');
+  await page.getByRole('textbox', { name: 'Password' }).fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByTestId('net-worth')).toContainText('$4,187.50');
+  // stays signed in across a restart of the window
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+});

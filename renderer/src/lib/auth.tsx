@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { navigate } from './router';
 import { call, onSessionEnded, setToken, type ApiCallError, type ResultOf } from '../api/client';
 
 /**
@@ -91,6 +92,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           /* signed out locally either way */
         }
         end('signedOut');
+        navigate('/login', { replace: true });
       },
     }),
     [state, end],

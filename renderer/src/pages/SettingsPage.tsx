@@ -1,3 +1,572 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { ActionIcon, Alert, Button, Checkbox, Code, Group, Modal, Progress, SegmentedControl, Select, Skeleton, Stack, Table, Tabs, Text, TextInput, Title, useMantineColorScheme } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { ApiCallError, call, type ResultOf } from '../api/client';
+import { Empty, ErrorNote, PageHeader } from '../components/common';
+import { Icon } from '../components/icons';
+import { LanguageSelect } from '../components/Prefs';
+import { useAuth } from '../lib/auth';
+import { CURRENCIES } from '../lib/currencies';
+import { invalidate, useAction, useApi } from '../lib/data';
+import { useErrorText } from '../lib/errors';
+import { fromDateInput, timeZone, toDateInput, useFormat } from '../lib/format';
+import { useCategories, type Category } from '../lib/ledger';
+import { navigate, useSearchParam } from '../lib/router';
+
+type Tab = 'general' | 'currency' | 'categories' | 'data' | 'server';
+
 export default function SettingsPage() {
-  return <div className="pp-page">TODO</div>;
+  const { t } = useTranslation();
+  const param = useSearchParam('tab');
+  const tab: Tab = param === 'currency' || param === 'categories' || param === 'data' || param === 'server' ? param : 'general';
+  return (
+    <div className="pp-page">
+      <PageHeader title={t('settings.title')} />
+      <Tabs value={tab} onChange={(v) => navigate(v === 'general' ? '/settings' : `/settings?tab=${v}`, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="general">{t('settings.tabs.general')}</Tabs.Tab>
+          <Tabs.Tab value="currency">{t('settings.tabs.currency')}</Tabs.Tab>
+          <Tabs.Tab value="categories">{t('settings.tabs.categories')}</Tabs.Tab>
+          <Tabs.Tab value="data">{t('settings.tabs.data')}</Tabs.Tab>
+          <Tabs.Tab value="server">{t('settings.tabs.server')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="general">
+          <General />
+        </Tabs.Panel>
+        <Tabs.Panel value="currency">
+          <Currency />
+        </Tabs.Panel>
+        <Tabs.Panel value="categories">
+          <Categories />
+        </Tabs.Panel>
+        <Tabs.Panel value="data">
+          <ImportExport />
+        </Tabs.Panel>
+        <Tabs.Panel value="server">
+          <Server />
+        </Tabs.Panel>
+      </Tabs>
+    </div>
+  );
+}
+
+/* ------------------------------------------------------------------ general */
+
+function General() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const { session, signOut } = useAuth();
+  const { colorScheme, setColorScheme } = useMantineColorScheme({ keepTransitions: true });
+  return (
+    <Stack>
+      <section className="pp-card" aria-labelledby="set-appearance">
+        <Title order={2} size="h5" id="set-appearance" mb="sm">
+          {t('settings.appearance')}
+        </Title>
+        <Group align="flex-end" gap="xl">
+          <div>
+            <Text size="sm" fw={500} mb={4} id="lang-label">
+              {t('nav.language')}
+            </Text>
+            <LanguageSelect />
+          </div>
+          <div>
+            <Text size="sm" fw={500} mb={4} id="theme-label">
+              {t('settings.theme')}
+            </Text>
+            <SegmentedControl
+              aria-labelledby="theme-label"
+              value={colorScheme}
+              onChange={(v) => setColorScheme(v as 'light' | 'dark' | 'auto')}
+              data={[
+                { value: 'light', label: t('settings.themes.light') },
+                { value: 'dark', label: t('settings.themes.dark') },
+                { value: 'auto', label: t('settings.themes.auto') },
+              ]}
+            />
+          </div>
+        </Group>
+      </section>
+      <section className="pp-card" aria-labelledby="set-account">
+        <Title order={2} size="h5" id="set-account" mb="sm">
+          {t('settings.account')}
+        </Title>
+        <Text size="sm">
+          {session?.user.username} · {session?.user.email}
+        </Text>
+        <Text size="xs" c="dimmed" mb="sm">
+          {session && t('settings.sessionUntil', { date: f.date(session.expiresAt, 'datetime') })}
+        </Text>
+        <Button variant="default" leftSection={<Icon name="logout" size={16} />} onClick={() => void signOut()}>
+          {t('nav.logout')}
+        </Button>
+      </section>
+    </Stack>
+  );
+}
+
+/* ------------------------------------------------------------------ currency */
+
+function Currency() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const errorText = useErrorText();
+  const base = useApi('currency.get', {});
+  const rates = useApi('currency.listRates', {});
+  const setBase = useAction();
+  const [from, setFrom] = useState<string | null>('USD');
+  const [to, setTo] = useState<string | null>(null);
+  const [rate, setRate] = useState('');
+  const [date, setDate] = useState(toDateInput(Date.now()));
+  const add = useAction();
+  const remove = useAction();
+  const baseCurrency = base.data?.baseCurrency ?? 'USD';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!from) return;
+    const day = fromDateInput(date);
+    const ok = await add.run(() => call('currency.setRate', { from, to: to ?? baseCurrency, rate: rate.trim(), ...(day !== null ? { date: day } : {}) }));
+    if (ok) setRate('');
+  };
+  return (
+    <Stack>
+      <section className="pp-card" aria-labelledby="set-base">
+        <Title order={2} size="h5" id="set-base" mb="xs">
+          {t('settings.baseCurrency')}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t('settings.baseCurrencyHint')}
+        </Text>
+        {base.data ? (
+          <Select
+            aria-labelledby="set-base"
+            data={CURRENCIES}
+            value={baseCurrency}
+            searchable
+            allowDeselect={false}
+            w={200}
+            onChange={(v) => v && void setBase.run(() => call('currency.setBase', { currency: v }))}
+            error={setBase.error ? errorText(setBase.error) : null}
+          />
+        ) : (
+          <Skeleton h={36} w={200} />
+        )}
+        {base.data && !base.data.explicit && (
+          <Text size="xs" c="dimmed" mt={4}>
+            {t('settings.baseDerived')}
+          </Text>
+        )}
+      </section>
+      <section className="pp-card" aria-labelledby="set-rates">
+        <Title order={2} size="h5" id="set-rates" mb="xs">
+          {t('settings.rates')}
+        </Title>
+        <form onSubmit={submit}>
+          <Group align="flex-start" gap="xs" mb="sm">
+            <Select label={t('settings.rateFrom')} data={CURRENCIES} value={from} onChange={setFrom} searchable allowDeselect={false} w={120} />
+            <Select label={t('settings.rateTo')} data={CURRENCIES} value={to ?? baseCurrency} onChange={setTo} searchable allowDeselect={false} w={120} />
+            <TextInput label={t('settings.rate')} description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined} value={rate} onChange={(e) => setRate(e.currentTarget.value)} inputMode="decimal" required w={200} error={add.error ? errorText(add.error) : null} />
+            <TextInput label={t('settings.rateDate')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} />
+            <Button type="submit" mt={24} loading={add.busy} disabled={!rate.trim()}>
+              {t('settings.addRate')}
+            </Button>
+          </Group>
+        </form>
+        <ErrorNote error={rates.error ?? remove.error} onRetry={rates.reload} />
+        {rates.data && rates.data.list.length === 0 ? (
+          <Empty>{t('settings.noRates')}</Empty>
+        ) : (
+          <Table aria-labelledby="set-rates">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.pair')}</Table.Th>
+                <Table.Th ta="right">{t('settings.rate')}</Table.Th>
+                <Table.Th>{t('settings.rateDate')}</Table.Th>
+                <Table.Th w={40}>
+                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rates.data?.list.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td>
+                    1 {r.from} → {r.to}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {String(r.rate)}
+                  </Table.Td>
+                  <Table.Td>{f.date(r.date)}</Table.Td>
+                  <Table.Td>
+                    <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteRate', { from: r.from, to: r.to })} onClick={() => void remove.run(() => call('currency.deleteRate', { id: r.id }))}>
+                      <Icon name="trash" size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </section>
+    </Stack>
+  );
+}
+
+/* ------------------------------------------------------------------ categories */
+
+function Categories() {
+  const { t } = useTranslation();
+  const categories = useCategories();
+  return (
+    <div className="pp-grid pp-grid-2">
+      {(['expense', 'income'] as const).map((type) => (
+        <CategoryList key={type} type={type} list={type === 'expense' ? categories.expense : categories.income} loading={!categories.data} title={t(`settings.categories.${type}`)} />
+      ))}
+    </div>
+  );
+}
+
+function CategoryList({ type, list, loading, title }: { type: 'income' | 'expense'; list: Category[]; loading: boolean; title: string }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [name, setName] = useState('');
+  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+  const [deleting, setDeleting] = useState<Category | null>(null);
+  const [moveTo, setMoveTo] = useState<string | null>(null);
+  const add = useAction();
+  const rename = useAction();
+  const remove = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const ok = await add.run(() => call('category.create', { type, name: name.trim() }));
+    if (ok) setName('');
+  };
+  return (
+    <section className="pp-card" aria-label={title}>
+      <Title order={2} size="h5" mb="sm">
+        {title}
+      </Title>
+      <form onSubmit={submit}>
+        <Group align="flex-start" gap="xs" mb="sm">
+          <TextInput aria-label={t('settings.newCategory', { type: title })} placeholder={t('settings.newCategoryPlaceholder')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={64} style={{ flex: 1 }} error={add.error ? errorText(add.error) : null} />
+          <Button type="submit" loading={add.busy} disabled={!name.trim()}>
+            {t('settings.add')}
+          </Button>
+        </Group>
+      </form>
+      {loading ? (
+        <Skeleton h={200} />
+      ) : (
+        <Stack gap={2}>
+          {list.map((c) =>
+            renaming?.id === c.id ? (
+              <form
+                key={c.id}
+                onSubmit={async (e) => {
+                  e.preventDefault();
+                  const ok = await rename.run(() => call('category.update', { id: c.id, name: renaming.name.trim() }));
+                  if (ok) setRenaming(null);
+                }}
+              >
+                <Group gap="xs">
+                  <TextInput size="xs" aria-label={t('settings.renameCategory', { name: c.name })} value={renaming.name} onChange={(e) => setRenaming({ id: c.id, name: e.currentTarget.value })} autoFocus style={{ flex: 1 }} error={rename.error ? errorText(rename.error) : null} />
+                  <Button size="xs" type="submit" loading={rename.busy}>
+                    {t('common.save')}
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => setRenaming(null)}>
+                    {t('common.cancel')}
+                  </Button>
+                </Group>
+              </form>
+            ) : (
+              <Group key={c.id} justify="space-between" py={2}>
+                <Text size="sm">{c.name}</Text>
+                <Group gap={2}>
+                  <ActionIcon variant="subtle" aria-label={t('settings.renameCategory', { name: c.name })} onClick={() => (rename.setError(null), setRenaming({ id: c.id, name: c.name }))}>
+                    <Icon name="edit" size={16} />
+                  </ActionIcon>
+                  <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteCategory', { name: c.name })} onClick={() => (remove.setError(null), setMoveTo(null), setDeleting(c))}>
+                    <Icon name="trash" size={16} />
+                  </ActionIcon>
+                </Group>
+              </Group>
+            ),
+          )}
+        </Stack>
+      )}
+      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('settings.deleteCategoryTitle', { name: deleting?.name ?? '' })}>
+        <Stack gap="sm">
+          <Text size="sm">{t('settings.deleteCategoryText')}</Text>
+          <Select label={t('settings.moveTo')} clearable placeholder={t('settings.moveToNone')} data={list.filter((c) => c.id !== deleting?.id).map((c) => ({ value: c.id, label: c.name }))} value={moveTo} onChange={setMoveTo} />
+          {remove.error && (
+            <Text size="sm" c="red" role="alert">
+              {remove.error.code === 409 ? t('settings.categoryInUse') : errorText(remove.error)}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              color="red"
+              loading={remove.busy}
+              onClick={async () => {
+                if (!deleting) return;
+                const ok = await remove.run(() => call('category.delete', { id: deleting.id, ...(moveTo ? { moveTo } : {}) }));
+                if (ok) {
+                  setDeleting(null);
+                  notifications.show({ color: 'teal', message: t('settings.categoryDeleted', { count: ok.movedRecords }) });
+                }
+              }}
+            >
+              {t('assets.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </section>
+  );
+}
+
+/* ------------------------------------------------------------------ import / export */
+
+function download(name: string, content: string, type: string) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Splits a CSV at row boundaries into parts under the API's 1 MiB body limit, each with the header. */
+export function splitCsv(text: string, maxChars = 700_000): { csv: string; firstLine: number }[] {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const header = lines[0] ?? '';
+  const parts: { csv: string; firstLine: number }[] = [];
+  let current: string[] = [];
+  let size = header.length;
+  let firstLine = 2;
+  let inQuotes = false;
+  let rowStart = true;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    // a quoted field may span lines: only cut where no quote is open
+    if (rowStart && size + line.length + 1 > maxChars && current.length > 0 && !inQuotes) {
+      parts.push({ csv: [header, ...current].join('\n'), firstLine });
+      firstLine = i + 1;
+      current = [];
+      size = header.length;
+    }
+    current.push(line);
+    size += line.length + 1;
+    for (const ch of line) if (ch === '"') inQuotes = !inQuotes;
+    rowStart = !inQuotes;
+  }
+  if (current.some((l) => l.trim() !== '')) parts.push({ csv: [header, ...current].join('\n'), firstLine });
+  return parts;
+}
+
+type ImportResult = ResultOf<'accounting.importCsv'>;
+interface Preview {
+  rows: number;
+  create: number;
+  duplicate: number;
+  invalid: number;
+  newCategories: string[];
+  invalidLines: { line: number; errors: string[] }[];
+}
+
+function ImportExport() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const exporting = useAction();
+  const backingUp = useAction();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<{ name: string; parts: { csv: string; firstLine: number }[] } | null>(null);
+  const [createCategories, setCreateCategories] = useState(false);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number; phase: 'check' | 'import' } | null>(null);
+  const [error, setError] = useState<ApiCallError | null>(null);
+  const [result, setResult] = useState<{ created: number; duplicate: number; invalid: number } | null>(null);
+
+  const exportCsv = async () => {
+    const start = fromDateInput(from);
+    const endDay = fromDateInput(to);
+    const answer = await exporting.run(() => call('accounting.exportCsv', { ...(start !== null ? { startDate: start } : {}), ...(endDay !== null ? { endDate: endDay + 86_400_000 } : {}) }), { invalidate: false });
+    if (answer) {
+      download(answer.filename, answer.csv, 'text/csv;charset=utf-8');
+      notifications.show({ color: 'teal', message: t('settings.exported', { count: answer.count }) });
+    }
+  };
+  const backup = async () => {
+    const answer = await backingUp.run(() => call('ledger.backup', {}), { invalidate: false });
+    if (answer) download(`pennypost-backup-${toDateInput(Date.now())}.json`, JSON.stringify(answer), 'application/json');
+  };
+
+  const run = async (dryRun: boolean, parts: { csv: string; firstLine: number }[]) => {
+    setError(null);
+    setProgress({ done: 0, total: parts.length, phase: dryRun ? 'check' : 'import' });
+    const sum: Preview = { rows: 0, create: 0, duplicate: 0, invalid: 0, newCategories: [], invalidLines: [] };
+    try {
+      for (const [index, part] of parts.entries()) {
+        const answer: ImportResult = await call('accounting.importCsv', { csv: part.csv, dryRun, timeZone, createMissingCategories: createCategories });
+        sum.rows += answer.summary.rows;
+        sum.create += answer.summary.create;
+        sum.duplicate += answer.summary.duplicate;
+        sum.invalid += answer.summary.invalid;
+        for (const c of answer.summary.newCategories ?? []) if (!sum.newCategories.includes(c.name)) sum.newCategories.push(c.name);
+        // lines are counted per part (the header is line 1): map them back to the file's lines
+        for (const bad of answer.invalid) if (sum.invalidLines.length < 100) sum.invalidLines.push({ line: part.firstLine + bad.line - 2, errors: bad.errors });
+        setProgress({ done: index + 1, total: parts.length, phase: dryRun ? 'check' : 'import' });
+      }
+      return sum;
+    } catch (err) {
+      setError(err instanceof ApiCallError ? err : new ApiCallError(500, String(err)));
+      return null;
+    } finally {
+      setProgress(null);
+    }
+  };
+  const choose = async (chosen: File | undefined) => {
+    if (!chosen) return;
+    setPreview(null);
+    setResult(null);
+    const text = await chosen.text();
+    const parts = splitCsv(text);
+    setFile({ name: chosen.name, parts });
+    const summary = await run(true, parts);
+    if (summary) setPreview(summary);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+  const confirm = async () => {
+    if (!file) return;
+    const summary = await run(false, file.parts);
+    if (summary) {
+      setResult({ created: summary.create, duplicate: summary.duplicate, invalid: summary.invalid });
+      setPreview(null);
+      setFile(null);
+      invalidate();
+    }
+  };
+
+  return (
+    <Stack>
+      <section className="pp-card" aria-labelledby="set-export">
+        <Title order={2} size="h5" id="set-export" mb="xs">
+          {t('settings.export')}
+        </Title>
+        <Group align="flex-end" gap="xs">
+          <TextInput type="date" label={t('records.from')} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          <TextInput type="date" label={t('records.to')} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          <Button onClick={() => void exportCsv()} loading={exporting.busy}>
+            {t('settings.exportCsv')}
+          </Button>
+          <Button variant="default" onClick={() => void backup()} loading={backingUp.busy}>
+            {t('settings.backupJson')}
+          </Button>
+        </Group>
+        <ErrorNote error={exporting.error ?? backingUp.error} />
+      </section>
+      <section className="pp-card" aria-labelledby="set-import">
+        <Title order={2} size="h5" id="set-import" mb="xs">
+          {t('settings.import')}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t('settings.importHint')}
+        </Text>
+        <input ref={fileInput} type="file" accept=".csv,text/csv" className="pp-visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => void choose(e.currentTarget.files?.[0])} data-testid="import-input" />
+        <Group gap="sm">
+          <Button onClick={() => fileInput.current?.click()} disabled={progress !== null}>
+            {t('settings.chooseCsv')}
+          </Button>
+          <Checkbox label={t('settings.createCategories')} checked={createCategories} onChange={(e) => setCreateCategories(e.currentTarget.checked)} />
+        </Group>
+        {progress && (
+          <div style={{ marginTop: 12 }}>
+            <Text size="sm" mb={4}>
+              {progress.phase === 'check' ? t('settings.checking', { done: progress.done, total: progress.total }) : t('settings.importing', { done: progress.done, total: progress.total })}
+            </Text>
+            <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label={t('settings.importProgress')} animated />
+          </div>
+        )}
+        {error && (
+          <Alert color="red" role="alert" mt="sm">
+            {errorText(error)}
+          </Alert>
+        )}
+        {preview && file && (
+          <div style={{ marginTop: 12 }} data-testid="import-preview">
+            <Title order={3} size="h6" mb={4}>
+              {t('settings.previewOf', { name: file.name })}
+            </Title>
+            <Text size="sm">{t('settings.previewSummary', { rows: preview.rows, create: preview.create, duplicate: preview.duplicate, invalid: preview.invalid })}</Text>
+            {preview.newCategories.length > 0 && (
+              <Text size="sm" c="dimmed">
+                {t('settings.newCategories', { names: preview.newCategories.join(', ') })}
+              </Text>
+            )}
+            {preview.invalidLines.length > 0 && (
+              <Table mt="xs" aria-label={t('settings.invalidRows')}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={80}>{t('settings.line')}</Table.Th>
+                    <Table.Th>{t('settings.problem')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {preview.invalidLines.map((l) => (
+                    <Table.Tr key={l.line}>
+                      <Table.Td>{l.line}</Table.Td>
+                      <Table.Td>{l.errors.join('; ')}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+            <Group mt="sm">
+              <Button onClick={() => void confirm()} disabled={preview.create === 0}>
+                {t('settings.importN', { count: preview.create })}
+              </Button>
+              <Button variant="default" onClick={() => (setPreview(null), setFile(null))}>
+                {t('common.cancel')}
+              </Button>
+            </Group>
+          </div>
+        )}
+        {result && (
+          <Alert color="teal" mt="sm" role="status">
+            {t('settings.imported', result)}
+          </Alert>
+        )}
+      </section>
+    </Stack>
+  );
+}
+
+/* ------------------------------------------------------------------ server */
+
+function Server() {
+  const { t } = useTranslation();
+  return (
+    <section className="pp-card" aria-labelledby="set-server">
+      <Title order={2} size="h5" id="set-server" mb="xs">
+        {t('settings.server')}
+      </Title>
+      <Text size="sm" mb="xs">
+        {t('settings.serverAddress')} <Code>{location.origin}</Code>
+      </Text>
+      <Text size="sm" c="dimmed">
+        {t('settings.serverSettingsFile')}
+      </Text>
+      <Code block mt="xs" className="pp-code">
+        {'{ "network": { "lan": true, "publicBaseUrl": "https://pennypost.example.net" } }'}
+      </Code>
+    </section>
+  );
 }
