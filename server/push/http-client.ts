@@ -63,8 +63,9 @@ export function call(target: string | URL, options: CallOptions): Promise<CallAn
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > MAX_ANSWER_BYTES) {
-            response.destroy();
+            // Fail first: destroy() emits 'aborted' at once, whose handler would report a broken connection.
             fail(new CallError('the answer was larger than 1 MiB', 'too-large'));
+            response.destroy();
             return;
           }
           chunks.push(chunk);
