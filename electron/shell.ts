@@ -268,6 +268,7 @@ export class DesktopShell {
     const { env } = this;
     for (const off of this.unsubscribers.splice(0)) off();
     let launchAtLogin = server.app.settings.get().desktop.launchAtLogin;
+    const lanAtStart = server.app.settings.get().network.lan;
     this.applyLoginItem(launchAtLogin);
     this.unsubscribers.push(
       server.app.settings.onChange((settings) => {
@@ -275,6 +276,8 @@ export class DesktopShell {
           launchAtLogin = settings.desktop.launchAtLogin;
           this.applyLoginItem(launchAtLogin);
         }
+        // LAN access changed from the Settings screen (settings.update): listen on the new socket.
+        if (settings.network.lan !== lanAtStart && this.status === 'running') void this.restartForLan();
         this.renderTray();
       }),
     );
@@ -327,6 +330,9 @@ export class DesktopShell {
     const server = this.server;
     if (!server || server.app.settings.get().network.lan === on) return;
     server.app.settings.update({ network: { lan: on } });
+  }
+
+  private async restartForLan(): Promise<void> {
     this.status = 'restarting';
     this.renderTray();
     try {

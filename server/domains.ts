@@ -5,6 +5,7 @@ import { ledgerDomain } from './ledger';
 import { linksDomain } from './links';
 import { pushDomain } from './push';
 import { savingsDomain } from './savings';
+import { settingsDomain } from './settings';
 import { syncDomain } from './sync';
 import { usersDomain } from './users';
 
@@ -13,5 +14,5 @@ import { usersDomain } from './users';
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
 export function allDomains(): Domain[] {
-  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), syncDomain(), appInfoDomain()];
+  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), settingsDomain(), syncDomain(), appInfoDomain()];
 }

@@ -1,0 +1,106 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, Params, type ActionContext } from '../api/action';
+import { ApiError, ErrorCode } from '../api/errors';
+import { SettingsError, type Settings } from '../config/settings';
+import { isLoopback, localHostNames } from '../http/addresses';
+
+/**
+ * The server settings a person changes from the UI (settings.json holds them; docs/configuration.md
+ * describes each). Only the safe, non-secret ones are readable and writable here; sign-in provider
+ * secrets stay in the file. Changes are allowed only from this computer (loopback callers), so a
+ * LAN client with lanApi cannot, for example, open the server to the network.
+ */
+function view(ctx: ActionContext, settings: Settings) {
+  const listening = ctx.app.listening;
+  const boundToAll = listening?.host === '0.0.0.0' || listening?.host === '::';
+  return {
+    network: {
+      lan: settings.network.lan,
+      lanApi: settings.network.lanApi,
+      allowedHosts: settings.network.allowedHosts,
+      corsOrigins: settings.network.corsOrigins,
+      publicBaseUrl: settings.network.publicBaseUrl,
+    },
+    push: { retentionDays: settings.push.retentionDays, sendPerAppKey: settings.push.sendPerAppKey, sendPerAddress: settings.push.sendPerAddress },
+    files: { maxBytes: settings.files.maxBytes },
+    desktop: { closeToTray: settings.desktop.closeToTray, launchAtLogin: settings.desktop.launchAtLogin, notifications: settings.desktop.notifications },
+    listening: listening ? { host: listening.host, port: listening.port, url: listening.url } : null,
+    /** Addresses other devices can use when LAN access is on. */
+    lanAddresses: localHostNames().filter((name) => /^\d+\.\d+\.\d+\.\d+$/.test(name) && !name.startsWith('127.')),
+    /** LAN access changes the socket the server listens on: true until the server restarts (the desktop app does it by itself). */
+    restartRequired: listening ? settings.network.lan !== boundToAll : false,
+    dataDir: ctx.app.dataDir,
+  };
+}
+
+const SHAPE =
+  '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
+
+export const settingsGet = defineAction({
+  name: 'settings.get',
+  summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses.',
+  auth: 'user',
+  params: Params({}),
+  returns: SHAPE,
+  handler: (_params, ctx) => view(ctx, ctx.app.settings.get()),
+});
+
+const Host = Type.String({ minLength: 1, maxLength: 253 });
+
+export const settingsUpdate = defineAction({
+  name: 'settings.update',
+  summary: 'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, desktop behaviour).',
+  notes:
+    'Only from this computer: callers from the network get 403. Every field is optional; the change is validated, saved to settings.json and applied at once, ' +
+    'except `network.lan`, which needs a restart of a headless server (`restartRequired`; the desktop app restarts its server by itself).',
+  auth: 'user',
+  params: Params({
+    network: Type.Optional(
+      Type.Object(
+        {
+          lan: Type.Optional(Type.Boolean()),
+          lanApi: Type.Optional(Type.Boolean()),
+          allowedHosts: Type.Optional(Type.Array(Host, { maxItems: 50 })),
+          corsOrigins: Type.Optional(Type.Array(Type.String({ pattern: '^https?://[^/\\s]+$', maxLength: 300 }), { maxItems: 20 })),
+          publicBaseUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^(https?://[^\\s]+)?$' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    push: Type.Optional(
+      Type.Object(
+        {
+          retentionDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+          sendPerAppKey: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+          sendPerAddress: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    files: Type.Optional(Type.Object({ maxBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024 })) }, { additionalProperties: false })),
+    desktop: Type.Optional(
+      Type.Object(
+        { closeToTray: Type.Optional(Type.Boolean()), launchAtLogin: Type.Optional(Type.Boolean()), notifications: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    ),
+  }),
+  returns: SHAPE,
+  errors: [
+    [403, 'the caller is not on this computer'],
+    [400, 'a value breaks its rule'],
+  ],
+  handler: (params, ctx) => {
+    if (!isLoopback(ctx.clientAddress)) {
+      throw new ApiError(ErrorCode.Forbidden, 'Settings can only be changed on the computer PennyPost runs on.');
+    }
+    try {
+      return view(ctx, ctx.app.settings.update(params as never));
+    } catch (error) {
+      if (error instanceof SettingsError) throw new ApiError(ErrorCode.Validation, error.message);
+      throw error;
+    }
+  },
+});
+
+export const settingsActions = [settingsGet, settingsUpdate];
