@@ -6,6 +6,9 @@ import { CanvasRenderer } from 'echarts/renderers';
 import { useComputedColorScheme } from '@mantine/core';
 import type { EChartsOption } from './types';
 
+/** Canvas text cannot inherit CSS fonts: the same system stack as the page. */
+const CHART_FONT = "-apple-system, 'Segoe UI', Roboto, Arial, 'PingFang SC', 'Microsoft YaHei', 'Noto Sans CJK SC', 'WenQuanYi Micro Hei', sans-serif";
+
 echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
 
 /**
@@ -19,7 +22,7 @@ export default function EChart({ option, className, label }: { option: EChartsOp
   const grid = dark ? '#373a40' : '#e9ecef';
   const themed: EChartsOption = {
     backgroundColor: 'transparent',
-    textStyle: { color: text, fontFamily: 'inherit' },
+    textStyle: { color: text, fontFamily: CHART_FONT },
     color: ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'],
     animationDuration: 300,
     ...option,

@@ -7,6 +7,7 @@ import { ApiCallError, call, type ParamsOf, type ResultOf } from '../api/client'
 import { Amount, ErrorNote, PageHeader } from '../components/common';
 import { AttachmentPicker, type PickedFile } from '../components/AttachmentPicker';
 import { AttachmentPreview } from '../components/AttachmentPreview';
+import { Icon } from '../components/icons';
 import { useAction, useDataVersion } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { currencyDigits, fromDateInput, startOfDay, toDateInput, useFormat } from '../lib/format';
@@ -395,12 +396,12 @@ function RecordRow({ record, onOpen }: { record: LedgerRecord; onOpen: () => voi
         ? record.category
         : '';
   return (
-    <button type="button" className="pp-row" onClick={onOpen} aria-label={t('records.rowLabel', { date: f.date(record.date), what: title, amount: f.money(record.amount, record.currency) })}>
+    <button type="button" className="pp-row" onClick={onOpen} aria-label={t('records.rowLabel', { date: f.date(record.date), what: title, amount: f.money(record.amount, record.currency) }) + (record.attachments.length ? t('records.hasAttachments') : '')}>
       <span className="pp-cell pp-num">{f.date(record.date)}</span>
       <span className="pp-cell">
         <Text size="sm" fw={500} truncate component="span" display="block">
           {title}
-          {record.attachments.length > 0 && ' 📎'}
+          {record.attachments.length > 0 && <Icon name="paperclip" size={13} className="pp-inline-icon" />}
         </Text>
         <Text size="xs" c="dimmed" truncate component="span" display="block">
           {sub}

@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { GENERATED_PATH, renderApiTypes } from '../renderer/scripts/gen-api-types';
+
+/**
+ * Contracts of the UI that need no browser: the typed API client follows the server's action
+ * declarations, and both languages carry every string.
+ */
+const root = path.resolve(import.meta.dirname, '..');
+
+test('renderer/src/api/actions.generated.ts matches the action declarations (run `npm run gen:api-types`)', async () => {
+  expect(readFileSync(GENERATED_PATH, 'utf8')).toBe(await renderApiTypes());
+});
+
+type Tree = { [key: string]: string | Tree };
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+function leaves(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const full = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(full, value);
+    else for (const [k, v] of leaves(value, full)) out.set(k, v);
+  }
+  return out;
+}
+const load = (name: string) => leaves(JSON.parse(readFileSync(path.join(root, 'renderer/src/i18n', name), 'utf8')) as Tree);
+/** Plural forms differ by language (English one/other, Chinese other): compare the base keys. */
+const base = (key: string) => key.replace(PLURAL, '');
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
+
+test('English and Simplified Chinese have the same keys, none empty, with the same placeholders', () => {
+  const en = load('en.json');
+  const zh = load('zh-CN.json');
+  const enKeys = [...new Set([...en.keys()].map(base))].sort();
+  const zhKeys = [...new Set([...zh.keys()].map(base))].sort();
+  expect(zhKeys).toEqual(enKeys);
+  for (const [key, value] of [...en, ...zh]) expect(value.trim(), key).not.toBe('');
+  // every English plural has an "other" form in Chinese, and the placeholders agree
+  for (const key of enKeys) {
+    const enText = en.get(key) ?? en.get(`${key}_other`) ?? '';
+    const zhText = zh.get(key) ?? zh.get(`${key}_other`);
+    expect(zhText, `${key} in zh-CN`).toBeDefined();
+    expect(placeholders(zhText ?? ''), key).toEqual(placeholders(enText));
+  }
+});
+
+test('Simplified Chinese is translated (not English copied over)', () => {
+  const en = load('en.json');
+  const zh = load('zh-CN.json');
+  const same = [...zh].filter(([key, value]) => /[A-Za-z]{3}/.test(value) && !/[\u4e00-\u9fff]/.test(value) && en.get(key) === value).map(([key]) => key);
+  // Names that stay as they are in Chinese UIs (brands, formats, codes).
+  const allowed = /^(push\.(formats|wechatAppId|wechatSecret|channelTypes\.webhook|urlForms)|savings\.achievementProgress|settings\.rateHint)/;
+  expect(same.filter((key) => !allowed.test(key))).toEqual([]);
+});
