@@ -3,6 +3,7 @@ import { pushActions } from './actions';
 import { mountPushRoutes } from './routes';
 import { pushCollections } from './schema';
 import { PushService } from './service';
+import { useSecretStore } from './targets';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -14,6 +15,7 @@ export function pushDomain(): Domain {
     collections: pushCollections,
     actions: pushActions,
     async start(app) {
+      useSecretStore(app.secrets);
       const push = new PushService(app);
       await push.start();
       app.services.push = push;

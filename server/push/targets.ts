@@ -3,6 +3,8 @@ import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
+import type { SecretStore } from '../config/secrets';
+import { sealString, unsealString } from '../config/sealed-string';
 import { isMasked, maskSecret, newAppKey } from './keys';
 import type { ChannelType, MessageType, PushMode, TargetDoc } from './schema';
 import { WECHAT_DEFAULT_API_BASE, type WechatConfig } from './wechat';
@@ -29,11 +31,37 @@ export interface ChannelInput {
   priority?: number;
 }
 
+/** Seals and unseals channel secrets at rest (set by the push domain at start; server/config/sealed-string.ts). */
+let secretBox: { seal(plain: string): string; unseal(value: string): string } = { seal: (v) => v, unseal: (v) => v };
+export function useSecretStore(secrets: SecretStore): void {
+  secretBox = {
+    seal: (plain) => sealString(secrets, 'push-secrets', plain),
+    unseal: (value) => unsealString(secrets, 'push-secrets', value),
+  };
+}
+const SECRET_KEYS = ['appSecret', 'token'];
+/** The config with its secrets readable (for delivery and masking). */
+export function openConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...config };
+  for (const key of SECRET_KEYS) if (typeof out[key] === 'string') out[key] = secretBox.unseal(out[key] as string);
+  return out;
+}
+/** The config as stored: secrets sealed. */
+export function sealConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...config };
+  for (const key of SECRET_KEYS) if (typeof out[key] === 'string') out[key] = secretBox.seal(out[key] as string);
+  return out;
+}
+
 const notFound = (what: string) => new ApiError(ErrorCode.NotFound, `${what} not found.`);
 const bad = (message: string, field?: string) => new ApiError(ErrorCode.Validation, message, field ? { field } : null);
 
 /** Validates and normalises a channel config for its type; `previous` supplies kept secrets. */
-export function normalizeConfig(type: ChannelType, input: ChannelInput, previous?: Record<string, unknown>): Record<string, unknown> {
+export function normalizeConfig(type: ChannelType, input: ChannelInput, sealedPrevious?: Record<string, unknown>): Record<string, unknown> {
+  return sealConfig(normalizeOpenConfig(type, input, sealedPrevious ? openConfig(sealedPrevious) : undefined));
+}
+
+function normalizeOpenConfig(type: ChannelType, input: ChannelInput, previous?: Record<string, unknown>): Record<string, unknown> {
   const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as ChannelInput;
   const allowed: Record<ChannelType, string[]> = {
     wechat: ['appId', 'appSecret', 'apiBase', 'tokenMode'],
@@ -69,14 +97,15 @@ export function normalizeConfig(type: ChannelType, input: ChannelInput, previous
   return {};
 }
 
-export function maskedConfig(type: ChannelType | '', config: Record<string, unknown>): Record<string, unknown> {
+export function maskedConfig(type: ChannelType | '', sealed: Record<string, unknown>): Record<string, unknown> {
+  const config = openConfig(sealed);
   if (type === 'wechat') return { ...config, appSecret: maskSecret(String(config.appSecret ?? '')) };
   if (type === 'webhook') return { ...config, token: config.token ? maskSecret(String(config.token)) : '' };
   return { ...config };
 }
 
 export function wechatConfigOf(channel: TargetDoc): WechatConfig {
-  const c = channel.config;
+  const c = openConfig(channel.config);
   return {
     appId: String(c.appId),
     appSecret: String(c.appSecret),
@@ -86,7 +115,7 @@ export function wechatConfigOf(channel: TargetDoc): WechatConfig {
 }
 
 export function webhookConfigOf(channel: TargetDoc): WebhookConfig {
-  const c = channel.config;
+  const c = openConfig(channel.config);
   return { url: String(c.url ?? ''), format: c.format as WebhookFormat, token: String(c.token ?? ''), priority: Number(c.priority ?? 0) };
 }
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../../test-support/test-server';
 import { startPushServer, type PushTestServer } from './helpers';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { openConfig } from '../targets';
 
 let t: PushTestServer;
 beforeAll(async () => {
@@ -23,7 +26,12 @@ describe('channels', () => {
     expect(renamed.data.name).toBe('Renamed');
     expect(renamed.data.config.appSecret).toBe('••••89ab');
     const stored = t.server.app.services.push.targets.get(created.data.id)!;
-    expect(stored.config.appSecret).toBe(SECRET);
+    // Kept, and sealed at rest (AES-GCM with the data dir's push-secrets key).
+    expect(stored.config.appSecret).toMatch(/^enc:v1:/);
+    expect(String(stored.config.appSecret)).not.toContain(SECRET);
+    expect(openConfig(stored.config).appSecret).toBe(SECRET);
+    const onDisk = readdirSync(path.join(t.dataDir, 'db')).map((f) => readFileSync(path.join(t.dataDir, 'db', f)));
+    expect(onDisk.some((content) => content.includes(Buffer.from(SECRET)))).toBe(false);
 
     const changed = await t.call('push.updateChannel', { id: created.data.id, config: { appSecret: 'another-secret-zzzz' } });
     expect(changed.data.config.appSecret).toBe('••••zzzz');
