@@ -328,6 +328,41 @@ test('short links: create, copy, count', async () => {
   await shot('16-links');
 });
 
+test('settings: server address, public base URL, sync form, CSV import with preview', async () => {
+  await go('Settings');
+  await page.getByRole('tab', { name: 'Server' }).click();
+  await expect(page.getByRole('region', { name: 'Network' }).getByText(running.server.url)).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Connect to CouchDB' })).toBeVisible();
+  const base = page.getByRole('textbox', { name: 'Public base URL' });
+  await base.fill('https://pp.example.net');
+  await page.getByRole('region', { name: 'Network' }).getByRole('button', { name: 'Save' }).first().click();
+  await expect(page.getByRole('region', { name: 'Network' }).getByRole('button', { name: 'Save' }).first()).toBeDisabled();
+  await shot('18-settings-server');
+  await go('Push');
+  await expect(page.getByRole('region', { name: 'App Server alerts' }).getByText(/^https:\/\/pp\.example\.net\/send\/PP[A-Za-z0-9]{24}$/)).toBeVisible();
+  await go('Settings');
+  await page.getByRole('tab', { name: 'Server' }).click();
+  await base.fill('');
+  await page.getByRole('region', { name: 'Network' }).getByRole('button', { name: 'Save' }).first().click();
+  await expect(page.getByRole('region', { name: 'Network' }).getByRole('button', { name: 'Save' }).first()).toBeDisabled();
+
+  await page.getByRole('tab', { name: 'Import & export' }).click();
+  const csv = ['date,type,amount,asset,category,description', '2026-01-05,expense,4.20,Wallet,Food,Coffee', '2026-01-06,income,50,Bank card,Salary,Refund', '2026-01-07,expense,abc,Wallet,Food,Broken'].join('\n');
+  await page.getByTestId('import-input').setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const preview = page.getByTestId('import-preview');
+  await expect(preview).toContainText('3 rows: 2 new, 0 already imported, 1 with problems.');
+  await expect(preview.getByRole('table', { name: 'Rows with problems' })).toContainText('4');
+  await shot('19-import-preview');
+  await preview.getByRole('button', { name: 'Import 2 records' }).click();
+  await expect(page.getByRole('status')).toContainText('Imported 2 records');
+  // the same file again creates nothing new
+  await page.getByTestId('import-input').setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(preview).toContainText('3 rows: 0 new, 2 already imported, 1 with problems.');
+  await preview.getByRole('button', { name: 'Cancel' }).click();
+  await go('Records');
+  await expect(page.getByTestId('record-totals')).toContainText('5 records');
+});
+
 test('switch language', async () => {
   await go('Settings');
   await page.getByRole('tabpanel', { name: 'General' }).getByRole('combobox', { name: 'Language' }).click();
@@ -336,7 +371,7 @@ test('switch language', async () => {
   const nav = page.getByRole('navigation', { name: '主导航' });
   await expect(nav.getByRole('link', { name: '概览' })).toBeVisible();
   await nav.getByRole('link', { name: '概览' }).click();
-  await expect(page.getByTestId('net-worth')).toContainText('US$4,187.50');
+  await expect(page.getByTestId('net-worth')).toContainText('US$4,233.30');
   await expect(page.getByRole('heading', { name: '最近记录' })).toBeVisible();
   await shot('17-dashboard-zh');
   await nav.getByRole('link', { name: '设置' }).click();
@@ -355,7 +390,7 @@ test('log out and back in', async () => {
   await page.getByRole('textbox', { name: 'Password' }).fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-  await expect(page.getByTestId('net-worth')).toContainText('$4,187.50');
+  await expect(page.getByTestId('net-worth')).toContainText('$4,233.30');
   // stays signed in across a restart of the window
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();

@@ -1,5 +1,5 @@
-import { useRef, useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Button, Checkbox, Code, Group, Modal, Progress, SegmentedControl, Select, Skeleton, Stack, Table, Tabs, Text, TextInput, Title, useMantineColorScheme } from '@mantine/core';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ActionIcon, Alert, Badge, Button, Checkbox, Code, Group, Modal, PasswordInput, Progress, SegmentedControl, Select, Skeleton, Stack, Switch, Table, Tabs, TagsInput, Text, TextInput, Title, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../api/client';
@@ -552,21 +552,239 @@ function ImportExport() {
 /* ------------------------------------------------------------------ server */
 
 function Server() {
-  const { t } = useTranslation();
   return (
-    <section className="pp-card" aria-labelledby="set-server">
-      <Title order={2} size="h5" id="set-server" mb="xs">
-        {t('settings.server')}
+    <Stack>
+      <NetworkSettings />
+      <SyncSettings />
+      <About />
+    </Stack>
+  );
+}
+
+function NetworkSettings() {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const settings = useApi('settings.get', {});
+  const save = useAction();
+  const [publicBaseUrl, setPublicBaseUrl] = useState<string | null>(null);
+  const [hosts, setHosts] = useState<string[] | null>(null);
+  const s = settings.data;
+  const update = (network: { lan?: boolean; lanApi?: boolean; publicBaseUrl?: string; allowedHosts?: string[] }) => save.run(() => call('settings.update', { network }));
+  return (
+    <section className="pp-card" aria-labelledby="set-network">
+      <Title order={2} size="h5" id="set-network" mb="xs">
+        {t('settings.network')}
       </Title>
-      <Text size="sm" mb="xs">
-        {t('settings.serverAddress')} <Code>{location.origin}</Code>
+      <ErrorNote error={settings.error} onRetry={settings.reload} />
+      {!s ? (
+        <Skeleton h={160} />
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm">
+            {t('settings.serverAddress')} <Code>{s.listening?.url ?? location.origin}</Code>
+          </Text>
+          <Switch
+            label={t('settings.lan')}
+            description={s.network.lan && s.lanAddresses.length ? t('settings.lanOn', { addresses: s.lanAddresses.map((a) => `http://${a}:${s.listening?.port ?? ''}`).join(', ') }) : t('settings.lanHint')}
+            checked={s.network.lan}
+            disabled={save.busy}
+            onChange={(e) => void update({ lan: e.currentTarget.checked })}
+          />
+          <Switch label={t('settings.lanApi')} description={t('settings.lanApiHint')} checked={s.network.lanApi} disabled={save.busy || !s.network.lan} onChange={(e) => void update({ lanApi: e.currentTarget.checked })} />
+          {s.restartRequired && (
+            <Alert color="yellow" role="status">
+              {t('settings.restartRequired')}
+            </Alert>
+          )}
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (publicBaseUrl !== null) void update({ publicBaseUrl: publicBaseUrl.trim().replace(/\/+$/, '') }).then((ok) => ok && setPublicBaseUrl(null));
+            }}
+          >
+            <Group align="flex-start" gap="xs">
+              <TextInput
+                label={t('settings.publicBaseUrl')}
+                description={t('settings.publicBaseUrlHint')}
+                placeholder="https://pennypost.example.net"
+                value={publicBaseUrl ?? s.network.publicBaseUrl}
+                onChange={(e) => setPublicBaseUrl(e.currentTarget.value)}
+                style={{ flex: 1 }}
+                error={save.error ? errorText(save.error) : null}
+              />
+              <Button type="submit" mt={44} disabled={publicBaseUrl === null} loading={save.busy}>
+                {t('common.save')}
+              </Button>
+            </Group>
+          </form>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (hosts !== null) void update({ allowedHosts: hosts }).then((ok) => ok && setHosts(null));
+            }}
+          >
+            <Group align="flex-end" gap="xs">
+              <TagsInput label={t('settings.allowedHosts')} description={t('settings.allowedHostsHint')} value={hosts ?? s.network.allowedHosts} onChange={setHosts} style={{ flex: 1 }} splitChars={[',', ' ']} />
+              <Button type="submit" disabled={hosts === null} loading={save.busy}>
+                {t('common.save')}
+              </Button>
+            </Group>
+          </form>
+          <Text size="xs" c="dimmed">
+            {t('settings.dataDir')} <Code>{s.dataDir}</Code>
+          </Text>
+        </Stack>
+      )}
+    </section>
+  );
+}
+
+const SYNC_STATE_COLORS: Record<string, string> = { idle: 'teal', active: 'blue', paused: 'yellow', error: 'red', stopped: 'gray' };
+
+function SyncSettings() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const errorText = useErrorText();
+  const [poll, setPoll] = useState(0);
+  const status = useApi('sync.status', {});
+  const [url, setUrl] = useState('');
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [live, setLive] = useState(true);
+  const action = useAction();
+  // Live status: refresh every 3 s while this section is open.
+  useEffect(() => {
+    const timer = window.setInterval(() => setPoll((n) => n + 1), 3000);
+    return () => window.clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (poll) status.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [poll]);
+  const s = status.data;
+  const configured = s && 'configured' in s && s.configured;
+  const connect = async (event: FormEvent) => {
+    event.preventDefault();
+    const ok = await action.run(() => call('sync.configure', { url: url.trim(), username: username.trim(), password, live }));
+    if (ok) setPassword('');
+  };
+  return (
+    <section className="pp-card" aria-labelledby="set-sync">
+      <Title order={2} size="h5" id="set-sync" mb="xs">
+        {t('settings.sync')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('settings.syncHint')}
       </Text>
-      <Text size="sm" c="dimmed">
-        {t('settings.serverSettingsFile')}
-      </Text>
-      <Code block mt="xs" className="pp-code">
-        {'{ "network": { "lan": true, "publicBaseUrl": "https://pennypost.example.net" } }'}
-      </Code>
+      {status.error && status.data === undefined && <ErrorNote error={status.error} onRetry={status.reload} />}
+      {!s ? (
+        <Skeleton h={120} />
+      ) : !configured ? (
+        <form onSubmit={connect} aria-label={t('settings.syncConnect')}>
+          <Group align="flex-start" gap="xs">
+            <TextInput label={t('settings.syncUrl')} placeholder="https://couch.example.com/" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required style={{ flex: 2 }} />
+            <TextInput label={t('settings.syncUser')} value={username} onChange={(e) => setUsername(e.currentTarget.value)} required style={{ flex: 1 }} autoComplete="off" />
+            <PasswordInput label={t('auth.password')} value={password} onChange={(e) => setPassword(e.currentTarget.value)} required style={{ flex: 1 }} autoComplete="new-password" />
+          </Group>
+          <Group justify="space-between" mt="sm">
+            <Switch label={t('settings.syncLive')} checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
+            <Button type="submit" loading={action.busy} disabled={!url.trim() || !username.trim() || !password}>
+              {t('settings.syncConnectButton')}
+            </Button>
+          </Group>
+          {action.error && (
+            <Alert color="red" role="alert" mt="sm">
+              {errorText(action.error)}
+            </Alert>
+          )}
+        </form>
+      ) : (
+        'collections' in s && (
+          <Stack gap="sm">
+            <Group justify="space-between">
+              <Text size="sm">
+                {t('settings.syncWith', { url: s.url, user: s.username })} · {s.enabled ? t('settings.syncOn') : t('settings.syncOff')}
+              </Text>
+              <Group gap="xs">
+                {s.enabled ? (
+                  <Button size="xs" variant="default" onClick={() => void action.run(() => call('sync.stop', {}))}>
+                    {t('settings.syncPause')}
+                  </Button>
+                ) : (
+                  <Button size="xs" onClick={() => void action.run(() => call('sync.start', {}))}>
+                    {t('settings.syncStart')}
+                  </Button>
+                )}
+                <Button size="xs" variant="default" onClick={() => void action.run(() => call('sync.resync', {}))}>
+                  {t('settings.syncResync')}
+                </Button>
+                <Button size="xs" color="red" variant="subtle" onClick={() => void action.run(() => call('sync.remove', {}))}>
+                  {t('settings.syncRemove')}
+                </Button>
+              </Group>
+            </Group>
+            <ErrorNote error={action.error} />
+            <Table aria-label={t('settings.syncStatus')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('settings.syncCollection')}</Table.Th>
+                  <Table.Th>{t('push.status')}</Table.Th>
+                  <Table.Th>{t('settings.syncLastPush')}</Table.Th>
+                  <Table.Th>{t('settings.syncLastPull')}</Table.Th>
+                  <Table.Th ta="right">{t('settings.syncPending')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {s.collections.map((c) => (
+                  <Table.Tr key={c.collection}>
+                    <Table.Td>{c.collection}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={SYNC_STATE_COLORS[c.state] ?? 'gray'}>
+                        {t(`settings.syncStates.${c.state as 'idle'}`)}
+                      </Badge>
+                      {c.lastError && (
+                        <Text size="xs" c="red">
+                          {c.lastError}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{c.lastPushedAt ? f.date(c.lastPushedAt, 'datetime') : '—'}</Table.Td>
+                    <Table.Td>{c.lastPulledAt ? f.date(c.lastPulledAt, 'datetime') : '—'}</Table.Td>
+                    <Table.Td ta="right">{c.pending ?? 0}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Stack>
+        )
+      )}
+    </section>
+  );
+}
+
+function About() {
+  const { t } = useTranslation();
+  const info = useApi('app.info', {}, { live: false });
+  return (
+    <section className="pp-card" aria-labelledby="set-about">
+      <Title order={2} size="h5" id="set-about" mb="xs">
+        {t('settings.about')}
+      </Title>
+      <ErrorNote error={info.error} />
+      {info.data && (
+        <Stack gap={2}>
+          <Text size="sm">
+            {info.data.name} {info.data.version} · {t(`settings.modes.${info.data.mode as 'desktop'}`)} · {info.data.platform}/{info.data.arch}
+          </Text>
+          <Text size="xs" c="dimmed">
+            Node {info.data.versions.node}
+            {info.data.versions.electron ? ` · Electron ${info.data.versions.electron} · Chrome ${info.data.versions.chrome}` : ''}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('settings.licences', { count: info.data.licences.total })}
+          </Text>
+        </Stack>
+      )}
     </section>
   );
 }
