@@ -12,7 +12,7 @@ import type { DesktopMessage } from './desktop';
 export const SEND_BODY_LIMIT = '4mb';
 
 /** `/send/{anything}` and `/send/{anything}.send`: everything under /send/ is the webhook's. */
-const SEND_PATH = /^\/send\/([^/]+?)(?:\.send)?\/?$/;
+const SEND_PATH = /^\/send\/([^/]*?)(?:\.send)?\/?$/;
 /** `/{appKey}` and `/{appKey}.send`: only the app key shape, so nothing else is shadowed. */
 const KEY_PATH = new RegExp(`^/(${APP_KEY_BODY})(?:\\.send)?/?$`);
 

@@ -410,7 +410,7 @@ describe('/send with random and hostile input', () => {
     const field = fc.oneof(fc.constantFrom('title', 'text', 'desp', 'short', 'channel', 'openid', '__proto__', 'constructor', 'title[]', 'title[a]', ''), fc.string({ maxLength: 10 }));
     const scalar = fc.oneof(stringPool(), fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('x'.repeat(40_000), 'ok'));
     const arbSend = fc.record({
-      path: fc.oneof(fc.constantFrom(...paths()), fc.constantFrom('/send/PP', `/send/${appKey}x`, `/send/${appKey.toLowerCase()}`, '/send/%00', '/send/..%2f..%2fapi', `/send/${'P'.repeat(3000)}`)),
+      path: fc.oneof(fc.constantFrom(...paths()), fc.constantFrom('/send/', '/send/.send', '/send/PP', `/send/${appKey}x`, `/send/${appKey.toLowerCase()}`, '/send/%00', '/send/..%2f..%2fapi', `/send/${'P'.repeat(3000)}`)),
       method: fc.constantFrom('GET', 'POST', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
       query: fc.array(fc.tuple(field, scalar), { maxLength: 4 }),
       body: fc.oneof(
@@ -476,6 +476,13 @@ describe('/send with random and hostile input', () => {
       const mayPass = label === 'blank title' || label === 'invalid UTF-8 in form';
       if (!(answer.status >= 400 && answer.status < 500) && !(mayPass && answer.status === 200)) findings.push(`raw /send ${label} → ${answer.status} ${answer.message}`);
       if (answer.code === 0) await acceptChanges();
+    }
+    // An empty key is still the webhook's: the /send envelope with CORS, not the generic 404 page.
+    for (const path of ['/send/?title=x', '/send/.send?title=x']) {
+      const empty = await request(base + path);
+      expect(empty.status, path).toBe(404);
+      expect(empty.code).toBe(404);
+      expect(empty.headers.get('access-control-allow-origin')).toBe('*');
     }
     expect(findings.slice(before)).toEqual([]);
     const after = (await ok(base, 'push.queryMessages', { pageSize: 1 }, token)).total;
