@@ -48,14 +48,29 @@ function dirSize(dir: string): number {
   return total;
 }
 
-/** Start dates of range queries that have at least 1,000 later records of that user. */
+const datesByUser = new WeakMap<AccountRecord[], Map<string, number[]>>();
+
+/** Start dates of range queries that have at least 1,000 later records of that user (any BENCH_DOCS). */
 function rangeStarts(records: AccountRecord[], seed: number): Array<{ userId: string; from: number }> {
+  let byUser = datesByUser.get(records);
+  if (!byUser) {
+    byUser = new Map();
+    for (const r of records) {
+      let dates = byUser.get(r.userId);
+      if (!dates) byUser.set(r.userId, (dates = []));
+      dates.push(r.date);
+    }
+    for (const dates of byUser.values()) dates.sort((a, b) => a - b);
+    datesByUser.set(records, byUser);
+  }
   const rand = seededRandom(seed);
   const out = [];
   for (let i = 0; i < RUNS; i++) {
     const userId = `user-${Math.floor(rand() * USERS)}`;
-    // The first half of the five years: every user has far more than 1,000 records after it.
-    const from = DATE_MIN + Math.floor(rand() * ((DATE_MAX - DATE_MIN) / 2));
+    const dates = byUser.get(userId) ?? [];
+    // A date with at least 1,000 of the user's records from it on (the first half at 100k documents).
+    const last = Math.max(0, Math.min(dates.length - 1000, Math.floor(dates.length / 2)));
+    const from = dates[Math.floor(rand() * last)] ?? DATE_MIN;
     out.push({ userId, from });
   }
   return out;

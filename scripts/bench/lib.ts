@@ -1,0 +1,214 @@
+/**
+ * Shared pieces of `npm run bench` and `npm run soak`: machine facts, PennyPost server processes
+ * started the way `npm run serve` starts them (with the time to the ready line), their RSS, a
+ * 100k-record seed, and small statistics. Everything listens on and talks to 127.0.0.1 only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  node: string;
+  os: string;
+}
+
+export function machine(): Machine {
+  return {
+    cpu: os.cpus()[0]?.model?.trim() ?? 'unknown CPU',
+    cores: os.cpus().length,
+    memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+export function loadAverage(): number[] {
+  return os.loadavg().map((n) => Math.round(n * 100) / 100);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function percentile(samples: number[], p: number): number {
+  if (samples.length === 0) return NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function median(samples: number[]): number {
+  return percentile(samples, 50);
+}
+
+/** Resident set size of a process in bytes (Linux /proc; `ps` elsewhere). */
+export function rssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1]);
+    if (Number.isFinite(kb)) return kb * 1024;
+  } catch {
+    // not Linux
+  }
+  return NaN;
+}
+
+/** Settings for benchmark servers: limits that would throttle the load generator are lifted. */
+export const BENCH_SETTINGS = {
+  log: { level: 'warn' },
+  rateLimit: { apiPerToken: 100_000_000, apiPerAddress: 100_000_000, authPerAddress: 100_000 },
+  push: { sendPerAppKey: 100_000_000, sendPerAddress: 100_000_000 },
+};
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** ms from spawn to the ready line. */
+  startupMs: number;
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `node --import tsx server/cli.ts --port 0 --data-dir <dir>` — exactly what `npm run serve`
+ * runs — with the time from spawn to "PennyPost listening on …".
+ */
+export async function startServerProcess(dataDir: string, settings: Record<string, unknown> = BENCH_SETTINGS): Promise<ServerProcess> {
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s: ${stderr}`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /PennyPost listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}: ${stderr}`));
+    });
+  });
+  const startupMs = performance.now() - started;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    startupMs,
+    rss: () => rssOf(child.pid!),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, sleep(20_000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}
+
+export async function call<T = any>(url: string, action: string, params: unknown = {}, token?: string): Promise<T> {
+  const res = await fetch(`${url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ action, params }),
+  });
+  const body = (await res.json()) as { code: number; message: string; data: T };
+  if (body.code !== 200) throw new Error(`${action}: ${body.code} ${body.message}`);
+  return body.data;
+}
+
+/** mulberry32 */
+export function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = s;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Seeded {
+  email: string;
+  password: string;
+  assets: string[];
+  appKey: string;
+  records: number;
+  seedMs: number;
+}
+
+/**
+ * A realistic ledger of `count` records over 5 years, 10 assets, one user (like
+ * server/ledger/bench/ledger-bench.ts), plus a desktop push app: written by an in-process
+ * PennyPost straight into the collection (as sync would), then closed.
+ */
+export async function seedLedger(dataDir: string, count: number): Promise<Seeded> {
+  const { startServer } = await import('../../server/server');
+  const { createLogger } = await import('../../server/lib/logger');
+  const { newId } = await import('../../server/lib/ids');
+  const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', logger: createLogger('warn'), settings: BENCH_SETTINGS as never });
+  try {
+    const email = 'bench@example.com';
+    const password = 'bench-password-1';
+    const user = await call(server.url, 'user.register', { username: 'bench', email, password });
+    const assets: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      assets.push((await call(server.url, 'asset.create', { name: `Asset ${i}`, type: i === 9 ? 'credit_card' : 'debit_card', currency: 'USD', balance: 10_000_000 }, user.token)).id);
+    }
+    const channel = await call(server.url, 'push.createChannel', { name: 'Desktop', type: 'desktop' }, user.token);
+    const app = await call(server.url, 'push.createApp', { name: 'Alerts', channelId: channel.id }, user.token);
+    const random = seeded(42);
+    const categories = ['Food', 'Transport', 'Shopping', 'Housing', 'Utilities', 'Health', 'Entertainment', 'Education', 'Travel', 'Gifts'];
+    const end = Date.UTC(2026, 0, 1);
+    const start = end - 5 * 365 * 86_400_000;
+    const records = server.app.db.collection('records');
+    const t0 = performance.now();
+    for (let done = 0; done < count; done += 1000) {
+      const batch = [];
+      for (let i = 0; i < 1000 && done + i < count; i++) {
+        const date = Math.floor(start + random() * (end - start));
+        const income = random() < 0.1;
+        const description = income ? 'salary and bonus' : `purchase ${Math.floor(random() * 1000)}`;
+        batch.push({
+          id: newId(date),
+          userId: user.id,
+          type: income ? 'income' : 'expense',
+          amount: 100 + Math.floor(random() * 50_000),
+          asset: assets[Math.floor(random() * 10)],
+          toAsset: '',
+          toAmount: 0,
+          fee: 0,
+          category: income ? 'Salary' : categories[Math.floor(random() * categories.length)],
+          description,
+          searchText: description,
+          date,
+          tags: random() < 0.3 ? ['work'] : [],
+          attachments: [],
+          importKey: '',
+          createdAt: date,
+          updatedAt: date,
+        });
+      }
+      await records.bulkInsert(batch);
+    }
+    return { email, password, assets, appKey: app.appKey, records: count, seedMs: performance.now() - t0 };
+  } finally {
+    await server.close();
+  }
+}
+
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

@@ -1,0 +1,359 @@
+/**
+ * `npm run bench`: runs every benchmark of the project — each package.json script named
+ * `bench:*`, one after the other — then the whole-server mixed load (scripts/bench/mixed-load.ts:
+ * startup, memory, /api + /send under autocannon against 100,000 records, bare Express baseline),
+ * and writes docs/benchmarks.md: the figures that miss a goal first (with their cause), then every
+ * figure with the machine it ran on and the load average around it, then the raw outputs.
+ *
+ *   BENCH_QUICK=1 npm run bench         small sizes, short runs (a smoke test of the pipeline)
+ *   BENCH_ONLY=storage,mixed npm run bench
+ *   BENCH_OUT=/tmp/b.md npm run bench   write elsewhere
+ *
+ * The soak section of docs/benchmarks.md (written by `npm run soak`) is kept as it is.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadAverage, machine, median, ROOT } from './lib';
+import { formatMixed, type MixedResult } from './mixed-load';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const OUT = process.env.BENCH_OUT ?? path.join(ROOT, 'docs', 'benchmarks.md');
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MIN ?? 30) * 60_000;
+const QUICK_ENV: Record<string, string> = {
+  BENCH_DOCS: '20000',
+  BENCH_RECORDS: '20000',
+  BENCH_RUNS: '50',
+  BENCH_SECONDS: '3',
+  BENCH_SYNC_RECORDS: '5000',
+  BENCH_SYNC_LIVE: '10',
+  BENCH_MIXED_SECONDS: '8',
+  BENCH_EACH_SECONDS: '3',
+};
+
+export const SOAK_START = '<!-- soak:start -->';
+export const SOAK_END = '<!-- soak:end -->';
+
+interface StepResult {
+  name: string;
+  command: string;
+  exitCode: number | null;
+  seconds: number;
+  stdout: string;
+  stderr: string;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+function run(name: string, command: string, args: string[], env: Record<string, string> = {}): Promise<StepResult> {
+  const loadBefore = loadAverage();
+  const started = performance.now();
+  process.stderr.write(`\n=== ${name}: ${command} ${args.join(' ')}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...(QUICK ? QUICK_ENV : {}), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      process.stderr.write(c);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr = (stderr + c.toString()).slice(-20_000);
+      process.stderr.write(c);
+    });
+    const timer = setTimeout(() => {
+      stderr += `\n[bench runner] killed after ${TIMEOUT_MS / 60_000} min\n`;
+      child.kill('SIGKILL');
+    }, TIMEOUT_MS);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ name, command: `${command} ${args.join(' ')}`, exitCode, seconds: (performance.now() - started) / 1000, stdout, stderr, loadBefore, loadAfter: loadAverage() });
+    });
+  });
+}
+
+// ---- goals ----
+
+interface Goal {
+  area: string;
+  figure: string;
+  value: string;
+  goal: string;
+  met: boolean | null;
+  step: string;
+}
+
+const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** Rows of markdown-ish tables whose last cell is a verdict (met/MISSED, yes/NO). */
+function tableGoals(step: StepResult, area: string): Goal[] {
+  const goals: Goal[] = [];
+  for (const raw of strip(step.stdout).split('\n')) {
+    const line = raw.trim();
+    if (!line.startsWith('|')) continue;
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const verdict = cells[cells.length - 1];
+    if (!/^(met|MISSED|yes|NO)$/i.test(verdict)) continue;
+    const goal = cells[cells.length - 2];
+    goals.push({ area, figure: cells[0], value: cells[1], goal, met: /^(met|yes)$/i.test(verdict), step: step.name });
+  }
+  return goals;
+}
+
+function ledgerGoals(step: StepResult): Goal[] {
+  const goals: Goal[] = [];
+  for (const line of strip(step.stdout).split('\n')) {
+    const m = /^(.+?)\s+([\d.]+)\s+([\d.]+)\s+<\s*(\d+) ms\s+(yes|NO)\s*$/.exec(line.trim());
+    if (m) goals.push({ area: 'ledger', figure: `${m[1].trim()} p50`, value: `${m[2]} ms (p99 ${m[3]} ms)`, goal: `p50 < ${m[4]} ms`, met: m[5] === 'yes', step: step.name });
+  }
+  return goals;
+}
+
+function pushGoals(step: StepResult): Goal[] {
+  const text = strip(step.stdout);
+  const m = /1 recipient: (\d+) % of bare Express \(goal ≥ 40 %: (met|MISSED)\), p99 ([\d.]+) ms \(goal < 50 ms: (met|MISSED)\)/.exec(text);
+  if (!m) return [];
+  return [
+    { area: 'push', figure: '/send with 1 recipient, throughput vs bare Express', value: `${m[1]} %`, goal: '≥ 40 %', met: m[2] === 'met', step: step.name },
+    { area: 'push', figure: '/send with 1 recipient, p99 at 50 concurrent', value: `${m[3]} ms`, goal: '< 50 ms', met: m[4] === 'met', step: step.name },
+  ];
+}
+
+function syncGoals(step: StepResult): Goal[] {
+  const goals: Goal[] = [];
+  for (const line of strip(step.stdout).split('\n')) {
+    const m = /^(initial push.*?|initial pull.*?|live change.*?)\s{2,}([\d,]+)\s+(docs\/s|ms)\s+([≥<].*?)\s{2,}(yes|NO)/.exec(line.trim());
+    if (m) goals.push({ area: 'sync', figure: m[1].trim(), value: `${m[2]} ${m[3]}`, goal: m[4].trim(), met: m[5] === 'yes', step: step.name });
+  }
+  return goals;
+}
+
+function goalsOf(step: StepResult): Goal[] {
+  const area = step.name.replace(/^bench:/, '');
+  if (area === 'ledger') return ledgerGoals(step);
+  if (area === 'push') return pushGoals(step);
+  if (area === 'sync') return syncGoals(step);
+  return tableGoals(step, area);
+}
+
+/** Why a figure misses its goal: what the benchmark and the code show, not a guess. */
+function causeOf(goal: Goal, step: StepResult | undefined, cores: number): string {
+  const load = step ? Math.max(...step.loadBefore.slice(0, 1), ...step.loadAfter.slice(0, 1)) : NaN;
+  const loaded = load > cores ? ` The machine was shared and loaded during this step (load average ${load.toFixed(1)} on ${cores} cores): its timings are inflated, the baselines' too.` : '';
+  const f = goal.figure.toLowerCase();
+  if (f.includes('range query')) {
+    return 'A persistent storage reads ~330 KB from LevelDB for a 1,000-document page (index walk, 1,000 random document reads, JSON.parse) and RxDB builds fresh documents; the memory storage slices an array it already holds in the heap. Closing the gap needs a parsed-document cache (server/db/README.md, "Why the range-query goal is missed").' + loaded;
+  }
+  if (f.includes('bulk insert')) return 'Bulk insert is CPU-bound (ajv validation, index strings, one fsynced batch per 1,000 documents).' + (loaded || ' Not analysed further.');
+  if (f.includes('rss')) return 'Node (~45 MB) + tsx\'s TypeScript loader + RxDB with its schemas, plus a 32 MB LevelDB block cache and a 16 MB write buffer.' + loaded;
+  if (f.includes('cold open')) return 'Opening LevelDB replays its log and loads table indexes; the RxDB collections are created on top.' + loaded;
+  if (goal.area === 'push' && f.includes('throughput')) return 'Each /send authenticates nothing but validates, rate-limits, journals and writes its history durably (fsync, group commit) and answers with the delivery result; the bare handler only serialises a constant. Both share 2 cores with the load generator.' + loaded;
+  if (goal.area === 'push' && f.includes('p99')) return 'p99 includes the fsync of the history group commit that many concurrent pushes share; under load the commit queue grows.' + loaded;
+  if (goal.area === 'sync') return 'Replication throughput is bound by the CouchDB stand-in (PouchDB on the memory adapter, in the benchmark process) and by RxDB\'s replication batches.' + loaded;
+  if (goal.area === 'ledger' && f.includes('create')) return 'accounting.create waits for an fsynced LevelDB batch (durability: an acknowledged write survives a power cut) and for the per-user lock.' + loaded;
+  if (goal.area === 'ledger') return 'Served from the per-user in-memory view; the time is HTTP, auth, validation and JSON of the answer.' + (loaded || ' Not analysed further.');
+  if (goal.area === 'ui') {
+    if (goal.value.startsWith('not measured')) return 'See the measured value: the dashboard could not be measured in this run.';
+    return 'The dashboard waits for five /api calls (asset stats, 12 months of income/expense, category stats, recent records, goals); after a server start the first of them builds the per-user view of every record, and headless Chromium on the same 2 cores renders the charts.' + loaded;
+  }
+  return (loaded || 'Not analysed.').trim();
+}
+
+// ---- report ----
+
+function codeBlock(text: string): string {
+  return '```\n' + strip(text).trimEnd().replace(/```/g, "'''") + '\n```';
+}
+
+function section(step: StepResult): string {
+  const ok = step.exitCode === 0;
+  return [
+    `### \`npm run ${step.name}\``,
+    '',
+    `${ok ? '' : `**Failed (exit code ${step.exitCode}).** `}Took ${step.seconds.toFixed(0)} s; load average before ${step.loadBefore.join(' / ')}, after ${step.loadAfter.join(' / ')} (1/5/15 min).`,
+    '',
+    codeBlock(step.stdout || '(no output)'),
+    ...(ok ? [] : ['', 'stderr (tail):', '', codeBlock(step.stderr.slice(-3000))]),
+  ].join('\n');
+}
+
+function goalTable(goals: Goal[]): string {
+  if (goals.length === 0) return '_No goal figures found in this run._';
+  return ['| area | figure | measured | goal | met |', '|---|---|---|---|---|', ...goals.map((g) => `| ${g.area} | ${g.figure} | ${g.value} | ${g.goal} | ${g.met === null ? '—' : g.met ? 'yes' : '**no**'} |`)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const m = machine();
+  const loadStart = loadAverage();
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const order = ['bench:storage', 'bench:ledger', 'bench:push', 'bench:sync'];
+  const names = Object.keys(pkg.scripts)
+    .filter((n) => n.startsWith('bench:'))
+    .sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99) || a.localeCompare(b))
+    .filter((n) => !ONLY || ONLY.has(n.replace(/^bench:/, '')));
+
+  const steps: StepResult[] = [];
+  for (const name of names) steps.push(await run(name, 'npm', ['run', '--silent', name]));
+
+  let mixed: MixedResult | null = null;
+  let mixedStep: StepResult | null = null;
+  if (!ONLY || ONLY.has('mixed')) {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-run-'));
+    const json = path.join(tmp, 'mixed.json');
+    mixedStep = await run('mixed load', process.execPath, ['--import', 'tsx', 'scripts/bench/mixed-load.ts', '--json', json]);
+    if (existsSync(json)) mixed = JSON.parse(readFileSync(json, 'utf8')) as MixedResult;
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  // Goals of the other issues, as the benchmarks report them.
+  const goals = steps.flatMap(goalsOf);
+  const expected: Array<[string, string]> = [
+    ['storage', 'bulk insert'],
+    ['storage', 'range query → 1,000 docs, find() p50'],
+    ['storage', 'cold open'],
+    ['storage', 'RSS after cold open'],
+    ['ledger', 'accounting.query first page'],
+    ['ledger', 'stats.getIncomeExpense'],
+    ['ledger', 'asset.query'],
+    ['ledger', 'accounting.create'],
+    ['push', 'throughput'],
+    ['push', 'p99'],
+    ['sync', 'initial push'],
+    ['sync', 'initial pull'],
+    ['sync', 'live change'],
+  ];
+  for (const [area, needle] of expected) {
+    if (ONLY && !ONLY.has(area)) continue;
+    if (!goals.some((g) => g.area === area && g.figure.includes(needle))) {
+      goals.push({ area, figure: needle, value: 'not measured (the benchmark failed or printed no such figure)', goal: 'see the issue', met: false, step: `bench:${area}` });
+    }
+  }
+  const ui = mixed?.ui;
+  if (ui && ui.warmMs.length > 0) {
+    const records = mixed!.records.toLocaleString('en');
+    goals.push({ area: 'ui', figure: `dashboard complete, first open after a server start (${records} records)`, value: `${ui.afterRestartMs.toFixed(0)} ms`, goal: '< 1.5 s', met: ui.afterRestartMs < 1500, step: 'mixed load' });
+    goals.push({ area: 'ui', figure: `dashboard complete, server warm, median of ${ui.warmMs.length} (${records} records)`, value: `${median(ui.warmMs).toFixed(0)} ms`, goal: '< 1.5 s', met: median(ui.warmMs) < 1500, step: 'mixed load' });
+  } else {
+    goals.push({ area: 'ui', figure: 'dashboard interactive', value: `not measured: ${ui?.note || 'the mixed-load step did not run'}`, goal: '< 1.5 s', met: null, step: 'mixed load' });
+  }
+  if (mixed) {
+    const rssGoal = 150;
+    goals.push({
+      area: 'server',
+      figure: `whole server process, idle with ${mixed.records.toLocaleString('en')} records after the first request (RSS)`,
+      value: `${mixed.memory.idleWarmMb} MB`,
+      goal: `< ${rssGoal} MB (the storage goal applied to the whole process)`,
+      met: mixed.memory.idleWarmMb < rssGoal,
+      step: 'mixed load',
+    });
+  }
+  const byStep = new Map(steps.map((s) => [s.name, s]));
+  if (mixedStep) byStep.set('mixed load', mixedStep);
+  const misses = goals.filter((g) => g.met === false || (g.met === null && g.value.startsWith('not measured')));
+
+  const soakPath = OUT;
+  const previous = existsSync(soakPath) ? readFileSync(soakPath, 'utf8') : '';
+  const soakSection =
+    previous.includes(SOAK_START) && previous.includes(SOAK_END)
+      ? previous.slice(previous.indexOf(SOAK_START), previous.indexOf(SOAK_END) + SOAK_END.length)
+      : `${SOAK_START}\n_No soak run recorded yet: run \`npm run soak\` (10 minutes)._\n${SOAK_END}`;
+
+  const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+  const lines: string[] = [];
+  lines.push('# PennyPost benchmarks');
+  lines.push('');
+  lines.push(`> Generated by \`npm run bench\` (scripts/bench/run.ts) on ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${QUICK ? ' — **quick mode (BENCH_QUICK=1): small sizes, not the reference figures**' : ''}. Do not edit by hand; the soak section is written by \`npm run soak\`.`);
+  lines.push('');
+  lines.push(`**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}. Shared with other work while measured: load average ${loadStart.join(' / ')} at the start, ${loadAverage().join(' / ')} at the end (1/5/15 min); each section gives its own. Timings from a loaded 2-core machine are pessimistic; ratios to the baselines measured in the same step are the fairer comparison.`);
+  lines.push('');
+  lines.push('## Figures that miss a goal');
+  lines.push('');
+  if (misses.length === 0) lines.push('None: every goal stated in the issues is met in this run.');
+  else {
+    lines.push('| area | figure | measured | goal | cause |');
+    lines.push('|---|---|---|---|---|');
+    for (const g of misses) lines.push(`| ${g.area} | ${g.figure} | ${g.value} | ${g.goal} | ${causeOf(g, byStep.get(g.step), m.cores)} |`);
+  }
+  lines.push('');
+  lines.push('## Every goal figure');
+  lines.push('');
+  lines.push(goalTable(goals));
+  lines.push('');
+  if (mixed) {
+    lines.push('## Whole server: mixed load, memory, startup');
+    lines.push('');
+    lines.push(`A PennyPost process started like \`npm run serve\` (node --import tsx server/cli.ts, its own process) with **${mixed.records.toLocaleString('en')} records** over 5 years in 10 assets for one user (seeded like the ledger benchmark) and a desktop push app; autocannon with ${mixed.connections} connections in a worker thread of the benchmark process; a bare Express 5 app in its own process as the baseline (POST /api parses the JSON and answers a constant envelope; GET /send/:key answers a constant). Every write is fsynced, as in production. Load average ${mixedStep?.loadBefore.join(' / ')} before, ${mixedStep?.loadAfter.join(' / ')} after.`);
+    lines.push('');
+    lines.push('| scenario | req/s | p50 ms | p99 ms | vs bare Express | requests | errors |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|');
+    const bareApi = mixed.rows.find((r) => r.name.startsWith('bare Express: POST'))?.rps ?? NaN;
+    const bareSend = mixed.rows.find((r) => r.name.startsWith('bare Express: GET'))?.rps ?? NaN;
+    for (const r of [...mixed.rows, mixed.mixed]) {
+      const baseline = r.name.includes('/send') ? bareSend : bareApi;
+      const ratio = r.name.startsWith('bare') ? '—' : `${f((r.rps / baseline) * 100)} %`;
+      lines.push(`| ${r.name} | ${f(r.rps)} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${ratio} | ${r.requests} | ${r.errors} |`);
+    }
+    lines.push('');
+    lines.push(`Mixed load: ${mixed.mixed.mix}; autocannon's latency resolution is 1 ms.`);
+    lines.push('');
+    lines.push('| memory (RSS of the server process) | MB |');
+    lines.push('|---|---:|');
+    lines.push(`| empty data dir, idle after start | ${mixed.memory.emptyIdleMb} |`);
+    lines.push(`| ${mixed.records.toLocaleString('en')} records, idle after start | ${mixed.memory.idleAfterStartMb} |`);
+    lines.push(`| ${mixed.records.toLocaleString('en')} records, idle after the first request (the user's view loaded) | ${mixed.memory.idleWarmMb} |`);
+    lines.push(`| under the mixed load, peak (mean) | ${mixed.memory.loadPeakMb} (${mixed.memory.loadMeanMb}) |`);
+    lines.push(`| 5 s after the load | ${mixed.memory.afterLoadMb} |`);
+    lines.push('');
+    lines.push('| startup: process start → ready line | runs (ms) | median |');
+    lines.push('|---|---|---:|');
+    lines.push(`| empty data dir (first start: creates keys and database) | ${mixed.startup.emptyMs.map((n) => f(n)).join(', ')} | ${f(median(mixed.startup.emptyMs))} ms |`);
+    lines.push(`| ${mixed.records.toLocaleString('en')} records | ${mixed.startup.fullMs.map((n) => f(n)).join(', ')} | ${f(median(mixed.startup.fullMs))} ms |`);
+    lines.push('');
+    lines.push(
+      mixed.ui.warmMs.length > 0
+        ? `**Dashboard** (built UI in headless Chromium, a fresh browser context each time, signed in; from navigation start until every card shows its figures and no loading placeholder is left): first open right after a server start ${f(mixed.ui.afterRestartMs)} ms; with the server warm ${mixed.ui.warmMs.map((n) => f(n)).join(', ')} ms (median ${f(median(mixed.ui.warmMs))} ms).`
+        : `**Dashboard**: not measured (${mixed.ui.note}).`,
+    );
+    lines.push('');
+    lines.push(`Startup includes loading TypeScript through tsx (as \`npm run serve\` does); the per-user view is built on the first request after a start, not at startup: the first \`accounting.query\` took ${f(mixed.firstQueryMs)} ms. Seeding ${mixed.records.toLocaleString('en')} records took ${f(mixed.seedSeconds, 1)} s.`);
+    lines.push('');
+  } else if (mixedStep) {
+    lines.push('## Whole server: mixed load');
+    lines.push('');
+    lines.push(section(mixedStep));
+    lines.push('');
+  }
+  lines.push('## Soak (`npm run soak`)');
+  lines.push('');
+  lines.push(soakSection);
+  lines.push('');
+  lines.push('## Each benchmark script');
+  lines.push('');
+  lines.push('Each `bench:*` script of package.json, run one after the other in this run, with its own output (which includes its baselines: RxDB\'s memory storage for the storage benchmark, a bare Express handler for the push benchmark).');
+  lines.push('');
+  for (const step of steps) {
+    lines.push(section(step));
+    lines.push('');
+  }
+  if (mixed && mixedStep) {
+    lines.push('### mixed load (raw)');
+    lines.push('');
+    lines.push(codeBlock(formatMixed(mixed)));
+    lines.push('');
+  }
+  writeFileSync(OUT, lines.join('\n'));
+  process.stderr.write(`\nwrote ${OUT}: ${goals.length} goal figures, ${misses.length} missing their goal\n`);
+  const failed = [...steps, ...(mixedStep ? [mixedStep] : [])].filter((s) => s.exitCode !== 0);
+  if (failed.length > 0) {
+    process.stderr.write(`failed: ${failed.map((s) => s.name).join(', ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
