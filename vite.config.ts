@@ -16,6 +16,8 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: '../dist/renderer',
+    // Not "assets": that is a screen of the app (/assets), and the server serves both from one root.
+    assetsDir: '_app',
     emptyOutDir: true,
     target: 'chrome120',
     sourcemap: false,

@@ -14,8 +14,16 @@ test('the app at / loads under the strict CSP and offers sign-in; UI routes fall
   await page.goto(running.server.url);
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Sign in' })).toBeVisible();
-  await page.goto(`${running.server.url}/records`);
-  await expect(page.getByRole('tab', { name: 'Create account' })).toBeVisible();
+  // the UI's own routes load the app directly, even where a server route shares the prefix
+  for (const route of ['/records', '/assets', '/files', '/settings?tab=server']) {
+    await page.goto(`${running.server.url}${route}`);
+    await expect(page.getByRole('tab', { name: 'Create account' })).toBeVisible();
+  }
+  const file = await page.request.get(`${running.server.url}/files/unknown-file-id`);
+  expect(file.status()).toBe(404);
+  expect(file.headers()['content-type']).toContain('application/json');
+  const asset = await page.request.get(`${running.server.url}/_app/missing.js`);
+  expect(asset.status()).toBe(404);
   const health = await page.request.get(`${running.server.url}/healthz`);
   expect(await health.json()).toEqual({ status: 'ok' });
   const api = await page.request.get(`${running.server.url}/api/unknown`);

@@ -55,7 +55,7 @@ export const DEFAULT_PORT = 5733;
 export const DEFAULT_HOST = '127.0.0.1';
 const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
 /** Paths that belong to the server, never to the UI's client-side routes. */
-const NOT_UI = /^\/(api|send|s|m|files|events|healthz)(\/|$)/;
+const NOT_UI = /^\/(api|healthz)(\/|$)|^\/(send|s|m|files|events)\//;
 
 /**
  * Requests Node refuses before any route sees them (a URL or headers over 16 KB, a malformed
@@ -153,9 +153,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         index: 'index.html',
         dotfiles: 'ignore',
         fallthrough: true,
+        redirect: false, // /assets is a screen of the app, not a folder to redirect to
         setHeaders: (res, filePath) => {
-          // Vite names bundles by content hash: cache them for good, never index.html.
-          res.setHeader('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+          // Vite names bundles by content hash (in _app/): cache them for good, never index.html.
+          res.setHeader('Cache-Control', filePath.includes(`${path.sep}_app${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
         },
       }),
     );
