@@ -91,7 +91,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const settings = new SettingsStore(dataDir, options.settings);
   const log = options.logger ?? createLogger(settings.get().log.level);
   const domains = options.domains ?? allDomains();
-  const db = await openDatabase({ dataDir, collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])) });
+  const db = await openDatabase({
+    dataDir,
+    collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])),
+    // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
+    health: { onEvent: (event, detail) => (event === 'recovered' ? log.info : log.warn)(`storage ${event}`, detail) },
+  });
 
   const app: AppContext = {
     dataDir,
