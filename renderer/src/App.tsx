@@ -72,6 +72,10 @@ function Root() {
   useEffect(() => {
     if (signedIn && (path === '/login' || path === '/register')) navigate('/', { replace: true });
   }, [signedIn, path]);
+  useEffect(() => {
+    // Fetch the chart code while the first numbers are on their way (it is a chunk of its own).
+    if (signedIn) void import('./charts/EChart');
+  }, [signedIn]);
   if (!session) return <AuthPage />;
   return <Shell path={path} />;
 }

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -67,6 +68,10 @@ export function formatBytes(locale: string, bytes: number): string {
 export function useFormat() {
   const { i18n } = useTranslation();
   const locale = i18n.language;
+  return useMemo(() => formatter(locale), [locale]);
+}
+
+function formatter(locale: string) {
   return {
     locale,
     money: (amount: number, currency: string, options?: { sign?: boolean; compact?: boolean }) => formatMoney(locale, amount, currency, options),

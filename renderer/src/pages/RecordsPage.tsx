@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ParamsOf, type ResultOf } from '../api/client';
-import { Amount, ErrorNote, PageHeader } from '../components/common';
+import { ErrorNote, PageHeader } from '../components/common';
 import { AttachmentPicker, type PickedFile } from '../components/AttachmentPicker';
 import { AttachmentPreview } from '../components/AttachmentPreview';
 import { Icon } from '../components/icons';
@@ -16,6 +16,7 @@ import { navigate, useSearchParam } from '../lib/router';
 
 const PAGE_SIZE = 100;
 const ROW_HEIGHT = 52;
+const PREFETCH_ROWS = 40;
 
 /** A record's date: now for today (keeps the order of the day), local noon for another day. */
 function dateValue(input: string): number {
@@ -295,8 +296,9 @@ function RecordList() {
   const lastIndex = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
     if (!total) return;
-    const firstPage = Math.floor(firstIndex / PAGE_SIZE) + 1;
-    const lastPage = Math.floor(lastIndex / PAGE_SIZE) + 1;
+    // one screenful ahead and behind, so crossing a page boundary shows no placeholders
+    const firstPage = Math.floor(Math.max(0, firstIndex - PREFETCH_ROWS) / PAGE_SIZE) + 1;
+    const lastPage = Math.floor(Math.min(total - 1, lastIndex + PREFETCH_ROWS) / PAGE_SIZE) + 1;
     for (let page = firstPage; page <= lastPage; page++) if (!pages.has(page)) void loadPage(page);
   }, [firstIndex, lastIndex, total, pages, loadPage]);
 
@@ -362,7 +364,7 @@ function RecordList() {
             const record = rowAt(item.index);
             return (
               <div key={item.key} role="listitem" className="pp-row-slot" style={{ transform: `translateY(${item.start}px)` }} aria-setsize={total} aria-posinset={item.index + 1}>
-                {record ? <RecordRow record={record} onOpen={() => setEditing(record)} /> : <PlaceholderRow />}
+                {record ? <RecordRow record={record} onOpen={setEditing} f={f} t={t} /> : <PlaceholderRow />}
               </div>
             );
           })}
@@ -385,9 +387,11 @@ function PlaceholderRow() {
   );
 }
 
-function RecordRow({ record, onOpen }: { record: LedgerRecord; onOpen: () => void }) {
-  const { t } = useTranslation();
-  const f = useFormat();
+type Fmt = ReturnType<typeof useFormat>;
+type TFn = ReturnType<typeof useTranslation>['t'];
+
+/** One row: plain elements (no per-row hooks), memoised, so scrolling renders only what is new. */
+const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { record: LedgerRecord; onOpen: (record: LedgerRecord) => void; f: Fmt; t: TFn }) {
   const title = record.description || (record.type === 'transfer' ? t('common.transfer') : record.category);
   const sub =
     record.type === 'transfer'
@@ -395,30 +399,26 @@ function RecordRow({ record, onOpen }: { record: LedgerRecord; onOpen: () => voi
       : record.description
         ? record.category
         : '';
+  const date = f.date(record.date);
+  const signed = record.type === 'expense' ? -record.amount : record.amount;
+  const amount = f.money(signed, record.currency, { sign: record.type !== 'transfer' });
+  const tone = record.type === 'income' ? 'pp-income' : record.type === 'expense' ? 'pp-expense' : 'pp-transfer';
   return (
-    <button type="button" className="pp-row" onClick={onOpen} aria-label={t('records.rowLabel', { date: f.date(record.date), what: title, amount: f.money(record.amount, record.currency) }) + (record.attachments.length ? t('records.hasAttachments') : '')}>
-      <span className="pp-cell pp-num">{f.date(record.date)}</span>
+    <button type="button" className="pp-row" onClick={() => onOpen(record)} aria-label={t('records.rowLabel', { date, what: title, amount }) + (record.attachments.length ? t('records.hasAttachments') : '')}>
+      <span className="pp-cell pp-num">{date}</span>
       <span className="pp-cell">
-        <Text size="sm" fw={500} truncate component="span" display="block">
+        <span className="pp-row-title">
           {title}
           {record.attachments.length > 0 && <Icon name="paperclip" size={13} className="pp-inline-icon" />}
-        </Text>
-        <Text size="xs" c="dimmed" truncate component="span" display="block">
-          {sub}
-        </Text>
+        </span>
+        <span className="pp-row-sub">{sub}</span>
       </span>
       <span className="pp-cell">{record.type === 'transfer' ? `${record.assetName} → ${record.toAssetName ?? ''}` : record.assetName}</span>
-      <span className="pp-cell">
-        <Text size="xs" c="dimmed" component="span">
-          {record.tags.map((tag) => `#${tag}`).join(' ')}
-        </Text>
-      </span>
-      <span className="pp-cell pp-cell-amount">
-        <Amount amount={record.amount} currency={record.currency} type={record.type} />
-      </span>
+      <span className="pp-cell pp-row-sub">{record.tags.map((tag) => `#${tag}`).join(' ')}</span>
+      <span className={`pp-cell pp-cell-amount ${tone}`}>{amount}</span>
     </button>
   );
-}
+});
 
 /* ------------------------------------------------------------------ edit / delete */
 
