@@ -12,7 +12,7 @@ export function LanguageSelect() {
       data={LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
       value={i18n.language}
       allowDeselect={false}
-      onChange={(value) => value && setLanguage(value as Language)}
+      onChange={(value) => value && void setLanguage(value as Language)}
       comboboxProps={{ withinPortal: true }}
     />
   );

@@ -1,7 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './en.json';
-import zhCN from './zh-CN.json';
 
 export const LANGUAGES = [
   { value: 'en', label: 'English' },
@@ -24,22 +23,34 @@ function initialLanguage(): Language {
   return navigator.language.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
 }
 
-export function initI18n(): void {
+/** English is in the main bundle; Chinese is a chunk of its own, loaded when it is needed. */
+async function loadLanguage(language: Language): Promise<void> {
+  if (language === 'en' || i18next.hasResourceBundle(language, 'translation')) return;
+  const strings = (await import('./zh-CN.json')).default;
+  i18next.addResourceBundle(language, 'translation', strings);
+}
+
+export async function initI18n(): Promise<void> {
   const lng = initialLanguage();
-  void i18next.use(initReactI18next).init({
-    lng,
+  await i18next.use(initReactI18next).init({
+    lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+    resources: { en: { translation: en } },
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  if (lng !== 'en') {
+    await loadLanguage(lng).catch(() => undefined);
+    await i18next.changeLanguage(lng);
+  }
   document.documentElement.lang = lng;
 }
 
-export function setLanguage(language: Language): void {
+export async function setLanguage(language: Language): Promise<void> {
+  await loadLanguage(language);
   localStorage.setItem(STORAGE_KEY, language);
   document.documentElement.lang = language;
-  void i18next.changeLanguage(language);
+  await i18next.changeLanguage(language);
 }
 
 export function currentLanguage(): Language {
