@@ -92,7 +92,7 @@ test('keyboard focus is visible and the record form works from the keyboard alon
   await expect(page.getByTestId('record-totals')).toContainText('41 records');
   // every interactive element on the screen has an accessible name
   const unnamed = await page.evaluate(() =>
-    [...document.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [role="combobox"]')]
+    Array.from(document.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [role="combobox"]'))
       .filter((el) => (el as HTMLElement).offsetParent !== null && el.getAttribute('aria-hidden') !== 'true')
       .filter((el) => {
         const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || (el.textContent ?? '').trim() || el.getAttribute('title');

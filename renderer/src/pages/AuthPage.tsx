@@ -63,7 +63,7 @@ export function AuthPage() {
 }
 
 function LoginForm() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { signIn } = useAuth();
   const errorText = useErrorText();
   const [email, setEmail] = useState('');
@@ -88,7 +88,7 @@ function LoginForm() {
     ? error.code === 1002
       ? t('auth.wrongPassword')
       : error.code === 1004
-        ? t('auth.locked')
+        ? t('auth.locked', { time: new Date(Number((error.data as { lockedUntil?: number } | null)?.lockedUntil ?? Date.now() + 15 * 60_000)).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' }) })
         : error.code === 429
           ? t('auth.tooMany')
           : errorText(error)
