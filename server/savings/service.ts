@@ -59,12 +59,21 @@ interface RecordStats {
   count: number;
   /** Sorted distinct day numbers (user's zone) on which records were added. */
   days: number[];
+  /** The zone the days were counted in (a new record's day is added with it). */
+  calendar: Calendar | null;
 }
 
 /** Per-user cache of a derived value; invalidated by change events and own writes. */
 class UserCache<T> {
   private readonly versions = new Map<string, number>();
   private readonly values = new Map<string, { version: number; value: Promise<T> }>();
+  private readonly resolved = new Map<string, { version: number; value: T }>();
+
+  /** The current value when it is already computed (for in-place updates), else undefined. */
+  peek(userId: string): T | undefined {
+    const entry = this.resolved.get(userId);
+    return entry && entry.version === (this.versions.get(userId) ?? 0) ? entry.value : undefined;
+  }
 
   invalidate(userId: string): void {
     this.versions.set(userId, (this.versions.get(userId) ?? 0) + 1);
@@ -81,6 +90,9 @@ class UserCache<T> {
     if (cached && cached.version === version) return cached.value;
     const value = load();
     this.values.set(userId, { version, value });
+    value.then((result) => {
+      if ((this.versions.get(userId) ?? 0) === version) this.resolved.set(userId, { version, value: result });
+    }, () => undefined);
     value.catch(() => {
       if (this.values.get(userId)?.value === value) this.values.delete(userId);
     });
@@ -138,7 +150,23 @@ export class SavingsService {
         records.$.subscribe((event) => {
           const userId = (event.documentData as RecordDoc | undefined)?.userId ?? (event.previousDocumentData as RecordDoc | undefined)?.userId;
           if (!userId) return;
-          this.recordStatsCache.invalidate(userId);
+          // A new record only adds one to the count and maybe a day: update in place instead of
+          // recounting every record of the user (100,000 of them in a big ledger).
+          const stats = event.operation === 'INSERT' ? this.recordStatsCache.peek(userId) : undefined;
+          if (stats?.calendar) {
+            stats.count++;
+            const day = stats.calendar.dayOf((event.documentData as RecordDoc).createdAt);
+            let lo = 0;
+            let hi = stats.days.length;
+            while (lo < hi) {
+              const mid = (lo + hi) >>> 1;
+              if (stats.days[mid] < day) lo = mid + 1;
+              else hi = mid;
+            }
+            if (stats.days[lo] !== day) stats.days.splice(lo, 0, day);
+          } else {
+            this.recordStatsCache.invalidate(userId);
+          }
           this.scheduleEvaluation(userId);
         }),
       );
@@ -852,14 +880,14 @@ export class SavingsService {
         const view = await ledger.views.get(userId);
         const days = new Set<number>();
         for (const entry of view.entries) days.add(calendar.dayOf(entry.createdAt));
-        return { count: view.entries.length, days: [...days].sort((a, b) => a - b) };
+        return { count: view.entries.length, days: [...days].sort((a, b) => a - b), calendar };
       }
       const records = this.records;
-      if (!records) return { count: 0, days: [] };
+      if (!records) return { count: 0, days: [], calendar: null };
       const docs = await records.find({ selector: { userId } }).exec();
       const days = new Set<number>();
       for (const doc of docs) days.add(calendar.dayOf(doc.createdAt));
-      return { count: docs.length, days: [...days].sort((a, b) => a - b) };
+      return { count: docs.length, days: [...days].sort((a, b) => a - b), calendar };
     });
   }
 
