@@ -313,13 +313,13 @@ test('short links: create, copy, count', async () => {
   await form.getByRole('button', { name: 'Shorten' }).click();
   const table = page.getByRole('table', { name: 'Short links' });
   await expect(table).toContainText('/s/my-link');
-  await expect(page.getByTestId('link-stats')).toHaveText('1 link · 0 clicks on this page');
+  await expect(page.getByTestId('link-stats')).toHaveText('1 link · clicks on this page: 0');
   // someone follows the link (no redirect following: the target is not reachable from here)
   const hit = await page.request.get(`${running.server.url}/s/my-link`, { maxRedirects: 0 });
   expect(hit.status()).toBe(302);
   await page.getByRole('tab', { name: 'Files' }).click();
   await page.getByRole('tab', { name: 'Short links' }).click();
-  await expect(page.getByTestId('link-stats')).toHaveText('1 link · 1 clicks on this page');
+  await expect(page.getByTestId('link-stats')).toHaveText('1 link · clicks on this page: 1');
   // a taken code is shown next to the field
   await form.getByRole('textbox', { name: 'Target URL' }).fill('https://example.org/');
   await form.getByRole('textbox', { name: 'Custom code' }).fill('my-link');

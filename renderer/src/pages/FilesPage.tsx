@@ -276,7 +276,7 @@ function LinksTab() {
                 <Table.Th>{t('links.target')}</Table.Th>
                 <Table.Th ta="right">{t('links.clicks')}</Table.Th>
                 <Table.Th>{t('links.lastAccess')}</Table.Th>
-                <Table.Th>{t('push.status')}</Table.Th>
+                <Table.Th miw={170}>{t('push.status')}</Table.Th>
                 <Table.Th w={90}>
                   <span className="pp-visually-hidden">{t('assets.actions')}</span>
                 </Table.Th>
@@ -328,8 +328,8 @@ function LinkRow({ link, onToggle, onDelete }: { link: LinkItem; onToggle: () =>
       </Table.Td>
       <Table.Td>{link.lastAccessAt ? f.date(link.lastAccessAt, 'datetime') : '—'}</Table.Td>
       <Table.Td>
-        <Group gap={4}>
-          <Badge variant="light" color={link.isPublic ? 'teal' : 'gray'}>
+        <Group gap={4} wrap="nowrap">
+          <Badge variant="light" color={link.isPublic ? 'teal' : 'gray'} style={{ flex: 'none' }}>
             {link.isPublic ? t('links.publicBadge') : t('links.privateBadge')}
           </Badge>
           {link.expired ? (
