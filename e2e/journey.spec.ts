@@ -117,6 +117,18 @@ test('record income, expense and transfer', async () => {
   await expect(page.getByTestId('record-totals')).toContainText('$3,000.00');
   await expect(page.getByTestId('record-totals')).toContainText('$12.50');
   await shot('04-records');
+  // filters: by type, by text; totals follow the filtered set
+  const filters = page.getByRole('search', { name: 'Filter records' });
+  await filters.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Income' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByTestId('record-totals')).toContainText('1 record');
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await filters.getByRole('searchbox', { name: 'Search notes' }).fill('lunch');
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('button', { name: /Lunch/ })).toBeVisible();
+  await filters.getByRole('button', { name: 'Clear' }).click();
+  await expect(list.getByRole('listitem')).toHaveCount(3);
 });
 
 test('balances and dashboard follow', async () => {
