@@ -130,8 +130,30 @@ function syncGoals(step: StepResult): Goal[] {
   return goals;
 }
 
+/** `name | value | goal` rows (bench:ui): the goal is "≤ N ms" or "p95 ≤ N ms"; values "X ms (max Y)" or "a / b / c ms". */
+export function limitGoals(step: StepResult, area: string): Goal[] {
+  const goals: Goal[] = [];
+  for (const raw of strip(step.stdout).split('\n')) {
+    const cells = raw.split(' | ').map((c) => c.trim());
+    if (cells.length !== 3) continue;
+    const limit = /^(p(\d+) )?[≤<] *([\d,.]+) *ms$/.exec(cells[2]);
+    if (!limit) continue;
+    const numbers = [...cells[1].matchAll(/[\d.]+/g)].map((x) => Number(x[0]));
+    let value = numbers[0];
+    if (limit[2]) {
+      const labels = /(p\d+ \/ .*?) *:?$/.exec(cells[0].split(':').pop() ?? '')?.[1]?.split('/').map((x) => x.trim()) ?? [];
+      const at = labels.indexOf(`p${limit[2]}`);
+      if (at >= 0 && numbers[at] !== undefined) value = numbers[at];
+    }
+    const bound = Number(limit[3].replace(/,/g, ''));
+    goals.push({ area, figure: cells[0], value: cells[1], goal: cells[2], met: Number.isFinite(value) ? value <= bound : null, step: step.name });
+  }
+  return goals;
+}
+
 function goalsOf(step: StepResult): Goal[] {
   const area = step.name.replace(/^bench:/, '');
+  if (area === 'ui') return limitGoals(step, area);
   if (area === 'ledger') return ledgerGoals(step);
   if (area === 'push') return pushGoals(step);
   if (area === 'sync') return syncGoals(step);
@@ -159,6 +181,8 @@ function causeOf(goal: Goal, step: StepResult | undefined, cores: number, mixed:
   if (goal.area === 'ledger') return 'Served from the per-user in-memory view; the time is HTTP, auth, validation and JSON of the answer.' + (loaded || ' Not analysed further.');
   if (goal.area === 'ui') {
     if (goal.value.startsWith('not measured')) return 'See the measured value: the dashboard could not be measured in this run.';
+    if (f.includes('scroll') || f.includes('record list')) return 'Not analysed here; the UI benchmark and its notes are in docs/ui.md.' + loaded;
+    if (!f.includes('just started') && !f.includes('after a server start')) return 'The server is warm here, so the time is the five dashboard calls and rendering; headless Chromium shares the 2 cores with the server.' + loaded;
     const first = mixed ? ` (the first accounting.query after a start took ${mixed.firstQueryMs.toFixed(0)} ms in this run)` : '';
     return `The dashboard waits for five /api calls (asset stats, 12 months of income/expense, category stats, recent records, goals). After a server start the first of them builds the ledger's per-user view from all records${first}; once built, the same dashboard is complete in ${mixed ? median(mixed.ui.warmMs).toFixed(0) : '?'} ms. Building the view at startup in the background would hide it. Headless Chromium shares the 2 cores with the server.` + loaded;
   }
@@ -236,7 +260,9 @@ async function main(): Promise<void> {
     }
   }
   const ui = mixed?.ui;
-  if (ui && ui.warmMs.length > 0) {
+  if (goals.some((g) => g.area === 'ui')) {
+    // bench:ui (the UI's own benchmark) is the reference for the UI goals; the mixed load's dashboard timing is shown in its section.
+  } else if (ui && ui.warmMs.length > 0) {
     const records = mixed!.records.toLocaleString('en');
     goals.push({ area: 'ui', figure: `dashboard complete, first open after a server start (${records} records)`, value: `${ui.afterRestartMs.toFixed(0)} ms`, goal: '< 1.5 s', met: ui.afterRestartMs < 1500, step: 'mixed load' });
     goals.push({ area: 'ui', figure: `dashboard complete, server warm, median of ${ui.warmMs.length} (${records} records)`, value: `${median(ui.warmMs).toFixed(0)} ms`, goal: '< 1.5 s', met: median(ui.warmMs) < 1500, step: 'mixed load' });
@@ -320,7 +346,7 @@ async function main(): Promise<void> {
     lines.push('');
     lines.push(
       mixed.ui.warmMs.length > 0
-        ? `**Dashboard** (built UI in headless Chromium, a fresh browser context each time, signed in; from navigation start until every card shows its figures and no loading placeholder is left): first open right after a server start ${f(mixed.ui.afterRestartMs)} ms; with the server warm ${mixed.ui.warmMs.map((n) => f(n)).join(', ')} ms (median ${f(median(mixed.ui.warmMs))} ms).`
+        ? `**Dashboard**, measured again here right after the mixed load (the UI goals are judged on \`bench:ui\` when it exists) (built UI in headless Chromium, a fresh browser context each time, signed in; from navigation start until every card shows its figures and no loading placeholder is left): first open right after a server start ${f(mixed.ui.afterRestartMs)} ms; with the server warm ${mixed.ui.warmMs.map((n) => f(n)).join(', ')} ms (median ${f(median(mixed.ui.warmMs))} ms).`
         : `**Dashboard**: not measured (${mixed.ui.note}).`,
     );
     lines.push('');
@@ -359,7 +385,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('scripts', 'bench', 'run.ts'))) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
