@@ -1,5 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import type { Request, Response } from 'express';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAction, Params } from './action';
@@ -66,7 +69,10 @@ describe('/api envelope and wrapper', () => {
   const logLines: string[] = [];
   beforeAll(async () => {
     const { createLogger } = await import('../lib/logger');
-    t = await startTestServer({ domains: [usersDomain(), probeDomain()], logger: createLogger('debug', (l) => logLines.push(l)) });
+    // A UI folder of its own: the real one (dist/renderer) is built after the unit tests run.
+    const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-ui-'));
+    writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>PennyPost</title>');
+    t = await startTestServer({ domains: [usersDomain(), probeDomain()], rendererDir, logger: createLogger('debug', (l) => logLines.push(l)) });
   });
   afterAll(() => t.close());
 

@@ -49,6 +49,9 @@ function remaining(deadline: number): number {
   return deadline - performance.now();
 }
 
+/** A call is started only with at least this much of the deadline left: a few ms cannot get an answer. */
+export const MIN_CALL_BUDGET_MS = 50;
+
 const deadlineFailure = (what: string): Failure => ({
   cls: 'transient',
   message: `${what}: the request reached its deadline (setting push.requestDeadlineMs) before this delivery could start. Try again later.`,
@@ -59,7 +62,7 @@ async function withRetries(deadline: number, callTimeoutMs: number, task: (timeo
   let attempts = 0;
   for (;;) {
     const left = remaining(deadline);
-    if (left <= 0) return { outcome: { ok: false, ...deadlineFailure('Not sent') }, attempts };
+    if (left < Math.min(MIN_CALL_BUDGET_MS, callTimeoutMs)) return { outcome: { ok: false, ...deadlineFailure('Not sent') }, attempts };
     attempts++;
     const outcome = await task(Math.max(1, Math.min(callTimeoutMs, Math.floor(left))));
     if (outcome.ok || outcome.cls !== 'transient' || outcome.retryable === false || attempts >= MAX_ATTEMPTS) return { outcome, attempts };
@@ -119,7 +122,7 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
     for (let i = 0; i < targets.length; i++) {
       await runOne(i);
       tried.push(results[i]);
-      if (results[i].ok || stopped || remaining(deadline) <= 0) break;
+      if (results[i].ok || stopped || remaining(deadline) < Math.min(MIN_CALL_BUDGET_MS, callTimeoutMs)) break;
     }
     return tried;
   }
