@@ -1,5 +1,6 @@
 import type { CollectionDefinition } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
+import { ms, str } from '../db/schema-fields';
 
 /**
  * File metadata. The bytes never live in RxDB: they are in `<dataDir>/files/<id>` (see store.ts).
@@ -27,8 +28,6 @@ export interface FileDoc {
   updatedAt: number;
 }
 
-const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-const ms = { type: 'integer', minimum: 0, maximum: 8.64e15, multipleOf: 1 } as const;
 
 export const FILE_NAME_MAX = 255;
 export const CATEGORY_MAX = 32;

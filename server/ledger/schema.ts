@@ -1,5 +1,6 @@
 import type { CollectionDefinition } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
+import { idField as id, int, ms, str } from '../db/schema-fields';
 
 /**
  * The ledger's collections. Money is integer minor units of the document's currency; times are
@@ -91,10 +92,6 @@ export interface RateDoc {
   updatedAt: number;
 }
 
-const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum, multipleOf: 1 }) as const;
-const ms = int(0, 8.64e15);
-const id = str(ID_MAX_LENGTH);
 
 export const assetsCollection: CollectionDefinition<AssetDoc> = {
   name: 'assets',

@@ -1,5 +1,8 @@
 import type { CollectionDefinition } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
+import { int as intRange, ms, str } from '../db/schema-fields';
+
+const int = (maximum: number) => intRange(0, maximum);
 
 export interface LinkDoc {
   id: string;
@@ -27,9 +30,6 @@ export const URL_MAX = 2048;
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 1000;
 
-const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-const int = (maximum: number) => ({ type: 'integer', minimum: 0, maximum, multipleOf: 1 }) as const;
-const ms = int(8.64e15);
 
 /**
  * Short links. The `code` index does not start with userId on purpose: GET /s/{code} looks a

@@ -1,5 +1,6 @@
 import type { CollectionDefinition } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
+import { ms, str } from '../db/schema-fields';
 
 /**
  * The push domain's two collections (docs/architecture.md #9 and #10). Neither is synced:
@@ -87,8 +88,6 @@ export interface MessageDoc {
   finishedAt: number;
 }
 
-const str = (maxLength: number) => ({ type: 'string', maxLength });
-const ms = { type: 'integer', minimum: 0, maximum: 8.64e15, multipleOf: 1 } as const;
 const count = { type: 'integer', minimum: 0, maximum: 1e6, multipleOf: 1 } as const;
 
 export const NAME_MAX = 64;

@@ -1,5 +1,5 @@
 import type { CollectionDefinition } from '../db/collections';
-import { ID_MAX_LENGTH } from '../lib/ids';
+import { enumOf, idField as id, int, ms, str } from '../db/schema-fields';
 
 /**
  * The savings game's collections. They sync to mobile clients, so every document is
@@ -94,11 +94,6 @@ export interface AchievementDoc {
   updatedAt: number;
 }
 
-const str = (maxLength: number) => ({ type: 'string', maxLength }) as const;
-const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum, multipleOf: 1 }) as const;
-const ms = int(0, 8.64e15);
-const id = str(ID_MAX_LENGTH);
-const enumOf = (values: readonly string[], maxLength = 20) => ({ type: 'string', enum: [...values], maxLength }) as const;
 
 export const goalsCollection: CollectionDefinition<GoalDoc> = {
   name: 'goals',

@@ -1,5 +1,6 @@
 import type { CollectionDefinition } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
+import { ms, str } from '../db/schema-fields';
 
 export interface UserDoc {
   id: string;
@@ -21,8 +22,6 @@ export interface UserDoc {
   updatedAt: number;
 }
 
-const str = (maxLength: number) => ({ type: 'string', maxLength });
-const ms = { type: 'integer', minimum: 0, maximum: 8.64e15, multipleOf: 1 } as const;
 
 /** Users are local accounts of this PennyPost; they never sync (password hashes stay here). */
 export const usersCollection: CollectionDefinition<UserDoc> = {
