@@ -6,6 +6,7 @@ import { LedgerService } from './service';
 
 /** Assets, records, categories, exchange rates, statistics, import/export. */
 export function ledgerDomain(): Domain {
+  let stopped = false;
   return {
     name: 'ledger',
     collections: ledgerCollections,
@@ -15,8 +16,21 @@ export function ledgerDomain(): Domain {
       ledger.views.start();
       ledger.categories.start();
       app.services.ledger = ledger;
+      // After the server is up, build the views of the people who are signed in, so their first
+      // screen does not wait for a whole ledger to load (≈ 1 s per 100,000 records).
+      setTimeout(() => {
+        void (async () => {
+          for (const userId of await app.services.users.sessions.activeUserIds()) {
+            if (stopped) return;
+            await ledger.views.get(userId);
+          }
+        })().catch((error: Error) => {
+          if (!stopped) app.log.warn('ledger: warming the views failed', { error: error.message });
+        });
+      }, 50).unref();
     },
     stop(app) {
+      stopped = true;
       app.services.ledger?.views.stop();
       app.services.ledger?.categories.stop();
     },

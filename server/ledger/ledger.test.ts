@@ -224,6 +224,30 @@ describe('records', () => {
     expect(page2.data.total).toBe(5);
   });
 
+  it('never serves a stale list: writes, edits, deletes and new rates show up in the next query', async () => {
+    const u = await registerUser(t);
+    const cash = await asset(u, { balance: 100 });
+    const euro = await asset(u, { name: 'Euro', currency: 'EUR', balance: 100 });
+    await t.api('accounting.create', { type: 'expense', amount: 1, asset: cash, category: 'Food' }, u.token);
+    const first = await t.api('accounting.query', { pageSize: 1 }, u.token);
+    expect(first.data.total).toBe(1);
+    const second = (await t.api('accounting.create', { type: 'expense', amount: 2, asset: cash, category: 'Food', date: Date.now() + 1000 }, u.token)).data;
+    const afterCreate = await t.api('accounting.query', { pageSize: 1 }, u.token);
+    expect(afterCreate.data.total).toBe(2);
+    expect(afterCreate.data.list[0].id).toBe(second.id);
+    expect(afterCreate.data.totals.expense).toBe(3);
+    expect((await t.api('accounting.query', { category: 'Health' }, u.token)).data.total).toBe(0);
+    await t.api('accounting.update', { id: second.id, category: 'Health' }, u.token);
+    expect((await t.api('accounting.query', { category: 'Health' }, u.token)).data.total).toBe(1);
+    await t.api('accounting.delete', { id: second.id }, u.token);
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(1);
+    await t.api('accounting.create', { type: 'expense', amount: 10, asset: euro, category: 'Food' }, u.token);
+    expect((await t.api('accounting.query', {}, u.token)).data.totals.missingRates).toEqual([{ from: 'EUR', to: 'USD', records: 1 }]);
+    await t.api('currency.setRate', { from: 'EUR', to: 'USD', rate: '2', date: 0 }, u.token);
+    const withRate = await t.api('accounting.query', {}, u.token);
+    expect(withRate.data.totals).toMatchObject({ expense: 21, missingRates: [] });
+  });
+
   it('updates and deletes records with balances following, 409 on stale versions', async () => {
     const u = await registerUser(t);
     const cash = await asset(u, { balance: 100 });

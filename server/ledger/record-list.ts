@@ -26,7 +26,25 @@ export interface RecordListPage {
  * search), computes the totals of the whole filtered set in the base currency, and returns the
  * ids of one page; the caller fetches those documents.
  */
+interface FilteredRecords {
+  /** Ids of every matching record, newest first. */
+  ids: string[];
+  totals: RecordListPage['totals'];
+}
+
+/**
+ * Filters a user's records newest first from the in-memory view (the date range narrows by binary
+ * search) and computes the totals of the whole filtered set in the base currency. The result is
+ * kept per filter until the ledger changes, so paging through a long list costs a slice per page.
+ */
 export function listRecords(view: UserLedgerView, base: string, filter: RecordFilter, page: number, pageSize: number): RecordListPage {
+  const key = JSON.stringify([base, filter.type, filter.startDate, filter.endDate, filter.category, filter.asset, filter.tag, filter.text]);
+  const all = view.memo(`records:${key}`, () => filterRecords(view, base, filter));
+  const skip = (page - 1) * pageSize;
+  return { ids: all.ids.slice(skip, skip + pageSize), total: all.ids.length, totals: all.totals };
+}
+
+function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter): FilteredRecords {
   const entries = view.entries;
   const from = filter.startDate !== undefined ? lowerBoundByDate(entries, filter.startDate) : 0;
   const to = filter.endDate !== undefined ? lowerBoundByDate(entries, filter.endDate) : entries.length;
@@ -39,17 +57,14 @@ export function listRecords(view: UserLedgerView, base: string, filter: RecordFi
     (!filter.asset || e.asset === filter.asset || e.toAsset === filter.asset) &&
     (!filter.tag || e.tags.includes(filter.tag)) &&
     (!text || e.searchText.includes(text));
-  const skip = (page - 1) * pageSize;
   const ids: string[] = [];
-  let total = 0;
   let income = 0;
   let expense = 0;
   let transfers = 0;
   for (let i = to - 1; i >= from; i--) {
     const entry = entries[i];
     if (!matches(entry)) continue;
-    if (total >= skip && ids.length < pageSize) ids.push(entry.id);
-    total++;
+    ids.push(entry.id);
     if (entry.type === 'transfer') {
       transfers++;
       continue;
@@ -61,7 +76,6 @@ export function listRecords(view: UserLedgerView, base: string, filter: RecordFi
   }
   return {
     ids,
-    total,
     totals: {
       currency: base,
       income: toMajor(income, base),

@@ -76,6 +76,10 @@ export function lowerBoundByDate(entries: readonly Entry[], date: number): numbe
  * arrive by sync count the moment they are written. `recompute()` rebuilds it from scratch.
  */
 export class UserLedgerView {
+  /** Bumped by every change of records, assets or rates: derived results cached per version. */
+  version = 0;
+  /** Results derived from this view (e.g. filtered record lists), valid while `version` holds. */
+  readonly derived = new Map<string, { version: number; value: unknown }>();
   entries: Entry[] = [];
   readonly byId = new Map<string, Entry>();
   readonly movement = new Map<string, number>();
@@ -94,6 +98,7 @@ export class UserLedgerView {
   }
 
   load(records: RecordDoc[], assets: AssetDoc[], rates: RateDoc[]): void {
+    this.changed();
     this.entries = records.map(toEntry).sort(compareEntries);
     this.byId.clear();
     this.movement.clear();
@@ -109,6 +114,7 @@ export class UserLedgerView {
   }
 
   removeRecord(id: string): void {
+    this.changed();
     const entry = this.byId.get(id);
     if (!entry) return;
     this.byId.delete(id);
@@ -129,19 +135,37 @@ export class UserLedgerView {
   }
 
   putAsset(doc: AssetDoc): void {
+    this.changed();
     this.assets.set(doc.id, doc);
   }
 
   removeAsset(id: string): void {
+    this.changed();
     this.assets.delete(id);
   }
 
   putRate(doc: RateDoc, removed: boolean, previous?: RateDoc): void {
+    this.changed();
     const same = (r: Rate, d: RateDoc) => r.from === d.from && r.to === d.to && r.date === d.date && r.rate === d.rate;
     if (previous) this.rateList = this.rateList.filter((r) => !same(r, previous));
     this.rateList = this.rateList.filter((r) => !same(r, doc));
     if (!removed) this.rateList.push({ from: doc.from, to: doc.to, rate: doc.rate, date: doc.date });
     this.rates = new RateBook(this.rateList);
+  }
+
+  private changed(): void {
+    this.version++;
+    this.derived.clear();
+  }
+
+  /** A value derived from the view, computed once per version (bounded: a few filters per user). */
+  memo<T>(key: string, compute: () => T): T {
+    const hit = this.derived.get(key);
+    if (hit && hit.version === this.version) return hit.value as T;
+    const value = compute();
+    if (this.derived.size >= 16) this.derived.delete(this.derived.keys().next().value as string);
+    this.derived.set(key, { version: this.version, value });
+    return value;
   }
 
   /** Live balance of an asset in its minor units: opening balance + every record's effect. */

@@ -80,6 +80,13 @@ export class SessionService {
     await this.app.db.local.del(SESSION_PREFIX + sessionId);
   }
 
+  /** Ids of the users with a session that has not expired (the people likely to open the app). */
+  async activeUserIds(): Promise<string[]> {
+    const now = this.app.clock.now();
+    const sessions = await this.app.db.local.entries<SessionRecord>(SESSION_PREFIX);
+    return [...new Set(sessions.filter(([, s]) => s.expiresAt > now).map(([, s]) => s.userId))];
+  }
+
   /** Deletes expired session records; returns how many. */
   async pruneExpired(): Promise<number> {
     const now = this.app.clock.now();
