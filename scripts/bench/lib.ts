@@ -8,6 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedSyntheticRecords } from '../../server/ledger/bench/synthetic-records';
+import type { RecordDoc } from '../../server/ledger/schema';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -130,17 +132,6 @@ export async function call<T = any>(url: string, action: string, params: unknown
   return body.data;
 }
 
-/** mulberry32 */
-export function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Seeded {
   email: string;
@@ -159,7 +150,6 @@ export interface Seeded {
 export async function seedLedger(dataDir: string, count: number): Promise<Seeded> {
   const { startServer } = await import('../../server/server');
   const { createLogger } = await import('../../server/lib/logger');
-  const { newId } = await import('../../server/lib/ids');
   const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', logger: createLogger('warn'), settings: BENCH_SETTINGS as never });
   try {
     const email = 'bench@example.com';
@@ -171,40 +161,9 @@ export async function seedLedger(dataDir: string, count: number): Promise<Seeded
     }
     const channel = await call(server.url, 'push.createChannel', { name: 'Desktop', type: 'desktop' }, user.token);
     const app = await call(server.url, 'push.createApp', { name: 'Alerts', channelId: channel.id }, user.token);
-    const random = seeded(42);
-    const categories = ['Food', 'Transport', 'Shopping', 'Housing', 'Utilities', 'Health', 'Entertainment', 'Education', 'Travel', 'Gifts'];
-    const end = Date.UTC(2026, 0, 1);
-    const start = end - 5 * 365 * 86_400_000;
-    const records = server.app.db.collection('records');
+    const records = server.app.db.collection<RecordDoc>('records');
     const t0 = performance.now();
-    for (let done = 0; done < count; done += 1000) {
-      const batch = [];
-      for (let i = 0; i < 1000 && done + i < count; i++) {
-        const date = Math.floor(start + random() * (end - start));
-        const income = random() < 0.1;
-        const description = income ? 'salary and bonus' : `purchase ${Math.floor(random() * 1000)}`;
-        batch.push({
-          id: newId(date),
-          userId: user.id,
-          type: income ? 'income' : 'expense',
-          amount: 100 + Math.floor(random() * 50_000),
-          asset: assets[Math.floor(random() * 10)],
-          toAsset: '',
-          toAmount: 0,
-          fee: 0,
-          category: income ? 'Salary' : categories[Math.floor(random() * categories.length)],
-          description,
-          searchText: description,
-          date,
-          tags: random() < 0.3 ? ['work'] : [],
-          attachments: [],
-          importKey: '',
-          createdAt: date,
-          updatedAt: date,
-        });
-      }
-      await records.bulkInsert(batch);
-    }
+    await seedSyntheticRecords(records, { userId: user.id, assets, count });
     return { email, password, assets, appKey: app.appKey, records: count, seedMs: performance.now() - t0 };
   } finally {
     await server.close();

@@ -9,24 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../server';
 import { createLogger } from '../../lib/logger';
-import { newId } from '../../lib/ids';
+import { seedSyntheticRecords } from './synthetic-records';
 import type { RecordDoc } from '../schema';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const YEARS = 5;
-const CATEGORIES = ['Food', 'Transport', 'Shopping', 'Housing', 'Utilities', 'Health', 'Entertainment', 'Education', 'Travel', 'Gifts'];
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function call(url: string, token: string, action: string, params: unknown) {
   const res = await fetch(`${url}/api`, {
@@ -71,39 +59,11 @@ async function main() {
     for (let i = 0; i < 10; i++) {
       assets.push((await call(server.url, token, 'asset.create', { name: `Asset ${i}`, type: i === 9 ? 'credit_card' : 'debit_card', currency: 'USD', balance: 10_000_000 })).id);
     }
-    const random = rng(42);
     const end = Date.UTC(2026, 0, 1);
     const start = end - YEARS * 365 * 86_400_000;
     const t0 = performance.now();
     const records = server.app.db.collection<RecordDoc>('records');
-    for (let done = 0; done < RECORDS; done += 1000) {
-      const batch: RecordDoc[] = [];
-      for (let i = 0; i < 1000 && done + i < RECORDS; i++) {
-        const date = Math.floor(start + random() * (end - start));
-        const income = random() < 0.1;
-        const description = income ? 'salary and bonus' : `purchase ${Math.floor(random() * 1000)}`;
-        batch.push({
-          id: newId(date),
-          userId,
-          type: income ? 'income' : 'expense',
-          amount: 100 + Math.floor(random() * 50_000),
-          asset: assets[Math.floor(random() * 10)],
-          toAsset: '',
-          toAmount: 0,
-          fee: 0,
-          category: income ? 'Salary' : CATEGORIES[Math.floor(random() * CATEGORIES.length)],
-          description,
-          searchText: description,
-          date,
-          tags: random() < 0.3 ? ['work'] : [],
-          attachments: [],
-          importKey: '',
-          createdAt: date,
-          updatedAt: date,
-        });
-      }
-      await records.bulkInsert(batch);
-    }
+    await seedSyntheticRecords(records, { userId: userId, assets: assets, count: RECORDS, end });
     const seedMs = performance.now() - t0;
 
     // Restart: the numbers below include the cold load of the per-user view on the first call.
