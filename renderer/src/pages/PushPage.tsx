@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Menu, Modal, NumberInput, Pagination, PasswordInput, Select, Skeleton, Stack, Table, Tabs, Text, TextInput, Textarea, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Menu, Modal, NumberInput, Pagination, PasswordInput, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf, type ResultOf } from '../api/client';
 import { CopyButton, Empty, ErrorNote, PageHeader } from '../components/common';
@@ -8,41 +8,28 @@ import { invalidate, useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { useFormat } from '../lib/format';
 import { useFeed } from '../lib/push-feed';
-import { navigate, useSearchParam } from '../lib/router';
+import { navigate } from '../lib/router';
+import { RoutedTabs } from '../components/RoutedTabs';
 
 type Channel = ResultOf<'push.queryChannels'>['list'][number];
 type App = ResultOf<'push.queryApps'>['list'][number];
-type Tab = 'apps' | 'channels' | 'history' | 'feed';
 const CHANNEL_TYPES = ['desktop', 'wechat', 'webhook'] as const;
 const WEBHOOK_FORMATS = ['ntfy', 'gotify', 'bark', 'json'] as const;
 
 export default function PushPage() {
   const { t } = useTranslation();
-  const param = useSearchParam('tab');
-  const tab: Tab = param === 'channels' || param === 'history' || param === 'feed' ? param : 'apps';
   return (
     <div className="pp-page">
       <PageHeader title={t('push.title')} />
-      <Tabs value={tab} onChange={(v) => navigate(v === 'apps' ? '/push' : `/push?tab=${v}`, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="apps">{t('push.tabs.apps')}</Tabs.Tab>
-          <Tabs.Tab value="channels">{t('push.tabs.channels')}</Tabs.Tab>
-          <Tabs.Tab value="history">{t('push.tabs.history')}</Tabs.Tab>
-          <Tabs.Tab value="feed">{t('push.tabs.feed')}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="apps">
-          <AppsTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="channels">
-          <ChannelsTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="history">
-          <HistoryTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="feed">
-          <FeedTab />
-        </Tabs.Panel>
-      </Tabs>
+      <RoutedTabs
+        path="/push"
+        tabs={[
+          { value: 'apps', label: t('push.tabs.apps'), panel: <AppsTab /> },
+          { value: 'channels', label: t('push.tabs.channels'), panel: <ChannelsTab /> },
+          { value: 'history', label: t('push.tabs.history'), panel: <HistoryTab /> },
+          { value: 'feed', label: t('push.tabs.feed'), panel: <FeedTab /> },
+        ]}
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Checkbox, Group, Menu, Modal, NumberInput, SegmentedControl, Select, Skeleton, Stack, Switch, Table, Tabs, Text, TextInput, Textarea, Title, ActionIcon, Pagination } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Menu, Modal, NumberInput, SegmentedControl, Select, Skeleton, Stack, Switch, Table, Text, TextInput, Textarea, Title, ActionIcon, Pagination } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../api/client';
@@ -9,18 +9,16 @@ import { useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { addDays, currencyDigits, fromDateInput, toDateInput, useFormat } from '../lib/format';
 import { useAssets } from '../lib/ledger';
-import { navigate, useSearchParam } from '../lib/router';
+import { navigate } from '../lib/router';
+import { RoutedTabs } from '../components/RoutedTabs';
 import { CURRENCIES } from '../lib/currencies';
 
 type Goal = ResultOf<'savings.queryGoals'>['list'][number];
 type Reward = { reason: string; coins: number; note: string };
 const GOAL_CATEGORIES = ['emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other'] as const;
-type Tab = 'goals' | 'market' | 'portfolio' | 'achievements' | 'leaderboard';
 
 export default function SavingsPage() {
   const { t } = useTranslation();
-  const tabParam = useSearchParam('tab');
-  const tab: Tab = tabParam === 'market' || tabParam === 'portfolio' || tabParam === 'achievements' || tabParam === 'leaderboard' ? tabParam : 'goals';
   const wallet = useApi('savings.getWallet', { page: 1, pageSize: 1 });
   const f = useFormat();
   return (
@@ -30,30 +28,16 @@ export default function SavingsPage() {
           {t('savings.coins')}: <strong className="pp-num">{wallet.data ? f.number(wallet.data.cash, { maximumFractionDigits: 2 }) : '…'}</strong>
         </Text>
       </PageHeader>
-      <Tabs value={tab} onChange={(v) => navigate(v === 'goals' ? '/savings' : `/savings?tab=${v}`, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="goals">{t('savings.tabs.goals')}</Tabs.Tab>
-          <Tabs.Tab value="market">{t('savings.tabs.market')}</Tabs.Tab>
-          <Tabs.Tab value="portfolio">{t('savings.tabs.portfolio')}</Tabs.Tab>
-          <Tabs.Tab value="achievements">{t('savings.tabs.achievements')}</Tabs.Tab>
-          <Tabs.Tab value="leaderboard">{t('savings.tabs.leaderboard')}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="goals">
-          <GoalsTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="market">
-          <MarketTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="portfolio">
-          <PortfolioTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="achievements">
-          <AchievementsTab />
-        </Tabs.Panel>
-        <Tabs.Panel value="leaderboard">
-          <LeaderboardTab />
-        </Tabs.Panel>
-      </Tabs>
+      <RoutedTabs
+        path="/savings"
+        tabs={[
+          { value: 'goals', label: t('savings.tabs.goals'), panel: <GoalsTab /> },
+          { value: 'market', label: t('savings.tabs.market'), panel: <MarketTab /> },
+          { value: 'portfolio', label: t('savings.tabs.portfolio'), panel: <PortfolioTab /> },
+          { value: 'achievements', label: t('savings.tabs.achievements'), panel: <AchievementsTab /> },
+          { value: 'leaderboard', label: t('savings.tabs.leaderboard'), panel: <LeaderboardTab /> },
+        ]}
+      />
     </div>
   );
 }

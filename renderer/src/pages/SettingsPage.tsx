@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Badge, Button, Checkbox, Code, Group, Modal, PasswordInput, Progress, SegmentedControl, Select, Skeleton, Stack, Switch, Table, Tabs, TagsInput, Text, TextInput, Title, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Checkbox, Code, Group, Modal, PasswordInput, Progress, SegmentedControl, Select, Skeleton, Stack, Switch, Table, TagsInput, Text, TextInput, Title, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../api/client';
@@ -12,41 +12,25 @@ import { invalidate, useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { fromDateInput, timeZone, toDateInput, useFormat } from '../lib/format';
 import { useCategories, type Category } from '../lib/ledger';
-import { navigate, useSearchParam } from '../lib/router';
+import { navigate } from '../lib/router';
+import { RoutedTabs } from '../components/RoutedTabs';
 
-type Tab = 'general' | 'currency' | 'categories' | 'data' | 'server';
 
 export default function SettingsPage() {
   const { t } = useTranslation();
-  const param = useSearchParam('tab');
-  const tab: Tab = param === 'currency' || param === 'categories' || param === 'data' || param === 'server' ? param : 'general';
   return (
     <div className="pp-page">
       <PageHeader title={t('settings.title')} />
-      <Tabs value={tab} onChange={(v) => navigate(v === 'general' ? '/settings' : `/settings?tab=${v}`, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="md">
-          <Tabs.Tab value="general">{t('settings.tabs.general')}</Tabs.Tab>
-          <Tabs.Tab value="currency">{t('settings.tabs.currency')}</Tabs.Tab>
-          <Tabs.Tab value="categories">{t('settings.tabs.categories')}</Tabs.Tab>
-          <Tabs.Tab value="data">{t('settings.tabs.data')}</Tabs.Tab>
-          <Tabs.Tab value="server">{t('settings.tabs.server')}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="general">
-          <General />
-        </Tabs.Panel>
-        <Tabs.Panel value="currency">
-          <Currency />
-        </Tabs.Panel>
-        <Tabs.Panel value="categories">
-          <Categories />
-        </Tabs.Panel>
-        <Tabs.Panel value="data">
-          <ImportExport />
-        </Tabs.Panel>
-        <Tabs.Panel value="server">
-          <Server />
-        </Tabs.Panel>
-      </Tabs>
+      <RoutedTabs
+        path="/settings"
+        tabs={[
+          { value: 'general', label: t('settings.tabs.general'), panel: <General /> },
+          { value: 'currency', label: t('settings.tabs.currency'), panel: <Currency /> },
+          { value: 'categories', label: t('settings.tabs.categories'), panel: <Categories /> },
+          { value: 'data', label: t('settings.tabs.data'), panel: <ImportExport /> },
+          { value: 'server', label: t('settings.tabs.server'), panel: <Server /> },
+        ]}
+      />
     </div>
   );
 }
