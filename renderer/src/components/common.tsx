@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Alert, Button, CopyButton as MantineCopyButton, Group, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, CopyButton as MantineCopyButton, Group, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../lib/errors';
 import { useFormat } from '../lib/format';
@@ -68,5 +68,27 @@ export function ProgressBar({ value, label, tone }: { value: number; label: stri
     <div className="pp-bar-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(pct)}>
       <div className={`pp-bar-fill ${tone === 'expense' ? 'pp-expense-fill' : ''}`} style={{ width: `${pct}%` }} />
     </div>
+  );
+}
+
+/** The end of a dialog's form: its error (if any) above Cancel and the submit button. */
+export function FormActions({ error, onCancel, busy, disabled, submitLabel }: { error?: ReactNode; onCancel: () => void; busy: boolean; disabled?: boolean; submitLabel: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {error ? (
+        <Text c="red" size="sm" role="alert">
+          {error}
+        </Text>
+      ) : null}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" loading={busy} disabled={disabled}>
+          {submitLabel}
+        </Button>
+      </Group>
+    </>
   );
 }

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Checkbox, Group, Menu, Modal, NumberInput, Select
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf } from '../api/client';
-import { Empty, ErrorNote, PageHeader } from '../components/common';
+import { Empty, ErrorNote, PageHeader, FormActions } from '../components/common';
 import { Icon } from '../components/icons';
 import { useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
@@ -242,19 +242,7 @@ function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | null; ba
           />
           <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
           <Checkbox label={t('assets.isDefault')} checked={isDefault} onChange={(e) => setIsDefault(e.currentTarget.checked)} disabled={asset?.isDefault} />
-          {general && (
-            <Text c="red" size="sm" role="alert">
-              {general}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={busy} disabled={!name.trim()}>
-              {asset ? t('common.save') : t('assets.create')}
-            </Button>
-          </Group>
+          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!name.trim()} submitLabel={asset ? t('common.save') : t('assets.create')} />
         </Stack>
       </form>
     </Modal>

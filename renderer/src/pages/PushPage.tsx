@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Menu, Modal, NumberInput, Pagination, PasswordInput, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf, type ResultOf } from '../api/client';
-import { CopyButton, Empty, ErrorNote, PageHeader } from '../components/common';
+import { CopyButton, Empty, ErrorNote, PageHeader, FormActions } from '../components/common';
 import { Icon } from '../components/icons';
 import { invalidate, useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
@@ -155,19 +155,7 @@ function AppEditor({ channels, app, onClose }: { channels: Channel[]; app?: App;
             onChange={(v) => v && setPushMode(v)}
             allowDeselect={false}
           />
-          {error && !error.field && (
-            <Text c="red" size="sm" role="alert">
-              {errorText(error)}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => onClose()}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={busy} disabled={!name.trim() || !channelId}>
-              {app ? t('common.save') : t('push.createApp')}
-            </Button>
-          </Group>
+          <FormActions error={error && !error.field ? errorText(error) : null} onCancel={() => onClose()} busy={busy} disabled={!name.trim() || !channelId} submitLabel={app ? t('common.save') : t('push.createApp')} />
         </Stack>
       </form>
     </Modal>
@@ -520,19 +508,7 @@ function ChannelEditor({ channel, onClose }: { channel: Channel | null; onClose:
               <NumberInput label={t('push.webhookPriority')} value={priority} onChange={setPriority} min={0} max={10} allowDecimal={false} />
             </>
           )}
-          {general && (
-            <Text c="red" size="sm" role="alert">
-              {general}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={busy} disabled={!name.trim()}>
-              {channel ? t('common.save') : t('push.createChannel')}
-            </Button>
-          </Group>
+          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!name.trim()} submitLabel={channel ? t('common.save') : t('push.createChannel')} />
         </Stack>
       </form>
     </Modal>

@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../api/client';
 import { Chart } from '../charts/Chart';
-import { Empty, ErrorNote, PageHeader, ProgressBar } from '../components/common';
+import { Empty, ErrorNote, PageHeader, ProgressBar, FormActions } from '../components/common';
 import { useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { addDays, currencyDigits, fromDateInput, toDateInput, useFormat } from '../lib/format';
@@ -257,19 +257,7 @@ function GoalEditor({ onClose }: { onClose: () => void }) {
           </Group>
           <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
           <Checkbox label={t('savings.isPublic')} description={t('savings.isPublicHint')} checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />
-          {general && (
-            <Text c="red" size="sm" role="alert">
-              {general}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={busy} disabled={!title.trim() || target === ''}>
-              {t('savings.createGoal')}
-            </Button>
-          </Group>
+          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!title.trim() || target === ''} submitLabel={t('savings.createGoal')} />
         </Stack>
       </form>
     </Modal>
