@@ -30,8 +30,9 @@ export interface TestServer {
 /** A real PennyPost on 127.0.0.1, port 0, with a fresh (or given) data dir. */
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  // Tests sign in far more often than people do; the sign-in limit has its own test.
-  const settings = mergeSettings({ rateLimit: { authPerAddress: 100_000 } }, options.settings ?? {}) as SettingsPatch;
+  // Tests sign in and call far more often than people do; the rate limits have their own tests,
+  // which set the limits they check.
+  const settings = mergeSettings({ rateLimit: { authPerAddress: 100_000, apiPerToken: 1_000_000 } }, options.settings ?? {}) as SettingsPatch;
   const server = await startServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), ...options, settings, dataDir });
   const url = server.url;
   const doFetch = (pathname: string, init?: RequestInit) => fetch(url + pathname, init);
