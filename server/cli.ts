@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from './app-info/package-root';
 import { CliUsageError, parseCliOptions, USAGE } from './cli-options';
 import { SettingsError } from './config/settings';
 import { DataDirLockedError } from './db/database';
+import { shouldWatchParent, watchParent } from './lib/parent-watch';
 import { startServer, type RunningServer } from './server';
 
 /**
- * Headless PennyPost (`npm run serve`). Exit codes:
+ * Headless PennyPost (`pennypost serve`, `npm run serve`, and `npm start` where the desktop app
+ * cannot run). Exit codes:
  *   0 stopped by SIGTERM/SIGINT after a clean shutdown
  *   1 could not start (port in use, bad settings, …) or shutdown failed
  *   2 the data dir is in use by another PennyPost process
@@ -27,8 +29,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (options.version) {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    process.stdout.write(`PennyPost ${pkg.version}\n`);
+    process.stdout.write(`PennyPost ${packageVersion()}\n`);
     return 0;
   }
 
@@ -81,6 +82,7 @@ async function main(): Promise<number> {
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
+    if (shouldWatchParent()) watchParent(() => stop('parent process exited'));
   });
 }
 

@@ -2,10 +2,10 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppContext, ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
+import { PACKAGE_ROOT } from './app-info/package-root';
 import { envelope, ErrorCode } from './api/errors';
 import { SecretStore, type KeyProtector } from './config/secrets';
 import { SettingsStore, type SettingsPatch } from './config/settings';
@@ -53,7 +53,7 @@ export interface RunningServer {
 
 export const DEFAULT_PORT = 5733;
 export const DEFAULT_HOST = '127.0.0.1';
-const RENDERER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'renderer');
+const RENDERER_DIR = path.join(PACKAGE_ROOT, 'dist', 'renderer');
 /** Paths that belong to the server, never to the UI's client-side routes. */
 const NOT_UI = /^\/(api|healthz)(\/|$)|^\/(send|s|m|files|events)\//;
 

@@ -1,14 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../app-context';
+import { PACKAGE_ROOT, packageVersion } from './package-root';
 import { collectLicenses, summarize, type LicenceEntry, type LicenceSummary } from './licenses';
 
-/**
- * The package root: two folders up from this module, both in a source checkout
- * (server/app-info/) and in the desktop app's bundle (dist/electron/main.mjs).
- */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { PACKAGE_ROOT };
 
 export interface AppInfo {
   name: string;
@@ -33,11 +29,7 @@ export class AppInfoService {
   ) {}
 
   version(): string {
-    try {
-      return (JSON.parse(readFileSync(path.join(this.root, 'package.json'), 'utf8')) as { version?: string }).version ?? '';
-    } catch {
-      return '';
-    }
+    return packageVersion(this.root);
   }
 
   /** dist/licenses.json when built (the desktop app), else collected from package-lock.json. */

@@ -1,0 +1,79 @@
+// Compiles the headless server (server/cli.ts and everything it imports, dependencies included)
+// into one ES module, dist/server/cli.mjs, with a source map beside it. Bundling the dependencies
+// is what makes the server start fast: Node then reads and compiles one file instead of resolving
+// and loading some 600 modules. classic-level stays outside: it loads LevelDB's native binding
+// from its own folder in node_modules.
+//
+// `ensureServerBuilt()` rebuilds only when a source is newer than the build: `npm start`,
+// `npm run serve` and `bin/pennypost.mjs` call it, so a fresh checkout (or an edited one) runs
+// current code without a separate build step.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_ENTRY = path.join(root, 'server', 'cli.ts');
+export const SERVER_BUNDLE = path.join(root, 'dist', 'server', 'cli.mjs');
+
+/** Packages loaded from node_modules at run time instead of being bundled. */
+export const RUNTIME_EXTERNAL = ['classic-level'];
+
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [SERVER_ENTRY],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    external: RUNTIME_EXTERNAL,
+    // CommonJS dependencies call require() for Node's own modules; an ES module has none.
+    banner: { js: "import { createRequire as __pennypostRequire } from 'node:module'; const require = __pennypostRequire(import.meta.url);" },
+    // Smaller to read and compile at every start; names are kept so stack traces stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (/\.(ts|mts|cts|json|js|mjs)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when dist/server/cli.mjs is missing or older than a source file (or package.json). */
+export function serverBuildIsStale() {
+  if (!existsSync(SERVER_BUNDLE)) return true;
+  if (!existsSync(SERVER_ENTRY)) return false; // a release: no sources, the build is the program
+  const built = statSync(SERVER_BUNDLE).mtimeMs;
+  return newestMtime(path.join(root, 'server')) > built || statSync(path.join(root, 'package.json')).mtimeMs > built;
+}
+
+/** Builds the server when stale. Returns false when it is needed but cannot be built here. */
+export async function ensureServerBuilt({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  if (!serverBuildIsStale()) return true;
+  if (!existsSync(SERVER_ENTRY)) return false;
+  const fresh = !existsSync(SERVER_BUNDLE);
+  try {
+    await import('esbuild');
+  } catch {
+    log('PennyPost: the server is not compiled and esbuild is not installed (run `npm install`).');
+    return false;
+  }
+  if (fresh) log('PennyPost: compiling the server (first start only)…');
+  await buildServer();
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildServer();
+  process.stdout.write(`built ${path.relative(root, SERVER_BUNDLE)}\n`);
+}
