@@ -2,15 +2,51 @@
 // The `pennypost` command (package.json "bin"):
 //   pennypost [serve] [--port <n>] [--host <addr>] [--data-dir <dir>]   run the server
 //   pennypost --version | --help
-// It runs the compiled server (dist/server/cli.mjs) in this very process, so a signal sent to the
+// It runs the compiled server (dist/server/cli.cjs) in this very process, so a signal sent to the
 // command reaches the server itself and nothing is left running after it. In a source checkout it
 // first compiles the server when a source changed, and builds the UI when it is missing.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+//
+// The bundle is compiled with V8's code cache (dist/server/cli.cjs.v8cache, written on the first
+// run and again whenever V8 refuses it, e.g. after a Node upgrade): starting then skips parsing
+// and compiling the server's top-level code. Where that folder is read-only (a release in /opt),
+// PENNYPOST_CACHE_DIR names another; where neither is writable, the cache is simply not written.
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = path.join(root, 'dist', 'server', 'cli.mjs');
+const bundle = path.join(root, 'dist', 'server', 'cli.cjs');
+// PENNYPOST_CACHE_DIR: where a service keeps it (deploy/pennypost.service sets /var/cache/pennypost).
+const codeCache = process.env.PENNYPOST_CACHE_DIR ? path.join(process.env.PENNYPOST_CACHE_DIR, 'cli.cjs.v8cache') : `${bundle}.v8cache`;
+
+function readCodeCache() {
+  try {
+    return readFileSync(codeCache);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCodeCache(script) {
+  const temp = `${codeCache}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, script.createCachedData());
+    renameSync(temp, codeCache);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Runs a CommonJS bundle as Node would, compiled with (and refreshing) its V8 code cache. */
+function runBundle(file) {
+  const cachedData = readCodeCache();
+  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+  if (!cachedData || script.cachedDataRejected) writeCodeCache(script);
+  const module = { exports: {}, filename: file, id: file, loaded: false };
+  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+}
 
 function version() {
   return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -39,7 +75,7 @@ export async function runPennyPost(args) {
   }
   // The server reads its flags from process.argv, as when it is run directly.
   process.argv = [process.argv[0], bundle, ...args];
-  await import(pathToFileURL(bundle).href);
+  runBundle(bundle);
 }
 
 /** True when this file is the program being run (directly, or through npm's `pennypost` link). */

@@ -1,36 +1,46 @@
 // Compiles the headless server (server/cli.ts and everything it imports, dependencies included)
-// into one ES module, dist/server/cli.mjs, with a source map beside it. Bundling the dependencies
+// into one script, dist/server/cli.cjs, with a source map beside it. Bundling the dependencies
 // is what makes the server start fast: Node then reads and compiles one file instead of resolving
 // and loading some 600 modules. classic-level stays outside: it loads LevelDB's native binding
-// from its own folder in node_modules.
+// from its own folder in node_modules. It is a CommonJS script rather than an ES module so that
+// bin/pennypost.mjs can compile it with V8's code cache (node:vm), which ES modules do not offer
+// on Node 20: the cache saves most of the ~70 ms that parsing 3.5 MB of JavaScript takes.
 //
 // `ensureServerBuilt()` rebuilds only when a source is newer than the build: `npm start`,
 // `npm run serve` and `bin/pennypost.mjs` call it, so a fresh checkout (or an edited one) runs
 // current code without a separate build step.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'server', 'cli.ts');
-export const SERVER_BUNDLE = path.join(root, 'dist', 'server', 'cli.mjs');
+export const SERVER_BUNDLE = path.join(root, 'dist', 'server', 'cli.cjs');
+
+/** Where bin/pennypost.mjs keeps V8's code cache of a bundle (rewritten when V8 refuses it). */
+export function codeCachePath(bundle) {
+  return `${bundle}.v8cache`;
+}
 
 /** Packages loaded from node_modules at run time instead of being bundled. */
 export const RUNTIME_EXTERNAL = ['classic-level'];
 
 export async function buildServer() {
   const { build } = await import('esbuild');
+  rmSync(codeCachePath(SERVER_BUNDLE), { force: true });
   await build({
     entryPoints: [SERVER_ENTRY],
     outfile: SERVER_BUNDLE,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20.19',
     external: RUNTIME_EXTERNAL,
-    // CommonJS dependencies call require() for Node's own modules; an ES module has none.
-    banner: { js: "import { createRequire as __pennypostRequire } from 'node:module'; const require = __pennypostRequire(import.meta.url);" },
-    // Smaller to read and compile at every start; names are kept so stack traces stay readable.
+    // The sources are ES modules that locate files from import.meta.url.
+    define: { 'import.meta.url': '__pennypostModuleUrl' },
+    banner: { js: "const __pennypostModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Smaller to read and compile at every start; local names are kept so stack traces stay
+    // readable (mangling them also made the heap larger, measured: +10 MB RSS).
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: 'linked',
@@ -49,7 +59,7 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** True when dist/server/cli.mjs is missing or older than a source file (or package.json). */
+/** True when dist/server/cli.cjs is missing or older than a source file (or package.json). */
 export function serverBuildIsStale() {
   if (!existsSync(SERVER_BUNDLE)) return true;
   if (!existsSync(SERVER_ENTRY)) return false; // a release: no sources, the build is the program

@@ -325,3 +325,19 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('every action params schema', () => {
+  // The router compiles validators lazily (on an action's first call) and skips the meta-schema
+  // check at run time; this is where a malformed schema is caught instead.
+  it('is valid JSON Schema and compiles', async () => {
+    const { allDomains } = await import('../domains');
+    const { compileParams, schemaProblems } = await import('./validation');
+    const actions = allDomains().flatMap((d) => d.actions ?? []);
+    expect(actions.length).toBeGreaterThan(50);
+    for (const action of actions) {
+      expect(schemaProblems(action.params), action.name).toEqual([]);
+      expect(typeof compileParams(action.params), action.name).toBe('function');
+    }
+    expect(schemaProblems({ type: 'object', properties: { a: { type: 'nope' } } } as never)).not.toEqual([]);
+  });
+});

@@ -60,7 +60,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
   const byName = new Map<string, AnyAction>();
   for (const action of actions) {
     if (byName.has(action.name)) throw new Error(`action ${action.name} is defined twice`);
-    compileParams(action.params);
+    // Params validators are compiled on an action's first call, not here: compiling all of them
+    // took ~110 ms of every start. api-framework.test.ts compiles every action's schema.
     byName.set(action.name, action);
   }
   const limits = app.settings.get().rateLimit;

@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
-import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { assertCollectionBudget, type CollectionDefinition } from './collections';
 import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
 import { LocalStore } from './local-store';
 import { healthOf, type HealthOptions, type LevelHealth } from './leveldb-storage/health';
+import { wrappedValidatedStorage } from './validated-storage';
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
@@ -69,7 +69,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   const health = healthOf(level, options.health);
   let rx: RxDatabase | undefined;
   try {
-    const storage = wrappedValidateAjvStorage({ storage: getRxStorageLevel(level, { sync: options.sync }) });
+    const storage = wrappedValidatedStorage({ storage: getRxStorageLevel(level, { sync: options.sync }) });
     rx = await createRxDatabase({
       name: DATABASE_NAME,
       storage,

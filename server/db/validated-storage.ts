@@ -1,0 +1,23 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { wrappedValidateStorageFactory, type RxJsonSchema, type RxValidationError } from 'rxdb';
+
+/**
+ * RxDB's document validation (the same wrapper as rxdb/plugins/validate-ajv) with its own ajv
+ * instance that skips checking each collection schema against the JSON Schema meta-schema: our
+ * schemas are fixed at build time and checked by the collections' tests, while compiling the
+ * meta-schema cost ~40 ms of every start. Strict mode still refuses unknown keywords.
+ */
+const ajv = new Ajv({ strict: true, validateSchema: false });
+for (const keyword of ['version', 'keyCompression', 'primaryKey', 'indexes', 'encrypted', 'final', 'sharding', 'internalIndexes', 'attachments', 'ref', 'crdt']) {
+  ajv.addKeyword(keyword);
+}
+addFormats(ajv);
+
+function documentValidator(schema: RxJsonSchema<any>) {
+  const validate = ajv.compile(schema);
+  // ajv's error objects are what RxDB's own ajv plugin hands back as validation errors too.
+  return (doc: unknown): RxValidationError[] => (validate(doc) ? [] : ((validate.errors ?? []) as unknown as RxValidationError[]));
+}
+
+export const wrappedValidatedStorage = wrappedValidateStorageFactory(documentValidator, 'ajv');
