@@ -12,7 +12,9 @@ const proxied = ['/api', '/events', '/files', '/healthz', '/s/', '/m/', '/send/'
 export default defineConfig({
   root: 'renderer',
   base: '/',
-  publicDir: false,
+  // renderer/public/ (favicon, app icons, web app manifest; made by renderer/scripts/make-web-icons.mjs)
+  // is copied as is to the root of dist/renderer/.
+  publicDir: 'public',
   plugins: [react()],
   build: {
     outDir: '../dist/renderer',

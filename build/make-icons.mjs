@@ -2,6 +2,8 @@
 // rounded square. Writes build/icon.png (512×512, what electron-builder turns into .icns/.ico),
 // build/icons/<n>x<n>.png (Linux), and the tray icons (tray.png, trayTemplate.png for macOS).
 // Run: node build/make-icons.mjs  (the PNGs are committed; rerun only to change the design).
+// The web icons (favicon.ico, icon-192/512.png, apple-touch-icon.png in renderer/public/) are drawn
+// from the same appIcon() by renderer/scripts/make-web-icons.mjs: rerun it after a design change.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,10 +68,14 @@ function over(under, color, alpha) {
   return [0, 1, 2].map((i) => (color[i] * a + under[i] * under[3] * (1 - a)) / outA).concat(outA);
 }
 
+/** The app icon's background: a teal gradient from top to bottom. */
+const ICON_GRADIENT = [[20, 184, 166], [15, 118, 110]];
+export const iconBackground = (y) => mix(ICON_GRADIENT[0], ICON_GRADIENT[1], y);
+
 /** The full-colour app icon at one sample point. */
-function appIcon(x, y) {
+export function appIcon(x, y) {
   let px = [0, 0, 0, 0];
-  if (roundRect(x, y, 0.5, 0.5, 0.44, 0.44, 0.1) < 0) px = [...mix([20, 184, 166], [15, 118, 110], y), 1];
+  if (roundRect(x, y, 0.5, 0.5, 0.44, 0.44, 0.1) < 0) px = [...iconBackground(y), 1];
   // envelope
   const env = roundRect(x, y, 0.44, 0.58, 0.26, 0.17, 0.035);
   if (env < 0) {
@@ -101,7 +107,7 @@ function trayIcon(color) {
 }
 
 /** Renders with 4×4 supersampling for smooth edges. */
-function render(size, shader) {
+export function render(size, shader) {
   const out = new Uint8Array(size * size * 4);
   const n = 4;
   for (let py = 0; py < size; py++) {

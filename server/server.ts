@@ -161,7 +161,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         redirect: false, // /assets is a screen of the app, not a folder to redirect to
         setHeaders: (res, filePath) => {
           // Vite names bundles by content hash (in _app/): cache them for good, never index.html.
-          res.setHeader('Cache-Control', filePath.includes(`${path.sep}_app${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+          // The files of renderer/public (favicon.ico, icons, manifest.webmanifest) keep their
+          // names across builds: a day, then revalidated.
+          res.setHeader(
+            'Cache-Control',
+            filePath.includes(`${path.sep}_app${path.sep}`) ? 'public, max-age=31536000, immutable' : path.extname(filePath) === '.html' ? 'no-cache' : 'public, max-age=86400',
+          );
         },
       }),
     );
