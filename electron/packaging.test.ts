@@ -24,7 +24,7 @@ const configModule = require('app-builder-lib/out/util/config/config.js') as {
 };
 const minimatchModule = builderRequire('minimatch') as { minimatch?: (p: string, g: string, o?: object) => boolean };
 const minimatch = (minimatchModule.minimatch ?? (minimatchModule as unknown as (p: string, g: string, o?: object) => boolean)) as (p: string, g: string, o?: object) => boolean;
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; optionalDependencies: Record<string, string> };
 
 let config: Record<string, any>;
 /** `files` as electron-builder applies it: production node_modules are always added, then the filters. */
@@ -100,7 +100,8 @@ describe('electron-builder configuration', () => {
       expect(shipped(file, files), `${file} is packaged`).toBe(true);
     }
     // Source maps, TypeScript sources and the test suite stay out.
-    for (const file of ['dist/electron/main.mjs.map', 'electron/main.ts', 'server/server.ts', 'electron/shell.test.ts', 'e2e/home.spec.ts']) {
+    // Electron's npm package (an optional dependency, so counted as production) and its downloader too.
+    for (const file of ['dist/electron/main.mjs.map', 'electron/main.ts', 'server/server.ts', 'electron/shell.test.ts', 'e2e/home.spec.ts', 'node_modules/electron/index.js', 'node_modules/@electron/get/dist/cjs/index.js', 'dist/server/cli.cjs']) {
       expect(shipped(file, files), `${file} is not packaged`).toBe(false);
     }
   });
@@ -148,7 +149,7 @@ describe('npm run dist (plan and fail-fast message)', () => {
     const plan = distPlan({ args: [], env: noDist, platform: 'linux', rootDir: path.join(root, 'electron', '..') });
     if (localElectronDist(noDist, 'linux', root)) return; // a machine with node_modules/electron/dist: covered below
     expect(plan.electronDist).toBeNull();
-    expect(plan.downloads.map((d: { what: string }) => d.what)).toEqual([`Electron ${pkg.devDependencies.electron} for linux`, "electron-builder's packaging tools (AppImage, deb, NSIS or dmg)"]);
+    expect(plan.downloads.map((d: { what: string }) => d.what)).toEqual([`Electron ${pkg.optionalDependencies.electron} for linux`, "electron-builder's packaging tools (AppImage, deb, NSIS or dmg)"]);
     expect(plan.builderArgs).toEqual(['--publish', 'never', '--linux']);
     expect(distPlan({ args: ['--dir'], env: noDist, platform: 'win32', rootDir: root }).downloads).toHaveLength(1);
     expect(distPlan({ args: [], env: { ...noDist, ELECTRON_MIRROR: 'https://mirror.example/electron/' }, platform: 'darwin', rootDir: root }).downloads[0].url).toBe(
@@ -164,7 +165,7 @@ describe('npm run dist (plan and fail-fast message)', () => {
     try {
       const plan = distPlan({ args: ['--dir'], env: { ELECTRON_DIST: fakeDist }, platform: 'linux', rootDir: root });
       expect(plan.downloads).toEqual([]);
-      expect(plan.builderArgs).toEqual(['--publish', 'never', '--linux', '--dir', `-c.electronDist=${fakeDist}`, `-c.electronVersion=${pkg.devDependencies.electron}`]);
+      expect(plan.builderArgs).toEqual(['--publish', 'never', '--linux', '--dir', `-c.electronDist=${fakeDist}`, `-c.electronVersion=${pkg.optionalDependencies.electron}`]);
     } finally {
       rmSync(fakeDist, { recursive: true, force: true });
     }
@@ -202,7 +203,7 @@ describe('the unpacked desktop app (electron-builder --dir)', () => {
   it.skipIf(!electronDist)(
     `builds against the local Electron and contains the bundle, the UI and classic-level's native binding${electronDist ? '' : ' — SKIPPED: no local Electron dist here (set ELECTRON_DIST, or install Electron so node_modules/electron/dist exists); this machine cannot download it'}`,
     () => {
-      const build = spawnSync(process.execPath, [require.resolve('electron-builder/cli.js'), '--dir', '--publish', 'never', `-c.electronDist=${electronDist}`, `-c.electronVersion=${pkg.devDependencies.electron}`, '-c.directories.output=out/test-unpacked'], {
+      const build = spawnSync(process.execPath, [require.resolve('electron-builder/cli.js'), '--dir', '--publish', 'never', `-c.electronDist=${electronDist}`, `-c.electronVersion=${pkg.optionalDependencies.electron}`, '-c.directories.output=out/test-unpacked'], {
         cwd: root,
         encoding: 'utf8',
         timeout: 300_000,

@@ -9,7 +9,7 @@
 // `ensureServerBuilt()` rebuilds only when a source is newer than the build: `npm start`,
 // `npm run serve` and `bin/pennypost.mjs` call it, so a fresh checkout (or an edited one) runs
 // current code without a separate build step.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,8 +27,7 @@ export const RUNTIME_EXTERNAL = ['classic-level'];
 
 export async function buildServer() {
   const { build } = await import('esbuild');
-  rmSync(codeCachePath(SERVER_BUNDLE), { force: true });
-  await build({
+  const result = await build({
     entryPoints: [SERVER_ENTRY],
     outfile: SERVER_BUNDLE,
     bundle: true,
@@ -46,7 +45,17 @@ export async function buildServer() {
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
+    write: false,
   });
+  // Each file replaced whole (write, then rename): a server starting meanwhile reads the old
+  // bundle or the new one, never half of one. The code cache of the old bundle goes with it.
+  mkdirSync(path.dirname(SERVER_BUNDLE), { recursive: true });
+  rmSync(codeCachePath(SERVER_BUNDLE), { force: true });
+  for (const file of result.outputFiles) {
+    const temp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temp, file.contents);
+    renameSync(temp, file.path);
+  }
 }
 
 function newestMtime(dir) {

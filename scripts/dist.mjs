@@ -15,10 +15,10 @@ const require = createRequire(import.meta.url);
 const PLATFORM_FLAG = { linux: '--linux', win32: '--win', darwin: '--mac' };
 const EXECUTABLE = { linux: 'electron', win32: 'electron.exe', darwin: 'Electron.app' };
 
-/** The Electron version the app is built with (package.json devDependencies). */
+/** The Electron version the app is built with (package.json optionalDependencies). */
 export function electronVersion(rootDir = root) {
   const pkg = JSON.parse(readFileSync(path.join(rootDir, 'package.json'), 'utf8'));
-  return String(pkg.devDependencies?.electron ?? '').replace(/^[^\d]*/, '');
+  return String(pkg.optionalDependencies?.electron ?? pkg.devDependencies?.electron ?? "").replace(/^[^\d]*/, "");
 }
 
 /** A local, unpacked Electron for this platform: $ELECTRON_DIST, or node_modules/electron/dist. */

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../server/test-support/test-server';
 // @ts-expect-error plain ESM script without types
-import { buildServer } from './build-server.mjs';
+import { ensureServerBuilt } from './build-server.mjs';
 // @ts-expect-error plain ESM script without types
 import { ensureUi } from './ensure-ui.mjs';
 
@@ -111,7 +111,7 @@ const LAUNCHERS: Array<[string, string, (dataDir: string) => string[]]> = [
 describe.runIf(process.platform === 'linux')('launchers stop with their command, leaving nothing behind', () => {
   beforeAll(async () => {
     // Built once up front, as `npm test` does before it: the launchers would otherwise build on first use.
-    await buildServer();
+    await ensureServerBuilt();
     ensureUi();
   }, 180_000);
 

@@ -77,14 +77,22 @@ export interface ServerProcess {
 }
 
 /**
- * `node --import tsx server/cli.ts --port 0 --data-dir <dir>` — exactly what `npm run serve`
- * runs — with the time from spawn to "PennyPost listening on …".
+ * How a benchmark starts the server: 'compiled' is `node bin/pennypost.mjs serve` — exactly what
+ * `npm run serve` and `npm start` hand over to (the bundle with V8's code cache); 'source' is the
+ * earlier way, `node --import tsx server/cli.ts`, kept as a baseline.
  */
-export async function startServerProcess(dataDir: string, settings: Record<string, unknown> = BENCH_SETTINGS): Promise<ServerProcess> {
+export type ServerLaunch = 'compiled' | 'source';
+
+function launchArgs(launch: ServerLaunch): string[] {
+  return launch === 'compiled' ? [path.join(ROOT, 'bin/pennypost.mjs'), 'serve'] : ['--import', 'tsx', path.join(ROOT, 'server/cli.ts')];
+}
+
+/** Starts the server in its own process, with the time from spawn to "PennyPost listening on …". */
+export async function startServerProcess(dataDir: string, settings: Record<string, unknown> | null = BENCH_SETTINGS, launch: ServerLaunch = 'compiled'): Promise<ServerProcess> {
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
+  if (settings) writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify(settings));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [...launchArgs(launch), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,7 +6,7 @@
  *   npx tsx scripts/bench/mixed-load.ts [--json out.json]
  *   BENCH_RECORDS=20000 BENCH_MIXED_SECONDS=10 npx tsx scripts/bench/mixed-load.ts
  *
- * The server runs as `npm run serve` runs it (node --import tsx server/cli.ts, its own process);
+ * The server runs as `npm run serve` runs it (node bin/pennypost.mjs serve: the compiled bundle, its own process);
  * the load generator is autocannon in a worker thread of this process. All on 127.0.0.1.
  */
 import { spawn } from 'node:child_process';
