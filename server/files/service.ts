@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { fileTypeFromFile } from 'file-type';
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
@@ -305,6 +304,8 @@ export class FileService {
   /** Checks the real type of stored bytes against the declared one; returns the text encoding ('' for binary). */
   private async checkContent(tmpPath: string, fileType: string): Promise<string> {
     const info = typeInfo(fileType)!;
+    // Loaded on the first upload, not at every start.
+    const { fileTypeFromFile } = await import('file-type');
     const detected = await fileTypeFromFile(tmpPath);
     if (info.detect === 'text') {
       if (detected) {

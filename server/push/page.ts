@@ -1,5 +1,3 @@
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
 
 /**
  * The message page (/m/{token}): title and desp, Markdown rendered by markdown-it with raw HTML
@@ -7,40 +5,6 @@ import sanitizeHtml from 'sanitize-html';
  * javascript:/data: links never survive; the page is served under its own strict CSP with no
  * script source at all and one same-origin stylesheet.
  */
-
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
-
-const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 's', 'del', 'code', 'pre', 'blockquote',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title'],
-    img: ['src', 'alt', 'title'],
-    ol: ['start'],
-    th: ['style'],
-    td: ['style'],
-    code: ['class'],
-  },
-  allowedStyles: { th: { 'text-align': [/^(left|right|center)$/] }, td: { 'text-align': [/^(left|right|center)$/] } },
-  allowedClasses: { code: [/^language-[A-Za-z0-9_+-]{1,32}$/] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener noreferrer nofollow', target: '_blank' } }),
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy', referrerpolicy: 'no-referrer' } }),
-  },
-} as sanitizeHtml.IOptions;
-// rel/target/loading/referrerpolicy are added after the allow-list check; keep them.
-(SANITIZE.allowedAttributes as Record<string, string[]>).a.push('rel', 'target');
-(SANITIZE.allowedAttributes as Record<string, string[]>).img.push('loading', 'referrerpolicy');
-
-export function renderMarkdown(text: string): string {
-  return sanitizeHtml(markdown.render(text), SANITIZE);
-}
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -84,8 +48,16 @@ function formatTime(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-export function messagePage(message: { title: string; desp: string; appName: string; createdAt: number }): string {
-  const body = message.desp.trim() ? renderMarkdown(message.desp) : '<p class="empty">(no details)</p>';
+/** Loaded on the first message page, not at every start (markdown-it and sanitize-html with its HTML parser). */
+let renderer: Promise<typeof import('./markdown-render')> | undefined;
+
+export async function renderMarkdown(text: string): Promise<string> {
+  renderer ??= import('./markdown-render');
+  return (await renderer).renderMarkdown(text);
+}
+
+export async function messagePage(message: { title: string; desp: string; appName: string; createdAt: number }): Promise<string> {
+  const body = message.desp.trim() ? await renderMarkdown(message.desp) : '<p class="empty">(no details)</p>';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -210,9 +210,9 @@ export function mountPushRoutes(router: Router, app: AppContext, push: PushServi
         .send(html);
     push
       .pageMessage(token)
-      .then((message) => {
+      .then(async (message) => {
         if (!message) page(404, missingPage(app.settings.get().push.retentionDays));
-        else page(200, messagePage(message));
+        else page(200, await messagePage(message));
       })
       .catch(next);
   });
