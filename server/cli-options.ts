@@ -1,11 +1,15 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from './config/paths';
+import { DATA_TOOLS } from './data-tools/registry';
 
-/** What to do: run the server (the default), or print the version or the usage. */
-export type CliCommand = 'serve';
+/** What to do: run the server (the default), or one of the data tools (server/data-tools/). */
+export type CliCommand = string;
 
 export interface CliOptions {
   command: CliCommand;
+  /** A data tool's own flags and arguments. */
+  toolValues: Record<string, string | boolean | undefined>;
+  toolPositionals: string[];
   port?: number;
   host?: string;
   dataDir: string;
@@ -15,11 +19,17 @@ export interface CliOptions {
 
 export class CliUsageError extends Error {}
 
-export const USAGE = `Usage: pennypost [serve] [--port <n>] [--host <addr>] [--data-dir <dir>]
+function toolLines(): string {
+  return DATA_TOOLS.map((t) => `  ${t.name.padEnd(18)}${t.summary}\n${t.usage ? t.usage.replace(/^/gm, '                    ') + '\n' : ''}`).join('');
+}
+
+export const usage = (): string => `Usage: pennypost [serve] [--port <n>] [--host <addr>] [--data-dir <dir>]
+       pennypost <tool> [--data-dir <dir>] [tool flags]
        pennypost --version | --help
-  (from a source checkout: npm run serve -- [flags])
+  (from a source checkout: npm run serve -- [flags], or node bin/pennypost.mjs <command>)
 
   serve             run the server until SIGTERM or SIGINT (the default)
+${toolLines()}
   --port <n>        TCP port (default 5733; 0 picks a free port)      env PENNYPOST_PORT
   --host <addr>     address to bind (default 127.0.0.1, or 0.0.0.0     env PENNYPOST_HOST
                     when LAN access is on in settings)
@@ -36,7 +46,9 @@ function parsePort(value: string, source: string): number {
 
 /** Flags win over environment variables, which win over defaults (DESIGN.md, contract). */
 export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  let values;
+  const first = argv.find((arg) => !arg.startsWith('-'));
+  const tool = DATA_TOOLS.find((t) => t.name === first);
+  let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -47,6 +59,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process
         'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
+        ...(tool?.options ?? {}),
       },
       strict: true,
       allowPositionals: true,
@@ -55,17 +68,21 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process
     throw new CliUsageError((error as Error).message);
   }
   const [command = 'serve', ...extra] = positionals;
-  if (command !== 'serve') throw new CliUsageError(`unknown command "${command}"`);
-  if (extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
-  const portText = values.port ?? env.PENNYPOST_PORT;
-  const host = values.host ?? env.PENNYPOST_HOST;
+  if (command !== 'serve' && !tool) throw new CliUsageError(`unknown command "${command}"`);
+  if (command === 'serve' && extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
+  const toolValues = Object.fromEntries(Object.keys(tool?.options ?? {}).map((name) => [name, values[name]]));
+  if (tool && (values.port !== undefined || values.host !== undefined)) throw new CliUsageError(`${tool.name} works on a data dir; --port and --host are for serve`);
+  const portText = (values.port as string | undefined) ?? env.PENNYPOST_PORT;
+  const host = (values.host as string | undefined) ?? env.PENNYPOST_HOST;
   if (host !== undefined && host.trim() === '') throw new CliUsageError('--host must not be empty');
   return {
     command,
+    toolValues,
+    toolPositionals: tool ? extra : [],
     port: portText === undefined || portText === '' ? undefined : parsePort(portText, values.port !== undefined ? '--port' : 'PENNYPOST_PORT'),
     host: host || undefined,
-    dataDir: values['data-dir'] || env.PENNYPOST_DATA_DIR || defaultDataDir(),
-    help: values.help ?? false,
-    version: values.version ?? false,
+    dataDir: (values['data-dir'] as string | undefined) || env.PENNYPOST_DATA_DIR || defaultDataDir(),
+    help: (values.help as boolean | undefined) ?? false,
+    version: (values.version as boolean | undefined) ?? false,
   };
 }

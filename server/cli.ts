@@ -1,5 +1,6 @@
 import { packageVersion } from './app-info/package-root';
-import { CliUsageError, parseCliOptions, USAGE } from './cli-options';
+import { CliUsageError, parseCliOptions, usage } from './cli-options';
+import { DATA_TOOLS } from './data-tools/registry';
 import { SettingsError } from './config/settings';
 import { DataDirLockedError } from './db/database';
 import { shouldWatchParent, watchParent } from './lib/parent-watch';
@@ -19,18 +20,30 @@ async function main(): Promise<number> {
     options = parseCliOptions(process.argv.slice(2));
   } catch (error) {
     if (error instanceof CliUsageError) {
-      process.stderr.write(`${error.message}\n\n${USAGE}`);
+      process.stderr.write(`${error.message}\n\n${usage()}`);
       return 64;
     }
     throw error;
   }
   if (options.help) {
-    process.stdout.write(USAGE);
+    process.stdout.write(usage());
     return 0;
   }
   if (options.version) {
     process.stdout.write(`PennyPost ${packageVersion()}\n`);
     return 0;
+  }
+
+  const tool = DATA_TOOLS.find((t) => t.name === options.command);
+  if (tool) {
+    const implementation = await tool.load();
+    return implementation.run({
+      dataDir: options.dataDir,
+      values: options.toolValues,
+      positionals: options.toolPositionals,
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+    });
   }
 
   let server: RunningServer;
