@@ -82,8 +82,10 @@ export async function runPennyPost(args) {
     const { ensureServerBuilt } = await import('../scripts/build-server.mjs');
     await ensureServerBuilt();
   }
-  const helpOnly = args.includes('--help') || args.includes('-h');
-  if (sourceCheckout && !helpOnly && !existsSync(path.join(root, 'dist', 'renderer', 'index.html'))) {
+  // Only the server needs the UI built; --help and the data tools (check, repair, …) do not.
+  const command = args.find((arg) => !arg.startsWith('-')) ?? 'serve';
+  const serving = command === 'serve' && !args.includes('--help') && !args.includes('-h');
+  if (sourceCheckout && serving && !existsSync(path.join(root, 'dist', 'renderer', 'index.html'))) {
     const { ensureUi } = await import('../scripts/ensure-ui.mjs');
     ensureUi();
   }
