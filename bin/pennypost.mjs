@@ -69,6 +69,15 @@ function version() {
   return JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 }
 
+/** The subcommand: the first argument that is neither a flag nor a flag's value ('serve' when none). */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (/^--(port|host|data-dir)$/.test(args[i])) i++;
+    else if (!args[i].startsWith('-')) return args[i];
+  }
+  return 'serve';
+}
+
 /** Runs the server's command line with `args`; resolves once the server module took over. */
 export async function runPennyPost(args) {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === 'version')) {
@@ -83,7 +92,7 @@ export async function runPennyPost(args) {
     await ensureServerBuilt();
   }
   // Only the server needs the UI built; --help and the data tools (check, repair, …) do not.
-  const command = args.find((arg) => !arg.startsWith('-')) ?? 'serve';
+  const command = commandOf(args);
   const serving = command === 'serve' && !args.includes('--help') && !args.includes('-h');
   if (sourceCheckout && serving && !existsSync(path.join(root, 'dist', 'renderer', 'index.html'))) {
     const { ensureUi } = await import('../scripts/ensure-ui.mjs');
