@@ -84,8 +84,12 @@ export async function ensureServerBuilt({ log = (line) => process.stderr.write(`
   try {
     await import('esbuild');
   } catch {
-    log('PennyPost: the server is not compiled and esbuild is not installed (run `npm install`).');
-    return false;
+    log(
+      fresh
+        ? 'PennyPost: the server is not compiled and esbuild is not installed (run `npm install`, then `npm run build`).'
+        : 'PennyPost: server sources are newer than the build, and esbuild is not installed to rebuild it; running the existing build (`npm run build` with the development dependencies installed updates it).',
+    );
+    return !fresh;
   }
   if (fresh) log('PennyPost: compiling the server (first start only)…');
   await buildServer();
