@@ -225,7 +225,7 @@ export function formatMixed(r: MixedResult): string {
   lines.push(
     r.ui.note && r.ui.warmMs.length === 0
       ? `dashboard: not measured (${r.ui.note})`
-      : `dashboard complete (Chromium, from navigation start): warm server ${r.ui.warmMs.map((n) => n.toFixed(0)).join('/')} ms (median ${median(r.ui.warmMs).toFixed(0)}), first after a server restart ${r.ui.afterRestartMs.toFixed(0)} ms${r.ui.note ? ` (${r.ui.note})` : ''}`,
+      : `dashboard complete (Chromium, from navigation start): warm server ${r.ui.warmMs.map((n) => n.toFixed(0)).join('/')} ms (median ${median(r.ui.warmMs).toFixed(0)}), first after a server restart ${Number.isFinite(r.ui.afterRestartMs) ? `${r.ui.afterRestartMs.toFixed(0)} ms` : 'not measured'}${r.ui.note ? ` (${r.ui.note})` : ''}`,
   );
   return lines.join('\n');
 }
