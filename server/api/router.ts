@@ -18,7 +18,8 @@ export interface Authenticator {
 const STORAGE_CODES = new Set(['LEVEL_IO_ERROR', 'LEVEL_DATABASE_NOT_OPEN', 'STORAGE_UNAVAILABLE', 'ENOSPC', 'EROFS', 'EACCES', 'EIO', 'EDQUOT']);
 
 /**
- * Maps errors that are not ApiErrors: storage trouble is 503, everything else 500. The storage
+ * Maps errors that are not ApiErrors: storage trouble (disk full, read-only, damaged data) is
+ * 503, everything else 500. The storage
  * error may be wrapped (RxDB errors carry it in `parameters.error`, others in `cause`).
  */
 export function classifyUnexpected(error: unknown): ApiError | null {
@@ -28,6 +29,16 @@ export function classifyUnexpected(error: unknown): ApiError | null {
     const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; parameters?: { error?: unknown } } | null;
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
+    // Damaged data (LevelDB "Corruption: …", e.g. a table file with flipped bytes): retrying will
+    // not help and the person must act (docs/data-safety.md). Checked before the I/O codes below.
+    if (e.code === 'LEVEL_CORRUPTION' || e.code === 'DATABASE_DAMAGED' || (typeof e.message === 'string' && /\bCorruption:/.test(e.message))) {
+      return new ApiError(
+        ErrorCode.Unavailable,
+        'The database on disk is damaged: part of the stored data cannot be read (LevelDB reported corruption). Nothing was changed. ' +
+          'Stop PennyPost, then run `pennypost check --data-dir <data dir>` to see what is affected and `pennypost repair --data-dir <data dir>` to recover (it keeps a copy first).',
+        { storage: 'damaged' },
+      );
+    }
     if (
       (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) ||
       (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message))

@@ -6,6 +6,7 @@ import { assertCollectionBudget, type CollectionDefinition } from './collections
 import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
 import { LocalStore } from './local-store';
 import { healthOf, type HealthOptions, type LevelHealth } from './leveldb-storage/health';
+import { damageReportedAtOpen, DatabaseDamagedError, explainOpenFailure, inspectLevelDir } from './integrity';
 import { wrappedValidatedStorage } from './validated-storage';
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
@@ -36,6 +37,8 @@ export interface AppDatabase {
   collection<T = any>(name: string): RxCollection<T>;
   /** Disk-fault state and recovery of the LevelDB handle (degraded, reopens, onEvent). */
   readonly health: LevelHealth;
+  /** The LevelDB handle under RxDB (the data tools read it raw: server/data-tools/). */
+  readonly level: LevelDb;
   close(): Promise<void>;
 }
 
@@ -46,14 +49,36 @@ export function levelDirOf(dataDir: string): string {
   return path.join(dataDir, 'db');
 }
 
+/**
+ * Opens the data dir's LevelDB without ever starting over existing data (server/db/integrity.ts):
+ * the folder is inspected first (a used folder without CURRENT/MANIFEST, or a damaged log, is
+ * refused with nothing changed), a used folder is opened with createIfMissing off, and damage
+ * LevelDB reports in its LOG during this open makes the open fail too.
+ */
 async function openLevelLocked(dataDir: string): Promise<LevelDb> {
+  const levelDir = levelDirOf(dataDir);
+  let state;
   try {
-    return await openLevel(levelDirOf(dataDir));
+    state = inspectLevelDir(dataDir, levelDir);
+  } catch (error) {
+    if (!(error instanceof DatabaseDamagedError)) throw explainOpenFailure(dataDir, levelDir, error);
+    // A PennyPost running on this dir may have been rotating its files while we read them: look again.
+    state = inspectLevelDir(dataDir, levelDir);
+  }
+  let level: LevelDb;
+  try {
+    level = await openLevel(levelDir, { createIfMissing: !state.existing });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
     if (cause?.code === 'LEVEL_LOCKED') throw new DataDirLockedError(dataDir);
-    throw error;
+    throw explainOpenFailure(dataDir, levelDir, error);
   }
+  const reported = damageReportedAtOpen(levelDir);
+  if (reported.length > 0) {
+    await level.close().catch(() => undefined);
+    throw new DatabaseDamagedError(dataDir, levelDir, `LevelDB reported damage while opening it: ${reported.join('; ')}.`, reported);
+  }
+  return level;
 }
 
 /**
@@ -94,6 +119,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
     rx: database,
     local,
     health,
+    level,
     collection<T>(name: string): RxCollection<T> {
       const found = database.collections[name];
       if (!found) throw new Error(`unknown collection "${name}"`);

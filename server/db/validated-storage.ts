@@ -14,7 +14,8 @@ for (const keyword of ['version', 'keyCompression', 'primaryKey', 'indexes', 'en
 }
 addFormats(ajv);
 
-function documentValidator(schema: RxJsonSchema<any>) {
+/** Also used by `pennypost check` (server/data-tools/) to validate stored documents. */
+export function documentValidator(schema: RxJsonSchema<any>) {
   const validate = ajv.compile(schema);
   // ajv's error objects are what RxDB's own ajv plugin hands back as validation errors too.
   return (doc: unknown): RxValidationError[] => (validate(doc) ? [] : ((validate.errors ?? []) as unknown as RxValidationError[]));

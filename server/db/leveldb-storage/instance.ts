@@ -27,6 +27,22 @@ import type { ClassicLevel } from 'classic-level';
 import { collectionPrefix, docPrefix, encodeKey, indexPrefix, prefixEnd } from './keys';
 import { healthOf, type LevelHealth } from './health';
 
+/**
+ * A stored document that is not JSON any more has damaged bytes (LevelDB read it without a
+ * checksum check, which classic-level cannot turn on): reported like LevelDB's own corruption
+ * errors, so the API answers 503 "damaged" instead of a 500 (docs/data-safety.md).
+ */
+function parseStored(raw: string): any {
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw Object.assign(new Error(`Corruption: a stored document is not readable (${(error as Error).message}); run pennypost check`), {
+      code: 'LEVEL_CORRUPTION',
+      cause: error,
+    });
+  }
+}
+
 export type LevelDb = ClassicLevel<Buffer, string>;
 
 export interface LevelStorageInternals {
@@ -173,7 +189,7 @@ export class RxStorageInstanceLevel<RxDocType>
       const docsInDb = new Map<string, RxDocumentData<RxDocType>>();
       for (let i = 0; i < idList.length; i++) {
         const raw = stored[i];
-        if (raw !== undefined) docsInDb.set(idList[i], JSON.parse(raw));
+        if (raw !== undefined) docsInDb.set(idList[i], parseStored(raw));
       }
 
       const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as any, docsInDb, documentWrites, context);
@@ -231,7 +247,7 @@ export class RxStorageInstanceLevel<RxDocType>
     const result: RxDocumentData<RxDocType>[] = [];
     for (const raw of raws) {
       if (raw === undefined) continue;
-      const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
+      const doc = parseStored(raw) as RxDocumentData<RxDocType>;
       if (withDeleted || !doc._deleted) result.push(doc);
     }
     return result;
@@ -309,7 +325,7 @@ export class RxStorageInstanceLevel<RxDocType>
             const chunk = await it.nextv(ID_CHUNK);
             if (chunk.length === 0) break;
             for (const [, raw] of chunk) {
-              const doc = JSON.parse(raw!) as RxDocumentData<RxDocType>;
+              const doc = parseStored(raw!) as RxDocumentData<RxDocType>;
               if (matcher(doc)) {
                 rows.push(doc);
                 if (enough(rows.length)) break outer;
@@ -339,7 +355,7 @@ export class RxStorageInstanceLevel<RxDocType>
             const raws = await this.getDocs(ids, snapshot);
             for (const raw of raws) {
               if (raw === undefined) continue; // cannot happen in one snapshot; tolerated
-              const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
+              const doc = parseStored(raw) as RxDocumentData<RxDocType>;
               if (!matcher || matcher(doc)) {
                 rows.push(doc);
                 if (enough(rows.length + skipped)) break outer;
@@ -417,7 +433,7 @@ export class RxStorageInstanceLevel<RxDocType>
       try {
         const ids = (await it.all()).map(([, id]) => id!);
         const raws = await this.getDocs(ids, snapshot);
-        documents = raws.filter((raw): raw is string => raw !== undefined).map((raw) => JSON.parse(raw));
+        documents = raws.filter((raw): raw is string => raw !== undefined).map((raw) => parseStored(raw));
       } finally {
         await it.close(); // idempotent: all() may already have closed it
       }
@@ -459,7 +475,7 @@ export class RxStorageInstanceLevel<RxDocType>
         const ops: { type: 'del'; key: Buffer }[] = [];
         raws.forEach((raw, i) => {
           if (raw === undefined) return;
-          const doc = JSON.parse(raw) as RxDocumentData<RxDocType>;
+          const doc = parseStored(raw) as RxDocumentData<RxDocType>;
           if (!doc._deleted || doc._meta.lwt > maxDeletionTime) return;
           ops.push({ type: 'del', key: this.docKey(ids[i]) });
           for (const idx of this.indexes) ops.push({ type: 'del', key: encodeKey(idx.prefix + idx.toIndexString(doc)) });

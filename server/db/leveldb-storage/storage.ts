@@ -17,12 +17,19 @@ export type RxStorageLevel = RxStorage<LevelStorageInternals, LevelInstanceCreat
   readonly openInstances: ReadonlySet<RxStorageInstanceLevel<any>>;
 };
 
-/** Opens (or creates) a LevelDB directory with the encodings this storage expects. */
-export async function openLevel(location: string): Promise<LevelDb> {
+/**
+ * Opens (or creates) a LevelDB directory with the encodings this storage expects.
+ * `createIfMissing: false` for a folder that already holds data: LevelDB must never take a used
+ * folder whose CURRENT file is gone for a new database (it would delete the old tables).
+ * LevelDB's checksum options (`paranoid_checks`, `verify_checksums`) are not exposed by
+ * classic-level; server/db/integrity.ts checks what it can around the open instead.
+ */
+export async function openLevel(location: string, options: { createIfMissing?: boolean } = {}): Promise<LevelDb> {
   const level = new ClassicLevel<Buffer, string>(location, {
     keyEncoding: 'buffer',
     valueEncoding: 'utf8',
-    createIfMissing: true,
+    createIfMissing: options.createIfMissing ?? true,
+    errorIfExists: false,
     writeBufferSize: 16 * 1024 * 1024,
     // Block cache (default 8 MB): a 1,000-doc range read of a 100k collection got ~15% faster with 32 MB.
     cacheSize: 32 * 1024 * 1024,

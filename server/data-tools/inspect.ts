@@ -1,0 +1,183 @@
+import { DATABASE_NAME, openDatabase, type AppDatabase } from '../db/database';
+import { collectionPrefix, docPrefix, encodeKey, prefixEnd } from '../db/leveldb-storage/keys';
+import { documentValidator } from '../db/validated-storage';
+import { allDomains } from '../domains';
+import { LedgerViews, effectsOf } from '../ledger/views';
+import type { AssetDoc, RecordDoc } from '../ledger/schema';
+import { withSyncConflictRules } from '../sync/synced-collections';
+
+/**
+ * What `pennypost check` and `pennypost repair` read from a stopped data dir: every stored entry
+ * (is it readable at all?), every document of every collection (parses, belongs under its key,
+ * valid against its collection's schema), every index entry (points at a stored document), the
+ * local store, and every balance computed twice — the way the ledger computes it for
+ * asset.checkBalances (LedgerViews over the storage's indexed queries) and again from a raw scan
+ * of the documents with exact (BigInt) sums. They must agree and fit in a safe integer.
+ */
+
+export interface CollectionReport {
+  name: string;
+  documents: number;
+  deleted: number;
+  indexEntries: number;
+}
+
+export interface BalanceLine {
+  userId: string;
+  assetId: string;
+  name: string;
+  currency: string;
+  /** Minor units, as the ledger computes it (null: could not be computed). */
+  balance: number | null;
+  /** Exact sum from the raw documents. */
+  exact: bigint;
+}
+
+export interface Inspection {
+  entries: number;
+  collections: CollectionReport[];
+  localEntries: number;
+  balances: BalanceLine[];
+  problems: string[];
+}
+
+/** Opens the data dir with every domain's collections (refusing damage: server/db/integrity.ts). */
+export function openForTools(dataDir: string): Promise<AppDatabase> {
+  return openDatabase({ dataDir, collections: withSyncConflictRules(allDomains().flatMap((d) => d.collections ?? [])) });
+}
+
+function describe(error: unknown): string {
+  const e = error as { message?: string; cause?: { message?: string } };
+  return e.cause?.message && !String(e.message).includes(e.cause.message) ? `${e.message} (${e.cause.message})` : String(e.message ?? error);
+}
+
+const SEP = '\u0001';
+
+export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
+  const problems: string[] = [];
+  const level = db.level;
+
+  // 1. Every stored entry can be read (LevelDB reports damaged blocks as "Corruption: …").
+  let entries = 0;
+  try {
+    for await (const _ of level.iterator({ fillCache: false })) entries++;
+  } catch (error) {
+    problems.push(`stored data unreadable after ${entries} entries: ${describe(error)}`);
+  }
+
+  // 2. Documents and index entries of every collection.
+  const collections: CollectionReport[] = [];
+  const live = new Map<string, any[]>();
+  for (const [name, collection] of Object.entries(db.rx.collections)) {
+    const schema = collection.schema.jsonSchema;
+    const primary = collection.schema.primaryPath as string;
+    const validate = documentValidator(schema);
+    const prefix = collectionPrefix(DATABASE_NAME, name, schema.version);
+    const dp = docPrefix(prefix);
+    const report: CollectionReport = { name, documents: 0, deleted: 0, indexEntries: 0 };
+    const ids = new Set<string>();
+    const docs: any[] = [];
+    let lastId = '';
+    try {
+      for await (const [key, raw] of level.iterator({ gte: encodeKey(dp), lt: encodeKey(prefixEnd(dp)), fillCache: false })) {
+        const id = key.swap16().toString('utf16le').slice(dp.length); // swap16 works in place on the iterator's own copy
+        lastId = id;
+        ids.add(id);
+        let doc: any;
+        try {
+          doc = JSON.parse(raw);
+        } catch {
+          problems.push(`${name}/${id}: the stored document is not readable JSON (damaged bytes)`);
+          continue;
+        }
+        if (doc?.[primary] !== id) {
+          problems.push(`${name}/${id}: the stored document has ${primary} ${JSON.stringify(doc?.[primary])}, not the id it is stored under`);
+          continue;
+        }
+        const errors = validate(doc);
+        if (errors.length > 0) {
+          const first = errors[0] as unknown as { instancePath?: string; message?: string };
+          problems.push(`${name}/${id}: not valid against the ${name} schema (${first.instancePath || '/'} ${first.message ?? ''})`.trim());
+        }
+        if (doc._deleted) report.deleted++;
+        else {
+          report.documents++;
+          docs.push(doc);
+        }
+      }
+    } catch (error) {
+      problems.push(`${name}: documents unreadable${lastId ? ` after ${lastId}` : ''}: ${describe(error)}`);
+    }
+    const ip = `${prefix}i${SEP}`;
+    try {
+      for await (const [key, docId] of level.iterator({ gte: encodeKey(ip), lt: encodeKey(prefixEnd(ip)), fillCache: false })) {
+        report.indexEntries++;
+        if (!ids.has(docId)) {
+          const index = key.swap16().toString('utf16le').slice(ip.length).split(SEP)[0];
+          problems.push(`${name}: index [${index}] lists ${docId}, which is not stored`);
+        }
+      }
+    } catch (error) {
+      problems.push(`${name}: index entries unreadable: ${describe(error)}`);
+    }
+    collections.push(report);
+    live.set(name, docs);
+  }
+
+  // 3. The local store (sessions, secrets' metadata, counters): every value is JSON.
+  let localEntries = 0;
+  try {
+    localEntries = (await db.local.entries('')).length;
+  } catch (error) {
+    problems.push(`local store unreadable: ${describe(error)}`);
+  }
+
+  // 4. Balances: the ledger's computation against an exact one from the raw documents.
+  const balances: BalanceLine[] = [];
+  const assets = (live.get('assets') ?? []) as AssetDoc[];
+  const records = (live.get('records') ?? []) as RecordDoc[];
+  if (db.rx.collections.assets && db.rx.collections.records) {
+    const exact = new Map<string, bigint>();
+    for (const asset of assets) exact.set(asset.id, BigInt(asset.openingBalance));
+    for (const record of records) {
+      for (const [assetId, delta] of effectsOf(record)) {
+        if (exact.has(assetId)) exact.set(assetId, exact.get(assetId)! + BigInt(delta));
+      }
+    }
+    const views = new LedgerViews(db);
+    for (const userId of new Set(assets.map((a) => a.userId))) {
+      let view;
+      try {
+        view = await views.get(userId);
+      } catch (error) {
+        problems.push(`balances of user ${userId} could not be computed: ${describe(error)}`);
+      }
+      for (const asset of assets.filter((a) => a.userId === userId)) {
+        const balance = view ? view.balanceOf(asset.id) : null;
+        const line: BalanceLine = { userId, assetId: asset.id, name: asset.name, currency: asset.currency, balance, exact: exact.get(asset.id)! };
+        balances.push(line);
+        if (balance === null) continue;
+        if (!Number.isSafeInteger(balance)) {
+          problems.push(`asset ${asset.name} (${asset.id}): balance ${line.exact} minor units is beyond what is exact in a number (2^53); computed as ${balance}`);
+        } else if (BigInt(balance) !== line.exact) {
+          problems.push(`asset ${asset.name} (${asset.id}): balance ${balance} from the ledger differs from ${line.exact} recomputed from the stored records (an index or record is damaged)`);
+        }
+      }
+    }
+  }
+  return { entries, collections, localEntries, balances, problems };
+}
+
+/** Runs `work` on the data dir opened for a tool; maps a lock to exit code 2. */
+export async function withToolDatabase<T>(dataDir: string, work: (db: AppDatabase) => Promise<T>): Promise<T> {
+  const db = await openForTools(dataDir);
+  try {
+    return await work(db);
+  } finally {
+    await db.close().catch(() => undefined);
+  }
+}
+
+export function formatMinor(value: bigint | number | null): string {
+  return value === null ? 'unreadable' : String(value);
+}

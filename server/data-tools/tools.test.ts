@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../lib/logger';
+import { recordsCollection } from '../ledger/schema';
+import { startTestServer } from '../test-support/test-server';
+import { flipInsideCollection, flipMiddle, levelFiles, seedDataDir, type SeededDataDir } from '../db/tests/damage';
+import { checkTool } from './check';
+import { repairTool } from './repair';
+
+/** `pennypost check` and `pennypost repair` on real, damaged data dirs (issue 15). */
+
+const ROOT = path.resolve(__dirname, '../..');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+async function seed(records: number, restarts = 0): Promise<SeededDataDir> {
+  const seeded = await seedDataDir(records, { restarts, label: 'tools' });
+  made.push(seeded.dataDir);
+  return seeded;
+}
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function runTool(tool: typeof checkTool, dataDir: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await tool.run({ dataDir, values: {}, positionals: [], out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Records and the asset's balance as the running server reports them after a repair. */
+async function ledgerState(seeded: SeededDataDir) {
+  const t = await startTestServer({ dataDir: seeded.dataDir, logger: createLogger('silent') });
+  try {
+    const login = await t.api('user.login', { email: seeded.email, password: seeded.password });
+    expect(login.code).toBe(200);
+    const token = login.data.token as string;
+    const records = await t.api('accounting.query', { pageSize: 200 }, token);
+    const asset = await t.api('asset.detail', { id: seeded.assetId }, token);
+    const checked = await t.api('asset.checkBalances', {}, token);
+    expect([records.code, asset.code, checked.code]).toEqual([200, 200, 200]);
+    return { records: records.data.total as number, balance: asset.data.balance as number, checkOk: checked.data.ok as boolean };
+  } finally {
+    await t.close(true);
+  }
+}
+
+describe('pennypost check', () => {
+  it('through the CLI: exit 0 and a clean report on a healthy data dir, exit 2 while a server uses it', async () => {
+    const seeded = await seed(5);
+    const clean = await cli('check', '--data-dir', seeded.dataDir);
+    expect(clean.stderr).toBe('');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(/records\s+5 documents/);
+    expect(clean.stdout).toMatch(/Result: clean/);
+
+    const t = await startTestServer({ dataDir: seeded.dataDir, logger: createLogger('silent') });
+    try {
+      const busy = await cli('check', '--data-dir', seeded.dataDir);
+      expect(busy.code).toBe(2);
+      expect(busy.stderr).toMatch(/already in use/);
+      const busyRepair = await cli('repair', '--data-dir', seeded.dataDir);
+      expect(busyRepair.code).toBe(2);
+      expect(readdirSync(seeded.dataDir).filter((f) => f.startsWith('db.before-repair-'))).toEqual([]);
+    } finally {
+      await t.close(true);
+    }
+  });
+
+  it('reports a damaged table file (exit 1) with what is unreadable and the remedy', async () => {
+    const seeded = await seed(120, 1);
+    await flipInsideCollection(seeded.dataDir, 'records', recordsCollection.schema.version, 100);
+    const result = await runTool(checkTool, seeded.dataDir);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/records: documents unreadable .*Corruption/);
+    expect(result.out).toMatch(/pennypost repair --data-dir/);
+  });
+
+  it('reports a damaged log without opening it (exit 1), the log left in place', async () => {
+    const seeded = await seed(50);
+    const [log] = levelFiles(seeded.dataDir, /\.log$/);
+    flipMiddle(log, 64);
+    const size = statSync(log).size;
+    const result = await runTool(checkTool, seeded.dataDir);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/write-ahead log is damaged/);
+    expect(statSync(log).size).toBe(size);
+  });
+});
+
+describe('pennypost repair', () => {
+  it('a missing CURRENT: copies db aside, rebuilds it, every record and balance is back (through the CLI)', async () => {
+    const seeded = await seed(20);
+    unlinkSync(path.join(seeded.dataDir, 'db', 'CURRENT'));
+    const files = readdirSync(path.join(seeded.dataDir, 'db')).filter((f) => f !== 'LOCK').sort();
+    const result = await cli('repair', '--data-dir', seeded.dataDir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [backup] = readdirSync(seeded.dataDir).filter((f) => f.startsWith('db.before-repair-'));
+    expect(backup).toBeDefined();
+    expect(readdirSync(path.join(seeded.dataDir, backup)).sort()).toEqual(files);
+    expect(statSync(path.join(seeded.dataDir, backup)).mode & 0o777).toBe(0o700);
+    expect(result.stdout).toContain(`Copied ${path.join(seeded.dataDir, 'db')} to ${path.join(seeded.dataDir, backup)}`);
+    expect(result.stdout).toMatch(/balances before are unknown/);
+    expect(result.stdout).toMatch(/records\s+20 documents/);
+    expect(result.stdout).toMatch(/Result: repaired/);
+    expect(await ledgerState(seeded)).toEqual({ records: 20, balance: seeded.balance / 100, checkOk: true });
+    expect((await runTool(checkTool, seeded.dataDir)).code).toBe(0);
+  });
+
+  it('a damaged log: keeps the damaged log in the copy, recovers the readable records, reports the balances', async () => {
+    const seeded = await seed(50);
+    const [log] = levelFiles(seeded.dataDir, /\.log$/);
+    flipMiddle(log, 64);
+    const result = await runTool(repairTool, seeded.dataDir);
+    const [backup] = readdirSync(seeded.dataDir).filter((f) => f.startsWith('db.before-repair-'));
+    expect(existsSync(path.join(seeded.dataDir, backup, path.basename(log)))).toBe(true);
+    expect(result.out).toMatch(/Log #\d+: \d+ ops saved to Table/);
+    expect(result.out).toMatch(/Balances now:\n\s+asset Cash/);
+    expect(result.out).toMatch(/Result: repaired/);
+    expect(result.code).toBe(0);
+    const state = await ledgerState(seeded);
+    expect(state.records).toBeGreaterThan(0);
+    expect(state.records).toBeLessThan(50); // what LevelDB could not read is gone; the copy keeps it
+    expect(state.checkOk).toBe(true);
+  });
+
+  it('a damaged table: reports which balance changed', async () => {
+    const seeded = await seed(120, 1);
+    await flipInsideCollection(seeded.dataDir, 'records', recordsCollection.schema.version, 100);
+    const result = await runTool(repairTool, seeded.dataDir);
+    expect(result.out).toMatch(/Before the repair: \d+ problem/);
+    expect(result.out).toMatch(/records: 1\d\d → \d+ documents|Balances: none changed|Balances changed/);
+    const state = await ledgerState(seeded);
+    expect(state.checkOk).toBe(true);
+    expect(state.records).toBeLessThanOrEqual(120);
+  });
+});

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { registerUser, startTestServer, tempDataDir } from '../../test-support/test-server';
+
+/** Helpers for the storage-damage tests: a data dir with real records, and byte flips. */
+
+export interface SeededDataDir {
+  dataDir: string;
+  email: string;
+  password: string;
+  assetId: string;
+  balance: number;
+  records: number;
+}
+
+/**
+ * A data dir written through a real server: one user, one cash asset, `records` incomes
+ * (each acknowledged). `restarts` extra start/stop cycles turn the log into a table file.
+ */
+export async function seedDataDir(records: number, { restarts = 0, label = 'damage' } = {}): Promise<SeededDataDir> {
+  const dataDir = tempDataDir(label);
+  const t = await startTestServer({ dataDir });
+  const user = await registerUser(t);
+  const asset = await t.api('asset.create', { name: 'Cash', type: 'cash', currency: 'USD', balance: 100 }, user.token);
+  if (asset.code !== 200) throw new Error(`asset.create: ${asset.message}`);
+  let balance = 10_000;
+  for (let i = 0; i < records; i++) {
+    const amount = i + 1;
+    const answer = await t.api(
+      'accounting.create',
+      { type: 'income', amount, asset: asset.data.id, category: 'Salary', description: `payment ${i} `.padEnd(300, 'x') },
+      user.token,
+    );
+    if (answer.code !== 200) throw new Error(`accounting.create: ${answer.message}`);
+    balance += amount * 100;
+  }
+  await t.close(true);
+  for (let i = 0; i < restarts; i++) await (await startTestServer({ dataDir })).close(true);
+  return { dataDir, email: user.email, password: user.password, assetId: asset.data.id, balance, records };
+}
+
+export function levelFiles(dataDir: string, pattern: RegExp): string[] {
+  const dir = path.join(dataDir, 'db');
+  return readdirSync(dir)
+    .filter((name) => pattern.test(name))
+    .map((name) => path.join(dir, name));
+}
+
+/** XORs `count` bytes with 0xff in the middle of a file. */
+export function flipMiddle(file: string, count: number): void {
+  const bytes = readFileSync(file);
+  const start = Math.floor(bytes.length / 2) - Math.floor(count / 2);
+  for (let i = start; i < start + count; i++) bytes[i] ^= 0xff;
+  writeFileSync(file, bytes);
+}
+
+/** Every file under the data dir with its size (what "nothing deleted" is checked against). */
+export function inventory(dataDir: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(dataDir, full)] = statSync(full).size;
+    }
+  };
+  walk(dataDir);
+  return out;
+}
+
+export function biggest(files: string[]): string {
+  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
+}
+
+/**
+ * Flips `count` bytes inside the table block that holds the middle document of `collection`
+ * (found with LevelDB's own block offsets, approximateSize), so requests reading that
+ * collection meet the damage. The data dir must be closed and its data in one table file.
+ */
+export async function flipInsideCollection(dataDir: string, collection: string, schemaVersion: number, count: number): Promise<string> {
+  const { ClassicLevel } = await import('classic-level');
+  const { DATABASE_NAME } = await import('../database');
+  const { collectionPrefix, docPrefix, encodeKey, prefixEnd } = await import('../leveldb-storage/keys');
+  const [table, ...others] = levelFiles(dataDir, /\.ldb$/);
+  if (!table || others.length > 0) throw new Error('expected exactly one table file');
+  const level = new ClassicLevel<Buffer, string>(path.join(dataDir, 'db'), { keyEncoding: 'buffer', createIfMissing: false });
+  await level.open();
+  let offset: number;
+  try {
+    const prefix = docPrefix(collectionPrefix(DATABASE_NAME, collection, schemaVersion));
+    const keys: Buffer[] = [];
+    for await (const key of level.keys({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)) })) keys.push(key);
+    if (keys.length === 0) throw new Error(`no ${collection} documents`);
+    offset = await level.approximateSize(Buffer.from([0]), keys[keys.length >> 1]);
+  } finally {
+    await level.close();
+  }
+  const bytes = readFileSync(table);
+  for (let i = offset + 16; i < offset + 16 + count; i++) bytes[i] ^= 0xff;
+  writeFileSync(table, bytes);
+  return table;
+}
