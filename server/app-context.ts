@@ -29,4 +29,11 @@ export interface AppContext {
   readonly log: Logger;
   readonly services: ServiceMap;
   listening: ListenInfo | null;
+  /**
+   * Set by startServer: stops the domains, closes the database, runs `replace` (which swaps the
+   * database folder), reopens and restarts them; HTTP requests meanwhile get 503. When the new
+   * database does not open, `rollback` puts the old folder back before it is reopened.
+   * Used by snapshot restores (server/backup/). `ownRequests`: requests of the caller still running.
+   */
+  replaceDatabase?: (replace: () => Promise<void>, options: { ownRequests: number; rollback: () => Promise<void> }) => Promise<void>;
 }

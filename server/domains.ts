@@ -1,4 +1,5 @@
 import { appInfoDomain } from './app-info';
+import { backupDomain } from './backup';
 import type { Domain } from './domain';
 import { filesDomain } from './files';
 import { ledgerDomain } from './ledger';
@@ -14,5 +15,5 @@ import { usersDomain } from './users';
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
 export function allDomains(): Domain[] {
-  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), settingsDomain(), syncDomain(), appInfoDomain()];
+  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), settingsDomain(), syncDomain(), appInfoDomain(), backupDomain()];
 }

@@ -9,7 +9,10 @@ import { PACKAGE_ROOT } from './app-info/package-root';
 import { envelope, ErrorCode } from './api/errors';
 import { SecretStore, type KeyProtector } from './config/secrets';
 import { SettingsStore, type SettingsPatch } from './config/settings';
-import { openDatabase } from './db/database';
+import { openDatabase, type AppDatabase } from './db/database';
+import { enforceDataDirPrivacy } from './db/data-dir-privacy';
+import { finishInterruptedRestore } from './backup/snapshots';
+import { MaintenanceGate } from './http/maintenance';
 import type { Domain } from './domain';
 import { allDomains } from './domains';
 import { withSyncConflictRules } from './sync/synced-collections';
@@ -91,12 +94,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const settings = new SettingsStore(dataDir, options.settings);
   const log = options.logger ?? createLogger(settings.get().log.level);
   const domains = options.domains ?? allDomains();
-  const db = await openDatabase({
-    dataDir,
-    collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])),
-    // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
-    health: { onEvent: (event, detail) => (event === 'recovered' ? log.info : log.warn)(`storage ${event}`, detail) },
-  });
+  // A snapshot restore that a crash interrupted is finished (or undone) before the database opens.
+  const interrupted = await finishInterruptedRestore(dataDir);
+  if (interrupted) log.warn('backup: ' + interrupted);
+  const open = () =>
+    openDatabase({
+      dataDir,
+      collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])),
+      // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
+      health: { onEvent: (event, detail) => (event === 'recovered' ? log.info : log.warn)(`storage ${event}`, detail) },
+    });
+  enforceDataDirPrivacy(dataDir, log); // folders 0700, files 0600, whatever existed (docs/data-safety.md)
+  let db = await open();
 
   const app: AppContext = {
     dataDir,
@@ -120,6 +129,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   };
   let httpServer: Server | undefined;
+  const gate = new MaintenanceGate();
+  // Snapshot restore (server/backup/): swaps the database folder under the running server.
+  app.replaceDatabase = async (replace, { ownRequests, rollback }) => {
+    await gate.close('PennyPost is restoring a snapshot; try again in a few seconds.', ownRequests);
+    try {
+      await stopDomains();
+      started.length = 0;
+      await db.close();
+      let failure: unknown = null;
+      try {
+        await replace();
+        db = await open();
+      } catch (error) {
+        failure = error;
+        await rollback();
+        db = await open();
+      }
+      (app as { db: AppDatabase }).db = db;
+      for (const domain of domains) {
+        await domain.start?.(app);
+        started.push(domain);
+      }
+      if (failure) throw failure;
+    } finally {
+      gate.open();
+    }
+  };
   try {
     for (const domain of domains) {
       await domain.start?.(app);
@@ -132,6 +168,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     web.set('etag', false);
     web.use(networkPolicy(() => settings.get()));
     web.use(securityHeaders());
+    web.use(gate.middleware());
     web.get('/healthz', (_req, res) => {
       res.set('Cache-Control', 'no-store').json({ status: 'ok' });
     });

@@ -142,6 +142,22 @@ export const SettingsSchema = Type.Object({
     },
     { default: {} },
   ),
+  /** Automatic snapshots of the data dir (server/backup/, docs/data-safety.md). */
+  backup: Type.Object(
+    {
+      /** A snapshot at start when the newest is older than 24 h, and every 24 h while running. */
+      automatic: Type.Boolean({ default: true }),
+      /** The newest snapshots always kept, whatever their dates. */
+      keepLast: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+      /** The newest snapshot of each of the last N days (UTC) that have one. */
+      keepDaily: Type.Integer({ minimum: 0, maximum: 366, default: 7 }),
+      /** The newest snapshot of each of the last N ISO weeks that have one. */
+      keepWeekly: Type.Integer({ minimum: 0, maximum: 520, default: 4 }),
+      /** The newest snapshot of each of the last N months that have one. */
+      keepMonthly: Type.Integer({ minimum: 0, maximum: 1200, default: 6 }),
+    },
+    { default: {} },
+  ),
   log: Type.Object(
     {
       level: Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error'), Type.Literal('silent')], {

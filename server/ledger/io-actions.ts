@@ -42,7 +42,10 @@ export const accountingImportCsv = defineAction({
   }),
   returns: '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors}]}`',
   errors: [[400, 'unreadable CSV, missing required columns, unknown time zone']],
-  handler: (params, ctx) => importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params),
+  handler: async (params, ctx) => {
+    if (!params.dryRun) await ctx.app.services.backup?.snapshotBefore('import');
+    return importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params);
+  },
 });
 
 export const ledgerBackup = defineAction({
@@ -82,6 +85,7 @@ export const ledgerRestore = defineAction({
   ],
   handler: async (params, ctx) => {
     if (!ctx.app.services.ledger) throw new ApiError(ErrorCode.Unavailable, 'Ledger unavailable.');
+    if (!params.append) await ctx.app.services.backup?.snapshotBefore('restore');
     return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as LedgerBackup, append: params.append ?? false });
   },
 });

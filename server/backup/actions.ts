@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, Params } from '../api/action';
+import { ApiError, ErrorCode } from '../api/errors';
+import type { ActionContext } from '../api/action';
+import type { BackupService } from './service';
+
+declare module '../app-context' {
+  interface ServiceMap {
+    backup: BackupService;
+  }
+}
+
+function service(ctx: ActionContext): BackupService {
+  const backup = ctx.app.services.backup;
+  if (!backup) throw new ApiError(ErrorCode.Unavailable, 'Backups are unavailable.');
+  return backup;
+}
+
+const SNAPSHOT_ID = '^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$';
+const WHO = 'Any signed-in user of this server may call it (it acts on the whole data dir, every account).';
+
+export const listSnapshots = defineAction({
+  name: 'backup.listSnapshots',
+  summary: 'The snapshots of this data dir, newest first, and the snapshots that failed.',
+  notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers. ${WHO}`,
+  auth: 'user',
+  params: Params({}),
+  returns: '`{list: [{id, createdAt, bytes, records, files, reason: "daily"|"manual"|"import"|"restore", status: "ok"|"failed", error?}]}` — `records`: ledger records in it; `bytes`: its size (linked file bytes included)',
+  handler: (_params, ctx) => ({ list: service(ctx).list() }),
+});
+
+export const createSnapshot = defineAction({
+  name: 'backup.createSnapshot',
+  summary: 'Take a snapshot of the whole data dir now (database, file metadata and bytes, settings).',
+  notes: `A consistent point in time while writes continue; written to a temporary folder, read back and verified, then published. ${WHO}`,
+  auth: 'user',
+  params: Params({}),
+  returns: '`{id, createdAt, reason: "manual", bytes, records, keys, files, tookMs}`',
+  errors: [[503, 'the snapshot failed (it is logged and listed as failed) or the server is stopping']],
+  handler: async (_params, ctx) => {
+    const m = await service(ctx).createSnapshot('manual');
+    return { id: m.id, createdAt: m.createdAt, reason: m.reason, bytes: m.bytes, records: m.records, keys: m.keys, files: m.files, tookMs: m.tookMs };
+  },
+});
+
+export const restoreSnapshot = defineAction({
+  name: 'backup.restoreSnapshot',
+  summary: 'Put the whole data dir back as it was in a snapshot (a snapshot of the current state is taken first).',
+  notes:
+    'Every account, record, file and local state (sessions included) returns to the snapshot: devices that signed in after it must sign in again. ' +
+    `The server stays up; other requests answer 503 "restoring" for the few seconds of the swap. settings.json is not changed. ${WHO}`,
+  auth: 'user',
+  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
+  returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
+  errors: [
+    [404, 'no snapshot has this id'],
+    [409, 'the snapshot is damaged (its data does not match its manifest); nothing was changed'],
+    [503, 'the snapshot before the restore failed; nothing was changed'],
+  ],
+  handler: (params, ctx) => service(ctx).restoreSnapshot(params.id, { ownRequests: 1 }),
+});
+
+export const backupActions = [listSnapshots, createSnapshot, restoreSnapshot];

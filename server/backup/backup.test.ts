@@ -1,0 +1,216 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../lib/clock';
+import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { listSnapshots, planRotation, readBack, readManifest, snapshotsDir, type SnapshotEntry } from './snapshots';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const t of servers.splice(0)) await t.close().catch(() => undefined);
+});
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}) {
+  const t = await startTestServer(options);
+  servers.push(t);
+  return t;
+}
+
+async function ok<T = any>(t: TestServer, action: string, params: unknown, token: string): Promise<T> {
+  const answer = await t.api<T>(action, params, token);
+  if (answer.code !== 200) throw new Error(`${action}: ${answer.code} ${answer.message}`);
+  return answer.data as T;
+}
+
+const minor = (major: number) => Math.round(major * 100);
+
+/** Every record of the user (pages of 200). */
+async function allRecords(t: TestServer, token: string) {
+  const out: Array<{ id: string; type: string; amount: number; asset: string; description: string }> = [];
+  for (let page = 1; ; page++) {
+    const data = await ok(t, 'accounting.query', { page, pageSize: 200 }, token);
+    out.push(...data.list);
+    if (out.length >= data.total || data.list.length === 0) return out;
+  }
+}
+
+describe('snapshots and restore (running server)', () => {
+  it('a snapshot taken while writes run is one point in time, and restoring it brings exactly that state back', async () => {
+    const t = await start({ settings: { backup: { automatic: false } } });
+    const u = await registerUser(t);
+    const { id: cash } = await ok(t, 'asset.create', { name: 'Cash', type: 'cash', currency: 'USD', balance: 1000 }, u.token);
+    for (let i = 0; i < 20; i++) await ok(t, 'accounting.create', { type: 'income', amount: 10, asset: cash, description: `before ${i}` }, u.token);
+
+    // 60 writes in flight around the snapshot: each is either completely in it or not at all.
+    const writes = Array.from({ length: 60 }, (_, i) => t.api('accounting.create', { type: i % 3 === 0 ? 'expense' : 'income', amount: 1 + (i % 7) * 0.25, asset: cash, description: `during ${i}` }, u.token));
+    const snapshot = await ok(t, 'backup.createSnapshot', {}, u.token);
+    const finished = await Promise.all(writes);
+    expect(finished.every((w) => w.code === 200)).toBe(true);
+    expect(snapshot.reason).toBe('manual');
+    const manifest = readManifest(t.dataDir, snapshot.id)!;
+    expect(manifest.records).toBe(snapshot.records);
+    expect(snapshot.records).toBeGreaterThanOrEqual(20);
+    expect(snapshot.records).toBeLessThanOrEqual(80);
+
+    // Changes after the snapshot: a record, a deleted record, a new user.
+    await ok(t, 'accounting.create', { type: 'income', amount: 99, asset: cash, description: 'after' }, u.token);
+    const before = await allRecords(t, u.token);
+    await ok(t, 'accounting.delete', { id: before.find((r) => r.description === 'before 0')!.id }, u.token);
+    const late = await registerUser(t);
+
+    const listed = await ok(t, 'backup.listSnapshots', {}, u.token);
+    expect(listed.list.map((s: SnapshotEntry) => s.id)).toContain(snapshot.id);
+
+    // Requests during the restore answer 200 or 503 "restoring", never anything else.
+    const during = Array.from({ length: 20 }, () => t.api('asset.query', {}, u.token));
+    const restored = await ok(t, 'backup.restoreSnapshot', { id: snapshot.id }, u.token);
+    for (const answer of await Promise.all(during)) {
+      expect([200, 503]).toContain(answer.code);
+      if (answer.code === 503) expect(answer.data).toEqual({ restoring: true });
+    }
+    expect(restored.restored).toBe(snapshot.id);
+    expect(readManifest(t.dataDir, restored.snapshotBefore)?.reason).toBe('restore');
+
+    // The state of the snapshot, consistent: the balance is the recomputation over its records.
+    const records = await allRecords(t, u.token);
+    expect(records.length).toBe(snapshot.records);
+    expect(records.some((r) => r.description === 'after')).toBe(false);
+    expect(records.some((r) => r.description === 'before 0')).toBe(true);
+    const assets = await ok(t, 'asset.query', {}, u.token);
+    const recomputed = 100_000 + records.reduce((sum, r) => sum + (r.type === 'income' ? minor(r.amount) : -minor(r.amount)), 0);
+    expect(minor(assets.list.find((a: { id: string }) => a.id === cash).balance)).toBe(recomputed);
+    expect((await ok(t, 'asset.checkBalances', {}, u.token)).ok).toBe(true);
+    // The user registered after the snapshot is gone; the session of the first one was in it.
+    expect((await t.api('asset.query', {}, late.token)).code).toBe(401);
+    // Writes work on the restored database, and survive a restart.
+    await ok(t, 'accounting.create', { type: 'income', amount: 1, asset: cash, description: 'after restore' }, u.token);
+    await t.close(true);
+    servers.pop();
+    const again = await start({ dataDir: t.dataDir, settings: { backup: { automatic: false } } });
+    expect((await allRecords(again, u.token)).length).toBe(snapshot.records + 1);
+    // No folder of the swap is left behind.
+    expect(readdirSync(t.dataDir).filter((n) => n.startsWith('db.'))).toEqual([]);
+  }, 60_000);
+
+  it('restoring again to the snapshot taken before a restore undoes it; unknown and malformed ids change nothing', async () => {
+    const t = await start({ settings: { backup: { automatic: false } } });
+    const u = await registerUser(t);
+    const { id: cash } = await ok(t, 'asset.create', { name: 'Cash', type: 'cash', currency: 'USD' }, u.token);
+    const first = await ok(t, 'backup.createSnapshot', {}, u.token);
+    await ok(t, 'accounting.create', { type: 'income', amount: 5, asset: cash }, u.token);
+    const restored = await ok(t, 'backup.restoreSnapshot', { id: first.id }, u.token);
+    expect((await allRecords(t, u.token)).length).toBe(0);
+    await ok(t, 'backup.restoreSnapshot', { id: restored.snapshotBefore }, u.token);
+    expect((await allRecords(t, u.token)).length).toBe(1);
+
+    const count = listSnapshots(t.dataDir).length;
+    const unknown = await t.api('backup.restoreSnapshot', { id: '20200101-000000-000-abcd' }, u.token);
+    expect(unknown.code).toBe(404);
+    const traversal = await t.api('backup.restoreSnapshot', { id: '../db' }, u.token);
+    expect(traversal.code).toBe(400);
+    expect(listSnapshots(t.dataDir).length).toBe(count);
+    expect((await allRecords(t, u.token)).length).toBe(1);
+    expect((await t.api('backup.listSnapshots', {})).code).toBe(401);
+  }, 60_000);
+
+  it('imports and JSON restores take a snapshot first (one for an import sent in parts)', async () => {
+    const t = await start({ settings: { backup: { automatic: false } } });
+    const u = await registerUser(t);
+    await ok(t, 'asset.create', { name: 'Cash', type: 'cash', currency: 'USD' }, u.token);
+    const csv = 'date,type,amount,asset\n2026-01-02,income,5,Cash\n';
+    await ok(t, 'accounting.importCsv', { csv, dryRun: true }, u.token);
+    expect(listSnapshots(t.dataDir)).toEqual([]);
+    await ok(t, 'accounting.importCsv', { csv, dryRun: false }, u.token);
+    await ok(t, 'accounting.importCsv', { csv: 'date,type,amount,asset\n2026-01-03,income,6,Cash\n', dryRun: false }, u.token);
+    const imports = listSnapshots(t.dataDir).filter((s) => s.reason === 'import');
+    expect(imports.length).toBe(1);
+    expect(imports[0]!.records).toBe(0);
+
+    const backup = await ok(t, 'ledger.backup', {}, u.token);
+    const other = await registerUser(t);
+    await ok(t, 'ledger.restore', { backup }, other.token);
+    const restores = listSnapshots(t.dataDir).filter((s) => s.reason === 'restore');
+    expect(restores.length).toBe(1);
+    expect(restores[0]!.records).toBe(2);
+  }, 60_000);
+});
+
+describe('automatic snapshots and rotation (manual clock)', () => {
+  const at = (iso: string) => Date.parse(iso);
+
+  it('keeps the newest 3, one per day for 7 days, per ISO week for 4 weeks, per month for 6 months', () => {
+    const list: SnapshotEntry[] = [];
+    for (let t = at('2025-01-01T12:00:00Z'); t <= at('2025-06-30T12:00:00Z'); t += 86_400_000) {
+      list.push({ id: new Date(t).toISOString().slice(0, 10), createdAt: t, reason: 'daily', status: 'ok', bytes: 1, records: 0, files: 0 });
+    }
+    list.push({ id: '2025-06-30b', createdAt: at('2025-06-30T13:00:00Z'), reason: 'import', status: 'ok', bytes: 1, records: 0, files: 0 });
+    list.push({ id: '2025-06-30c', createdAt: at('2025-06-30T14:00:00Z'), reason: 'manual', status: 'ok', bytes: 1, records: 0, files: 0 });
+    const { keep, remove } = planRotation(list, { keepLast: 3, keepDaily: 7, keepWeekly: 4, keepMonthly: 6 });
+    expect(keep.sort()).toEqual(
+      [
+        '2025-06-30', '2025-06-30b', '2025-06-30c', // the newest 3
+        '2025-06-29', '2025-06-28', '2025-06-27', '2025-06-26', '2025-06-25', '2025-06-24', // days
+        '2025-06-22', '2025-06-15', // ISO weeks end on Sunday
+        '2025-05-31', '2025-04-30', '2025-03-31', '2025-02-28', '2025-01-31', // months
+      ].sort(),
+    );
+    expect(keep.length + remove.length).toBe(list.length);
+  });
+
+  it('the running server takes the daily snapshot when the newest is 24 h old, and rotation removes the right folders', async () => {
+    const clock = new ManualClock(at('2025-01-10T10:00:00Z'));
+    const settings = { backup: { automatic: true, keepLast: 1, keepDaily: 2, keepWeekly: 1, keepMonthly: 2 } };
+    const t = await start({ clock, settings });
+    await registerUser(t);
+    const service = t.server.app.services.backup;
+    expect(await service.tick()).not.toBeNull(); // data and no snapshot yet: due
+    clock.set(at('2025-01-11T09:59:00Z'));
+    expect(await service.tick()).toBeNull(); // 23 h 59 min later: not yet
+    const plan: Array<[string, 'manual' | 'tick']> = [
+      ['2025-02-10T10:00:00Z', 'tick'],
+      ['2025-03-01T10:00:00Z', 'tick'],
+      ['2025-03-02T10:00:00Z', 'tick'],
+      ['2025-03-03T10:00:00Z', 'tick'],
+      ['2025-03-03T11:00:00Z', 'manual'],
+    ];
+    const ids: string[] = [];
+    for (const [when, how] of plan) {
+      clock.set(at(when));
+      const made = how === 'tick' ? await service.tick() : await service.createSnapshot('manual');
+      expect(made).not.toBeNull();
+      ids.push(made!.id);
+    }
+    // keepLast 1 → Mar 3 11:00; daily 2 → + Mar 2; weekly 1 → Mar 3 11:00; monthly 2 → + Feb 10.
+    const kept = listSnapshots(t.dataDir).map((s) => s.id);
+    expect(kept.sort()).toEqual([ids[0], ids[2], ids[4]].sort());
+    const folders = readdirSync(snapshotsDir(t.dataDir)).sort();
+    expect(folders).toEqual(kept.sort());
+    expect(listSnapshots(t.dataDir).find((s) => s.id === ids[4])!.reason).toBe('manual');
+    expect(listSnapshots(t.dataDir).find((s) => s.id === ids[2])!.reason).toBe('daily');
+  }, 60_000);
+
+  it('at start, a snapshot is taken when the newest is older than 24 h (not for an empty data dir)', async () => {
+    const clock = new ManualClock(at('2025-05-01T08:00:00Z'));
+    const dataDir = tempDataDir('backup');
+    const t = await start({ dataDir, clock });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(listSnapshots(dataDir)).toEqual([]); // nothing to keep yet
+    await registerUser(t);
+    await t.close(true);
+    servers.pop();
+    const again = await start({ dataDir, clock });
+    for (let i = 0; i < 100 && listSnapshots(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const [first] = listSnapshots(dataDir);
+    expect(first?.reason).toBe('daily');
+    expect(first?.createdAt).toBe(clock.now());
+    const check = await readBack(path.join(snapshotsDir(dataDir), first!.id, 'db'));
+    expect(check.digest).toBe(readManifest(dataDir, first!.id)!.digest);
+    await again.close(true);
+    servers.pop();
+    clock.advance(23 * 3600_000);
+    await start({ dataDir, clock });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listSnapshots(dataDir).length).toBe(1);
+    expect(existsSync(path.join(dataDir, 'snapshots'))).toBe(true);
+  }, 60_000);
+});
