@@ -27,6 +27,9 @@ const GroupBy = Type.Union(GROUP_BY.map((g) => Type.Literal(g)), { description: 
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20, description: 'Free tags (deduplicated).' });
 const Attachments = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, description: 'File ids from file.upload.' });
 
+/** The 400 of the exact range (docs/ledger.md, "Exact amounts and their limits"). */
+const RANGE_ERROR: [number, string] = [400, 'an amount or the resulting balance of an asset beyond ±10^15 minor units (10,000,000,000,000.00 with 2 decimals), the exact range: `data.limit`, `data.currency`'];
+
 const ledger = (ctx: { app: { services: { ledger: LedgerService } } }) => ctx.app.services.ledger;
 
 function zoneOf(timeZone: string | undefined): string {
@@ -36,7 +39,7 @@ function zoneOf(timeZone: string | undefined): string {
 }
 
 const ASSET_SHAPE =
-  'Asset `{_id, id, name, type, balance, openingBalance, currency, description, status, icon, isDefault, createdAt, updatedAt, delFlag}` with `balance` derived from the records (major units).';
+  'Asset `{_id, id, name, type, balance, openingBalance, currency, description, status, icon, isDefault, createdAt, updatedAt, delFlag}` with `balance` derived from the records (major units); `inexact: ["balance"]` is added when the balance is beyond the exact range (records arrived by sync; `balance` is then the nearest number).';
 const RECORD_SHAPE =
   'Record `{id, type, amount, currency, category, asset, assetName, description, date, tags, attachments, createdAt, updatedAt}`; transfers add `fromAsset, toAsset, toAssetName, fee, toAmount, toCurrency`.';
 
@@ -63,6 +66,7 @@ export const assetCreate = defineAction({
   errors: [
     [2003, 'unknown asset type'],
     [400, 'bad currency, more decimals than the currency has, or a negative opening balance for a type that cannot be negative'],
+    RANGE_ERROR,
   ],
   handler: (params, ctx) => ledger(ctx).createAsset(ctx.user.id, params),
 });
@@ -119,6 +123,7 @@ export const assetUpdate = defineAction({
     [2003, 'unknown type'],
     [2002, 'the new opening balance or type would put a non-negative asset below zero'],
     [409, 'stale expectedUpdatedAt, or a currency change on an asset with records'],
+    RANGE_ERROR,
   ],
   handler: (params, ctx) => ledger(ctx).updateAsset(ctx.user.id, params),
 });
@@ -136,13 +141,16 @@ export const assetDelete = defineAction({
 export const assetCheckBalances = defineAction({
   name: 'asset.checkBalances',
   summary: 'Recompute every balance from the records and compare with the cached balances.',
-  notes: 'Balances are derived from records and kept in a cache fed by the database change stream; this check rebuilds it from scratch and reports any difference (there should be none).',
+  notes:
+    'Balances are derived from records and kept in a cache fed by the database change stream; this check rebuilds it from scratch and reports any difference (there should be none). ' +
+    'Sums are exact (BigInt); a balance beyond ±10^15 minor units (the exact range; only records arriving by sync can get there) is listed in `outOfRange` and makes `ok` false. ' +
+    'Minor-unit values beyond the safe integers are given as strings of the exact integer.',
   auth: 'user',
   params: Params({}),
-  returns: '`{ok, mismatches: [{assetId, cached, recomputed}]}` (minor units)',
+  returns: '`{ok, mismatches: [{assetId, cached, recomputed}], outOfRange?: [{assetId, currency, balance}]}` (minor units; `outOfRange` only when not empty)',
   handler: async (_params, ctx) => {
-    const mismatches = await ledger(ctx).views.recompute(ctx.user.id);
-    return { ok: mismatches.length === 0, mismatches };
+    const { mismatches, outOfRange } = await ledger(ctx).views.recompute(ctx.user.id);
+    return { ok: mismatches.length === 0 && outOfRange.length === 0, mismatches, ...(outOfRange.length > 0 ? { outOfRange } : {}) };
   },
 });
 
@@ -179,6 +187,7 @@ export const accountingCreate = defineAction({
     [2001, 'unknown, deleted or another user\'s asset'],
     [2002, 'the asset cannot go below zero'],
     [5001, 'an attachment is not one of your files'],
+    RANGE_ERROR,
   ],
   handler: (params, ctx) => ledger(ctx).createRecord(ctx.user.id, params),
 });
@@ -199,7 +208,7 @@ export const accountingQuery = defineAction({
     page: Type.Optional(Page),
     pageSize: Type.Optional(PageSize),
   }),
-  returns: `\`{list, total, page, pageSize, totals: {currency, income, expense, net, transfers, missingRates}}\`; list items: ${RECORD_SHAPE}`,
+  returns: `\`{list, total, page, pageSize, totals: {currency, income, expense, net, transfers, missingRates, inexact}}\`; list items: ${RECORD_SHAPE}`,
   errors: [
     [3002, 'unknown type filter'],
     [400, 'page or pageSize out of range, endDate not after startDate'],
@@ -260,6 +269,7 @@ export const accountingUpdate = defineAction({
     [2001, 'unknown or deleted asset'],
     [2002, 'the change would take an asset below zero'],
     [409, 'stale expectedUpdatedAt'],
+    RANGE_ERROR,
   ],
   handler: (params, ctx) => ledger(ctx).updateRecord(ctx.user.id, params),
 });
@@ -273,6 +283,7 @@ export const accountingDelete = defineAction({
   errors: [
     [3001, 'unknown or another user\'s record'],
     [2002, 'deleting this income would leave an asset that cannot be negative below zero'],
+    RANGE_ERROR,
   ],
   handler: (params, ctx) => ledger(ctx).deleteRecord(ctx.user.id, params.id),
 });
@@ -437,7 +448,7 @@ export const statsIncomeExpense = defineAction({
   notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than ${5}%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
   auth: 'user',
   params: Params({ ...Range, groupBy: Type.Optional(GroupBy), timeZone: Type.Optional(TimeZone) }),
-  returns: '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}]}`',
+  returns: '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}], inexact}`',
   errors: [[400, 'endDate not after startDate, unknown groupBy or time zone, too many periods']],
   handler: async (params, ctx) => {
     const service = ledger(ctx);
@@ -456,7 +467,7 @@ export const statsCategory = defineAction({
     ...Range,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
   }),
-  returns: '`{type, currency, total, categories: [{category, amount, count, share}], other: {categories, amount, count, share} | null, period, missingRates}`',
+  returns: '`{type, currency, total, categories: [{category, amount, count, share}], other: {categories, amount, count, share} | null, period, missingRates, inexact}`',
   errors: [[400, 'endDate not after startDate, limit out of 1–50']],
   handler: async (params, ctx) => {
     const service = ledger(ctx);
@@ -472,7 +483,7 @@ export const statsAssets = defineAction({
   notes: 'Negative balances (credit cards, loans) are liabilities. Deleted assets are left out; archived ones count.',
   auth: 'user',
   params: Params({}),
-  returns: '`{currency, netWorth, assets, liabilities, byType: [{type, balance, count}], byCurrency: [{currency, balance, converted, count}], missingRates}`',
+  returns: '`{currency, netWorth, assets, liabilities, byType: [{type, balance, count}], byCurrency: [{currency, balance, converted, count}], missingRates, inexact}`',
   handler: async (_params, ctx) => {
     const service = ledger(ctx);
     const view = await service.views.get(ctx.user.id);
@@ -491,7 +502,7 @@ export const statsTrend = defineAction({
     groupBy: Type.Optional(GroupBy),
     timeZone: Type.Optional(TimeZone),
   }),
-  returns: '`{type, currency, points: [{label, startDate, endDate, value}], missingRates}`',
+  returns: '`{type, currency, points: [{label, startDate, endDate, value}], missingRates, inexact}`',
   errors: [[400, 'endDate not after startDate, unknown type, groupBy or time zone']],
   handler: async (params, ctx) => {
     const service = ledger(ctx);

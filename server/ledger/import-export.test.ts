@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LevelHealth } from '../db/leveldb-storage/health';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { seedSyntheticRecords } from './bench/synthetic-records';
+import { ImportKeyIndex, importKeyIndex } from './import-export';
+import type { RecordDoc } from './schema';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
@@ -59,6 +63,123 @@ describe('CSV import', () => {
     expect((await t.api('accounting.importCsv', { csv: 'date,amount\n2026-01-01,5', dryRun: true }, u.token)).message).toMatch(/needs a "type" column/);
     expect((await t.api('accounting.importCsv', { csv: 'date,type,amount,asset\n"unterminated', dryRun: true }, u.token)).code).toBe(400);
     expect((await t.api('accounting.importCsv', { csv: CSV, dryRun: true, timeZone: 'Nowhere/City' }, u.token)).code).toBe(400);
+  });
+});
+
+/** `n` different expense rows on Cash (the same n give the same file). */
+function rowsCsv(n: number, first = 0): string {
+  const lines = ['date,type,amount,asset,category,description'];
+  for (let i = first; i < first + n; i++) {
+    lines.push(`2026-02-${String(1 + (i % 28)).padStart(2, '0')} 10:${String(i % 60).padStart(2, '0')},expense,${(1 + i / 100).toFixed(2)},Cash,Food,row ${i}`);
+  }
+  return lines.join('\n');
+}
+
+/** Counts what LevelDB hands out: documents fetched by getMany and entries yielded by iterators. */
+function countReads(level: LevelHealth['level']) {
+  const counts = { docsFetched: 0, entriesIterated: 0 };
+  const getMany = level.getMany.bind(level);
+  const iterator = level.iterator.bind(level);
+  (level as any).getMany = (keys: unknown[], options?: unknown) => {
+    counts.docsFetched += keys.length;
+    return getMany(keys as any, options as any);
+  };
+  (level as any).iterator = (options?: unknown) => {
+    const it = iterator(options as any);
+    const nextv = it.nextv.bind(it);
+    (it as any).nextv = async (size: number, o?: unknown) => {
+      const chunk = await nextv(size, o as any);
+      counts.entriesIterated += chunk.length;
+      return chunk;
+    };
+    return it;
+  };
+  return {
+    get total() {
+      return counts.docsFetched + counts.entriesIterated;
+    },
+    reset() {
+      counts.docsFetched = counts.entriesIterated = 0;
+    },
+    restore() {
+      (level as any).getMany = getMany;
+      (level as any).iterator = iterator;
+    },
+  };
+}
+
+describe('CSV import: the duplicate check (issue 15)', () => {
+  it('re-importing a file reads in proportion to the file, not to the file times its batches, and creates nothing', async () => {
+    const { u, cash } = await setup();
+    // A ledger that also has typed-in records (no importKey): they must not be read either.
+    await seedSyntheticRecords(t.server.app.db.collection<RecordDoc>('records'), { userId: u.id, assets: [cash], count: 2000 });
+    const rows = 1200; // 6 batches of the former 200-key duplicate query
+    const csv = rowsCsv(rows);
+    const first = await t.api('accounting.importCsv', { csv, dryRun: false, timeZone: 'UTC' }, u.token);
+    expect(first.data.summary).toMatchObject({ rows, create: rows, duplicate: 0, invalid: 0 });
+
+    // As after a restart or an idle period, nothing is in memory: the check loads the user's
+    // imported rows once.
+    importKeyIndex(t.server.app, t.server.app.services.ledger).stop();
+    const reads = countReads(t.server.app.db.health.level);
+    try {
+      const again = await t.api('accounting.importCsv', { csv, dryRun: false, timeZone: 'UTC' }, u.token);
+      expect(again.data.summary).toMatchObject({ rows, create: 0, duplicate: rows, invalid: 0 });
+      // One index walk over the imported records plus their documents: 2 × rows (+ the session,
+      // the categories). Before: every 200-row batch walked them all (≈ 14,000).
+      expect(reads.total).toBeLessThanOrEqual(2 * rows + 100);
+      reads.reset();
+      const preview = await t.api('accounting.importCsv', { csv, dryRun: true, timeZone: 'UTC' }, u.token);
+      expect(preview.data.summary).toMatchObject({ rows, create: 0, duplicate: rows, invalid: 0 });
+      expect(reads.total).toBeLessThanOrEqual(100); // the index is in memory now
+    } finally {
+      reads.restore();
+    }
+    expect((await t.api('accounting.query', { pageSize: 1 }, u.token)).data.total).toBe(2000 + rows);
+  });
+
+  it('follows every write: deletions, records arriving by sync, its own inserts; a preview says what the import does', async () => {
+    const { u } = await setup();
+    const records = t.server.app.db.collection<RecordDoc>('records');
+    const first = await t.api('accounting.importCsv', { csv: rowsCsv(5), dryRun: false, timeZone: 'UTC' }, u.token);
+    expect(first.data.summary).toMatchObject({ create: 5, duplicate: 0 });
+
+    // Deleted through the API: that row is new again.
+    const imported = await records.find({ selector: { userId: u.id } }).exec();
+    expect(imported.every((d) => d.importKey !== '')).toBe(true);
+    expect((await t.api('accounting.delete', { id: imported[0].id }, u.token)).code).toBe(200);
+    const preview = await t.api('accounting.importCsv', { csv: rowsCsv(5), dryRun: true, timeZone: 'UTC' }, u.token);
+    expect(preview.data.summary).toMatchObject({ create: 1, duplicate: 4 });
+    expect(preview.data.create[0].description).toBe(imported[0].description);
+    const back = await t.api('accounting.importCsv', { csv: rowsCsv(5), dryRun: false, timeZone: 'UTC' }, u.token);
+    expect(back.data.summary).toMatchObject({ create: 1, duplicate: 4 });
+
+    // A row deleted on another device and imported there again arrives by sync (written straight
+    // into the collection, with another id): still a duplicate here.
+    const victim = (await records.findOne({ selector: { userId: u.id, description: 'row 3' } }).exec())!;
+    const copy = { ...(victim.toJSON() as RecordDoc), id: `${victim.id.slice(0, 9)}SYNCEDCOPY` };
+    await victim.remove();
+    await records.insert(copy);
+    // A new row (row 5) is new in a preview and in the import, then a duplicate.
+    for (const [dryRun, create] of [[true, 1], [false, 1], [true, 0], [false, 0]] as const) {
+      const answer = await t.api('accounting.importCsv', { csv: rowsCsv(6), dryRun, timeZone: 'UTC' }, u.token);
+      expect(answer.data.summary).toMatchObject({ rows: 6, create, duplicate: 6 - create });
+    }
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(6);
+  });
+
+  it('keeps a user\'s keys in memory only while they import', async () => {
+    const { u } = await setup();
+    await t.api('accounting.importCsv', { csv: rowsCsv(3), dryRun: false, timeZone: 'UTC' }, u.token);
+    const index = new ImportKeyIndex(t.server.app.db.collection<RecordDoc>('records'), 1);
+    const keys = await index.forUser(u.id);
+    expect(keys.counts.size).toBe(3);
+    expect(index.loadedUsers).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(index.loadedUsers).toBe(0);
+    expect((await index.forUser(u.id)).counts.size).toBe(3);
+    index.stop();
+    expect(index.loadedUsers).toBe(0);
   });
 });
 

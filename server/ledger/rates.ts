@@ -34,13 +34,18 @@ function divRound(num: bigint, den: bigint): bigint {
  * rounded half away from zero to the target currency's minor unit).
  */
 export function convertMinor(amount: number, from: string, to: string, rateText: string, inverse = false): number {
+  return Number(convertMinorExact(amount, from, to, rateText, inverse));
+}
+
+/** convertMinor without the final rounding to a double: the exact integer result. */
+export function convertMinorExact(amount: number | bigint, from: string, to: string, rateText: string, inverse = false): bigint {
   const { num, den } = rational(rateText);
   const scale = BigInt(currencyDecimals(to)) - BigInt(currencyDecimals(from));
   let n = BigInt(amount) * (inverse ? den : num);
   let d = inverse ? num : den;
   if (scale >= 0n) n *= 10n ** scale;
   else d *= 10n ** -scale;
-  return Number(divRound(n, d));
+  return divRound(n, d);
 }
 
 /**
@@ -73,13 +78,22 @@ export class RateBook {
     return chosen;
   }
 
-  /** Minor units of `to`, or undefined when no rate links the pair. */
+  /**
+   * Minor units of `to`, or undefined when no rate links the pair. A result beyond the safe
+   * integers is the nearest number: callers that must be exact use convertExact.
+   */
   convert(amount: number, from: string, to: string, date: number): number | undefined {
-    if (from === to) return amount;
+    const exact = this.convertExact(amount, from, to, date);
+    return exact === undefined ? undefined : Number(exact);
+  }
+
+  /** Exact minor units of `to` (bigint), or undefined when no rate links the pair. */
+  convertExact(amount: number | bigint, from: string, to: string, date: number): bigint | undefined {
+    if (from === to) return BigInt(amount);
     const direct = this.pick(this.byPair.get(`${from}>${to}`), date);
-    if (direct) return convertMinor(amount, from, to, direct.rate);
+    if (direct) return convertMinorExact(amount, from, to, direct.rate);
     const inverse = this.pick(this.byPair.get(`${to}>${from}`), date);
-    if (inverse) return convertMinor(amount, from, to, inverse.rate, true);
+    if (inverse) return convertMinorExact(amount, from, to, inverse.rate, true);
     return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { toMajor } from '../lib/money';
+import { MajorWriter, MinorSum } from '../lib/money';
 import type { RecordType } from './schema';
 import { Converter, type MissingRate } from './stats';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
@@ -18,7 +18,7 @@ export interface RecordFilter {
 export interface RecordListPage {
   ids: string[];
   total: number;
-  totals: { currency: string; income: number; expense: number; net: number; transfers: number; missingRates: MissingRate[] };
+  totals: { currency: string; income: number; expense: number; net: number; transfers: number; missingRates: MissingRate[]; inexact: string[] };
 }
 
 /**
@@ -58,8 +58,8 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
     (!filter.tag || e.tags.includes(filter.tag)) &&
     (!text || e.searchText.includes(text));
   const ids: string[] = [];
-  let income = 0;
-  let expense = 0;
+  const income = new MinorSum();
+  const expense = new MinorSum();
   let transfers = 0;
   for (let i = to - 1; i >= from; i--) {
     const entry = entries[i];
@@ -71,18 +71,20 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
     }
     const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
     if (value === undefined) continue;
-    if (entry.type === 'income') income += value;
-    else expense += value;
+    if (entry.type === 'income') income.add(value);
+    else expense.add(value);
   }
+  const out = new MajorWriter(base);
   return {
     ids,
     totals: {
       currency: base,
-      income: toMajor(income, base),
-      expense: toMajor(expense, base),
-      net: toMajor(income - expense, base),
+      income: out.major('totals.income', income.exact()),
+      expense: out.major('totals.expense', expense.exact()),
+      net: out.major('totals.net', income.value - expense.value),
       transfers,
       missingRates: converter.missingRates(),
+      inexact: out.inexact,
     },
   };
 }

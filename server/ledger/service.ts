@@ -3,7 +3,8 @@ import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
-import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
+import { inRange, isCurrencyCode, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/money';
+import { assertLedgerInRange } from './limits';
 import { CategoryService } from './categories';
 import { effectsOf, LedgerViews, type Entry, type UserLedgerView } from './views';
 import {
@@ -39,6 +40,8 @@ export interface AssetView {
   updatedAt: number;
   delFlag: boolean;
   recordCount?: number;
+  /** ['balance'] when the balance is beyond the exact range (records arrived by sync): `balance` is then the nearest number. */
+  inexact?: string[];
 }
 
 export interface RecordView {
@@ -172,7 +175,7 @@ export class LedgerService {
       id: doc.id,
       name: doc.name,
       type: doc.type,
-      balance: toMajor(view.balanceOf(doc.id), doc.currency),
+      balance: toMajor(view.exactBalanceOf(doc.id), doc.currency),
       openingBalance: toMajor(doc.openingBalance, doc.currency),
       currency: doc.currency,
       description: doc.description,
@@ -184,6 +187,7 @@ export class LedgerService {
       delFlag: doc.delFlag,
     };
     if (withCount) result.recordCount = view.recordCountOf(doc.id);
+    if (!view.balanceInRange(doc.id)) result.inexact = ['balance'];
     return result;
   }
 
@@ -315,10 +319,11 @@ export class LedgerService {
           : currency !== current.currency
             ? toMinor(toMajor(current.openingBalance, current.currency), currency, 'params.openingBalance')
             : current.openingBalance;
-      const balanceAfter = openingBalance + (view.movement.get(current.id) ?? 0);
-      if (!NEGATIVE_ALLOWED.has(type) && balanceAfter < 0 && balanceAfter < view.balanceOf(current.id)) {
+      const balanceAfter = BigInt(openingBalance) + view.movementOf(current.id);
+      if (!NEGATIVE_ALLOWED.has(type) && balanceAfter < 0n && balanceAfter < view.exactBalanceOf(current.id)) {
         throw new ApiError(ErrorCode.InsufficientBalance, `This change would take ${current.name} below zero, which a ${type} asset cannot be.`);
       }
+      assertLedgerInRange(view, { assets: [{ ...current, currency, openingBalance }] }, 'params.openingBalance');
       const patch: Partial<AssetDoc> = {
         name: input.name?.trim() ?? current.name,
         description: input.description ?? current.description,
@@ -401,6 +406,7 @@ export class LedgerService {
    * lower than it was. `before` entries are taken out, `after` entries put in.
    */
   private checkBalances(view: UserLedgerView, before: Entry[], after: Entry[]): void {
+    assertLedgerInRange(view, { removed: before, records: after }, 'params.amount');
     const delta = new Map<string, number>();
     for (const entry of before) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) - d);
     for (const entry of after) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) + d);
@@ -408,9 +414,9 @@ export class LedgerService {
       if (d >= 0) continue;
       const asset = view.assets.get(assetId);
       if (!asset || NEGATIVE_ALLOWED.has(asset.type)) continue;
-      const now = view.balanceOf(assetId);
-      const next = now + d;
-      if (next < 0) {
+      const now = view.exactBalanceOf(assetId);
+      const next = now + BigInt(d);
+      if (next < 0n) {
         throw new ApiError(
           ErrorCode.InsufficientBalance,
           `Not enough money in ${asset.name}: the balance is ${toMajor(now, asset.currency)} ${asset.currency} and this needs ${toMajor(-d, asset.currency)} ${asset.currency}. Only credit_card and loan assets can go below zero.`,
@@ -473,6 +479,7 @@ export class LedgerService {
         if (!(input.fee >= 0)) throw new ApiError(ErrorCode.Validation, 'params.fee must be zero or more.', { field: 'params.fee' });
         doc.fee = toMinor(input.fee, from.currency, 'params.fee');
       }
+      if (doc.amount + doc.fee > MAX_MINOR) throw outOfRangeError('amount + fee', from.currency, input.fee !== undefined ? 'params.fee' : 'params.amount');
       if (from.currency === to.currency) {
         if (input.toAmount !== undefined && toMinor(input.toAmount, to.currency, 'params.toAmount') !== doc.amount) {
           throw new ApiError(ErrorCode.Validation, 'params.toAmount must equal amount when both assets use the same currency (put costs in fee).', {
@@ -483,7 +490,9 @@ export class LedgerService {
       } else if (input.toAmount !== undefined) {
         doc.toAmount = this.positiveMinor(input.toAmount, to.currency, 'params.toAmount');
       } else if (currencyChanged || input.amount !== undefined || input.date !== undefined) {
-        const converted = view.rates.convert(doc.amount, from.currency, to.currency, input.date ?? doc.date);
+        const exact = view.rates.convertExact(doc.amount, from.currency, to.currency, input.date ?? doc.date);
+        if (exact !== undefined && !inRange(exact)) throw outOfRangeError('The amount received (converted at the exchange rate)', to.currency, 'params.toAmount');
+        const converted = exact === undefined ? undefined : Number(exact);
         if (converted === undefined || converted <= 0) {
           throw new ApiError(
             ErrorCode.Validation,

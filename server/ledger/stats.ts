@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode } from '../api/errors';
 import { periodsBetween, type GroupBy } from '../lib/calendar';
-import { toMajor } from '../lib/money';
+import { exactMinor, MajorWriter, MinorSum } from '../lib/money';
 import type { AssetType } from './schema';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
 
@@ -30,10 +30,14 @@ export class Converter {
     return this.view.assets.get(assetId)?.currency ?? this.base;
   }
 
-  /** Minor units of the base currency, or undefined (and noted) when no rate exists. */
-  convert(amount: number, currency: string, date: number): number | undefined {
+  /**
+   * Minor units of the base currency, or undefined (and noted) when no rate exists. Exact: a
+   * number while it is a safe integer, else a bigint (sum it with MinorSum).
+   */
+  convert(amount: number | bigint, currency: string, date: number): number | bigint | undefined {
     if (currency === this.base) return amount;
-    const converted = this.view.rates.convert(amount, currency, this.base, date);
+    const exact = this.view.rates.convertExact(amount, currency, this.base, date);
+    const converted = exact === undefined ? undefined : exactMinor(exact);
     if (converted === undefined) {
       const key = `${currency}>${this.base}`;
       const entry = this.missing.get(key) ?? { from: currency, to: this.base, records: 0 };
@@ -59,7 +63,10 @@ export function entriesIn(view: UserLedgerView, startDate: number, endDate: numb
   return view.entries.slice(from, to);
 }
 
-function trendOf(current: number, previous: number): Trend {
+function trendOf(currentSum: MinorSum, previousSum: MinorSum): Trend {
+  // A trend is a ratio: the nearest numbers are precise enough (sums themselves stay exact).
+  const current = currentSum.toNumber();
+  const previous = previousSum.toNumber();
   if (previous === 0) return current > 0 ? 'up' : 'stable';
   const change = (current - previous) / Math.abs(previous);
   if (change > TREND_THRESHOLD) return 'up';
@@ -68,27 +75,34 @@ function trendOf(current: number, previous: number): Trend {
 }
 
 interface Sums {
-  income: number;
+  income: MinorSum;
   incomeCount: number;
-  expense: number;
+  expense: MinorSum;
   expenseCount: number;
 }
 
 function sumIncomeExpense(entries: Entry[], converter: Converter): Sums {
-  const sums: Sums = { income: 0, incomeCount: 0, expense: 0, expenseCount: 0 };
+  const sums: Sums = { income: new MinorSum(), incomeCount: 0, expense: new MinorSum(), expenseCount: 0 };
   for (const entry of entries) {
     if (entry.type === 'transfer') continue;
     const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
     if (value === undefined) continue;
     if (entry.type === 'income') {
-      sums.income += value;
+      sums.income.add(value);
       sums.incomeCount++;
     } else {
-      sums.expense += value;
+      sums.expense.add(value);
       sums.expenseCount++;
     }
   }
   return sums;
+}
+
+/** Rounds num / den (den > 0) to the nearest integer, halves away from zero. */
+function divRound(num: bigint, den: bigint): bigint {
+  const n = num < 0n ? -num : num;
+  const q = (2n * n + den) / (2n * den);
+  return num < 0n ? -q : q;
 }
 
 export interface SeriesPoint {
@@ -108,46 +122,55 @@ export function incomeExpense(view: UserLedgerView, base: string, input: { start
   const current = sumIncomeExpense(entries, converter);
   const length = input.endDate - input.startDate;
   const previous = sumIncomeExpense(entriesIn(view, input.startDate - length, input.startDate), new Converter(view, base));
-  const major = (minor: number) => toMajor(minor, base);
-  const average = (total: number, count: number) => (count === 0 ? 0 : major(Math.round(total / count)));
+  const out = new MajorWriter(base);
+  const average = (path: string, total: MinorSum, count: number) => (count === 0 ? 0 : out.major(path, divRound(total.value, BigInt(count))));
   const result: Record<string, unknown> = {
     income: {
-      total: major(current.income),
+      total: out.major('income.total', current.income.exact()),
       count: current.incomeCount,
-      average: average(current.income, current.incomeCount),
+      average: average('income.average', current.income, current.incomeCount),
       trend: trendOf(current.income, previous.income),
-      previousTotal: major(previous.income),
+      previousTotal: out.major('income.previousTotal', previous.income.exact()),
     },
     expense: {
-      total: major(current.expense),
+      total: out.major('expense.total', current.expense.exact()),
       count: current.expenseCount,
-      average: average(current.expense, current.expenseCount),
+      average: average('expense.average', current.expense, current.expenseCount),
       trend: trendOf(current.expense, previous.expense),
-      previousTotal: major(previous.expense),
+      previousTotal: out.major('expense.previousTotal', previous.expense.exact()),
     },
-    netIncome: major(current.income - current.expense),
+    netIncome: out.major('netIncome', current.income.value - current.expense.value),
     period: { startDate: input.startDate, endDate: input.endDate },
     currency: base,
     missingRates: converter.missingRates(),
   };
-  if (input.groupBy) result.series = series(entries, new Converter(view, base), input.startDate, input.endDate, input.groupBy, input.timeZone);
+  if (input.groupBy) result.series = series(entries, new Converter(view, base), input.startDate, input.endDate, input.groupBy, input.timeZone, out, 'series');
+  result.inexact = out.inexact;
   return result;
 }
 
-function series(entries: Entry[], converter: Converter, startDate: number, endDate: number, groupBy: GroupBy, timeZone: string): SeriesPoint[] {
+function series(
+  entries: Entry[],
+  converter: Converter,
+  startDate: number,
+  endDate: number,
+  groupBy: GroupBy,
+  timeZone: string,
+  out: MajorWriter,
+  path: string,
+): SeriesPoint[] {
   let periods;
   try {
     periods = periodsBetween(startDate, endDate, groupBy, timeZone, 3700);
   } catch {
     throw new ApiError(ErrorCode.Validation, `Too many ${groupBy}s in this range; pick a coarser groupBy.`, { field: 'params.groupBy' });
   }
-  const points: SeriesPoint[] = periods.map((p) => ({
+  const points = periods.map((p) => ({
     label: p.label,
     startDate: Math.max(p.start, startDate),
     endDate: Math.min(p.end, endDate),
-    income: 0,
-    expense: 0,
-    net: 0,
+    income: new MinorSum(),
+    expense: new MinorSum(),
   }));
   let index = 0;
   for (const entry of entries) {
@@ -155,85 +178,100 @@ function series(entries: Entry[], converter: Converter, startDate: number, endDa
     while (index < periods.length - 1 && entry.date >= periods[index].end) index++;
     const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
     if (value === undefined) continue;
-    if (entry.type === 'income') points[index].income += value;
-    else points[index].expense += value;
+    if (entry.type === 'income') points[index].income.add(value);
+    else points[index].expense.add(value);
   }
-  const base = converter.base;
-  return points.map((p) => ({ ...p, net: toMajor(p.income - p.expense, base), income: toMajor(p.income, base), expense: toMajor(p.expense, base) }));
+  return points.map((p, i) => ({
+    label: p.label,
+    startDate: p.startDate,
+    endDate: p.endDate,
+    income: out.major(`${path}[${i}].income`, p.income.exact()),
+    expense: out.major(`${path}[${i}].expense`, p.expense.exact()),
+    net: out.major(`${path}[${i}].net`, p.income.value - p.expense.value),
+  }));
 }
 
 /** stats.getCategoryStats: top categories by amount, the rest folded into "other". */
 export function categoryStats(view: UserLedgerView, base: string, input: { type: 'income' | 'expense'; startDate: number; endDate: number; limit: number }) {
   checkRange(input.startDate, input.endDate);
   const converter = new Converter(view, base);
-  const byCategory = new Map<string, { amount: number; count: number }>();
-  let total = 0;
+  const byCategory = new Map<string, { amount: MinorSum; count: number }>();
+  const total = new MinorSum();
   for (const entry of entriesIn(view, input.startDate, input.endDate)) {
     if (entry.type !== input.type) continue;
     const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
     if (value === undefined) continue;
-    const slot = byCategory.get(entry.category) ?? { amount: 0, count: 0 };
-    slot.amount += value;
+    let slot = byCategory.get(entry.category);
+    if (!slot) byCategory.set(entry.category, (slot = { amount: new MinorSum(), count: 0 }));
+    slot.amount.add(value);
     slot.count++;
-    byCategory.set(entry.category, slot);
-    total += value;
+    total.add(value);
   }
-  const sorted = [...byCategory.entries()].sort((a, b) => b[1].amount - a[1].amount || (a[0] < b[0] ? -1 : 1));
-  const share = (amount: number) => (total === 0 ? 0 : Math.round((amount / total) * 10_000) / 10_000);
-  const top = sorted.slice(0, input.limit).map(([category, s]) => ({ category, amount: toMajor(s.amount, base), count: s.count, share: share(s.amount) }));
+  const exact = [...byCategory.entries()].map(([category, s]) => ({ category, amount: s.amount.value, count: s.count }));
+  const sorted = exact.sort((a, b) => (b.amount > a.amount ? 1 : b.amount < a.amount ? -1 : 0) || (a.category < b.category ? -1 : 1));
+  const totalExact = total.value;
+  // A share is a ratio: 4 decimals of it are exact enough from the nearest numbers.
+  const share = (amount: bigint) => (totalExact === 0n ? 0 : Math.round((Number(amount) / Number(totalExact)) * 10_000) / 10_000);
+  const out = new MajorWriter(base);
+  const top = sorted.slice(0, input.limit).map((s, i) => ({ category: s.category, amount: out.major(`categories[${i}].amount`, s.amount), count: s.count, share: share(s.amount) }));
   const rest = sorted.slice(input.limit);
-  const otherAmount = rest.reduce((sum, [, s]) => sum + s.amount, 0);
+  const otherAmount = rest.reduce((sum, s) => sum + s.amount, 0n);
+  const other =
+    rest.length > 0 ? { categories: rest.length, amount: out.major('other.amount', otherAmount), count: rest.reduce((n, s) => n + s.count, 0), share: share(otherAmount) } : null;
   return {
     type: input.type,
     currency: base,
-    total: toMajor(total, base),
+    total: out.major('total', totalExact),
     categories: top,
-    other: rest.length > 0 ? { categories: rest.length, amount: toMajor(otherAmount, base), count: rest.reduce((n, [, s]) => n + s.count, 0), share: share(otherAmount) } : null,
+    other,
     period: { startDate: input.startDate, endDate: input.endDate },
     missingRates: converter.missingRates(),
+    inexact: out.inexact,
   };
 }
 
 /** stats.getAssetStats: net worth, assets vs liabilities, by type and by currency, in the base currency. */
 export function assetStats(view: UserLedgerView, base: string, now: number) {
   const converter = new Converter(view, base);
-  let assets = 0;
-  let liabilities = 0;
-  const byType = new Map<AssetType, { balance: number; count: number }>();
-  const byCurrency = new Map<string, { balance: number; converted: number; count: number; convertible: boolean }>();
+  const assets = new MinorSum();
+  const liabilities = new MinorSum();
+  const byType = new Map<AssetType, { balance: MinorSum; count: number }>();
+  const byCurrency = new Map<string, { balance: MinorSum; converted: MinorSum; count: number; convertible: boolean }>();
   for (const asset of view.assets.values()) {
     if (asset.delFlag) continue;
-    const balance = view.balanceOf(asset.id);
-    const currencySlot = byCurrency.get(asset.currency) ?? { balance: 0, converted: 0, count: 0, convertible: true };
-    currencySlot.balance += balance;
+    const balance = exactMinor(view.exactBalanceOf(asset.id));
+    let currencySlot = byCurrency.get(asset.currency);
+    if (!currencySlot) byCurrency.set(asset.currency, (currencySlot = { balance: new MinorSum(), converted: new MinorSum(), count: 0, convertible: true }));
+    currencySlot.balance.add(balance);
     currencySlot.count++;
-    byCurrency.set(asset.currency, currencySlot);
     const converted = converter.convert(balance, asset.currency, now);
     if (converted === undefined) {
       currencySlot.convertible = false;
       continue;
     }
-    currencySlot.converted += converted;
-    if (converted < 0) liabilities += -converted;
-    else assets += converted;
-    const typeSlot = byType.get(asset.type) ?? { balance: 0, count: 0 };
-    typeSlot.balance += converted;
+    currencySlot.converted.add(converted);
+    if (converted < 0) liabilities.sub(converted);
+    else assets.add(converted);
+    let typeSlot = byType.get(asset.type);
+    if (!typeSlot) byType.set(asset.type, (typeSlot = { balance: new MinorSum(), count: 0 }));
+    typeSlot.balance.add(converted);
     typeSlot.count++;
-    byType.set(asset.type, typeSlot);
   }
+  const out = new MajorWriter(base);
   return {
     currency: base,
-    netWorth: toMajor(assets - liabilities, base),
-    assets: toMajor(assets, base),
-    liabilities: toMajor(liabilities, base),
-    byType: [...byType.entries()].map(([type, s]) => ({ type, balance: toMajor(s.balance, base), count: s.count })),
-    byCurrency: [...byCurrency.entries()].map(([currency, s]) => ({
+    netWorth: out.major('netWorth', assets.value - liabilities.value),
+    assets: out.major('assets', assets.exact()),
+    liabilities: out.major('liabilities', liabilities.exact()),
+    byType: [...byType.entries()].map(([type, s], i) => ({ type, balance: out.major(`byType[${i}].balance`, s.balance.exact()), count: s.count })),
+    byCurrency: [...byCurrency.entries()].map(([currency, s], i) => ({
       currency,
-      balance: toMajor(s.balance, currency),
-      converted: s.convertible ? toMajor(s.converted, base) : null,
+      balance: out.major(`byCurrency[${i}].balance`, s.balance.exact(), currency),
+      converted: s.convertible ? out.major(`byCurrency[${i}].converted`, s.converted.exact()) : null,
       count: s.count,
     })),
     missingRates: converter.missingRates(),
+    inexact: out.inexact,
   };
 }
 
@@ -248,12 +286,17 @@ export function trendSeries(
   checkRange(input.startDate, input.endDate);
   const converter = new Converter(view, base);
   if (input.type !== 'balance') {
-    const points = series(entriesIn(view, input.startDate, input.endDate), converter, input.startDate, input.endDate, input.groupBy, input.timeZone);
+    const kind = input.type;
+    const all = new MajorWriter(base);
+    const points = series(entriesIn(view, input.startDate, input.endDate), converter, input.startDate, input.endDate, input.groupBy, input.timeZone, all, 'points');
+    const suffix = `].${kind}`;
     return {
       type: input.type,
       currency: base,
-      points: points.map((p) => ({ label: p.label, startDate: p.startDate, endDate: p.endDate, value: p[input.type as 'income' | 'expense' | 'net'] })),
+      points: points.map((p) => ({ label: p.label, startDate: p.startDate, endDate: p.endDate, value: p[kind] })),
       missingRates: converter.missingRates(),
+      // Only the kind asked for is in the answer: `points[3].income` → `points[3].value`.
+      inexact: all.inexact.filter((path) => path.endsWith(suffix)).map((path) => path.slice(0, -suffix.length) + '].value'),
     };
   }
   let periods;
@@ -263,13 +306,18 @@ export function trendSeries(
     throw new ApiError(ErrorCode.Validation, `Too many ${input.groupBy}s in this range; pick a coarser groupBy.`, { field: 'params.groupBy' });
   }
   const live = [...view.assets.values()].filter((a) => !a.delFlag);
-  const movement = new Map<string, number>();
+  const movement = new Map<string, MinorSum>();
+  const add = (asset: string, delta: number) => {
+    let sum = movement.get(asset);
+    if (!sum) movement.set(asset, (sum = new MinorSum()));
+    sum.add(delta);
+  };
+  const out = new MajorWriter(base);
   let index = 0;
-  const points = periods.map((p) => {
+  const points = periods.map((p, i) => {
     const end = Math.min(p.end, input.endDate);
     for (; index < view.entries.length && view.entries[index].date < end; index++) {
       const entry = view.entries[index];
-      const add = (asset: string, delta: number) => movement.set(asset, (movement.get(asset) ?? 0) + delta);
       if (entry.type === 'income') add(entry.asset, entry.amount);
       else if (entry.type === 'expense') add(entry.asset, -entry.amount);
       else {
@@ -277,13 +325,14 @@ export function trendSeries(
         add(entry.toAsset, entry.toAmount > 0 ? entry.toAmount : entry.amount);
       }
     }
-    let total = 0;
+    const total = new MinorSum();
     for (const asset of live) {
-      const balance = asset.openingBalance + (movement.get(asset.id) ?? 0);
+      const moved = movement.get(asset.id);
+      const balance = moved ? new MinorSum().add(asset.openingBalance).add(moved.exact()).exact() : asset.openingBalance;
       const converted = converter.convert(balance, asset.currency, end);
-      if (converted !== undefined) total += converted;
+      if (converted !== undefined) total.add(converted);
     }
-    return { label: p.label, startDate: Math.max(p.start, input.startDate), endDate: end, value: toMajor(total, base) };
+    return { label: p.label, startDate: Math.max(p.start, input.startDate), endDate: end, value: out.major(`points[${i}].value`, total.exact()) };
   });
-  return { type: input.type, currency: base, points, missingRates: converter.missingRates() };
+  return { type: input.type, currency: base, points, missingRates: converter.missingRates(), inexact: out.inexact };
 }

@@ -1,6 +1,7 @@
 import { normalizeMangoQuery, prepareQuery, type RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppDatabase } from '../db/database';
+import { exactMinor, inRange, MinorSum } from '../lib/money';
 import { RateBook, type Rate } from './rates';
 import type { AssetDoc, RateDoc, RecordDoc, RecordType } from './schema';
 
@@ -80,9 +81,29 @@ export class UserLedgerView {
   version = 0;
   /** Results derived from this view (e.g. filtered record lists), valid while `version` holds. */
   readonly derived = new Map<string, { version: number; value: unknown }>();
-  entries: Entry[] = [];
+  private sortedEntries: Entry[] = [];
+  /** New entries appended at the end since the last sort (putRecord). */
+  private appended = 0;
+
+  /**
+   * The user's records sorted by date, then id. putRecord appends and the next read sorts: a bulk
+   * write (an import of thousands of rows) costs one sort, not one array shift per record.
+   */
+  get entries(): Entry[] {
+    if (this.appended > 0) {
+      this.sortedEntries.sort(compareEntries);
+      this.appended = 0;
+    }
+    return this.sortedEntries;
+  }
+
+  set entries(value: Entry[]) {
+    this.sortedEntries = value;
+    this.appended = 0;
+  }
   readonly byId = new Map<string, Entry>();
-  readonly movement = new Map<string, number>();
+  /** Sum of the records' effects per asset, exact whatever arrives by sync (MinorSum). */
+  readonly movement = new Map<string, MinorSum>();
   readonly counts = new Map<string, number>();
   readonly assets = new Map<string, AssetDoc>();
   rates = new RateBook([]);
@@ -92,7 +113,10 @@ export class UserLedgerView {
 
   private applyEffects(entry: Entry, sign: 1 | -1): void {
     for (const [asset, delta] of effectsOf(entry)) {
-      this.movement.set(asset, (this.movement.get(asset) ?? 0) + sign * delta);
+      let sum = this.movement.get(asset);
+      if (!sum) this.movement.set(asset, (sum = new MinorSum()));
+      if (sign === 1) sum.add(delta);
+      else sum.sub(delta);
       this.counts.set(asset, (this.counts.get(asset) ?? 0) + sign);
     }
   }
@@ -129,9 +153,8 @@ export class UserLedgerView {
     const entry = toEntry(doc);
     this.byId.set(entry.id, entry);
     this.applyEffects(entry, 1);
-    let index = lowerBoundByDate(this.entries, entry.date);
-    while (index < this.entries.length && compareEntries(this.entries[index], entry) < 0) index++;
-    this.entries.splice(index, 0, entry);
+    this.sortedEntries.push(entry);
+    this.appended++;
   }
 
   putAsset(doc: AssetDoc): void {
@@ -168,10 +191,32 @@ export class UserLedgerView {
     return value;
   }
 
-  /** Live balance of an asset in its minor units: opening balance + every record's effect. */
+  /**
+   * Live balance of an asset in its minor units: opening balance + every record's effect. Exact
+   * within the safe integers; beyond them (only records arriving by sync can get there) the
+   * nearest number — use exactBalanceOf / balanceInRange where that matters.
+   */
   balanceOf(assetId: string): number {
     const asset = this.assets.get(assetId);
-    return (asset?.openingBalance ?? 0) + (this.movement.get(assetId) ?? 0);
+    const movement = this.movement.get(assetId);
+    if (!movement) return asset?.openingBalance ?? 0;
+    return new MinorSum().add(asset?.openingBalance ?? 0).add(movement.exact()).toNumber();
+  }
+
+  /** The exact balance (bigint). */
+  exactBalanceOf(assetId: string): bigint {
+    const asset = this.assets.get(assetId);
+    return BigInt(asset?.openingBalance ?? 0) + (this.movement.get(assetId)?.value ?? 0n);
+  }
+
+  /** Exact sum of the records' effects on an asset (bigint). */
+  movementOf(assetId: string): bigint {
+    return this.movement.get(assetId)?.value ?? 0n;
+  }
+
+  /** Whether an asset's balance lies within the exact range (±10^15 minor units). */
+  balanceInRange(assetId: string): boolean {
+    return inRange(this.exactBalanceOf(assetId));
   }
 
   recordCountOf(assetId: string): number {
@@ -275,25 +320,52 @@ export class LedgerViews {
 
   /**
    * Rebuilds a user's view from the database and reports every asset whose cached balance or
-   * record count differed from the recomputation (there should never be any).
+   * record count differed from the recomputation (there should never be any), and every asset
+   * whose balance is beyond the exact range (±10^15 minor units: only records arriving by sync
+   * can put it there). Balances compare exactly (BigInt); each value is a number when it is a
+   * safe integer, else a string of the exact integer.
    */
-  async recompute(userId: string): Promise<Array<{ assetId: string; cached: number; recomputed: number }>> {
+  async recompute(userId: string): Promise<{ mismatches: BalanceMismatch[]; outOfRange: OutOfRangeBalance[] }> {
     const current = await this.get(userId);
     const fresh = new UserLedgerView(userId);
     fresh.load(await this.scan('records', userId), await this.scan('assets', userId), await this.scan('rates', userId));
-    const mismatches: Array<{ assetId: string; cached: number; recomputed: number }> = [];
+    const mismatches: BalanceMismatch[] = [];
+    const outOfRange: OutOfRangeBalance[] = [];
     const ids = new Set([...current.assets.keys(), ...fresh.assets.keys(), ...current.movement.keys(), ...fresh.movement.keys()]);
     for (const assetId of ids) {
-      const cached = current.balanceOf(assetId);
-      const recomputed = fresh.balanceOf(assetId);
+      const cached = current.exactBalanceOf(assetId);
+      const recomputed = fresh.exactBalanceOf(assetId);
       if (cached !== recomputed || current.recordCountOf(assetId) !== fresh.recordCountOf(assetId)) {
-        mismatches.push({ assetId, cached, recomputed });
+        mismatches.push({ assetId, cached: jsonMinor(cached), recomputed: jsonMinor(recomputed) });
+      }
+      const asset = fresh.assets.get(assetId);
+      if (asset && !asset.delFlag && !inRange(recomputed)) {
+        outOfRange.push({ assetId, currency: asset.currency, balance: jsonMinor(recomputed) });
       }
     }
     if (mismatches.length > 0 || current.entries.length !== fresh.entries.length) {
       const loaded = this.views.get(userId)!;
       loaded.view.load(await this.scan('records', userId), await this.scan('assets', userId), await this.scan('rates', userId));
     }
-    return mismatches;
+    return { mismatches, outOfRange };
   }
+}
+
+export interface BalanceMismatch {
+  assetId: string;
+  cached: number | string;
+  recomputed: number | string;
+}
+
+export interface OutOfRangeBalance {
+  assetId: string;
+  currency: string;
+  /** Exact balance in minor units (a string when beyond the safe integers). */
+  balance: number | string;
+}
+
+/** Minor units for a JSON answer: a number when it is a safe integer, else the exact digits. */
+export function jsonMinor(value: bigint): number | string {
+  const v = exactMinor(value);
+  return typeof v === 'bigint' ? v.toString() : v;
 }

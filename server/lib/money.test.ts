@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, isCurrencyCode, toMajor, toMinor } from './money';
+import { currencyDecimals, inRange, isCurrencyCode, limitText, MAX_MINOR, MinorSum, toMajor, toMinor } from './money';
 
 describe('money', () => {
   it('knows the decimals of currencies', () => {
@@ -35,5 +36,40 @@ describe('money', () => {
     expect(() => toMinor(Number.NaN, 'USD')).toThrow(/finite/);
     expect(() => toMinor(1e300, 'USD')).toThrow(/too large/);
     expect(() => toMinor(1e-7, 'USD')).toThrow(/decimals/);
+  });
+
+  it('names the exact range per number of decimals', () => {
+    expect(limitText('JPY')).toBe('1,000,000,000,000,000');
+    expect(limitText('USD')).toBe('10,000,000,000,000.00');
+    expect(limitText('KWD')).toBe('1,000,000,000,000.000');
+    expect(limitText('CLF')).toBe('100,000,000,000.0000');
+    expect(() => toMinor(10_000_000_000_000.01, 'USD')).toThrow(/10,000,000,000,000\.00 USD/);
+    expect(toMinor(10_000_000_000_000, 'USD')).toBe(MAX_MINOR);
+  });
+
+  it('keeps every value of the range exact through a JSON number, for 0 to 4 decimals', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -BigInt(MAX_MINOR), max: BigInt(MAX_MINOR) }), fc.constantFrom('JPY', 'USD', 'KWD', 'CLF'), (minor, currency) => {
+        const major = JSON.parse(JSON.stringify(toMajor(minor, currency))) as number;
+        expect(BigInt(toMinor(major, currency))).toBe(minor);
+      }),
+      { numRuns: 2000, seed: 15 },
+    );
+  });
+
+  it('MinorSum equals a BigInt sum whatever the terms', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: -MAX_MINOR, max: MAX_MINOR }), fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n })), { maxLength: 60 }), (terms) => {
+        const sum = new MinorSum();
+        let exact = 0n;
+        for (const term of terms) {
+          sum.add(term);
+          exact += BigInt(term);
+        }
+        expect(sum.value).toBe(exact);
+        expect(inRange(sum.value)).toBe(exact <= BigInt(MAX_MINOR) && exact >= -BigInt(MAX_MINOR));
+      }),
+      { numRuns: 500, seed: 15 },
+    );
   });
 });

@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
 import { newId } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
-import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
+import { inRange, isCurrencyCode, MAX_MINOR, toMajor, toMinor } from '../lib/money';
 import { describeError } from '../lib/logger';
 import type { RecordDoc } from '../ledger/schema';
 import type { UserDoc } from '../users/schema';
@@ -39,6 +39,21 @@ export const MAX_OPEN_GOALS = 20;
 export const MAX_TRADE_QUANTITY = 1_000_000;
 
 export const coinsOf = (cents: number) => cents / 100;
+
+/**
+ * Coin amounts of one answer: `coins(path, cents)` gives the number to send and lists `path` in
+ * `inexact` when the exact value is beyond ±10^15 cents (10,000,000,000,000.00 coins, the exact
+ * range) or the wallet's sums lost precision while replaying a synced log.
+ */
+class CoinWriter {
+  readonly inexact: string[] = [];
+  constructor(private readonly lostPrecision: boolean) {}
+  coins(path: string, cents: number | bigint): number {
+    if (this.lostPrecision || !inRange(cents)) this.inexact.push(path);
+    return typeof cents === 'bigint' ? Number(cents) / 100 : cents / 100;
+  }
+}
+const COIN_LIMIT = '10,000,000,000,000.00';
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -723,24 +738,26 @@ export class SavingsService {
     };
   }
 
-  private positionView(p: PositionState, now: number) {
+  private positionView(p: PositionState, now: number, lostPrecision = false) {
     const stock = findStock(p.stockId);
     const price = this.priceOf(p.stockId, now);
-    const marketValue = p.quantity * price;
-    const unrealized = marketValue - p.costBasis;
-    return {
+    const marketValue = BigInt(p.quantity) * BigInt(price);
+    const unrealized = marketValue - BigInt(p.costBasis);
+    const out = new CoinWriter(lostPrecision);
+    const view = {
       stockId: p.stockId,
       name: stock?.name ?? p.stockId,
       sector: stock?.sector ?? '',
       quantity: p.quantity,
       averageCost: p.quantity > 0 ? coinsOf(Math.round(p.costBasis / p.quantity)) : 0,
-      costBasis: coinsOf(p.costBasis),
+      costBasis: out.coins('costBasis', p.costBasis),
       price: coinsOf(price),
-      marketValue: coinsOf(marketValue),
-      unrealizedProfit: coinsOf(unrealized),
-      unrealizedPercent: p.costBasis > 0 ? round2((unrealized / p.costBasis) * 100) : 0,
-      realizedProfit: coinsOf(p.realized),
+      marketValue: out.coins('marketValue', marketValue),
+      unrealizedProfit: out.coins('unrealizedProfit', unrealized),
+      unrealizedPercent: p.costBasis > 0 ? round2((Number(unrealized) / p.costBasis) * 100) : 0,
+      realizedProfit: out.coins('realizedProfit', p.realized),
     };
+    return out.inexact.length > 0 ? { ...view, inexact: out.inexact } : view;
   }
 
   async buy(userId: string, stockId: string, quantity: number) {
@@ -789,6 +806,14 @@ export class SavingsService {
       const now = this.now();
       const price = this.market.priceAt(stock, now);
       const proceeds = price * quantity;
+      // A trade's cash and the wallet's cash stay within the exact range (±10^15 cents).
+      if (!inRange(BigInt(price) * BigInt(quantity)) || !inRange(BigInt(wallet.cash) + BigInt(price) * BigInt(quantity))) {
+        throw new ApiError(
+          ErrorCode.Validation,
+          `Selling ${quantity} ${stock.id} at ${coinsOf(price)} would take your cash beyond ${COIN_LIMIT} coins, the largest amount PennyPost keeps exactly; sell fewer shares.`,
+          { field: 'params.quantity', limit: MAX_MINOR / 100, maxQuantity: Math.max(0, Math.floor((MAX_MINOR - Math.max(0, wallet.cash)) / price)) },
+        );
+      }
       const trade = (await this.append(userId, wallet, {
         kind: 'sell',
         reason: '',
@@ -818,22 +843,24 @@ export class SavingsService {
     for (let i = total - 1 - (page - 1) * pageSize; i >= 0 && list.length < pageSize; i--) {
       list.push(this.tradeView(wallet.entries[i], wallet.balances[i]));
     }
-    let invested = 0;
-    for (const p of wallet.positions.values()) invested += p.costBasis;
+    let invested = 0n;
+    for (const p of wallet.positions.values()) invested += BigInt(p.costBasis);
+    const out = new CoinWriter(wallet.lostPrecision);
     return {
       unit: 'coins',
-      cash: coinsOf(wallet.cash),
-      invested: coinsOf(invested),
-      holdingsValue: coinsOf(holdings),
-      totalValue: coinsOf(wallet.cash + holdings),
+      cash: out.coins('cash', wallet.cash),
+      invested: out.coins('invested', invested),
+      holdingsValue: out.coins('holdingsValue', holdings),
+      totalValue: out.coins('totalValue', BigInt(wallet.cash) + holdings),
       received: {
-        total: coinsOf(wallet.received),
-        welcome: coinsOf(wallet.receivedBy.welcome),
-        savingDays: coinsOf(wallet.receivedBy.saving_day),
-        goalsCompleted: coinsOf(wallet.receivedBy.goal_completed),
-        achievements: coinsOf(wallet.receivedBy.achievement),
+        total: out.coins('received.total', wallet.received),
+        welcome: out.coins('received.welcome', wallet.receivedBy.welcome),
+        savingDays: out.coins('received.savingDays', wallet.receivedBy.saving_day),
+        goalsCompleted: out.coins('received.goalsCompleted', wallet.receivedBy.goal_completed),
+        achievements: out.coins('received.achievements', wallet.receivedBy.achievement),
       },
       history: { list, total, page, pageSize },
+      inexact: out.inexact,
     };
   }
 
@@ -843,28 +870,30 @@ export class SavingsService {
     const positions = [...wallet.positions.values()]
       .filter((p) => p.quantity > 0 || includeClosed)
       .sort((a, b) => (a.stockId < b.stockId ? -1 : a.stockId > b.stockId ? 1 : 0))
-      .map((p) => this.positionView(p, now));
-    let costBasis = 0;
-    let marketValue = 0;
-    let realized = 0;
+      .map((p) => this.positionView(p, now, wallet.lostPrecision));
+    let costBasis = 0n;
+    let marketValue = 0n;
+    let realized = 0n;
     for (const p of wallet.positions.values()) {
-      costBasis += p.costBasis;
-      marketValue += p.quantity * this.priceOf(p.stockId, now);
-      realized += p.realized;
+      costBasis += BigInt(p.costBasis);
+      marketValue += BigInt(p.quantity) * BigInt(this.priceOf(p.stockId, now));
+      realized += BigInt(p.realized);
     }
+    const out = new CoinWriter(wallet.lostPrecision);
     return {
       asOf: stepStart(stepAt(now)),
       positions,
       totals: {
-        costBasis: coinsOf(costBasis),
-        marketValue: coinsOf(marketValue),
-        unrealizedProfit: coinsOf(marketValue - costBasis),
-        unrealizedPercent: costBasis > 0 ? round2(((marketValue - costBasis) / costBasis) * 100) : 0,
-        realizedProfit: coinsOf(realized),
-        totalProfit: coinsOf(marketValue - costBasis + realized),
-        cash: coinsOf(wallet.cash),
-        totalValue: coinsOf(wallet.cash + marketValue),
+        costBasis: out.coins('totals.costBasis', costBasis),
+        marketValue: out.coins('totals.marketValue', marketValue),
+        unrealizedProfit: out.coins('totals.unrealizedProfit', marketValue - costBasis),
+        unrealizedPercent: costBasis > 0n ? round2((Number(marketValue - costBasis) / Number(costBasis)) * 100) : 0,
+        realizedProfit: out.coins('totals.realizedProfit', realized),
+        totalProfit: out.coins('totals.totalProfit', marketValue - costBasis + realized),
+        cash: out.coins('totals.cash', wallet.cash),
+        totalValue: out.coins('totals.totalValue', BigInt(wallet.cash) + marketValue),
       },
+      inexact: out.inexact,
     };
   }
 
@@ -1041,7 +1070,7 @@ export class SavingsService {
       case 'portfolio': {
         const wallet = await this.wallet(userId);
         if (wallet.entries.length === 0) return 0;
-        const valueAt = (state: WalletState, time: number) => state.cash + holdingsValue(state, (id) => this.priceOf(id, time));
+        const valueAt = (state: WalletState, time: number) => state.cash + Number(holdingsValue(state, (id) => this.priceOf(id, time)));
         const before = from === 0 ? null : replay(wallet.entries, from - 1);
         const startValue = before ? valueAt(before, from) : 0;
         let inflow = 0;

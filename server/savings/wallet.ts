@@ -43,6 +43,12 @@ export interface WalletState {
   /** Most different stocks held at the same time. */
   maxDistinctHeld: number;
   savingDays: number;
+  /**
+   * Set when a running sum (cash, received, a position's cost or profit) ever left the safe
+   * integers while replaying: only a synced log can get there (the API refuses such trades), and
+   * from then on those sums are the nearest numbers, so every answer marks them inexact.
+   */
+  lostPrecision: boolean;
 }
 
 export function compareTrades(a: TradeDoc, b: TradeDoc): number {
@@ -65,6 +71,7 @@ export function emptyWallet(): WalletState {
     profitableSells: 0,
     maxDistinctHeld: 0,
     savingDays: 0,
+    lostPrecision: false,
   };
 }
 
@@ -97,6 +104,7 @@ export function applyTrade(state: WalletState, trade: TradeDoc): WalletState {
     state.received += trade.cash;
     if (trade.reason && trade.reason in state.receivedBy) state.receivedBy[trade.reason as keyof WalletState['receivedBy']] += trade.cash;
     if (trade.reason === 'saving_day') state.savingDays++;
+    checkPrecision(state);
     return state;
   }
   let position = state.positions.get(trade.stockId);
@@ -122,7 +130,15 @@ export function applyTrade(state: WalletState, trade: TradeDoc): WalletState {
     position.realized += profit;
     if (profit > 0) state.profitableSells++;
   }
+  checkPrecision(state, position);
   return state;
+}
+
+function checkPrecision(state: WalletState, position?: PositionState): void {
+  if (state.lostPrecision) return;
+  const values = [state.cash, state.received];
+  if (position) values.push(position.quantity, position.costBasis, position.realized);
+  if (values.some((v) => !Number.isSafeInteger(v))) state.lostPrecision = true;
 }
 
 /** Replays a log (any order given; sorted here) into a fresh state. */
@@ -135,19 +151,19 @@ export function replay(trades: readonly TradeDoc[], until = Infinity): WalletSta
   return state;
 }
 
-/** Market value of the held shares, coin cents, given a price per stock. */
-export function holdingsValue(state: WalletState, priceOf: (stockId: string) => number): number {
-  let value = 0;
-  for (const p of state.positions.values()) if (p.quantity > 0) value += p.quantity * priceOf(p.stockId);
+/** Market value of the held shares, coin cents, given a price per stock: exact (bigint). */
+export function holdingsValue(state: WalletState, priceOf: (stockId: string) => number): bigint {
+  let value = 0n;
+  for (const p of state.positions.values()) if (p.quantity > 0) value += BigInt(p.quantity) * BigInt(priceOf(p.stockId));
   return value;
 }
 
 /** Realised + unrealised profit of the whole portfolio, coin cents. */
 export function portfolioProfit(state: WalletState, priceOf: (stockId: string) => number): number {
-  let profit = 0;
+  let profit = 0n;
   for (const p of state.positions.values()) {
-    profit += p.realized;
-    if (p.quantity > 0) profit += p.quantity * priceOf(p.stockId) - p.costBasis;
+    profit += BigInt(p.realized);
+    if (p.quantity > 0) profit += BigInt(p.quantity) * BigInt(priceOf(p.stockId)) - BigInt(p.costBasis);
   }
-  return profit;
+  return Number(profit);
 }

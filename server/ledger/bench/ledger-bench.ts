@@ -3,18 +3,63 @@
  * for one user. Prints one table (p50/p99 per operation) and the goals of issue 4.
  * Seeding writes the records straight into the collection (through RxDB, like sync would);
  * everything measured goes through POST /api on 127.0.0.1.
+ * Then the CSV import (issue 15): a file of BENCH_IMPORT_ROWS rows (default 100,000; 0 skips it)
+ * for a second user, sent in parts under the 1 MiB request limit like the UI does: preview, first
+ * import, then the same file again (preview and import), which must create nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer } from '../../server';
 import { createLogger } from '../../lib/logger';
-import { seedSyntheticRecords } from './synthetic-records';
+import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from './synthetic-records';
 import type { RecordDoc } from '../schema';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const YEARS = 5;
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+/** Characters per request body part, as the UI's splitCsv (renderer/src/pages/SettingsPage.tsx). */
+const PART_CHARS = 700_000;
+
+/** A CSV like a bank export: `rows` rows over 5 years, 10 assets, 2 % of rows repeated (same content). */
+function syntheticCsv(rows: number, end: number, seed = 7): string {
+  const random = seededRandom(seed);
+  const start = end - YEARS * 365 * 86_400_000;
+  const lines = ['date,type,amount,currency,asset,category,tags,description'];
+  for (let i = 0; i < rows; i++) {
+    if (i > 0 && random() < 0.02) {
+      lines.push(lines[lines.length - 1]); // two identical coffees: both are real rows
+      continue;
+    }
+    const date = new Date(Math.floor(start + random() * (end - start))).toISOString().slice(0, 16).replace('T', ' ');
+    const income = random() < 0.1;
+    const amount = (1 + Math.floor(random() * 50_000) / 100).toFixed(2);
+    const category = income ? 'Salary' : BENCH_CATEGORIES[Math.floor(random() * BENCH_CATEGORIES.length)];
+    const tags = random() < 0.3 ? 'work' : '';
+    lines.push(`${date},${income ? 'income' : 'expense'},${amount},USD,Asset ${Math.floor(random() * 10)},${category},${tags},"${income ? 'salary' : `shop ${Math.floor(random() * 5000)}, card`}"`);
+  }
+  return lines.join('\n');
+}
+
+/** Splits at row boundaries into parts of at most PART_CHARS, each with the header (no quoted newlines here). */
+function splitParts(csv: string): string[] {
+  const [header, ...lines] = csv.split('\n');
+  const parts: string[] = [];
+  let current: string[] = [];
+  let size = header.length;
+  for (const line of lines) {
+    if (size + line.length + 1 > PART_CHARS && current.length > 0) {
+      parts.push([header, ...current].join('\n'));
+      current = [];
+      size = header.length;
+    }
+    current.push(line);
+    size += line.length + 1;
+  }
+  if (current.length > 0) parts.push([header, ...current].join('\n'));
+  return parts;
+}
 
 async function call(url: string, token: string, action: string, params: unknown) {
   const res = await fetch(`${url}/api`, {
@@ -104,11 +149,61 @@ async function main() {
     for (const [name, r, goal] of rows) {
       console.log(`${pad(name, 56)}${num(r.p50)} ${num(r.p99)}   ${goal === null ? '      -' : `< ${String(goal).padStart(3)} ms`}   ${goal === null ? '-' : r.p50 < goal ? 'yes' : 'NO'}`);
     }
+    if (IMPORT_ROWS > 0) await importRows(url);
     console.log(`\nRSS after the run: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** CSV import of IMPORT_ROWS rows into a fresh user, then the same file again. */
+async function importRows(url: string) {
+  const reg = await fetch(`${url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action: 'user.register', params: { username: 'importer', email: 'importer@example.com', password: 'bench-password' } }),
+  }).then((r) => r.json() as Promise<{ data: { token: string } }>);
+  const token = reg.data.token;
+  for (let i = 0; i < 10; i++) await call(url, token, 'asset.create', { name: `Asset ${i}`, type: 'debit_card', currency: 'USD', balance: 10_000_000 });
+  const parts = splitParts(syntheticCsv(IMPORT_ROWS, Date.UTC(2026, 0, 1)));
+  const run = async (dryRun: boolean) => {
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const sum = { create: 0, duplicate: 0, invalid: 0 };
+    for (const csv of parts) {
+      const answer = await call(url, token, 'accounting.importCsv', { csv, dryRun, timeZone: 'UTC', createMissingCategories: true });
+      sum.create += answer.summary.create;
+      sum.duplicate += answer.summary.duplicate;
+      sum.invalid += answer.summary.invalid;
+    }
+    const cpu = process.cpuUsage(cpu0);
+    return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, ...sum };
+  };
+  const firstPreview = await run(true);
+  const first = await run(false);
+  const againPreview = await run(true);
+  const again = await run(false);
+  const total = (await call(url, token, 'accounting.query', { page: 1, pageSize: 1 })).total as number;
+  if (first.create + first.duplicate !== IMPORT_ROWS || first.invalid > 0) throw new Error(`first import: ${JSON.stringify(first)}`);
+  if (again.create !== 0 || againPreview.create !== 0 || total !== first.create) throw new Error(`re-import created records: ${JSON.stringify({ againPreview, again, total })}`);
+
+  const goal = IMPORT_ROWS === 100_000 ? 10 : (10 * IMPORT_ROWS) / 100_000; // 10 s per 100,000 rows
+  const rows: Array<[string, { seconds: number; cpuSeconds: number; create: number; duplicate: number }, string, boolean | null]> = [
+    ['preview (dry run) of a new file', firstPreview, '-', null],
+    ['first import', first, `≤ ${goal.toFixed(1)} s`, first.seconds <= goal],
+    ['preview (dry run) of the same file again', againPreview, '-', null],
+    ['re-import of the same file', again, '≤ first import', again.seconds <= first.seconds],
+  ];
+  const pad = (s: string, n: number) => s.padEnd(n);
+  console.log(`\nCSV import: ${IMPORT_ROWS.toLocaleString('en')} rows (${(parts.join('').length / 1e6).toFixed(1)} MB) in ${parts.length} requests of ≤ ${PART_CHARS.toLocaleString('en')} characters, a fresh user with 10 assets`);
+  console.log(`${pad('operation', 44)}  seconds   cpu s   created  duplicate   goal              met`);
+  for (const [name, r, g, met] of rows) {
+    console.log(
+      `${pad(name, 44)}${r.seconds.toFixed(2).padStart(9)}${r.cpuSeconds.toFixed(2).padStart(8)} ${String(r.create).padStart(9)} ${String(r.duplicate).padStart(10)}   ${pad(g, 16)}  ${met === null ? '-' : met ? 'met' : 'MISSED'}`,
+    );
+  }
+  console.log('(seconds: wall clock, the goal; cpu s: CPU time of the whole process, server included, all threads)');
 }
 
 main().catch((error) => {
