@@ -2,6 +2,7 @@
 // declarations in server/*/…actions.ts. Do not edit: e2e/contracts.spec.ts fails on drift.
 /* eslint-disable */
 import type * as app_info_actions from '../../../server/app-info/actions';
+import type * as backup_actions from '../../../server/backup/actions';
 import type * as files_actions from '../../../server/files/actions';
 import type * as ledger_actions from '../../../server/ledger/actions';
 import type * as ledger_io_actions from '../../../server/ledger/io-actions';
@@ -29,6 +30,9 @@ export interface ActionDeclarations {
   'asset.detail': typeof ledger_actions.assetDetail;
   'asset.query': typeof ledger_actions.assetQuery;
   'asset.update': typeof ledger_actions.assetUpdate;
+  'backup.createSnapshot': typeof backup_actions.createSnapshot;
+  'backup.listSnapshots': typeof backup_actions.listSnapshots;
+  'backup.restoreSnapshot': typeof backup_actions.restoreSnapshot;
   'category.create': typeof ledger_actions.categoryCreate;
   'category.delete': typeof ledger_actions.categoryDelete;
   'category.list': typeof ledger_actions.categoryList;

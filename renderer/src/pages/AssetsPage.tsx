@@ -1,13 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Menu, Modal, NumberInput, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, ActionIcon } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Menu, Modal, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, ActionIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf } from '../api/client';
 import { Empty, ErrorNote, PageHeader, FormActions } from '../components/common';
 import { Icon } from '../components/icons';
+import { checkFields, NumberField, useNumberField } from '../components/NumberField';
 import { useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { currencyDigits, useFormat } from '../lib/format';
+import { numberText } from '../lib/parse-number';
 import { ASSET_TYPES, useAssets, type Asset } from '../lib/ledger';
 import { navigate, useSearchParam } from '../lib/router';
 import { CURRENCIES } from '../lib/currencies';
@@ -199,13 +201,14 @@ function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | null; ba
   const [name, setName] = useState(asset?.name ?? '');
   const [type, setType] = useState<string>(asset?.type ?? 'debit_card');
   const [currency, setCurrency] = useState<string>(asset?.currency ?? baseCurrency);
-  const [opening, setOpening] = useState<string | number>(asset?.openingBalance ?? 0);
+  const opening = useNumberField({ kind: 'money', currency, decimals: currencyDigits(currency), sign: 'any', optional: true }, numberText(asset?.openingBalance ?? 0));
   const [description, setDescription] = useState(asset?.description ?? '');
   const [isDefault, setIsDefault] = useState(asset?.isDefault ?? false);
   const { run, busy, error } = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const balance = opening === '' ? 0 : Number(opening);
+    if (!checkFields(opening)) return;
+    const balance = opening.value ?? 0;
     const ok = asset
       ? await run(() => {
           const patch: ParamsOf<'asset.update'> = { id: asset.id, name: name.trim(), type, description, expectedUpdatedAt: asset.updatedAt };
@@ -231,13 +234,10 @@ function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | null; ba
             <Select label={t('assets.type')} data={ASSET_TYPES.map((v) => ({ value: v, label: t(`assets.types.${v}`) }))} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} error={fieldErr('type') ?? (error?.code === 2003 ? errorText(error) : null)} />
             <Select label={t('assets.currency')} data={CURRENCIES} value={currency} onChange={(v) => v && setCurrency(v)} searchable allowDeselect={false} error={fieldErr('currency')} disabled={!!asset && (asset.recordCount ?? 0) > 0} />
           </Group>
-          <NumberInput
+          <NumberField
+            field={opening}
             label={t('assets.openingBalance')}
             description={t('assets.openingHint')}
-            value={opening}
-            onChange={setOpening}
-            decimalScale={currencyDigits(currency)}
-            hideControls
             error={fieldErr('balance') ?? fieldErr('openingBalance') ?? (error?.code === 2002 ? errorText(error) : null)}
           />
           <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />

@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Menu, Modal, NumberInput, Pagination, PasswordInput, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Menu, Modal, Pagination, PasswordInput, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf, type ResultOf } from '../api/client';
 import { CopyButton, Empty, ErrorNote, PageHeader, FormActions } from '../components/common';
 import { Icon } from '../components/icons';
+import { checkFields, NumberField, useNumberField } from '../components/NumberField';
 import { invalidate, useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { useFormat } from '../lib/format';
@@ -470,12 +471,13 @@ function ChannelEditor({ channel, onClose }: { channel: Channel | null; onClose:
   const [format, setFormat] = useState<string>(String(config.format ?? 'ntfy'));
   const [url, setUrl] = useState(String(config.url ?? ''));
   const [token, setToken] = useState(String(config.token ?? ''));
-  const [priority, setPriority] = useState<string | number>(Number(config.priority ?? 0));
+  const priority = useNumberField({ kind: 'whole', min: 0, max: 10, optional: true }, String(config.priority ?? 0));
   const { run, busy, error } = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (type === 'webhook' && !checkFields(priority)) return;
     const cfg: Record<string, unknown> =
-      type === 'wechat' ? { appId: appId.trim(), appSecret: appSecret.trim(), ...(apiBase.trim() ? { apiBase: apiBase.trim() } : {}) } : type === 'webhook' ? { format, url: url.trim(), token, priority: Number(priority) || 0 } : {};
+      type === 'wechat' ? { appId: appId.trim(), appSecret: appSecret.trim(), ...(apiBase.trim() ? { apiBase: apiBase.trim() } : {}) } : type === 'webhook' ? { format, url: url.trim(), token, priority: priority.value ?? 0 } : {};
     const params = { name: name.trim(), type, config: cfg } satisfies ParamsOf<'push.createChannel'>;
     const ok = channel ? await run(() => call('push.updateChannel', { id: channel.id, name: params.name, config: cfg })) : await run(() => call('push.createChannel', params));
     if (ok) onClose();
@@ -505,7 +507,7 @@ function ChannelEditor({ channel, onClose }: { channel: Channel | null; onClose:
               <Select label={t('push.webhookFormat')} data={WEBHOOK_FORMATS.map((f) => ({ value: f, label: t(`push.formats.${f}`) }))} value={format} onChange={(v) => v && setFormat(v)} allowDeselect={false} error={fieldErr('format')} />
               <TextInput label={t('push.webhookUrl')} description={t('push.webhookUrlHint')} value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={fieldErr('url')} />
               <PasswordInput label={t('push.webhookToken')} value={token} onChange={(e) => setToken(e.currentTarget.value)} error={fieldErr('token')} />
-              <NumberInput label={t('push.webhookPriority')} value={priority} onChange={setPriority} min={0} max={10} allowDecimal={false} />
+              <NumberField field={priority} label={t('push.webhookPriority')} error={fieldErr('priority')} />
             </>
           )}
           <FormActions error={general} onCancel={onClose} busy={busy} disabled={!name.trim()} submitLabel={channel ? t('common.save') : t('push.createChannel')} />

@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +8,10 @@ import { ErrorNote, PageHeader } from '../components/common';
 import { AttachmentPicker, type PickedFile } from '../components/AttachmentPicker';
 import { AttachmentPreview } from '../components/AttachmentPreview';
 import { Icon } from '../components/icons';
+import { checkFields, NumberField, useNumberField } from '../components/NumberField';
 import { useAction, useDataVersion } from '../lib/data';
 import { useErrorText } from '../lib/errors';
+import { numberText } from '../lib/parse-number';
 import { currencyDigits, fromDateInput, startOfDay, toDateInput, useFormat } from '../lib/format';
 import { lastCategory, rememberCategory, useAssets, useCategories, type LedgerRecord, type RecordType } from '../lib/ledger';
 import { navigate, useSearchParam } from '../lib/router';
@@ -45,18 +47,14 @@ function EntryForm({ preset }: { preset: RecordType | null }) {
   const assets = useAssets();
   const categories = useCategories();
   const [type, setType] = useState<RecordType>(preset ?? 'expense');
-  const [amount, setAmount] = useState<string | number>('');
   const [asset, setAsset] = useState<string | null>(null);
   const [toAsset, setToAsset] = useState<string | null>(null);
-  const [fee, setFee] = useState<string | number>('');
-  const [toAmount, setToAmount] = useState<string | number>('');
   const [category, setCategory] = useState<string | null>(null);
   const [date, setDate] = useState(toDateInput(Date.now()));
   const [description, setDescription] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const [files, setFiles] = useState<PickedFile[]>([]);
   const { run, busy, error, setError } = useAction();
-  const amountRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (preset) {
@@ -81,13 +79,19 @@ function EntryForm({ preset }: { preset: RecordType | null }) {
   const from = asset ? assets.byId.get(asset) : undefined;
   const to = toAsset ? assets.byId.get(toAsset) : undefined;
   const crossCurrency = type === 'transfer' && from && to && from.currency !== to.currency;
-  const digits = currencyDigits(from?.currency ?? assets.baseCurrency);
+  const fromCurrency = from?.currency ?? assets.baseCurrency;
+  const toCurrency = to?.currency ?? fromCurrency;
+  const amount = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'positive' });
+  const fee = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'nonNegative', optional: true });
+  const toAmount = useNumberField({ kind: 'money', currency: toCurrency, decimals: currencyDigits(toCurrency), sign: 'positive', optional: true });
+  const amountRef = amount.ref;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (!asset) return;
-    const common = { amount: Number(amount), description: description.trim() || undefined, date: dateValue(date), tags: tags.length ? tags : undefined };
+    if (!checkFields(amount, ...(type === 'transfer' ? [fee, ...(crossCurrency ? [toAmount] : [])] : []))) return;
+    const common = { amount: amount.value ?? 0, description: description.trim() || undefined, date: dateValue(date), tags: tags.length ? tags : undefined };
     const params: ParamsOf<'accounting.create'> =
       type === 'transfer'
         ? {
@@ -95,8 +99,8 @@ function EntryForm({ preset }: { preset: RecordType | null }) {
             ...common,
             fromAsset: asset,
             toAsset: toAsset ?? undefined,
-            fee: fee === '' ? undefined : Number(fee),
-            toAmount: crossCurrency && toAmount !== '' ? Number(toAmount) : undefined,
+            fee: fee.value ?? undefined,
+            toAmount: crossCurrency ? (toAmount.value ?? undefined) : undefined,
             attachments: files.length ? files.map((f) => f.fileId) : undefined,
           }
         : { type, ...common, asset, category: category ?? undefined, attachments: files.length ? files.map((f) => f.fileId) : undefined };
@@ -104,12 +108,12 @@ function EntryForm({ preset }: { preset: RecordType | null }) {
     if (!saved) return;
     if (type !== 'transfer' && category) rememberCategory(type, category);
     notifications.show({ color: 'teal', message: t('records.saved') });
-    setAmount('');
+    amount.reset();
     setDescription('');
     setTags([]);
     setFiles([]);
-    setFee('');
-    setToAmount('');
+    fee.reset();
+    toAmount.reset();
     amountRef.current?.focus();
   };
 
@@ -152,19 +156,7 @@ function EntryForm({ preset }: { preset: RecordType | null }) {
         </Text>
       </Group>
       <div className="pp-entry">
-        <NumberInput
-          ref={amountRef}
-          label={t('records.amount')}
-          value={amount}
-          onChange={setAmount}
-          min={0}
-          decimalScale={digits}
-          hideControls
-          required
-          autoFocus
-          error={amountError}
-          inputMode="decimal"
-        />
+        <NumberField field={amount} label={t('records.amount')} required autoFocus error={amountError} />
         <Select label={type === 'transfer' ? t('records.fromAsset') : t('records.asset')} data={assetOptions} value={asset} onChange={setAsset} allowDeselect={false} error={fieldErr('asset') ?? fieldErr('fromAsset')} required searchable />
         {type === 'transfer' ? (
           <Select label={t('records.toAsset')} data={assetOptions.filter((o) => o.value !== asset)} value={toAsset} onChange={setToAsset} error={fieldErr('toAsset')} required searchable />
@@ -172,14 +164,14 @@ function EntryForm({ preset }: { preset: RecordType | null }) {
           <Select label={t('records.category')} data={typeCategories.map((c) => c.name)} value={category} onChange={setCategory} allowDeselect={false} error={fieldErr('category')} searchable />
         )}
         <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required error={fieldErr('date')} />
-        <Button type="submit" loading={busy} disabled={amount === '' || !asset || (type === 'transfer' && !toAsset)}>
+        <Button type="submit" loading={busy} disabled={amount.text.trim() === '' || !asset || (type === 'transfer' && !toAsset)}>
           {t('records.save')}
         </Button>
         {type === 'transfer' && (
           <>
-            <NumberInput label={t('records.fee')} value={fee} onChange={setFee} min={0} decimalScale={digits} hideControls error={fieldErr('fee')} />
+            <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
             {crossCurrency ? (
-              <NumberInput label={t('records.toAmount', { currency: to?.currency })} value={toAmount} onChange={setToAmount} min={0} decimalScale={currencyDigits(to?.currency ?? 'USD')} hideControls error={fieldErr('toAmount')} />
+              <NumberField field={toAmount} label={t('records.toAmount', { currency: to?.currency })} error={fieldErr('toAmount')} />
             ) : (
               <div />
             )}
@@ -364,7 +356,7 @@ function RecordList() {
             const record = rowAt(item.index);
             return (
               <div key={item.key} role="listitem" className="pp-row-slot" style={{ transform: `translateY(${item.start}px)` }} aria-setsize={total} aria-posinset={item.index + 1}>
-                {record ? <RecordRow record={record} onOpen={setEditing} f={f} t={t} /> : <PlaceholderRow />}
+                {record ? <RecordRow record={record} onOpen={setEditing} f={f} t={t as TFn} /> : <PlaceholderRow />}
               </div>
             );
           })}
@@ -388,7 +380,8 @@ function PlaceholderRow() {
 }
 
 type Fmt = ReturnType<typeof useFormat>;
-type TFn = ReturnType<typeof useTranslation>['t'];
+/** Loosely typed on purpose: the fully typed TFunction as a prop exceeds TypeScript's instantiation depth as the strings grow. */
+type TFn = (key: string, options?: Record<string, unknown>) => string;
 
 /** One row: plain elements (no per-row hooks), memoised, so scrolling renders only what is new. */
 const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { record: LedgerRecord; onOpen: (record: LedgerRecord) => void; f: Fmt; t: TFn }) {
@@ -429,12 +422,10 @@ function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () =
   const categories = useCategories();
   const [detail, setDetail] = useState<ResultOf<'accounting.get'> | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
-  const [amount, setAmount] = useState<string | number>(record.amount);
   const [date, setDate] = useState(toDateInput(record.date));
   const [category, setCategory] = useState<string | null>(record.category);
   const [asset, setAsset] = useState<string | null>(record.asset);
   const [toAsset, setToAsset] = useState<string | null>(record.toAsset ?? null);
-  const [fee, setFee] = useState<string | number>(record.fee ?? '');
   const [description, setDescription] = useState(record.description);
   const [tags, setTags] = useState<string[]>(record.tags);
   const [files, setFiles] = useState<PickedFile[]>([]);
@@ -454,19 +445,22 @@ function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () =
 
   const typeCategories = record.type === 'income' ? categories.income : categories.expense;
   const digits = currencyDigits(record.currency);
+  const amount = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'positive' }, numberText(record.amount));
+  const fee = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'nonNegative', optional: true }, numberText(record.fee));
   const onSave = async (event: FormEvent) => {
     event.preventDefault();
+    if (!checkFields(amount, ...(record.type === 'transfer' ? [fee] : []))) return;
     const originalDay = toDateInput(record.date);
     const patch: ParamsOf<'accounting.update'> = {
       id: record.id,
-      amount: Number(amount),
+      amount: amount.value ?? 0,
       description,
       tags,
       attachments: files.map((f) => f.fileId),
       expectedUpdatedAt: detail?.updatedAt ?? record.updatedAt,
       ...(date !== originalDay ? { date: dateValue(date) } : {}),
       ...(record.type === 'transfer'
-        ? { fromAsset: asset ?? undefined, toAsset: toAsset ?? undefined, fee: fee === '' ? 0 : Number(fee) }
+        ? { fromAsset: asset ?? undefined, toAsset: toAsset ?? undefined, fee: fee.value ?? 0 }
         : { asset: asset ?? undefined, category: category ?? undefined }),
     };
     const ok = await save.run(() => call('accounting.update', patch));
@@ -493,7 +487,7 @@ function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () =
       <form onSubmit={onSave}>
         <Stack gap="sm">
           <Group grow align="flex-start">
-            <NumberInput label={t('records.amount')} value={amount} onChange={setAmount} min={0} decimalScale={digits} hideControls required error={amountError} data-autofocus />
+            <NumberField field={amount} label={t('records.amount')} required error={amountError} data-autofocus />
             <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required />
           </Group>
           <Group grow align="flex-start">
@@ -504,7 +498,7 @@ function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () =
               <Select label={t('records.category')} data={[...new Set([record.category, ...typeCategories.map((c) => c.name)])]} value={category} onChange={setCategory} allowDeselect={false} error={fieldErr('category')} />
             )}
           </Group>
-          {record.type === 'transfer' && <NumberInput label={t('records.fee')} value={fee} onChange={setFee} min={0} decimalScale={digits} hideControls error={fieldErr('fee')} />}
+          {record.type === 'transfer' && <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />}
           <TextInput label={t('records.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} />
           <TagsInput label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable />
           <div>

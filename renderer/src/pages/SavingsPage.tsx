@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Checkbox, Group, Menu, Modal, NumberInput, SegmentedControl, Select, Skeleton, Stack, Switch, Table, Text, TextInput, Textarea, Title, ActionIcon, Pagination } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Menu, Modal, SegmentedControl, Select, Skeleton, Stack, Switch, Table, Text, TextInput, Textarea, Title, ActionIcon, Pagination } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../api/client';
 import { Chart } from '../charts/Chart';
 import { Empty, ErrorNote, PageHeader, ProgressBar, FormActions } from '../components/common';
+import { checkFields, NumberField, useNumberField } from '../components/NumberField';
 import { useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
 import { addDays, currencyDigits, fromDateInput, toDateInput, useFormat } from '../lib/format';
@@ -15,6 +16,8 @@ import { CURRENCIES } from '../lib/currencies';
 
 type Goal = ResultOf<'savings.queryGoals'>['list'][number];
 type Reward = { reason: string; coins: number; note: string };
+/** Shares per trade the server accepts (savings.buyStock / sellStock: a whole number from 1 to 1,000,000). */
+const MAX_TRADE_QUANTITY = 1_000_000;
 const GOAL_CATEGORIES = ['emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other'] as const;
 
 export default function SavingsPage() {
@@ -97,13 +100,13 @@ function GoalCard({ goal }: { goal: Goal }) {
   const f = useFormat();
   const errorText = useErrorText();
   const toast = useRewardToast();
-  const [amount, setAmount] = useState<string | number>('');
+  const amount = useNumberField({ kind: 'money', currency: goal.currency, decimals: currencyDigits(goal.currency), sign: 'positive' });
   const action = useAction();
   const contribute = async (sign: 1 | -1) => {
-    if (amount === '') return;
-    const result = await action.run(() => call('savings.updateProgress', { goalId: goal.id, amount: sign * Number(amount) }));
+    if (amount.text.trim() === '' || !checkFields(amount)) return;
+    const result = await action.run(() => call('savings.updateProgress', { goalId: goal.id, amount: sign * (amount.value ?? 0) }));
     if (result) {
-      setAmount('');
+      amount.reset();
       toast(result.rewards);
       if (result.status === 'completed') notifications.show({ color: 'teal', title: t('savings.completedTitle'), message: t('savings.completedText', { title: goal.title }) });
     }
@@ -168,21 +171,11 @@ function GoalCard({ goal }: { goal: Goal }) {
           }}
         >
           <Group mt="sm" gap="xs" align="flex-start">
-            <NumberInput
-              size="xs"
-              aria-label={t('savings.contribution', { title: goal.title })}
-              placeholder={t('savings.amountPlaceholder')}
-              value={amount}
-              onChange={setAmount}
-              min={0}
-              decimalScale={currencyDigits(goal.currency)}
-              hideControls
-              w={140}
-            />
-            <Button size="xs" type="submit" loading={action.busy} disabled={amount === ''}>
+            <NumberField size="xs" field={amount} aria-label={t('savings.contribution', { title: goal.title })} placeholder={t('savings.amountPlaceholder')} w={140} />
+            <Button size="xs" type="submit" loading={action.busy} disabled={amount.text.trim() === ''}>
               {t('savings.addMoney')}
             </Button>
-            <Button size="xs" variant="default" onClick={() => void contribute(-1)} disabled={amount === '' || action.busy}>
+            <Button size="xs" variant="default" onClick={() => void contribute(-1)} disabled={amount.text.trim() === '' || action.busy}>
               {t('savings.withdraw')}
             </Button>
           </Group>
@@ -203,7 +196,6 @@ function GoalEditor({ onClose }: { onClose: () => void }) {
   const assets = useAssets();
   const toast = useRewardToast();
   const [title, setTitle] = useState('');
-  const [target, setTarget] = useState<string | number>('');
   const [currency, setCurrency] = useState<string | null>(null);
   const [end, setEnd] = useState(toDateInput(addDays(Date.now(), 90)));
   const [category, setCategory] = useState<string>('other');
@@ -212,14 +204,15 @@ function GoalEditor({ onClose }: { onClose: () => void }) {
   const [isPublic, setIsPublic] = useState(false);
   const { run, busy, error } = useAction();
   const cur = currency ?? assets.baseCurrency;
+  const target = useNumberField({ kind: 'money', currency: cur, decimals: currencyDigits(cur), sign: 'positive' });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const endDate = fromDateInput(end);
-    if (endDate === null) return;
+    if (endDate === null || !checkFields(target)) return;
     const goal = await run(() =>
       call('savings.createGoal', {
         title: title.trim(),
-        targetAmount: Number(target),
+        targetAmount: target.value ?? 0,
         currency: cur,
         endDate: endDate + 86_400_000 - 1,
         category: category as Goal['category'],
@@ -241,7 +234,7 @@ function GoalEditor({ onClose }: { onClose: () => void }) {
         <Stack gap="sm">
           <TextInput label={t('savings.goalTitle')} placeholder={t('savings.goalTitlePlaceholder')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} required maxLength={100} error={fieldErr('title')} data-autofocus />
           <Group grow align="flex-start">
-            <NumberInput label={t('savings.target')} value={target} onChange={setTarget} min={0} decimalScale={currencyDigits(cur)} hideControls required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
+            <NumberField field={target} label={t('savings.target')} required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
             <Select label={t('assets.currency')} data={CURRENCIES} value={cur} onChange={setCurrency} searchable allowDeselect={false} />
           </Group>
           <Group grow align="flex-start">
@@ -257,7 +250,7 @@ function GoalEditor({ onClose }: { onClose: () => void }) {
           </Group>
           <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
           <Checkbox label={t('savings.isPublic')} description={t('savings.isPublicHint')} checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />
-          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!title.trim() || target === ''} submitLabel={t('savings.createGoal')} />
+          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!title.trim() || target.text.trim() === ''} submitLabel={t('savings.createGoal')} />
         </Stack>
       </form>
     </Modal>
@@ -330,11 +323,12 @@ function StockPanel({ stockId }: { stockId: string }) {
   const [range, setRange] = useState<'day' | 'week' | 'month' | 'year'>('day');
   const history = useApi('savings.getStockHistory', { stockId, range });
   const positions = useApi('savings.getPositions', {});
-  const [quantity, setQuantity] = useState<string | number>(1);
+  const quantity = useNumberField({ kind: 'whole', min: 1, max: MAX_TRADE_QUANTITY }, '1');
   const trade = useAction();
   const held = positions.data?.positions.find((p) => p.stockId === stockId)?.quantity ?? 0;
   const run = async (kind: 'buy' | 'sell') => {
-    const q = Number(quantity);
+    if (!checkFields(quantity) || quantity.value === null) return;
+    const q = quantity.value;
     const result = await trade.run(() => (kind === 'buy' ? call('savings.buyStock', { stockId, quantity: q }) : call('savings.sellStock', { stockId, quantity: q })));
     if (result) {
       notifications.show({ color: 'teal', message: t(kind === 'buy' ? 'savings.bought' : 'savings.sold', { quantity: q, stock: stockId, price: f.number(result.trade.price, { maximumFractionDigits: 2 }) }) });
@@ -385,11 +379,11 @@ function StockPanel({ stockId }: { stockId: string }) {
         {t('savings.youHold', { count: held })}
       </Text>
       <Group mt="xs" gap="xs" align="flex-end">
-        <NumberInput label={t('savings.quantity')} value={quantity} onChange={setQuantity} min={1} max={1_000_000} allowDecimal={false} w={120} />
-        <Button onClick={() => void run('buy')} loading={trade.busy} disabled={!quantity}>
+        <NumberField field={quantity} label={t('savings.quantity')} w={120} />
+        <Button onClick={() => void run('buy')} loading={trade.busy} disabled={quantity.text.trim() === ''}>
           {t('savings.buy')}
         </Button>
-        <Button variant="default" onClick={() => void run('sell')} disabled={!quantity || trade.busy || held === 0}>
+        <Button variant="default" onClick={() => void run('sell')} disabled={quantity.text.trim() === '' || trade.busy || held === 0}>
           {t('savings.sell')}
         </Button>
       </Group>

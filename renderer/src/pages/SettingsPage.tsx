@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../api/client';
 import { Empty, ErrorNote, PageHeader } from '../components/common';
 import { Icon } from '../components/icons';
+import { checkFields, NumberField, useNumberField } from '../components/NumberField';
 import { LanguageSelect } from '../components/Prefs';
 import { useAuth } from '../lib/auth';
 import { CURRENCIES } from '../lib/currencies';
@@ -14,6 +15,7 @@ import { fromDateInput, timeZone, toDateInput, useFormat } from '../lib/format';
 import { useCategories, type Category } from '../lib/ledger';
 import { navigate } from '../lib/router';
 import { RoutedTabs } from '../components/RoutedTabs';
+import BackupsPanel from './BackupsPanel';
 
 
 export default function SettingsPage() {
@@ -28,6 +30,7 @@ export default function SettingsPage() {
           { value: 'currency', label: t('settings.tabs.currency'), panel: <Currency /> },
           { value: 'categories', label: t('settings.tabs.categories'), panel: <Categories /> },
           { value: 'data', label: t('settings.tabs.data'), panel: <ImportExport /> },
+          { value: 'backups', label: t('backups.tab'), panel: <BackupsPanel /> },
           { value: 'server', label: t('settings.tabs.server'), panel: <Server /> },
         ]}
       />
@@ -101,17 +104,18 @@ function Currency() {
   const setBase = useAction();
   const [from, setFrom] = useState<string | null>('USD');
   const [to, setTo] = useState<string | null>(null);
-  const [rate, setRate] = useState('');
+  const rate = useNumberField({ kind: 'rate' });
   const [date, setDate] = useState(toDateInput(Date.now()));
   const add = useAction();
   const remove = useAction();
   const baseCurrency = base.data?.baseCurrency ?? 'USD';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!from) return;
+    if (!from || !checkFields(rate) || !rate.parsed.ok) return;
+    const exact = rate.parsed.text; // the decimal as typed, without grouping: rates travel as exact text
     const day = fromDateInput(date);
-    const ok = await add.run(() => call('currency.setRate', { from, to: to ?? baseCurrency, rate: rate.trim(), ...(day !== null ? { date: day } : {}) }));
-    if (ok) setRate('');
+    const ok = await add.run(() => call('currency.setRate', { from, to: to ?? baseCurrency, rate: exact, ...(day !== null ? { date: day } : {}) }));
+    if (ok) rate.reset();
   };
   return (
     <Stack>
@@ -150,9 +154,9 @@ function Currency() {
           <Group align="flex-start" gap="xs" mb="sm">
             <Select label={t('settings.rateFrom')} data={CURRENCIES} value={from} onChange={setFrom} searchable allowDeselect={false} w={120} />
             <Select label={t('settings.rateTo')} data={CURRENCIES} value={to ?? baseCurrency} onChange={setTo} searchable allowDeselect={false} w={120} />
-            <TextInput label={t('settings.rate')} description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined} value={rate} onChange={(e) => setRate(e.currentTarget.value)} inputMode="decimal" required w={200} error={add.error ? errorText(add.error) : null} />
+            <NumberField field={rate} label={t('settings.rate')} description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined} required w={200} error={add.error ? errorText(add.error) : null} />
             <TextInput label={t('settings.rateDate')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} />
-            <Button type="submit" mt={24} loading={add.busy} disabled={!rate.trim()}>
+            <Button type="submit" mt={24} loading={add.busy} disabled={rate.text.trim() === ''}>
               {t('settings.addRate')}
             </Button>
           </Group>
