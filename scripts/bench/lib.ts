@@ -62,6 +62,10 @@ export function rssOf(pid: number): number {
 /** Settings for benchmark servers: limits that would throttle the load generator are lifted. */
 export const BENCH_SETTINGS = {
   log: { level: 'warn' },
+  // A benchmark server lives seconds, not days: the automatic snapshot at start (taken in the
+  // background when the newest is over 24 h old, docs/data-safety.md) would otherwise copy the
+  // whole ledger during every measurement. Snapshot speed has its own figures in docs/data-safety.md.
+  backup: { automatic: false },
   rateLimit: { apiPerToken: 100_000_000, apiPerAddress: 100_000_000, authPerAddress: 100_000 },
   push: { sendPerAppKey: 100_000_000, sendPerAddress: 100_000_000 },
 };
