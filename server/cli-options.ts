@@ -44,7 +44,7 @@ function parsePort(value: string, source: string): number {
   return Number(value);
 }
 
-/** Flags win over environment variables, which win over defaults (DESIGN.md, contract). */
+/** Flags win over environment variables, which win over defaults (a contract, README.md "Headless mode"). */
 export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   const first = argv.find((arg) => !arg.startsWith('-'));
   const tool = DATA_TOOLS.find((t) => t.name === first);

@@ -1,5 +1,5 @@
 /**
- * The error codes of the /api envelope (seed 001 §7) and their HTTP status (DESIGN.md, contract).
+ * The error codes of the /api envelope and their HTTP status (a contract: docs/api.md).
  * A handler throws `new ApiError(code, message)`; the framework turns it into the envelope.
  */
 export const ErrorCode = {
@@ -53,7 +53,7 @@ const STATUS_OF_BUSINESS_CODE: Record<number, number> = {
   5003: 415,
 };
 
-/** HTTP status that accompanies an envelope code (DESIGN.md, "The /api envelope"). */
+/** HTTP status that accompanies an envelope code (docs/api.md, the envelope). */
 export function httpStatusOf(code: number): number {
   if (code >= 100 && code < 600) return code;
   return STATUS_OF_BUSINESS_CODE[code] ?? 500;

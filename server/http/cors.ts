@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings';
 
 /**
  * /api sends no CORS headers unless the calling Origin is listed in
- * settings.network.corsOrigins (DESIGN.md). The /send paths have their own `*` policy.
+ * settings.network.corsOrigins (docs/security.md). The /send paths have their own `*` policy.
  */
 export function apiCors(getSettings: () => Settings) {
   return (req: Request, res: Response, next: NextFunction) => {

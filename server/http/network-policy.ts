@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings';
 import { envelope, ErrorCode } from '../api/errors';
 import { hostOf, isLoopback, localHostNames } from './addresses';
 
-/** Path prefixes that LAN devices may reach when LAN access is on (DESIGN.md, Network policy). */
+/** Path prefixes that LAN devices may reach when LAN access is on (docs/security.md). */
 export const LAN_PATHS = ['/send/', '/s/', '/m/', '/healthz'];
 /** App keys (the catch-all /{appKey} forms) start with this prefix; see server/push. */
 export const APP_KEY_PREFIX = 'PP';

@@ -121,7 +121,7 @@ function normalizeTags(tags: string[] | undefined): string[] {
   return out;
 }
 
-/** Assets and records: the rules of money (DESIGN.md "Money and the ledger"). */
+/** Assets and records: the rules of money (docs/ledger.md). */
 export class LedgerService {
   readonly views: LedgerViews;
   readonly categories: CategoryService;

@@ -1,7 +1,7 @@
 import { ApiError, ErrorCode } from '../api/errors';
 
 /**
- * Money rules (DESIGN.md): amounts travel in major units as JSON numbers (12.34) and are kept as
+ * Money rules (docs/ledger.md): amounts travel in major units as JSON numbers (12.34) and are kept as
  * integers in minor units (1234). The number of decimals comes from the currency (Intl: JPY 0,
  * USD 2, KWD 3). Conversion goes through the decimal text of the number, never through floating
  * multiplication, so 0.1 + 0.2 style errors cannot creep in.

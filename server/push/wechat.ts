@@ -3,7 +3,7 @@ import { call, CallError } from './http-client';
 import type { ResultClass } from './schema';
 
 /**
- * WeChat Official Account delivery (../shared/research/wechat.md): access tokens cached per
+ * WeChat Official Account delivery (docs/push.md): access tokens cached per
  * channel with a safety margin and refreshed one at a time, custom and template sends, and the
  * errcode classes with a plain-words message each.
  */
