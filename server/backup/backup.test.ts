@@ -5,6 +5,16 @@ import { ManualClock } from '../lib/clock';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { listSnapshots, planRotation, readBack, readManifest, snapshotsDir, type SnapshotEntry } from './snapshots';
 
+/** Polls `read` until `done` holds (snapshots taken before an import finish in the background). */
+async function eventually<T>(read: () => T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 const servers: TestServer[] = [];
 afterEach(async () => {
   for (const t of servers.splice(0)) await t.close().catch(() => undefined);
@@ -122,14 +132,17 @@ describe('snapshots and restore (running server)', () => {
     expect(listSnapshots(t.dataDir)).toEqual([]);
     await ok(t, 'accounting.importCsv', { csv, dryRun: false }, u.token);
     await ok(t, 'accounting.importCsv', { csv: 'date,type,amount,asset\n2026-01-03,income,6,Cash\n', dryRun: false }, u.token);
-    const imports = listSnapshots(t.dataDir).filter((s) => s.reason === 'import');
+    // The import waits only until the snapshot's point in time is fixed; the copy is finished and
+    // verified in the background, and holds the ledger as it was before the import's writes.
+    const imports = await eventually(() => listSnapshots(t.dataDir).filter((s) => s.reason === 'import'), (list) => list.length > 0);
     expect(imports.length).toBe(1);
+    expect(imports[0]!.status).toBe('ok');
     expect(imports[0]!.records).toBe(0);
 
     const backup = await ok(t, 'ledger.backup', {}, u.token);
     const other = await registerUser(t);
     await ok(t, 'ledger.restore', { backup }, other.token);
-    const restores = listSnapshots(t.dataDir).filter((s) => s.reason === 'restore');
+    const restores = await eventually(() => listSnapshots(t.dataDir).filter((s) => s.reason === 'restore'), (list) => list.length > 0);
     expect(restores.length).toBe(1);
     expect(restores[0]!.records).toBe(2);
   }, 60_000);

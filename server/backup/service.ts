@@ -43,7 +43,7 @@ export class BackupService {
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private current: { abort: AbortController; done: Promise<unknown> } | null = null;
-  private lastBefore: { reason: SnapshotReason; at: number; id: string } | null = null;
+  private lastBefore: { reason: SnapshotReason; at: number; id: string; pending?: boolean } | null = null;
   private stopped = false;
 
   constructor(private readonly app: AppContext) {}
@@ -105,15 +105,34 @@ export class BackupService {
   /**
    * Call before an operation that rewrites data (an import, a JSON restore): takes a snapshot, or
    * reuses the one taken for the same reason in the last two minutes (one import sent in parts).
+   *
+   * It resolves as soon as the snapshot's point in time is fixed (LevelDB's iterator snapshot, after
+   * the first pass over the files): what the caller writes next is not in it, while copying and
+   * verifying go on in the background — an import of a large ledger does not wait for a copy of
+   * the whole database. A snapshot that fails before that point refuses the caller (503); one that
+   * fails later is logged and listed as failed like any other.
    */
   async snapshotBefore(reason: 'import' | 'restore'): Promise<{ id: string }> {
-    return this.exclusive(async () => {
-      const last = this.lastBefore;
-      if (last && last.reason === reason && this.app.clock.now() - last.at < BEFORE_CHANGE_REUSE_MS && readManifest(this.app.dataDir, last.id)) return { id: last.id };
-      const manifest = await this.snapshotNow(reason, []);
+    const last = this.lastBefore;
+    if (last && last.reason === reason && this.app.clock.now() - last.at < BEFORE_CHANGE_REUSE_MS && (last.pending || readManifest(this.app.dataDir, last.id))) return { id: last.id };
+    let pinned!: (id: string) => void;
+    const pinnedId = new Promise<string>((resolve) => (pinned = resolve));
+    const done = this.exclusive(async () => {
+      const manifest = await this.snapshotNow(reason, [], (id) => {
+        this.lastBefore = { reason, at: this.app.clock.now(), id, pending: true };
+        pinned(id);
+      });
       this.lastBefore = { reason, at: manifest.createdAt, id: manifest.id };
-      return { id: manifest.id };
+      return manifest;
     });
+    done.catch(() => {
+      // Logged and recorded by snapshotNow; a pending reuse must not point at it any more.
+      if (this.lastBefore?.pending) this.lastBefore = null;
+    });
+    const finished = done.then((m) => m.id);
+    finished.catch(() => undefined); // a failure after the race is handled above, never unhandled
+    const id = await Promise.race([pinnedId, finished]);
+    return { id };
   }
 
   /**
@@ -149,12 +168,20 @@ export class BackupService {
     return result;
   }
 
-  private async snapshotNow(reason: SnapshotReason, protect: string[]): Promise<SnapshotManifest> {
+  private async snapshotNow(reason: SnapshotReason, protect: string[], onPinned?: (id: string) => void): Promise<SnapshotManifest> {
     if (this.stopped) throw new ApiError(ErrorCode.Unavailable, 'The server is stopping; no snapshot was taken.');
     const now = this.app.clock.now();
     const id = newSnapshotId(now);
     const abort = new AbortController();
-    const work = writeSnapshot({ dataDir: this.app.dataDir, source: this.app.db.health.level as unknown as SourceLevel, now, reason, id, signal: abort.signal });
+    const work = writeSnapshot({
+      dataDir: this.app.dataDir,
+      source: this.app.db.health.level as unknown as SourceLevel,
+      now,
+      reason,
+      id,
+      signal: abort.signal,
+      onPinned: onPinned && (() => onPinned(id)),
+    });
     this.current = { abort, done: work };
     let manifest: SnapshotManifest;
     try {

@@ -146,10 +146,17 @@ async function openRaw(location: string, createIfMissing: boolean): Promise<RawL
  * snapshot taken when the iterator is created, so the copy is one point in time even while writes
  * continue) into a new LevelDB at `target`.
  */
-export async function copyLevel(source: SourceLevel, target: string, signal?: AbortSignal): Promise<{ keys: number; digest: string; collections: Record<string, number> }> {
+export async function copyLevel(
+  source: SourceLevel,
+  target: string,
+  signal?: AbortSignal,
+  onPinned?: () => void,
+): Promise<{ keys: number; digest: string; collections: Record<string, number> }> {
   const tally = new Tally();
   const out = await openRaw(target, true);
   const iterator = source.iterator({ keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  // The iterator's implicit snapshot is taken now: later writes are not in the copy.
+  onPinned?.();
   try {
     for (;;) {
       if (signal?.aborted) throw new SnapshotAborted();
@@ -265,6 +272,8 @@ export interface WriteSnapshotOptions {
   signal?: AbortSignal;
   /** A given id (default: from `now`). */
   id?: string;
+  /** Called once the snapshot's point in time is fixed (the database iterator exists): writes after it are not in the snapshot. */
+  onPinned?: () => void;
 }
 
 /** Writes, verifies and publishes one snapshot. Leaves nothing behind when it fails. */
@@ -282,7 +291,7 @@ export async function writeSnapshot(options: WriteSnapshotOptions): Promise<Snap
     // Files first, the database, then files again: bytes removed after the database copy are in
     // the first pass, bytes added before it are in the second one.
     await linkFiles(liveFiles, path.join(tmp, 'files'));
-    const copied = await copyLevel(options.source, path.join(tmp, 'db'), options.signal);
+    const copied = await copyLevel(options.source, path.join(tmp, 'db'), options.signal, options.onPinned);
     await linkFiles(liveFiles, path.join(tmp, 'files'));
     if (options.signal?.aborted) throw new SnapshotAborted();
     const settingsFile = path.join(options.dataDir, 'settings.json');
