@@ -5,11 +5,13 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppContext, ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
-import { PACKAGE_ROOT } from './app-info/package-root';
+import { PACKAGE_ROOT, packageVersion } from './app-info/package-root';
+import type { SourceLevel } from './backup/snapshots';
+import { recordRunVersion, snapshotBeforeUpgrade } from './backup/upgrade';
 import { envelope, ErrorCode } from './api/errors';
 import { SecretStore, type KeyProtector } from './config/secrets';
 import { SettingsStore, type SettingsPatch } from './config/settings';
-import { openDatabase, type AppDatabase } from './db/database';
+import { openDatabase, type AppDatabase, type OpenDatabaseOptions } from './db/database';
 import { enforceDataDirPrivacy } from './db/data-dir-privacy';
 import { finishInterruptedRestore } from './backup/snapshots';
 import { MaintenanceGate } from './http/maintenance';
@@ -97,15 +99,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // A snapshot restore that a crash interrupted is finished (or undone) before the database opens.
   const interrupted = await finishInterruptedRestore(dataDir);
   if (interrupted) log.warn('backup: ' + interrupted);
-  const open = () =>
+  const open = (beforeCollections?: OpenDatabaseOptions['beforeCollections']) =>
     openDatabase({
       dataDir,
       collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])),
       // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
       health: { onEvent: (event, detail) => (event === 'recovered' ? log.info : log.warn)(`storage ${event}`, detail) },
+      beforeCollections,
     });
   enforceDataDirPrivacy(dataDir, log); // folders 0700, files 0600, whatever existed (docs/data-safety.md)
-  let db = await open();
+  const version = packageVersion();
+  // Another version than the one that last ran here: a snapshot before migrations touch anything.
+  let db = await open((level) => snapshotBeforeUpgrade({ dataDir, level: level as unknown as SourceLevel, version, now: (options.clock ?? systemClock).now(), log }));
 
   const app: AppContext = {
     dataDir,
@@ -246,6 +251,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const address = server.address() as AddressInfo;
     const url = `http://${displayHost(host)}:${address.port}`;
     app.listening = { host, port: address.port, url };
+    recordRunVersion(dataDir, version);
 
     let closing: Promise<void> | undefined;
     return {

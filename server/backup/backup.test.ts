@@ -44,6 +44,44 @@ async function allRecords(t: TestServer, token: string) {
   }
 }
 
+describe('the snapshot before an upgrade', () => {
+  it('is taken when another version opens a data dir with data, before its collections open, and only once', async () => {
+    const { writeFileSync, readFileSync, rmSync } = await import('node:fs');
+    const dataDir = tempDataDir('upgrade');
+    const settings = { backup: { automatic: false } };
+    let t = await start({ dataDir, settings });
+    const u = await registerUser(t);
+    await ok(t, 'asset.create', { name: 'Cash', type: 'cash', currency: 'USD' }, u.token);
+    await t.close();
+    const version = (JSON.parse(readFileSync(path.join(dataDir, 'version.json'), 'utf8')) as { version: string }).version;
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(listSnapshots(dataDir).filter((s) => s.reason === 'upgrade')).toEqual([]);
+
+    // The data dir was last run by an older version.
+    writeFileSync(path.join(dataDir, 'version.json'), JSON.stringify({ version: '0.0.1' }));
+    t = await start({ dataDir, settings });
+    const upgrades = listSnapshots(dataDir).filter((s) => s.reason === 'upgrade');
+    expect(upgrades).toHaveLength(1);
+    expect(upgrades[0]!.status).toBe('ok');
+    expect(readManifest(dataDir, upgrades[0]!.id)?.collections['assets']).toBe(1);
+    expect((JSON.parse(readFileSync(path.join(dataDir, 'version.json'), 'utf8')) as { version: string }).version).toBe(version);
+    await t.close();
+
+    // Same version again: no snapshot. No version file but data (a version before this check): one.
+    t = await start({ dataDir, settings });
+    await t.close();
+    expect(listSnapshots(dataDir).filter((s) => s.reason === 'upgrade')).toHaveLength(1);
+    rmSync(path.join(dataDir, 'version.json'));
+    t = await start({ dataDir, settings });
+    expect(listSnapshots(dataDir).filter((s) => s.reason === 'upgrade')).toHaveLength(2);
+    await t.close(); // RxDB's open-source build allows one server's collections open at a time
+
+    // A new, empty data dir needs none.
+    const fresh = await start({ settings });
+    expect(listSnapshots(fresh.dataDir)).toEqual([]);
+  }, 60_000);
+});
+
 describe('snapshots and restore (running server)', () => {
   it('a snapshot taken while writes run is one point in time, and restoring it brings exactly that state back', async () => {
     const t = await start({ settings: { backup: { automatic: false } } });

@@ -20,7 +20,7 @@ export const SNAPSHOT_FORMAT = 'pennypost-snapshot';
 export const SNAPSHOTS_DIR = 'snapshots';
 /** Snapshot ids: time stamp + random suffix (letters, digits, dashes only: safe in a path). */
 export const SNAPSHOT_ID_PATTERN = /^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$/;
-export const SNAPSHOT_REASONS = ['daily', 'manual', 'import', 'restore'] as const;
+export const SNAPSHOT_REASONS = ['daily', 'manual', 'import', 'restore', 'upgrade'] as const;
 export type SnapshotReason = (typeof SNAPSHOT_REASONS)[number];
 
 export interface SnapshotManifest {

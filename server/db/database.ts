@@ -27,6 +27,8 @@ export interface OpenDatabaseOptions {
   sync?: boolean;
   /** Disk-fault recovery (leveldb-storage/health.ts): cool-down before a reopen, event hook. */
   health?: Pick<HealthOptions, 'coolDownMs' | 'onEvent' | 'probe' | 'now'>;
+  /** Runs once LevelDB is open, before RxDB's collections (and their migrations) touch it: the snapshot before an upgrade. */
+  beforeCollections?: (level: LevelDb) => Promise<unknown>;
 }
 
 export interface AppDatabase {
@@ -91,6 +93,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   assertCollectionBudget(options.collections);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const level = await openLevelLocked(dataDir);
+  if (options.beforeCollections) {
+    try {
+      await options.beforeCollections(level);
+    } catch (error) {
+      await level.close().catch(() => undefined);
+      throw error;
+    }
+  }
   const health = healthOf(level, options.health);
   let rx: RxDatabase | undefined;
   try {
