@@ -7,6 +7,7 @@ import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { ApiError, envelope, ErrorCode, httpStatusOf } from './errors';
 import { checkJsonShape, compileParams, describeValidationError } from './validation';
 import { describeError } from '../lib/logger';
+import { isCorruptionError } from '../db/integrity';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -23,22 +24,22 @@ const STORAGE_CODES = new Set(['LEVEL_IO_ERROR', 'LEVEL_DATABASE_NOT_OPEN', 'STO
  * error may be wrapped (RxDB errors carry it in `parameters.error`, others in `cause`).
  */
 export function classifyUnexpected(error: unknown): ApiError | null {
+  // Damaged data (LevelDB "Corruption: …", e.g. a table file with flipped bytes), anywhere in the
+  // chain: retrying will not help and the person must act (docs/data-safety.md).
+  if (isCorruptionError(error)) {
+    return new ApiError(
+      ErrorCode.Unavailable,
+      'The database on disk is damaged: part of the stored data cannot be read (LevelDB reported corruption). Nothing was changed. ' +
+        'Stop PennyPost, then run `pennypost check --data-dir <data dir>` to see what is affected and `pennypost repair --data-dir <data dir>` to recover (it keeps a copy first).',
+      { storage: 'damaged' },
+    );
+  }
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length > 0 && seen.size < 10) {
     const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; parameters?: { error?: unknown } } | null;
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
-    // Damaged data (LevelDB "Corruption: …", e.g. a table file with flipped bytes): retrying will
-    // not help and the person must act (docs/data-safety.md). Checked before the I/O codes below.
-    if (e.code === 'LEVEL_CORRUPTION' || e.code === 'DATABASE_DAMAGED' || (typeof e.message === 'string' && /\bCorruption:/.test(e.message))) {
-      return new ApiError(
-        ErrorCode.Unavailable,
-        'The database on disk is damaged: part of the stored data cannot be read (LevelDB reported corruption). Nothing was changed. ' +
-          'Stop PennyPost, then run `pennypost check --data-dir <data dir>` to see what is affected and `pennypost repair --data-dir <data dir>` to recover (it keeps a copy first).',
-        { storage: 'damaged' },
-      );
-    }
     if (
       (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) ||
       (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message))
