@@ -341,3 +341,44 @@ describe('every action params schema', () => {
     expect(schemaProblems({ type: 'object', properties: { a: { type: 'nope' } } } as never)).not.toEqual([]);
   });
 });
+
+describe('rate limits count a caller, not an address', () => {
+  it('every loopback address shares one sign-in bucket (127.0.0.2, .3, … are this same machine)', async () => {
+    const t = await startTestServer({ domains: [usersDomain(), probeDomain()], settings: { rateLimit: { authPerAddress: 3 } } });
+    try {
+      const port = new URL(t.url).port;
+      const loginFrom = (localAddress: string) =>
+        new Promise<number>((resolve, reject) => {
+          const body = JSON.stringify({ action: 'user.login', params: { platform: 'email', email: 'x@example.com', password: 'wrongwrong' } });
+          const req = httpRequest(
+            { host: '127.0.0.1', port, path: '/api', method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), host: `127.0.0.1:${port}` } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      const statuses: number[] = [];
+      for (const address of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.9.8.7']) statuses.push(await loginFrom(address));
+      expect(statuses.slice(0, 3).every((s) => s !== 429)).toBe(true);
+      expect(statuses.slice(3)).toEqual([429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('buckets: loopback is one, IPv4 as is, IPv6 by its /64', async () => {
+    const { addressBucket } = await import('../http/addresses');
+    expect(addressBucket('127.0.0.1')).toBe('loopback');
+    expect(addressBucket('::ffff:127.3.2.1')).toBe('loopback');
+    expect(addressBucket('::1')).toBe('loopback');
+    expect(addressBucket('192.168.1.20')).toBe('192.168.1.20');
+    expect(addressBucket('::ffff:192.168.1.20')).toBe('192.168.1.20');
+    expect(addressBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:0db8:0001:0002:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8::5')).toBe('2001:db8:0:0::/64');
+    expect(addressBucket('fe80::1')).toBe('fe80:0:0:0::/64');
+  });
+});

@@ -153,8 +153,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       if (!action) throw new ApiError(ErrorCode.NotFound, `Unknown action "${actionName}".`);
 
       const settings = app.settings.get();
-      if (!(settings.rateLimit.exemptLoopback && isLoopback(clientAddress))) await perAddress.consume(clientAddress);
-      if (action.rateLimit === 'auth') await authPerAddress.consume(clientAddress);
+      if (!(settings.rateLimit.exemptLoopback && isLoopback(clientAddress))) await perAddress.consumeAddress(clientAddress);
+      if (action.rateLimit === 'auth') await authPerAddress.consumeAddress(clientAddress);
 
       let user: AuthUser | null = null;
       let session: AuthSession | null = null;

@@ -11,6 +11,25 @@ export function isLoopback(address: string | undefined): boolean {
   return a === '::1' || a.startsWith('127.');
 }
 
+/**
+ * The key a per-address rate limit counts a caller under. Every loopback address (127.0.0.0/8 and
+ * ::1) is this one machine: one bucket, however many 127.x.y.z a local program binds to (before, each
+ * was counted as a new caller). An IPv6 caller counts by its /64, the block one host or household
+ * is handed, so cycling through addresses of the same network does not reset the count.
+ */
+export function addressBucket(address: string | undefined): string {
+  const a = normalizeAddress(address);
+  if (isLoopback(a)) return 'loopback';
+  if (a.includes(':')) {
+    const [head = '', tail = ''] = a.split('::');
+    const left = head ? head.split(':') : [];
+    const right = tail ? tail.split(':') : [];
+    const groups = a.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+    return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  }
+  return a;
+}
+
 /** Host names and addresses that name this machine (for the Host header check). */
 export function localHostNames(): string[] {
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);

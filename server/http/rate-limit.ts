@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError, ErrorCode } from '../api/errors';
+import { addressBucket } from './addresses';
 
 /**
  * A fixed-window limiter (rate-limiter-flexible) that answers in the envelope: 429 with a
@@ -21,6 +22,11 @@ export class RateLimit {
     if (points === this.points) return;
     this.points = points;
     this.limiter = new RateLimiterMemory({ points, duration: this.durationSeconds });
+  }
+
+  /** Counts a caller by its address bucket (addresses.ts: all of loopback is one, IPv6 by /64). */
+  consumeAddress(address: string): Promise<void> {
+    return this.consume(addressBucket(address));
   }
 
   async consume(key: string): Promise<void> {

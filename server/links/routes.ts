@@ -49,7 +49,7 @@ export function linkRoutes(router: Router, app: AppContext): void {
 
   const miss = async (res: Response, address: string) => {
     try {
-      await misses.consume(address);
+      await misses.consumeAddress(address);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const until = Date.now() + Number(error.headers['Retry-After'] ?? 60) * 1000;

@@ -223,7 +223,7 @@ export class PushService {
     let desp: string;
     let app: TargetDoc | undefined;
     try {
-      await this.perAddress.consume(caller);
+      await this.perAddress.consumeAddress(caller);
       // Validation comes before any lookup (seed §1).
       // `text` is ServerChan's old name; an empty `title` next to a filled `text` does not hide it.
       const named = textField(input, 'title');
