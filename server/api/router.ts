@@ -8,6 +8,7 @@ import { ApiError, envelope, ErrorCode, httpStatusOf } from './errors';
 import { checkJsonShape, compileParams, describeValidationError } from './validation';
 import { describeError } from '../lib/logger';
 import { isCorruptionError } from '../db/integrity';
+import { errorChain } from '../lib/error-chain';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -34,20 +35,12 @@ export function classifyUnexpected(error: unknown): ApiError | null {
       { storage: 'damaged' },
     );
   }
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && seen.size < 10) {
-    const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; parameters?: { error?: unknown } } | null;
-    if (!e || typeof e !== 'object' || seen.has(e)) continue;
-    seen.add(e);
-    if (
+  const storageTrouble = errorChain(error).some(
+    (e) =>
       (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) ||
-      (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message))
-    ) {
-      return new ApiError(ErrorCode.Unavailable, 'Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
-    }
-    queue.push(e.cause, e.parameters?.error);
-  }
+      (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message)),
+  );
+  if (storageTrouble) return new ApiError(ErrorCode.Unavailable, 'Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
   return null;
 }
 

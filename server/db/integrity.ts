@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { errorChain } from '../lib/error-chain';
 import { scanLog } from './leveldb-log';
 
 /**
@@ -165,17 +166,7 @@ export function explainOpenFailure(dataDir: string, levelDir: string, error: unk
 
 /** True when a storage error says the stored data is damaged (LevelDB "Corruption: …"). */
 export function isCorruptionError(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length > 0 && seen.size < 10) {
-    const e = queue.shift() as { code?: unknown; message?: unknown; cause?: unknown; parameters?: { error?: unknown } } | null;
-    if (!e || typeof e !== 'object' || seen.has(e)) continue;
-    seen.add(e);
-    if (e.code === 'LEVEL_CORRUPTION' || e.code === 'DATABASE_DAMAGED') return true;
-    if (typeof e.message === 'string' && /\bCorruption:/.test(e.message)) return true;
-    queue.push(e.cause, e.parameters?.error);
-  }
-  return false;
+  return errorChain(error).some((e) => e.code === 'LEVEL_CORRUPTION' || e.code === 'DATABASE_DAMAGED' || (typeof e.message === 'string' && /\bCorruption:/.test(e.message)));
 }
 
 /**
