@@ -49,8 +49,8 @@ function newestSource(dir) {
   return newest;
 }
 
-/** In a source checkout: is the bundle missing or older than server/ or package.json? (same rule as scripts/build-server.mjs) */
-function serverSourcesNewer() {
+/** In a source checkout: is the bundle missing or older than server/ or package.json? (scripts/build-server.mjs uses this too) */
+export function serverSourcesNewer() {
   if (!existsSync(bundle)) return true;
   const built = statSync(bundle).mtimeMs;
   return newestSource(path.join(root, 'server')) > built || statSync(path.join(root, 'package.json')).mtimeMs > built;

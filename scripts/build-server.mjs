@@ -9,9 +9,10 @@
 // `ensureServerBuilt()` rebuilds only when a source is newer than the build: `npm start`,
 // `npm run serve` and `bin/pennypost.mjs` call it, so a fresh checkout (or an edited one) runs
 // current code without a separate build step.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverSourcesNewer } from '../bin/pennypost.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'server', 'cli.ts');
@@ -58,22 +59,14 @@ export async function buildServer() {
   }
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(ts|mts|cts|json|js|mjs)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** True when dist/server/cli.cjs is missing or older than a source file (or package.json). */
+/**
+ * True when dist/server/cli.cjs is missing or older than a source file (or package.json). The rule
+ * lives in bin/pennypost.mjs, which checks it at every start without loading this script.
+ */
 export function serverBuildIsStale() {
   if (!existsSync(SERVER_BUNDLE)) return true;
   if (!existsSync(SERVER_ENTRY)) return false; // a release: no sources, the build is the program
-  const built = statSync(SERVER_BUNDLE).mtimeMs;
-  return newestMtime(path.join(root, 'server')) > built || statSync(path.join(root, 'package.json')).mtimeMs > built;
+  return serverSourcesNewer();
 }
 
 /** Builds the server when stale. Returns false when it is needed but cannot be built here. */
