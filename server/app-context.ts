@@ -35,5 +35,10 @@ export interface AppContext {
    * database does not open, `rollback` puts the old folder back before it is reopened.
    * Used by snapshot restores (server/backup/). `ownRequests`: requests of the caller still running.
    */
+  /**
+   * Set by startServer: removes every document of an account from every collection (each domain's
+   * forgetUser first, in reverse start order). Used when the owner deletes a member.
+   */
+  forgetUser?: (userId: string) => Promise<void>;
   replaceDatabase?: (replace: () => Promise<void>, options: { ownRequests: number; rollback: () => Promise<void> }) => Promise<void>;
 }

@@ -16,6 +16,12 @@ export interface Domain {
   start?(app: AppContext): void | Promise<void>;
   /** HTTP routes outside /api (/send, /s/, /m/, file bytes…). */
   routes?(router: Router, app: AppContext): void;
+  /**
+   * An account is being deleted: drop what this domain keeps about it outside its collections
+   * (files on disk, sync replications, caches). Documents with a `userId` field are removed by the
+   * server afterwards, for every collection at once.
+   */
+  forgetUser?(app: AppContext, userId: string): Promise<void>;
   /** Runs after the HTTP server stopped accepting and finished in-flight requests. */
   stop?(app: AppContext): void | Promise<void>;
 }

@@ -135,6 +135,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
   let httpServer: Server | undefined;
   const gate = new MaintenanceGate();
+  app.forgetUser = async (userId) => {
+    for (const domain of [...started].reverse()) await domain.forgetUser?.(app, userId);
+    for (const collection of Object.values(db.rx.collections)) {
+      if (!('userId' in ((collection.schema.jsonSchema.properties as Record<string, unknown>) ?? {}))) continue;
+      for (;;) {
+        const docs = await collection.find({ selector: { userId }, limit: 500 }).exec();
+        if (docs.length === 0) break;
+        await collection.bulkRemove(docs.map((doc) => doc.primary));
+      }
+    }
+  };
   // Snapshot restore (server/backup/): swaps the database folder under the running server.
   app.replaceDatabase = async (replace, { ownRequests, rollback }) => {
     await gate.close('PennyPost is restoring a snapshot; try again in a few seconds.', ownRequests);

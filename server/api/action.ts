@@ -5,6 +5,9 @@ import type { AppContext } from '../app-context';
 export interface AuthUser {
   id: string;
   username: string;
+  role: 'owner' | 'admin' | 'member';
+  /** A password reset is pending: only the actions marked `duringPasswordChange` answer. */
+  mustChangePassword: boolean;
 }
 
 export interface AuthSession {
@@ -30,7 +33,12 @@ export interface UserActionContext extends ActionContext {
   readonly session: AuthSession;
 }
 
-export type ActionAuth = 'public' | 'user';
+/**
+ * Who may call an action: anyone; any signed-in account; the owner and the admins the owner named
+ * (server settings, snapshots, the household); the owner alone (roles). Members of the household
+ * get 403 (code 1004) from 'admin' and 'owner' actions.
+ */
+export type ActionAuth = 'public' | 'user' | 'admin' | 'owner';
 
 /** Documentation of one error an action can answer with. */
 export type ActionErrorDoc = readonly [code: number, when: string];
@@ -47,9 +55,11 @@ export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionA
   /** Shape of `data` on success, in words, for docs/api.md. */
   returns: string;
   errors?: readonly ActionErrorDoc[];
+  /** Still callable while a password reset is pending (changing the password, signing out). */
+  duringPasswordChange?: boolean;
   /** Extra rate-limit bucket on top of the global ones. */
   rateLimit?: 'auth';
-  handler(params: Static<S>, ctx: A extends 'user' ? UserActionContext : ActionContext): Promise<R> | R;
+  handler(params: Static<S>, ctx: A extends 'public' ? ActionContext : UserActionContext): Promise<R> | R;
 }
 
 export function defineAction<S extends TSchema, A extends ActionAuth, R>(def: ActionDefinition<S, A, R>): ActionDefinition<S, A, R> {

@@ -18,6 +18,8 @@ export const ErrorCode = {
   InvalidCredentials: 1002,
   TokenExpired: 1003,
   AccountLocked: 1004,
+  /** Same code as AccountLocked (the seed's "no permission"): a member called an owner's action, or the account is disabled. */
+  NotPermitted: 1004,
   AssetNotFound: 2001,
   InsufficientBalance: 2002,
   InvalidAssetType: 2003,

@@ -44,6 +44,19 @@ export function classifyUnexpected(error: unknown): ApiError | null {
   return null;
 }
 
+/** The role wrapper: members never reach an 'admin' or 'owner' action; a pending password reset allows only a few. */
+export function checkRole(action: AnyAction, user: AuthUser): void {
+  if (user.mustChangePassword && !action.duringPasswordChange) {
+    throw new ApiError(ErrorCode.Forbidden, 'Choose a new password first (user.changePassword): your password was reset by the owner.', { mustChangePassword: true });
+  }
+  if (action.auth === 'owner' && user.role !== 'owner') {
+    throw new ApiError(ErrorCode.NotPermitted, `Only the owner of this PennyPost can do this (${action.name}).`, { role: user.role });
+  }
+  if (action.auth === 'admin' && user.role === 'member') {
+    throw new ApiError(ErrorCode.NotPermitted, `Only the owner of this PennyPost or an admin can do this (${action.name}); ask them.`, { role: user.role });
+  }
+}
+
 function bearerToken(req: Request): string | null {
   const header = req.headers.authorization;
   if (!header) return null;
@@ -152,11 +165,12 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       let user: AuthUser | null = null;
       let session: AuthSession | null = null;
       const token = bearerToken(req);
-      if (action.auth === 'user') {
+      if (action.auth !== 'public') {
         if (token === null) throw new ApiError(ErrorCode.Unauthorized, 'Sign in first: this action needs "Authorization: Bearer <token>".');
         if (token === '') throw new ApiError(ErrorCode.Unauthorized, 'The Authorization header must be "Bearer <token>".');
         await perToken.consume(token);
         ({ user, session } = await authenticator.authenticate(token));
+        checkRole(action, user);
       }
 
       const validate = compileParams(action.params);

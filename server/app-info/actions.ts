@@ -16,12 +16,15 @@ export const info = defineAction({
   notes:
     '`mode` is "desktop" inside the desktop app (then `versions.electron` and `versions.chrome` are set) and "headless" for `npm run serve`. ' +
     '`keys` says how the data folder\'s keys are kept: "os-keychain" (wrapped with the OS keychain by the desktop app) or "file" (0600 files). ' +
-    'Signed-in users only, because it shows the data folder path.',
+    'Signed-in users only; `dataDir` is shown to the owner and admins (null for members).',
   auth: 'user',
   params: Params({}),
   returns:
     '`{name, version, mode, versions: {node, electron, chrome}, platform, arch, dataDir, keys, licences: {total, byLicense: [{license, count}]}}`',
-  handler: (_params, ctx) => ctx.app.services.appInfo.info(),
+  handler: (_params, ctx) => {
+    const info = ctx.app.services.appInfo.info();
+    return ctx.user.role === 'member' ? { ...info, dataDir: null } : info;
+  },
 });
 
 export const licenses = defineAction({

@@ -23,7 +23,7 @@ export const listSnapshots = defineAction({
   name: 'backup.listSnapshots',
   summary: 'The snapshots of this data dir, newest first, and the snapshots that failed.',
   notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers. ${WHO}`,
-  auth: 'user',
+  auth: 'admin',
   params: Params({}),
   returns: '`{list: [{id, createdAt, bytes, records, files, reason: "daily"|"manual"|"import"|"restore", status: "ok"|"failed", error?}]}` — `records`: ledger records in it; `bytes`: its size (linked file bytes included)',
   handler: (_params, ctx) => ({ list: service(ctx).list() }),
@@ -33,7 +33,7 @@ export const createSnapshot = defineAction({
   name: 'backup.createSnapshot',
   summary: 'Take a snapshot of the whole data dir now (database, file metadata and bytes, settings).',
   notes: `A consistent point in time while writes continue; written to a temporary folder, read back and verified, then published. ${WHO}`,
-  auth: 'user',
+  auth: 'admin',
   params: Params({}),
   returns: '`{id, createdAt, reason: "manual", bytes, records, keys, files, tookMs}`',
   errors: [[503, 'the snapshot failed (it is logged and listed as failed) or the server is stopping']],
@@ -49,7 +49,7 @@ export const restoreSnapshot = defineAction({
   notes:
     'Every account, record, file and local state (sessions included) returns to the snapshot: devices that signed in after it must sign in again. ' +
     `The server stays up; other requests answer 503 "restoring" for the few seconds of the swap. settings.json is not changed. ${WHO}`,
-  auth: 'user',
+  auth: 'admin',
   params: Params({ id: Type.String({ pattern: SNAPSHOT_ID, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
   returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
   errors: [

@@ -25,6 +25,9 @@ const AlipayLogin = Type.Object({
   gateway: Type.String({ default: 'https://openapi.alipay.com/gateway.do' }),
 });
 
+const RegistrationPolicy = (fallback: 'open' | 'invite' | 'closed') =>
+  Type.Union([Type.Literal('open'), Type.Literal('invite'), Type.Literal('closed')], { default: fallback });
+
 export const SettingsSchema = Type.Object({
   network: Type.Object(
     {
@@ -139,6 +142,18 @@ export const SettingsSchema = Type.Object({
       notifications: Type.Boolean({ default: true }),
       /** Wrap the keys in secrets/ with the OS keychain (Electron safeStorage) when one is available. */
       protectKeys: Type.Boolean({ default: true }),
+    },
+    { default: {} },
+  ),
+  /** Who may create an account (docs/security.md, roles). The first account is always the owner. */
+  registration: Type.Object(
+    {
+      /** Sign-ups from this computer (loopback callers): 'open', 'invite' (an invite code is needed) or 'closed'. */
+      fromThisComputer: RegistrationPolicy('open'),
+      /** Sign-ups from other devices (LAN, a reverse proxy on another host). */
+      fromNetwork: RegistrationPolicy('invite'),
+      /** How long an invite code stays valid, hours. */
+      inviteHours: Type.Integer({ minimum: 1, maximum: 24 * 30, default: 72 }),
     },
     { default: {} },
   ),

@@ -25,6 +25,10 @@ export function filesDomain(): Domain {
       timer.unref();
     },
     routes: fileRoutes,
+    async forgetUser(app, userId) {
+      const docs = await app.db.collection('files').find({ selector: { userId } }).exec();
+      for (const doc of docs) await app.services.files.bytes.remove(doc.id);
+    },
     stop() {
       if (timer) clearInterval(timer);
     },

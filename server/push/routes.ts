@@ -144,18 +144,19 @@ function eventsHandler(app: AppContext, push: PushService) {
       deny(401, ErrorCode.Unauthorized, 'Sign in first: send "Authorization: Bearer <token>" or ?token=<token>.');
       return;
     }
-    let userId: string;
+    let signedIn: Awaited<ReturnType<typeof app.services.users.authenticate>>;
     try {
-      const users = app.services.users;
-      userId = (await users.authenticate(token)).user.id;
+      signedIn = await app.services.users.authenticate(token);
+      if (signedIn.user.mustChangePassword) throw new ApiError(ErrorCode.Forbidden, 'Choose a new password first (user.changePassword).');
     } catch (error) {
       if (error instanceof ApiError) {
-        const status = error.code === ErrorCode.TokenExpired || error.code === ErrorCode.Unauthorized ? 401 : 404;
+        const status = error.code === ErrorCode.TokenExpired || error.code === ErrorCode.Unauthorized ? 401 : error.code === ErrorCode.UserNotFound ? 404 : 403;
         deny(status, error.code, error.message);
         return;
       }
       throw error;
     }
+    const userId = signedIn.user.id;
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -175,16 +176,23 @@ function eventsHandler(app: AppContext, push: PushService) {
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
     heartbeat.unref();
     let ended = false;
+    let stopSession = () => {};
     const end = () => {
       if (ended) return;
       ended = true;
       clearInterval(heartbeat);
       stopWatching();
+      stopSession();
       unsubscribe();
       res.end();
     };
     const stopWatching = watchShutdown(req, end);
-    req.on('close', end);
+    // Logout, expiry, a password change, a disabled account: the stream ends with its sign-in.
+    stopSession = app.services.users.sessions.watch(signedIn.session, end);
+    req.on('close', () => {
+      stopSession();
+      end();
+    });
   };
 }
 

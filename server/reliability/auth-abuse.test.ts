@@ -215,9 +215,6 @@ describe("another user's ids on every action", () => {
         const kind = kindOf(action.name, param);
         // Shared, not owned by anyone: market symbols, WeChat template ids.
         if (param === 'stockId' || param === 'templateId') continue;
-        // Snapshots belong to the whole data dir, not to an account: restoring one becomes an
-        // owner-only action with the accounts issue (docs/data-safety.md says so).
-        if (action.name === 'backup.restoreSnapshot' && param === 'id') continue;
         if (!kind) {
           unmapped.push(`${action.name}.${param}`);
           continue;

@@ -7,8 +7,9 @@ import { isLoopback, localHostNames } from '../http/addresses';
 /**
  * The server settings a person changes from the UI (settings.json holds them; docs/configuration.md
  * describes each). Only the safe, non-secret ones are readable and writable here; sign-in provider
- * secrets stay in the file. Changes are allowed only from this computer (loopback callers), so a
- * LAN client with lanApi cannot, for example, open the server to the network.
+ * secrets stay in the file. Only the owner and admins read or change them (the role wrapper), and
+ * changes only from this computer (loopback callers), so a LAN client with lanApi cannot, for
+ * example, open the server to the network.
  */
 function view(ctx: ActionContext, settings: Settings) {
   const listening = ctx.app.listening;
@@ -23,6 +24,7 @@ function view(ctx: ActionContext, settings: Settings) {
     },
     push: { retentionDays: settings.push.retentionDays, sendPerAppKey: settings.push.sendPerAppKey, sendPerAddress: settings.push.sendPerAddress },
     files: { maxBytes: settings.files.maxBytes },
+    registration: { ...settings.registration },
     desktop: { closeToTray: settings.desktop.closeToTray, launchAtLogin: settings.desktop.launchAtLogin, notifications: settings.desktop.notifications },
     listening: listening ? { host: listening.host, port: listening.port, url: listening.url } : null,
     /** Addresses other devices can use when LAN access is on. */
@@ -34,26 +36,30 @@ function view(ctx: ActionContext, settings: Settings) {
 }
 
 const SHAPE =
-  '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
+  '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, registration: {fromThisComputer, fromNetwork, inviteHours}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
 
 export const settingsGet = defineAction({
   name: 'settings.get',
-  summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses.',
-  auth: 'user',
+  summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses. Owner and admins only.',
+  auth: 'admin',
+  errors: [[1004, 'the caller is a household member, not the owner or an admin']],
   params: Params({}),
   returns: SHAPE,
   handler: (_params, ctx) => view(ctx, ctx.app.settings.get()),
 });
 
 const Host = Type.String({ minLength: 1, maxLength: 253 });
+const Policy = Type.Union([Type.Literal('open'), Type.Literal('invite'), Type.Literal('closed')], {
+  description: 'open: anyone may sign up; invite: an invite code is needed; closed: no new accounts',
+});
 
 export const settingsUpdate = defineAction({
   name: 'settings.update',
-  summary: 'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, desktop behaviour).',
+  summary: 'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, who may sign up, desktop behaviour).',
   notes:
-    'Only from this computer: callers from the network get 403. Every field is optional; the change is validated, saved to settings.json and applied at once, ' +
+    'The owner and admins only (members get 1004), and only from this computer: callers from the network get 403. Every field is optional; the change is validated, saved to settings.json and applied at once, ' +
     'except `network.lan`, which needs a restart of a headless server (`restartRequired`; the desktop app restarts its server by itself).',
-  auth: 'user',
+  auth: 'admin',
   params: Params({
     network: Type.Optional(
       Type.Object(
@@ -77,6 +83,16 @@ export const settingsUpdate = defineAction({
         { additionalProperties: false },
       ),
     ),
+    registration: Type.Optional(
+      Type.Object(
+        {
+          fromThisComputer: Type.Optional(Policy),
+          fromNetwork: Type.Optional(Policy),
+          inviteHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     files: Type.Optional(Type.Object({ maxBytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024 })) }, { additionalProperties: false })),
     desktop: Type.Optional(
       Type.Object(
@@ -87,6 +103,7 @@ export const settingsUpdate = defineAction({
   }),
   returns: SHAPE,
   errors: [
+    [1004, 'the caller is a household member, not the owner or an admin'],
     [403, 'the caller is not on this computer'],
     [400, 'a value breaks its rule'],
   ],

@@ -12,6 +12,10 @@ export function syncDomain(): Domain {
       app.services.sync = sync;
       await sync.resumeAll();
     },
+    async forgetUser(app, userId) {
+      // Before the documents go: their deletions must not replicate to the person's CouchDB.
+      await app.services.sync?.remove(userId);
+    },
     async stop(app) {
       await app.services.sync?.stopAll();
     },

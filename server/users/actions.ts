@@ -1,13 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
+import { isLoopback } from '../http/addresses';
 import type { UserService } from './service';
+import type { HouseholdService } from './household';
 
 declare module '../app-context' {
   interface ServiceMap {
     users: UserService;
+    household: HouseholdService;
   }
 }
+
+const InviteCode = Type.String({ minLength: 4, maxLength: 64, description: 'A code from the owner (user.createInvite); case, spaces and dashes do not matter.' });
+const origin = (ctx: { clientAddress: string }) => ({ local: isLoopback(ctx.clientAddress) });
 
 const DeviceId = Type.String({ maxLength: 128, description: 'Identifier of the signing-in device (free text).' });
 const DeviceInfo = Type.String({ maxLength: 256, description: 'Device description shown in the session list (free text).' });
@@ -17,30 +23,37 @@ export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
 const USER_OBJECT =
-  'User: `{id, username, email, avatar, token, expiresAt, createdAt, updatedAt}` — `token` is the Bearer JWT for every other action, `expiresAt` its expiry (ms).';
+  'User: `{id, username, email, avatar, role, mustChangePassword, token, expiresAt, createdAt, updatedAt}` — `token` is the Bearer JWT for every other action, `expiresAt` its expiry (ms); ' +
+  '`role` is owner, admin or member; `mustChangePassword` true means only user.changePassword and user.logout answer until a new password is set.';
+const REGISTRATION_NOTES =
+  'Who may sign up is settings registration.fromThisComputer / fromNetwork: `open`, `invite` (an invite code is needed) or `closed`; defaults: open from this computer, invite from the network. ' +
+  'The first account of a data dir is its owner and must be created from this computer unless fromNetwork is open. Accounts created with an invite get the invite\'s role.';
 
 export const register = defineAction({
   name: 'user.register',
   summary: 'Create an account and sign in on this device.',
   notes:
     'Usernames: 3–32 characters, letters and digits of any script plus `_ . -`, starting with a letter or digit; unique regardless of case. ' +
-    `Passwords: ${PASSWORD_MIN}–${PASSWORD_MAX} characters, stored as a scrypt hash (N=2^15, r=8, p=1, per-user salt). Emails are stored in lower case.`,
+    `Passwords: ${PASSWORD_MIN}–${PASSWORD_MAX} characters, stored as a scrypt hash (N=2^15, r=8, p=1, per-user salt). Emails are stored in lower case. ` +
+    REGISTRATION_NOTES,
   auth: 'public',
   rateLimit: 'auth',
   params: Params({
     username: Type.String({ pattern: USERNAME_PATTERN, description: 'Display and sign-in name.' }),
     email: Type.String({ format: 'email', maxLength: 254 }),
     password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+    inviteCode: Type.Optional(InviteCode),
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
   returns: USER_OBJECT,
   errors: [
-    [400, 'username, email or password breaks the rules above'],
+    [400, 'username, email or password breaks the rules above, or the invite code is used, expired or revoked'],
+    [403, 'sign-ups from where the caller is are closed or need an invite code'],
     [409, 'the email or the username is already used'],
     [429, 'too many sign-in attempts from this address'],
   ],
-  handler: (params, ctx) => ctx.app.services.users.register(params),
+  handler: (params, ctx) => ctx.app.services.users.register(params, origin(ctx)),
 });
 
 export const login = defineAction({
@@ -59,6 +72,7 @@ export const login = defineAction({
     password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX })),
     code: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
     authCode: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    inviteCode: Type.Optional(InviteCode),
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
@@ -66,7 +80,8 @@ export const login = defineAction({
   errors: [
     [400, 'a field that the platform needs is missing, or the platform is not configured on this server'],
     [1002, 'wrong email or password, or the platform refused the code'],
-    [1004, 'the account is locked after too many wrong passwords'],
+    [1004, 'the account is locked after too many wrong passwords, or disabled by the owner'],
+    [403, 'a first platform sign-in would create an account where sign-ups are closed or need an invite code'],
     [429, 'too many sign-in attempts from this address'],
     [502, 'WeChat or Alipay could not be reached or refused this server\'s credentials'],
   ],
@@ -76,10 +91,10 @@ export const login = defineAction({
     switch (params.platform) {
       case 'wechat':
         if (!params.code) throw new ApiError(ErrorCode.Validation, 'params.code is required for platform "wechat"', { field: 'params.code' });
-        return users.loginWithPlatform('wechat', params.code, device);
+        return users.loginWithPlatform('wechat', params.code, { ...device, inviteCode: params.inviteCode }, origin(ctx));
       case 'alipay':
         if (!params.authCode) throw new ApiError(ErrorCode.Validation, 'params.authCode is required for platform "alipay"', { field: 'params.authCode' });
-        return users.loginWithPlatform('alipay', params.authCode, device);
+        return users.loginWithPlatform('alipay', params.authCode, { ...device, inviteCode: params.inviteCode }, origin(ctx));
       default:
         if (!params.email) throw new ApiError(ErrorCode.Validation, 'params.email is required', { field: 'params.email' });
         if (!params.password) throw new ApiError(ErrorCode.Validation, 'params.password is required', { field: 'params.password' });
@@ -93,11 +108,12 @@ export const verifyToken = defineAction({
   summary: 'Check a token without using it: is it valid, whose is it, when does it expire.',
   auth: 'public',
   params: Params({ token: Type.String({ minLength: 1, maxLength: 4096 }) }),
-  returns: '`{valid: true, user: {id, username, email, avatar, createdAt, updatedAt}, expiresAt}`',
+  returns: '`{valid: true, user: {id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}, expiresAt}`',
   errors: [
     [401, 'the token is not a PennyPost token of this server, or its session was signed out'],
     [1003, 'the token has expired'],
     [1001, 'the account of the token no longer exists'],
+    [1004, 'the account is disabled'],
   ],
   handler: (params, ctx) => ctx.app.services.users.verifyToken(params.token),
 });
@@ -106,6 +122,7 @@ export const logout = defineAction({
   name: 'user.logout',
   summary: 'Sign out this session: its token stops working at once; other devices stay signed in.',
   auth: 'user',
+  duringPasswordChange: true,
   params: Params({}),
   returns: '`{loggedOut: true}`',
   errors: [[401, 'missing or invalid token']],
@@ -115,4 +132,177 @@ export const logout = defineAction({
   },
 });
 
-export const userActions = [register, login, verifyToken, logout];
+
+export const registrationInfo = defineAction({
+  name: 'user.registrationInfo',
+  summary: 'What the sign-up screen needs to know: is there an owner yet, and may the caller sign up (open, with an invite code, or not at all).',
+  notes: REGISTRATION_NOTES + ' `desktop` is true for callers on this computer (the desktop window may sign its owner in without a password).',
+  auth: 'public',
+  params: Params({}),
+  returns: '`{hasOwner, signUp: "open" | "invite" | "closed", desktop}`',
+  handler: async (_params, ctx) => {
+    const policy = ctx.app.settings.get().registration;
+    const local = isLoopback(ctx.clientAddress);
+    const hasOwner = (await ctx.app.services.users.owner()) !== null;
+    const signUp = !hasOwner ? (local || policy.fromNetwork === 'open' ? 'open' : 'closed') : local ? policy.fromThisComputer : policy.fromNetwork;
+    return { hasOwner, signUp, desktop: local };
+  },
+});
+
+export const desktopSignIn = defineAction({
+  name: 'user.desktopSignIn',
+  summary: 'The desktop window signs its owner in with a one-time secret from the desktop app; on a new data dir this creates the owner.',
+  notes:
+    'Only the desktop app can get a secret (the shell hands it to its own window); each works once, for 60 s, and only from this computer. ' +
+    '`username` names the owner when the account is created (default "owner"); an existing owner is simply signed in.',
+  auth: 'public',
+  rateLimit: 'auth',
+  params: Params({
+    secret: Type.String({ minLength: 16, maxLength: 128 }),
+    username: Type.Optional(Type.String({ pattern: USERNAME_PATTERN })),
+    deviceId: Type.Optional(DeviceId),
+    deviceInfo: Type.Optional(DeviceInfo),
+  }),
+  returns: USER_OBJECT,
+  errors: [
+    [401, 'the secret is unknown, used or expired'],
+    [403, 'the caller is not on this computer'],
+  ],
+  handler: (params, ctx) => {
+    if (!isLoopback(ctx.clientAddress)) throw new ApiError(ErrorCode.Forbidden, 'Desktop sign-in works only on the computer PennyPost runs on.');
+    return ctx.app.services.users.desktopSignIn(params.secret, params);
+  },
+});
+
+export const changePassword = defineAction({
+  name: 'user.changePassword',
+  summary: 'Set a new password (also the first password of an account that has none, e.g. the desktop owner); every other session of the account ends.',
+  notes: `\`currentPassword\` is required when the account has a password (after a reset: the temporary one). New passwords: ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`,
+  auth: 'user',
+  duringPasswordChange: true,
+  rateLimit: 'auth',
+  params: Params({
+    currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX })),
+    newPassword: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  }),
+  returns: 'the account: `{id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}`',
+  errors: [
+    [1002, 'the current password is wrong'],
+    [400, 'the new password breaks the rules or equals the current one'],
+  ],
+  handler: (params, ctx) => ctx.app.services.users.changePassword(ctx.user.id, ctx.session.id, params),
+});
+
+const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'Id of the account (from user.listMembers).' });
+const MEMBER = '`{id, username, email, role, disabled, mustChangePassword, signIn: ["password"|"wechat"|"alipay"|"desktop"], createdAt}`';
+const MANAGE_ERRORS = [
+  [1004, 'the caller is a member, or the account is the owner or (for an admin caller) another admin'],
+  [1001, 'no account with this id'],
+  [400, 'the caller named their own account'],
+] as const;
+
+export const listMembers = defineAction({
+  name: 'user.listMembers',
+  summary: 'The household: every account with its role and state, and the pending invites.',
+  auth: 'admin',
+  params: Params({}),
+  returns: `\`{members: [${MEMBER}], invites: [{id, role, createdBy, createdAt, expiresAt}]}\` — owner first, then admins, then members`,
+  errors: [[1004, 'the caller is a member']],
+  handler: (_params, ctx) => ctx.app.services.household.list(),
+});
+
+export const createInvite = defineAction({
+  name: 'user.createInvite',
+  summary: 'A single-use invite code to hand to a new household member (valid settings registration.inviteHours, default 72 h).',
+  notes: 'The code is shown only here; the server keeps only its hash. Only the owner can invite an admin.',
+  auth: 'admin',
+  params: Params({ role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')], { default: 'member' })) }),
+  returns: '`{code, id, role, createdBy, createdAt, expiresAt}` — `code` looks like `K7QX-4M2P-9RTA`',
+  errors: [
+    [1004, 'the caller is a member, or an admin inviting an admin'],
+    [409, 'registration is closed from everywhere, so no invite could be used'],
+  ],
+  handler: (params, ctx) => ctx.app.services.household.createInvite(ctx.user, params.role ?? 'member'),
+});
+
+export const revokeInvite = defineAction({
+  name: 'user.revokeInvite',
+  summary: 'Withdraw a pending invite before it is used.',
+  auth: 'admin',
+  params: Params({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  returns: '`{revoked: true}`',
+  errors: [
+    [1004, 'the caller is a member'],
+    [404, 'no pending invite with this id'],
+  ],
+  handler: (params, ctx) => ctx.app.services.household.revokeInvite(params.id),
+});
+
+export const setRole = defineAction({
+  name: 'user.setRole',
+  summary: 'Make an account an admin (may change server settings, snapshots and the household) or a member again. Owner only.',
+  auth: 'owner',
+  params: Params({ userId: UserId, role: Type.Union([Type.Literal('admin'), Type.Literal('member')]) }),
+  returns: MEMBER,
+  errors: MANAGE_ERRORS,
+  handler: (params, ctx) => ctx.app.services.household.setRole(ctx.user, params.userId, params.role),
+});
+
+export const disable = defineAction({
+  name: 'user.disable',
+  summary: 'Stop an account from signing in; its sessions and open event streams end at once. Its data stays.',
+  auth: 'admin',
+  params: Params({ userId: UserId }),
+  returns: MEMBER,
+  errors: MANAGE_ERRORS,
+  handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, true),
+});
+
+export const enable = defineAction({
+  name: 'user.enable',
+  summary: 'Let a disabled account sign in again.',
+  auth: 'admin',
+  params: Params({ userId: UserId }),
+  returns: MEMBER,
+  errors: MANAGE_ERRORS,
+  handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, false),
+});
+
+export const resetPassword = defineAction({
+  name: 'user.resetPassword',
+  summary: 'Give an account a temporary password (shown once) that must be changed at its next sign-in; its sessions end.',
+  auth: 'admin',
+  params: Params({ userId: UserId }),
+  returns: '`{userId, temporaryPassword}`',
+  errors: [...MANAGE_ERRORS, [400, 'the account has no email (WeChat or Alipay sign-in only)']],
+  handler: (params, ctx) => ctx.app.services.household.resetPassword(ctx.user, params.userId),
+});
+
+export const deleteUser = defineAction({
+  name: 'user.delete',
+  summary: 'Delete an account and all its data on this PennyPost (ledger, files, links, savings, push, sync settings). Cannot be undone.',
+  notes: '`confirm` must repeat the account\'s username. A remote CouchDB the account synced to is not touched. Take a snapshot first if in doubt.',
+  auth: 'admin',
+  params: Params({ userId: UserId, confirm: Type.String({ maxLength: 64 }) }),
+  returns: '`{deleted: true, userId}`',
+  errors: [...MANAGE_ERRORS, [400, 'confirm does not repeat the username']],
+  handler: (params, ctx) => ctx.app.services.household.remove(ctx.user, params.userId, params.confirm),
+});
+
+export const userActions = [
+  register,
+  login,
+  verifyToken,
+  logout,
+  registrationInfo,
+  desktopSignIn,
+  changePassword,
+  listMembers,
+  createInvite,
+  revokeInvite,
+  setRole,
+  disable,
+  enable,
+  resetPassword,
+  deleteUser,
+];

@@ -2,6 +2,7 @@ import type { Domain } from '../domain';
 import { userActions } from './actions';
 import { usersCollection } from './schema';
 import { UserService } from './service';
+import { HouseholdService } from './household';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -15,7 +16,8 @@ export function usersDomain(): Domain {
     async start(app) {
       const users = new UserService(app);
       app.services.users = users;
-      users.start();
+      app.services.household = new HouseholdService(app, users);
+      await users.start();
       await users.sessions.pruneExpired();
       timer = setInterval(() => void users.sessions.pruneExpired().catch(() => undefined), PRUNE_EVERY_MS);
       timer.unref();

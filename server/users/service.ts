@@ -8,7 +8,9 @@ import { newId, randomBase62 } from '../lib/ids';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { LoginLockout } from './lockout';
 import { SessionService } from './sessions';
-import type { UserDoc } from './schema';
+import type { UserDoc, UserRole } from './schema';
+import { InviteStore } from './invites';
+import { DesktopSignIn } from './desktop-sign-in';
 import { wechatIdentity, type PlatformIdentity } from './providers/wechat';
 import { alipayIdentity } from './providers/alipay';
 
@@ -18,8 +20,17 @@ export interface PublicUser {
   username: string;
   email: string;
   avatar: string;
+  /** owner, admin or member of this PennyPost's household. */
+  role: UserRole;
+  /** True after a password reset: user.changePassword is the only thing this account may do. */
+  mustChangePassword: boolean;
   createdAt: number;
   updatedAt: number;
+}
+
+/** Where a sign-up comes from: this computer (loopback) or the network. */
+export interface Origin {
+  local: boolean;
 }
 
 export interface LoginResult extends PublicUser {
@@ -43,24 +54,43 @@ export function normalizeEmail(email: string): string {
 }
 
 export function publicUser(doc: UserDoc): PublicUser {
-  return { id: doc.id, username: doc.username, email: doc.email, avatar: doc.avatar, createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+  return {
+    id: doc.id,
+    username: doc.username,
+    email: doc.email,
+    avatar: doc.avatar,
+    role: doc.role,
+    mustChangePassword: doc.mustChangePassword,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 const INVALID_CREDENTIALS = 'Wrong email or password.';
 
+function disabledError(): ApiError {
+  return new ApiError(ErrorCode.NotPermitted, 'This account is disabled. Ask the owner of this PennyPost.', { disabled: true });
+}
+
 /** Accounts, sign-in and sessions. Published as app.services.users. */
 export class UserService implements Authenticator {
   readonly sessions: SessionService;
+  readonly invites: InviteStore;
+  /** One-time secrets the desktop shell hands to its own window (desktop-sign-in.ts). */
+  readonly desktop: DesktopSignIn;
   private readonly lockout: LoginLockout;
-  private readonly writes = new KeyedMutex();
+  /** Every change of the users collection goes through key 'users' (uniqueness, roles, invites). */
+  readonly writes = new KeyedMutex();
   private readonly signIns = new KeyedMutex();
 
   constructor(private readonly app: AppContext) {
     this.sessions = new SessionService(app);
     this.lockout = new LoginLockout(app);
+    this.invites = new InviteStore(app);
+    this.desktop = new DesktopSignIn(app.clock);
   }
 
-  private get users(): RxCollection<UserDoc> {
+  get users(): RxCollection<UserDoc> {
     return this.app.db.collection<UserDoc>('users');
   }
 
@@ -68,7 +98,8 @@ export class UserService implements Authenticator {
   private readonly byId = new Map<string, UserDoc>();
   private subscription: { unsubscribe(): void } | undefined;
 
-  start(): void {
+  async start(): Promise<void> {
+    await this.ensureOwner();
     this.subscription = this.users.eventBulks$.subscribe((bulk) => {
       for (const event of bulk.events) {
         if (event.operation === 'DELETE') this.byId.delete(event.documentId);
@@ -91,6 +122,55 @@ export class UserService implements Authenticator {
     return user;
   }
 
+  /**
+   * A data dir from before roles (or whose owner was removed by hand) gets one: the oldest account.
+   */
+  private async ensureOwner(): Promise<void> {
+    await this.writes.run('users', async () => {
+      const all = await this.users.find().exec();
+      if (all.length === 0 || all.some((doc) => doc.role === 'owner')) return;
+      const oldest = all.reduce((a, b) => (b.createdAt < a.createdAt || (b.createdAt === a.createdAt && b.id < a.id) ? b : a));
+      await oldest.incrementalPatch({ role: 'owner', disabled: false, updatedAt: this.app.clock.now() });
+      this.app.log.info('users: the oldest account is now the owner of this PennyPost', { userId: oldest.id });
+    });
+  }
+
+  async all(): Promise<UserDoc[]> {
+    return (await this.users.find().exec()).map((doc) => doc.toJSON() as UserDoc);
+  }
+
+  async owner(): Promise<UserDoc | null> {
+    const doc = await this.users.findOne({ selector: { role: 'owner' } }).exec();
+    return doc ? (doc.toJSON() as UserDoc) : null;
+  }
+
+  /**
+   * The role a new account gets, or the reason it may not be created (settings.registration):
+   * the first account is the owner; after that, the policy of where the sign-up comes from. Runs
+   * under the write lock; `inviteCode` is used up only when the account will be created.
+   */
+  private async admit(origin: Origin, inviteCode: string | undefined): Promise<UserRole> {
+    const policy = this.app.settings.get().registration;
+    if ((await this.users.count().exec()) === 0) {
+      if (!origin.local && policy.fromNetwork !== 'open') {
+        throw new ApiError(
+          ErrorCode.Forbidden,
+          'The first account of a PennyPost is its owner and is created on the computer PennyPost runs on (or set registration.fromNetwork to "open" in settings.json for the first sign-up).',
+        );
+      }
+      return 'owner';
+    }
+    const rule = origin.local ? policy.fromThisComputer : policy.fromNetwork;
+    if (rule === 'closed') {
+      throw new ApiError(ErrorCode.Forbidden, 'New accounts are closed on this PennyPost. Ask its owner.');
+    }
+    if (inviteCode) return this.invites.consume(inviteCode);
+    if (rule === 'invite') {
+      throw new ApiError(ErrorCode.Forbidden, 'An invite code is needed to create an account on this PennyPost. Ask its owner for one.', { field: 'params.inviteCode' });
+    }
+    return 'member';
+  }
+
   private async findOneBy(field: 'usernameKey' | 'email' | 'wechatId' | 'alipayId', value: string): Promise<UserDoc | null> {
     const doc = await this.users.findOne({ selector: { [field]: value } }).exec();
     return doc ? (doc.toJSON() as UserDoc) : null;
@@ -101,7 +181,7 @@ export class UserService implements Authenticator {
     return { ...publicUser(user), token, expiresAt: session.expiresAt };
   }
 
-  async register(input: { username: string; email: string; password: string } & Device): Promise<LoginResult> {
+  async register(input: { username: string; email: string; password: string; inviteCode?: string } & Device, origin: Origin): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
     const key = usernameKey(input.username);
     // Hash outside the lock: it is the slow part and does not depend on the checks.
@@ -113,6 +193,7 @@ export class UserService implements Authenticator {
       if (await this.findOneBy('usernameKey', key)) {
         throw new ApiError(ErrorCode.Conflict, 'This username is taken.', { field: 'params.username' });
       }
+      const role = await this.admit(origin, input.inviteCode);
       const now = this.app.clock.now();
       const doc: UserDoc = {
         id: newId(now),
@@ -123,6 +204,9 @@ export class UserService implements Authenticator {
         avatar: '',
         wechatId: '',
         alipayId: '',
+        role,
+        disabled: false,
+        mustChangePassword: false,
         prefs: {},
         createdAt: now,
         updatedAt: now,
@@ -151,6 +235,8 @@ export class UserService implements Authenticator {
       throw new ApiError(ErrorCode.InvalidCredentials, INVALID_CREDENTIALS);
     }
     await this.lockout.clear(email);
+    // Checked after the password, so that a guesser learns nothing about the account.
+    if (user.disabled) throw disabledError();
     return this.issue(user, input);
   }
 
@@ -165,7 +251,7 @@ export class UserService implements Authenticator {
   }
 
   /** Sign-in through WeChat or Alipay: the first sign-in creates the account, later ones find it. */
-  async loginWithPlatform(platform: Platform, code: string, device: Device): Promise<LoginResult> {
+  async loginWithPlatform(platform: Platform, code: string, device: Device & { inviteCode?: string }, origin: Origin): Promise<LoginResult> {
     const auth = this.app.settings.get().auth;
     let identity: PlatformIdentity;
     if (platform === 'wechat') {
@@ -179,6 +265,7 @@ export class UserService implements Authenticator {
     const user = await this.writes.run('users', async () => {
       const existing = await this.findOneBy(field, identity.id);
       if (existing) return existing;
+      const role = await this.admit(origin, device.inviteCode);
       const now = this.app.clock.now();
       let username = '';
       for (let attempt = 0; attempt < 5 && !username; attempt++) {
@@ -195,6 +282,9 @@ export class UserService implements Authenticator {
         avatar: identity.avatar ?? '',
         wechatId: platform === 'wechat' ? identity.id : '',
         alipayId: platform === 'alipay' ? identity.id : '',
+        role,
+        disabled: false,
+        mustChangePassword: false,
         prefs: identity.nickname ? { nickname: identity.nickname } : {},
         createdAt: now,
         updatedAt: now,
@@ -202,7 +292,77 @@ export class UserService implements Authenticator {
       await this.users.insert(doc);
       return doc;
     });
+    if (user.disabled) throw disabledError();
     return this.issue(user, device);
+  }
+
+  /**
+   * The desktop window's sign-in (desktop-sign-in.ts): a one-time secret from the shell opens the
+   * owner's session without a password. On a new data dir it creates the owner, named `username`.
+   */
+  async desktopSignIn(secret: string, input: { username?: string } & Device): Promise<LoginResult> {
+    if (!this.desktop.redeem(secret)) {
+      throw new ApiError(ErrorCode.Unauthorized, 'This desktop sign-in has expired or was already used; reopen the window.');
+    }
+    const owner = await this.writes.run('users', async () => {
+      const existing = await this.owner();
+      if (existing) return existing;
+      const username = input.username ?? 'owner';
+      if (await this.findOneBy('usernameKey', usernameKey(username))) {
+        throw new ApiError(ErrorCode.Conflict, 'This username is taken.', { field: 'params.username' });
+      }
+      const now = this.app.clock.now();
+      const doc: UserDoc = {
+        id: newId(now),
+        username,
+        usernameKey: usernameKey(username),
+        email: '',
+        passwordHash: '',
+        avatar: '',
+        wechatId: '',
+        alipayId: '',
+        role: 'owner',
+        disabled: false,
+        mustChangePassword: false,
+        prefs: {},
+        createdAt: now,
+        updatedAt: now,
+      };
+      await this.users.insert(doc);
+      return doc;
+    });
+    return this.issue(owner, input);
+  }
+
+  /**
+   * Sets a new password. The current one is needed when the account has one (a reset's temporary
+   * password counts); every other session of the account ends, this one stays signed in.
+   */
+  async changePassword(userId: string, sessionId: string, input: { currentPassword?: string; newPassword: string }): Promise<PublicUser> {
+    const user = await this.findById(userId);
+    if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
+    if (user.passwordHash) {
+      const ok = input.currentPassword !== undefined && (await verifyPassword(input.currentPassword, user.passwordHash));
+      if (!ok) throw new ApiError(ErrorCode.InvalidCredentials, 'The current password is wrong.', { field: 'params.currentPassword' });
+      if (await verifyPassword(input.newPassword, user.passwordHash)) {
+        throw new ApiError(ErrorCode.Validation, 'Choose a password different from the current one.', { field: 'params.newPassword' });
+      }
+    }
+    const passwordHash = await hashPassword(input.newPassword);
+    const updated = await this.patch(userId, { passwordHash, mustChangePassword: false });
+    await this.sessions.revokeAllOf(userId, sessionId);
+    return publicUser(updated);
+  }
+
+  /** Writes some fields of an account (under the accounts lock) and answers the new document. */
+  async patch(userId: string, fields: Partial<Omit<UserDoc, 'id' | 'createdAt'>>): Promise<UserDoc> {
+    return this.writes.run('users', async () => {
+      const doc = await this.users.findOne(userId).exec();
+      if (!doc) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
+      const next = await doc.incrementalPatch({ ...fields, updatedAt: this.app.clock.now() });
+      this.byId.delete(userId);
+      return next.toJSON() as UserDoc;
+    });
   }
 
   /** Authenticator for the /api wrapper: 401 garbage/revoked, 1003 expired, 1001 user gone. */
@@ -210,13 +370,15 @@ export class UserService implements Authenticator {
     const { session } = await this.sessions.verify(token);
     const user = await this.findById(session.userId);
     if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account of this token no longer exists.');
-    return { user: { id: user.id, username: user.username }, session: { id: session.id, userId: session.userId, expiresAt: session.expiresAt } };
+    if (user.disabled) throw disabledError();
+    return { user: { id: user.id, username: user.username, role: user.role, mustChangePassword: user.mustChangePassword }, session: { id: session.id, userId: session.userId, expiresAt: session.expiresAt } };
   }
 
   async verifyToken(token: string): Promise<{ valid: true; user: PublicUser; expiresAt: number }> {
     const { session } = await this.sessions.verify(token);
     const user = await this.findById(session.userId);
     if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account of this token no longer exists.');
+    if (user.disabled) throw disabledError();
     return { valid: true, user: publicUser(user), expiresAt: session.expiresAt };
   }
 

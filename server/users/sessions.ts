@@ -20,6 +20,8 @@ interface TokenClaims {
 
 const ALGORITHM = 'HS256' as const;
 const SESSION_PREFIX = 'session:';
+/** How often an open stream checks its session's expiry: streams end within this of it. */
+const EXPIRY_CHECK_MS = 500;
 
 /**
  * JWT (HS256 only, algorithms pinned on verify) whose `sid` names a session record, so that
@@ -27,6 +29,8 @@ const SESSION_PREFIX = 'session:';
  */
 export class SessionService {
   private readonly key: Buffer;
+  /** Open streams (GET /events/push…) per session id, ended when that session ends. */
+  private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(private readonly app: AppContext) {
     this.key = app.secrets.get('jwt');
@@ -78,6 +82,51 @@ export class SessionService {
 
   async revoke(sessionId: string): Promise<void> {
     await this.app.db.local.del(SESSION_PREFIX + sessionId);
+    this.ended(sessionId);
+  }
+
+  /**
+   * Ends every session of a user (password changed or reset, account disabled or deleted),
+   * except `keep` (the session that changed its own password). Returns how many ended.
+   */
+  async revokeAllOf(userId: string, keep?: string): Promise<number> {
+    const mine = (await this.app.db.local.entries<SessionRecord>(SESSION_PREFIX)).filter(([, s]) => s.userId === userId && s.id !== keep);
+    if (mine.length > 0) await this.app.db.local.batch(mine.map(([key]) => ({ type: 'del' as const, key })));
+    for (const [, session] of mine) this.ended(session.id);
+    return mine.length;
+  }
+
+  /**
+   * Calls `onEnd` once when the session ends: revoked (logout, password change, disabled) or
+   * expired. Returns the unsubscribe function.
+   * Long-lived responses (the push event stream) use it so that a sign-in that ended stops
+   * receiving anything at once.
+   */
+  watch(session: AuthSession, onEnd: () => void): () => void {
+    let set = this.watchers.get(session.id);
+    if (!set) this.watchers.set(session.id, (set = new Set()));
+    const fire = () => {
+      stop();
+      onEnd();
+    };
+    // Expiry is checked every second against the app clock rather than by one long timer, so that
+    // a clock that jumps (a laptop waking from sleep, a test's manual clock) still ends it in time.
+    const expiry = setInterval(() => {
+      if (this.app.clock.now() >= session.expiresAt) fire();
+    }, EXPIRY_CHECK_MS);
+    expiry.unref();
+    const stop = () => {
+      clearInterval(expiry);
+      set!.delete(fire);
+      if (set!.size === 0) this.watchers.delete(session.id);
+    };
+    set.add(fire);
+    if (this.app.clock.now() >= session.expiresAt) fire();
+    return stop;
+  }
+
+  private ended(sessionId: string): void {
+    for (const fire of [...(this.watchers.get(sessionId) ?? [])]) fire();
   }
 
   /** Ids of the users with a session that has not expired (the people likely to open the app). */

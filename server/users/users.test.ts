@@ -18,7 +18,7 @@ describe('user.register', () => {
     const answer = await t.api('user.register', { username: 'Alice', email: 'Alice@Example.com', password: PASSWORD, deviceId: 'd1', deviceInfo: 'laptop' });
     expect(answer.status).toBe(200);
     const user = answer.data;
-    expect(Object.keys(user).sort()).toEqual(['avatar', 'createdAt', 'email', 'expiresAt', 'id', 'token', 'updatedAt', 'username']);
+    expect(Object.keys(user).sort()).toEqual(['avatar', 'createdAt', 'email', 'expiresAt', 'id', 'mustChangePassword', 'role', 'token', 'updatedAt', 'username']);
     expect(user).toMatchObject({ username: 'Alice', email: 'alice@example.com', avatar: '' });
     expect(typeof user.id).toBe('string');
     expect(Number.isInteger(user.createdAt)).toBe(true);

@@ -1,0 +1,134 @@
+import { randomInt } from 'node:crypto';
+import type { AppContext } from '../app-context';
+import type { AuthUser } from '../api/action';
+import { ApiError, ErrorCode } from '../api/errors';
+import { hashPassword } from './password';
+import type { UserDoc, UserRole } from './schema';
+import type { InviteRecord } from './invites';
+import type { UserService } from './service';
+
+/** One account as the owner and admins see it on the Household screen. */
+export interface Member {
+  id: string;
+  username: string;
+  email: string;
+  role: UserRole;
+  disabled: boolean;
+  mustChangePassword: boolean;
+  /** How the account signs in: 'password', 'wechat', 'alipay', 'desktop' (no password yet). */
+  signIn: string[];
+  createdAt: number;
+}
+
+function memberOf(doc: UserDoc): Member {
+  const signIn = [doc.passwordHash ? 'password' : '', doc.wechatId ? 'wechat' : '', doc.alipayId ? 'alipay' : ''].filter(Boolean);
+  return {
+    id: doc.id,
+    username: doc.username,
+    email: doc.email,
+    role: doc.role,
+    disabled: doc.disabled,
+    mustChangePassword: doc.mustChangePassword,
+    signIn: signIn.length > 0 ? signIn : ['desktop'],
+    createdAt: doc.createdAt,
+  };
+}
+
+const RANK: Record<UserRole, number> = { owner: 2, admin: 1, member: 0 };
+/** Temporary passwords: 4 groups of 4 lower-case letters and digits without look-alikes (~80 bits). */
+const TEMP_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/**
+ * The household: the owner (first account), the admins the owner names and the members. Owner and
+ * admins invite, disable, delete and reset the passwords of accounts below their rank; only the
+ * owner names admins. Nobody acts on themselves here (that is the account screen).
+ */
+export class HouseholdService {
+  constructor(
+    private readonly app: AppContext,
+    private readonly users: UserService,
+  ) {}
+
+  async list(): Promise<{ members: Member[]; invites: InviteRecord[] }> {
+    const docs = await this.users.all();
+    const members = docs.map(memberOf).sort((a, b) => RANK[b.role] - RANK[a.role] || a.createdAt - b.createdAt);
+    return { members, invites: await this.users.invites.list() };
+  }
+
+  async createInvite(actor: AuthUser, role: InviteRecord['role']) {
+    if (role === 'admin' && actor.role !== 'owner') throw new ApiError(ErrorCode.NotPermitted, 'Only the owner can invite an admin.');
+    const policy = this.app.settings.get().registration;
+    if (policy.fromThisComputer === 'closed' && policy.fromNetwork === 'closed') {
+      throw new ApiError(ErrorCode.Conflict, 'Registration is closed from everywhere: an invite could not be used. Allow invites in Settings first.');
+    }
+    const { code, invite } = await this.users.invites.create(role, actor.id);
+    return { code, ...invite };
+  }
+
+  async revokeInvite(id: string): Promise<{ revoked: true }> {
+    await this.users.invites.revoke(id);
+    return { revoked: true };
+  }
+
+  /** The account `actor` may manage, or a clear refusal. */
+  private async target(actor: AuthUser, userId: string): Promise<UserDoc> {
+    if (userId === actor.id) throw new ApiError(ErrorCode.Validation, 'You cannot do this to your own account here.', { field: 'params.userId' });
+    const doc = await this.users.findById(userId);
+    if (!doc) throw new ApiError(ErrorCode.UserNotFound, 'No account with this id.', { field: 'params.userId' });
+    if (RANK[doc.role] >= RANK[actor.role]) {
+      throw new ApiError(ErrorCode.NotPermitted, doc.role === 'owner' ? 'The owner of this PennyPost cannot be changed by others.' : 'Only the owner can manage an admin.');
+    }
+    return doc;
+  }
+
+  async setRole(actor: AuthUser, userId: string, role: Exclude<UserRole, 'owner'>): Promise<Member> {
+    await this.target(actor, userId);
+    return memberOf(await this.users.patch(userId, { role }));
+  }
+
+  /** Disabling ends every session of the account at once (open event streams included). */
+  async setDisabled(actor: AuthUser, userId: string, disabled: boolean): Promise<Member> {
+    await this.target(actor, userId);
+    const doc = await this.users.patch(userId, { disabled });
+    if (disabled) await this.users.sessions.revokeAllOf(userId);
+    return memberOf(doc);
+  }
+
+  /**
+   * A temporary password, shown once to the owner to hand over: the account's sessions end and its
+   * next sign-in must choose a new password before anything else.
+   */
+  async resetPassword(actor: AuthUser, userId: string): Promise<{ userId: string; temporaryPassword: string }> {
+    const doc = await this.target(actor, userId);
+    if (!doc.email) {
+      throw new ApiError(ErrorCode.Validation, 'This account signs in through WeChat or Alipay and has no email to sign in with; there is no password to reset.');
+    }
+    let temporaryPassword = '';
+    for (let i = 0; i < 16; i++) temporaryPassword += (i > 0 && i % 4 === 0 ? '-' : '') + TEMP_ALPHABET[randomInt(TEMP_ALPHABET.length)];
+    await this.users.patch(userId, { passwordHash: await hashPassword(temporaryPassword), mustChangePassword: true });
+    await this.users.sessions.revokeAllOf(userId);
+    return { userId, temporaryPassword };
+  }
+
+  /**
+   * Deletes an account with all its data (ledger, files, links, savings, push channels and history,
+   * sync configuration — the remote CouchDB is not touched). `confirm` must repeat its username.
+   */
+  async remove(actor: AuthUser, userId: string, confirm: string): Promise<{ deleted: true; userId: string }> {
+    const doc = await this.target(actor, userId);
+    if (confirm !== doc.username) {
+      throw new ApiError(ErrorCode.Validation, `To delete this account and all its data, repeat its username ("${doc.username}") in params.confirm.`, { field: 'params.confirm' });
+    }
+    // Signed out and unable to sign in while its data goes.
+    await this.users.patch(userId, { disabled: true });
+    await this.users.sessions.revokeAllOf(userId);
+    if (!this.app.forgetUser) throw new Error('forgetUser is not wired');
+    await this.app.forgetUser(userId);
+    await this.users.writes.run('users', async () => {
+      const current = await this.users.users.findOne(userId).exec();
+      await current?.remove();
+    });
+    this.app.log.info('users: account deleted with its data', { userId, by: actor.id });
+    return { deleted: true, userId };
+  }
+}
