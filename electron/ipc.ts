@@ -6,6 +6,17 @@ import { isAppUrl, isExternalUrlAllowed } from './navigation';
  */
 export const IPC_OPEN_EXTERNAL = 'pennypost:open-external';
 export const IPC_NOTIFY = 'pennypost:notify';
+/** The window asks for a one-time secret that signs the owner in (user.desktopSignIn). */
+export const IPC_DESKTOP_SIGN_IN = 'pennypost:desktop-sign-in';
+
+/**
+ * A one-time sign-in secret for the app's own pages, or null: a page of any other origin (a link
+ * that somehow loaded in the window) never gets one.
+ */
+export function checkDesktopSignIn(senderUrl: string, appOrigin: string, issue: (() => string) | null): string | null {
+  if (!issue || !isAppUrl(senderUrl, appOrigin)) return null;
+  return issue();
+}
 
 /** The URL to hand to the OS, or null to refuse. */
 export function checkOpenExternal(senderUrl: string, appOrigin: string, url: unknown): string | null {

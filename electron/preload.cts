@@ -1,7 +1,7 @@
 // The sandboxed preload: the only bridge between the page and the main process. It exposes
 // `window.pennypost` with the versions and two checked requests; nothing else of Node or Electron.
 import { contextBridge, ipcRenderer } from 'electron';
-import { IPC_NOTIFY, IPC_OPEN_EXTERNAL, versionFromArgv } from './ipc';
+import { IPC_DESKTOP_SIGN_IN, IPC_NOTIFY, IPC_OPEN_EXTERNAL, versionFromArgv } from './ipc';
 
 contextBridge.exposeInMainWorld('pennypost', {
   desktop: true,
@@ -11,5 +11,7 @@ contextBridge.exposeInMainWorld('pennypost', {
   /** Opens an http(s)/mailto URL in the system browser; resolves false when refused. */
   openExternal: (url: string): Promise<boolean> => ipcRenderer.invoke(IPC_OPEN_EXTERNAL, String(url)),
   /** A native notification (title ≤ 256, body ≤ 4096 characters); resolves false when refused. */
+  /** A one-time secret for user.desktopSignIn (the owner signs in without a password); null when refused. */
+  desktopSignInSecret: (): Promise<string | null> => ipcRenderer.invoke(IPC_DESKTOP_SIGN_IN),
   notify: (title: string, body?: string): Promise<boolean> => ipcRenderer.invoke(IPC_NOTIFY, { title: String(title), body: body === undefined ? undefined : String(body) }),
 });

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../server/lib/logger';
 import { startServer, type RunningServer, type ServerOptions } from '../server/server';
 import { ACTION_RETRY } from './error-page';
-import { IPC_NOTIFY, IPC_OPEN_EXTERNAL } from './ipc';
+import { IPC_DESKTOP_SIGN_IN, IPC_NOTIFY, IPC_OPEN_EXTERNAL } from './ipc';
 import { DesktopShell, type ShellEnv } from './shell';
 import { APP_CSP } from './navigation';
 
@@ -280,6 +280,16 @@ describe('desktop shell: boot sequence', () => {
     expect(fake.ipc.get(IPC_OPEN_EXTERNAL)!(`${server.url}/`, 'https://example.com/docs')).toBe(true);
     expect(fake.ipc.get(IPC_OPEN_EXTERNAL)!('https://evil.example/', 'https://example.com/docs')).toBe(false);
     expect(fake.ipc.get(IPC_NOTIFY)!(`${server.url}/`, { title: 'Saved' })).toBe(true);
+
+    // The owner's window signs in without a password; another origin gets nothing.
+    expect(fake.ipc.get(IPC_DESKTOP_SIGN_IN)!('https://evil.example/', undefined)).toBeNull();
+    const secret = fake.ipc.get(IPC_DESKTOP_SIGN_IN)!(`${server.url}/`, undefined) as string;
+    const signIn = await fetch(`${server.url}/api`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'user.desktopSignIn', params: { secret, username: 'desk_owner' } }),
+    }).then((r) => r.json());
+    expect(signIn.data).toMatchObject({ username: 'desk_owner', role: 'owner' });
   });
 
   it('started at login (--hidden): the server and tray run, no window until asked', async () => {

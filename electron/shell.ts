@@ -7,7 +7,7 @@ import type { DesktopMessage } from '../server/push/desktop';
 import type { RunningServer, ServerOptions } from '../server/server';
 import { applicationMenuTemplate } from './app-menu';
 import { errorPageAction, errorPageDataUrl, startErrorPage, type StartErrorKind } from './error-page';
-import { checkNotify, checkOpenExternal, IPC_NOTIFY, IPC_OPEN_EXTERNAL, VERSION_ARG_PREFIX } from './ipc';
+import { checkDesktopSignIn, checkNotify, checkOpenExternal, IPC_DESKTOP_SIGN_IN, IPC_NOTIFY, IPC_OPEN_EXTERNAL, VERSION_ARG_PREFIX } from './ipc';
 import { safeStorageKeyProtector, type keychainUnavailableReason } from './key-protector';
 import { watchLastPush, type LastPush } from './last-push';
 import { applyLaunchAtLogin, startedHidden, type LoginItemApi } from './login-item';
@@ -201,6 +201,10 @@ export class DesktopShell {
       const note = checkNotify(senderUrl, this.origin, payload);
       if (note) env.showNotification({ title: note.title, body: note.body }, () => this.showWindow());
       return note !== null;
+    });
+    env.handleIpc(IPC_DESKTOP_SIGN_IN, (senderUrl) => {
+      const users = this.server?.app.services.users;
+      return checkDesktopSignIn(senderUrl, this.origin, users ? () => users.desktop.issue() : null);
     });
     env.app.setAboutPanelOptions({
       applicationName: 'PennyPost',
