@@ -423,9 +423,9 @@ describe('files: network policy', () => {
   it('lets LAN callers reach /files/ only with network.lanApi on', () => {
     let settings = normalizeSettings({ network: { lan: true } });
     const policy = networkPolicy(() => settings);
-    const call = (pathname: string) => {
+    const call = (pathname: string, method = 'GET') => {
       let result: number | 'next' = 'next';
-      const req = { path: pathname, headers: { host: '127.0.0.1' }, socket: { remoteAddress: '::ffff:192.168.1.20' } } as any;
+      const req = { method, path: pathname, headers: { host: '127.0.0.1' }, socket: { remoteAddress: '::ffff:192.168.1.20' } } as any;
       const res = {
         status(code: number) {
           result = code;
@@ -447,7 +447,7 @@ describe('files: network policy', () => {
     expect(call('/files/abc')).toBe(403);
     settings = normalizeSettings({ network: { lan: true, lanApi: true } });
     expect(call('/files/abc')).toBe('next');
-    expect(call('/files/abc/upload')).toBe('next');
+    expect(call('/files/abc/upload', 'PUT')).toBe('next');
     expect(call('/filesx')).toBe(403);
   });
 });

@@ -3,18 +3,132 @@ import type { Settings } from '../config/settings';
 import { envelope, ErrorCode } from '../api/errors';
 import { hostOf, isLoopback, localHostNames } from './addresses';
 
-/** Path prefixes that LAN devices may reach when LAN access is on (docs/security.md). */
-export const LAN_PATHS = ['/send/', '/s/', '/m/', '/healthz'];
 /** App keys (the catch-all /{appKey} forms) start with this prefix; see server/push. */
 export const APP_KEY_PREFIX = 'PP';
 
-/** Path prefixes that LAN devices may reach only when settings.network.lanApi is on, like /api (file bytes of the owner's clients). */
-export const LAN_API_PATHS = ['/files/', '/events/'];
+/**
+ * The app key shape the catch-all routes take: APP_KEY_BODY of server/push/keys.ts, written out
+ * here because keys.ts imports this module (server/http/lan-policy.test.ts checks they agree).
+ */
+export const LAN_APP_KEY_PATTERN = `${APP_KEY_PREFIX}[0-9A-Za-z]{22,64}`;
 
-function isLanPath(pathname: string): boolean {
-  if (LAN_PATHS.some((prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix))) return true;
-  // /{appKey} and /{appKey}.send
-  return pathname.startsWith('/' + APP_KEY_PREFIX) && !pathname.slice(1).includes('/');
+/** One route that devices on the network may call. */
+export interface LanRoute {
+  /** The methods its route answers; '*' = every method (the handler itself answers those it does not take). */
+  readonly methods: '*' | readonly string[];
+  /**
+   * The path, segment by segment: literal text, compared exactly (case included), and `{name}` for
+   * one path segment: any segment, unless `params` narrows it.
+   */
+  readonly shape: string;
+  /** Regular-expression sources for the `{name}`s narrower than "any one segment". */
+  readonly params?: Readonly<Record<string, string>>;
+  /** Reachable from the network only with settings.network.lanApi on (all need settings.network.lan). */
+  readonly needsLanApi: boolean;
+  /** What it is, for the documentation. */
+  readonly what: string;
+}
+
+const GET: readonly string[] = ['GET', 'HEAD'];
+
+/**
+ * Everything devices on the network may reach (docs/security.md): an allow-list of exact route
+ * shapes, not of path prefixes. Anything else from a non-loopback address answers a plain-text 403
+ * (the JSON envelope for /api), so a mistyped or crafted path never reaches the UI's files or its
+ * index.html fallback.
+ *
+ * How a path is matched (lanRouteOf): it is split at `/` as sent (not decoded); a path with an
+ * empty segment (`//`, a trailing `/`), a backslash, a segment that fails to percent-decode, or a
+ * segment that decodes to `.`, `..` or to text with `/`, `\` or NUL is refused outright. Literal
+ * parts must then be spelled exactly as listed, lower case and unencoded: Express matches the
+ * string routes case-insensitively but the /send, /{appKey} and /m/ routes are case-sensitive
+ * regular expressions, so only the listed spelling is certain to reach the listed route (`/SEND/…`
+ * would otherwise fall through to the UI). {name} segments keep their case (app keys and short
+ * codes are case-sensitive) and are percent-decoded by the route as usual.
+ */
+export const LAN_ROUTES: readonly LanRoute[] = [
+  { methods: GET, shape: '/healthz', needsLanApi: false, what: 'Liveness check: {"status":"ok"}.' },
+  {
+    methods: '*',
+    shape: '/send/{appKey}',
+    needsLanApi: false,
+    what: 'Push webhook: GET with a query string, or POST with JSON, form or multipart fields (OPTIONS: CORS preflight). The webhook answers unknown keys itself.',
+  },
+  { methods: '*', shape: '/send/{appKey}.send', needsLanApi: false, what: 'The same webhook, ServerChan spelling.' },
+  {
+    methods: '*',
+    shape: '/{appKey}',
+    params: { appKey: LAN_APP_KEY_PATTERN },
+    needsLanApi: false,
+    what: 'The same webhook, short form; {appKey} must have the app key shape (PP and 22–64 letters or digits).',
+  },
+  { methods: '*', shape: '/{appKey}.send', params: { appKey: LAN_APP_KEY_PATTERN }, needsLanApi: false, what: 'The same, short form with .send.' },
+  { methods: GET, shape: '/s/{code}', needsLanApi: false, what: 'Short link: redirects to its target.' },
+  { methods: GET, shape: '/m/{token}', needsLanApi: false, what: 'Message page of a push (and /m/page.css, its stylesheet).' },
+  { methods: '*', shape: '/api', needsLanApi: true, what: 'The JSON API: POST {action, params} (OPTIONS: CORS preflight).' },
+  { methods: GET, shape: '/files/{fileId}', needsLanApi: true, what: 'Bytes of a stored file (Bearer token, or a signed URL from file.query).' },
+  { methods: ['PUT'], shape: '/files/{fileId}/upload', needsLanApi: true, what: 'Signed upload URL of a file (from the API).' },
+  { methods: GET, shape: '/events/push', needsLanApi: true, what: 'Desktop push feed of a signed-in user (server-sent events).' },
+];
+
+interface CompiledRoute {
+  route: LanRoute;
+  segments: RegExp[];
+  methods: ReadonlySet<string> | null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function compile(route: LanRoute): CompiledRoute {
+  const segments = route.shape
+    .slice(1)
+    .split('/')
+    .map((part) => {
+      let source = '';
+      let last = 0;
+      for (const match of part.matchAll(/\{(\w+)\}/g)) {
+        source += escapeRegExp(part.slice(last, match.index)) + `(?:${route.params?.[match[1]] ?? '[^/]+'})`;
+        last = match.index + match[0].length;
+      }
+      return new RegExp(`^${source}${escapeRegExp(part.slice(last))}$`);
+    });
+  return { route, segments, methods: route.methods === '*' ? null : new Set(route.methods) };
+}
+
+const COMPILED = LAN_ROUTES.map(compile);
+
+/**
+ * The segments of a path as sent, or null when the path is not in its plain form: an empty segment
+ * (`//`, trailing `/`, or `/` itself), a backslash, a segment that does not percent-decode, or one
+ * that decodes to `.` or `..` or to text containing `/`, `\` or NUL.
+ */
+export function plainSegments(rawPath: string): string[] | null {
+  if (!rawPath.startsWith('/')) return null;
+  const segments = rawPath.slice(1).split('/');
+  for (const segment of segments) {
+    if (segment === '' || segment.includes('\\')) return null;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    if (decoded === '.' || decoded === '..' || /[/\\\0]/.test(decoded)) return null;
+  }
+  return segments;
+}
+
+/** The LAN_ROUTES entry a request from the network may reach, or null. `rawPath` is the path as sent (Express req.path). */
+export function lanRouteOf(method: string, rawPath: string): LanRoute | null {
+  const segments = plainSegments(rawPath);
+  if (!segments) return null;
+  for (const compiled of COMPILED) {
+    if (compiled.methods && !compiled.methods.has(method)) continue;
+    if (compiled.segments.length === segments.length && compiled.segments.every((pattern, i) => pattern.test(segments[i]))) return compiled.route;
+  }
+  return null;
 }
 
 function deny(req: Request, res: Response, status: number, message: string): void {
@@ -30,9 +144,9 @@ function deny(req: Request, res: Response, status: number, message: string): voi
  * DNS-rebinding guard and LAN policy, before any route:
  * - the Host header must name this machine (loopback names, its addresses and host name, or a
  *   name listed in settings.network.allowedHosts); anything else is refused;
- * - callers that are not on this machine reach only the LAN paths, and /api only when
- *   settings.network.lanApi is on. (With LAN off the server binds 127.0.0.1 and they cannot
- *   connect at all; this check also covers an explicit --host.)
+ * - callers that are not on this machine reach only the routes of LAN_ROUTES, those marked
+ *   needsLanApi only when settings.network.lanApi is on. (With LAN off the server binds 127.0.0.1
+ *   and they cannot connect at all; this check also covers an explicit --host.)
  */
 export function networkPolicy(getSettings: () => Settings) {
   let knownNames = new Set(localHostNames());
@@ -50,9 +164,15 @@ export function networkPolicy(getSettings: () => Settings) {
       return;
     }
     if (!isLoopback(req.socket.remoteAddress)) {
-      const lanAllowed = settings.network.lan && (isLanPath(req.path) || ((req.path === '/api' || LAN_API_PATHS.some((p) => req.path.startsWith(p))) && settings.network.lanApi));
-      if (!lanAllowed) {
-        deny(req, res, 403, req.path === '/api' ? 'The API is not available from the network. Turn on network.lanApi to allow it.' : 'Not available from the network.');
+      const route = settings.network.lan ? lanRouteOf(req.method, req.path) : null;
+      if (!route || (route.needsLanApi && !settings.network.lanApi)) {
+        const message =
+          req.path === '/api'
+            ? 'The API is not available from the network. Turn on network.lanApi to allow it.'
+            : route
+              ? 'Not available from the network. Turn on network.lanApi to allow it.'
+              : 'Not available from the network.';
+        deny(req, res, 403, message);
         return;
       }
     }

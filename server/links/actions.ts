@@ -24,7 +24,7 @@ export const create = defineAction({
   summary: 'Create a short link /s/{code} that redirects (302) to a web address.',
   notes:
     'The code is 7 random base62 characters (62^7 ≈ 3.5·10^12), or your `alias` (3–32 letters, digits, `_` or `-`; case-sensitive; unique across all users of this server → 409 when taken). ' +
-    'Only http: and https: targets; URLs with `user:password@` and links to this server\'s own /s/ are refused (400). ' +
+    'Only http: and https: targets; URLs with `user:password@` and every URL that reaches this server (any of its names, addresses, ports or spellings: `localhost`, `[::1]`, `127.1`, `2130706433`, its LAN addresses, allowedHosts, publicBaseUrl) are refused (400), so links can never redirect to each other in a loop. ' +
     '`isPublic` defaults to true; a private link redirects only its owner (Authorization: Bearer, or the `ownerUrl`) and answers 404 to anyone else. ' +
     '`expireAt` (ms, 0 = never) must be in the future; after it the short URL answers 410 with a small page.',
   auth: 'user',

@@ -30,8 +30,9 @@ function bearerToken(req: Request): string | null {
 }
 
 /**
- * GET /s/{code}: 302 to the target while the link is live; 410 page once expired; 404 page for
- * unknown codes and for private links of someone else. Misses are rate-limited per address; an
+ * GET /s/{code}: 302 to the target while the link is live; 410 page once expired, or when the
+ * target is this server itself (LinkService.reachesThisServer); 404 page for unknown codes and for
+ * private links of someone else. Misses are rate-limited per address; an
  * address over the limit gets 429 for every code (so it cannot keep probing for hits).
  */
 export function linkRoutes(router: Router, app: AppContext): void {
@@ -105,6 +106,17 @@ export function linkRoutes(router: Router, app: AppContext): void {
     }
     if (links.isExpired(link)) {
       page(res, 410, 'Link expired', `This short link expired on ${new Date(link.expireAt).toUTCString()}.`);
+      return;
+    }
+    if (links.reachesThisServer(link.url)) {
+      // Stored before targets on this server were refused (or synced from a device that allowed
+      // them): not followed, so two such links cannot send a browser round in circles.
+      page(
+        res,
+        410,
+        'Link not followed',
+        'This short link leads back to this PennyPost server itself, which short links may no longer do. Its owner can give it another target in PennyPost.',
+      );
       return;
     }
     if (req.method === 'GET') links.recordHit(link.id);

@@ -2,6 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
 import { baseUrlOf, Signer } from '../files/signing';
+import { localHostNames } from '../http/addresses';
 import { newId, randomBase62 } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
@@ -51,6 +52,57 @@ export interface LinkPatch {
 
 const notFound = () => new ApiError(ErrorCode.NotFound, 'No short link of yours has this id or code.');
 
+/**
+ * A host name as the WHATWG URL parser writes it (lower case, IPv4 in dotted decimal whatever its
+ * spelling, IPv6 in brackets and compressed, IDN in punycode), without trailing dots; null when it
+ * is not a host. Accepts `name`, `name:port`, `[v6]`, `[v6]:port` and a bare IPv6 address.
+ */
+export function canonicalHost(name: string): string | null {
+  const text = name.trim();
+  const bracketed = !text.startsWith('[') && text.split(':').length > 2 ? `[${text}]` : text;
+  try {
+    return new URL(`http://${bracketed}/`).hostname.replace(/\.+$/, '') || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The 8 groups of an IPv6 address as the URL parser writes it (hex groups, at most one `::`). */
+function ipv6Groups(address: string): number[] | null {
+  const [head, tail, extra] = address.split('::');
+  if (extra !== undefined) return null;
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined ? missing !== 0 : missing < 1) return null;
+  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
+  return groups.some(Number.isNaN) ? null : groups;
+}
+
+/** 127.0.0.0/8 (loopback) and 0.0.0.0/8 (`0.0.0.0` connects to this machine), dotted decimal. */
+function isLocalIPv4(address: string): boolean {
+  const match = /^(\d{1,3})\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.exec(address);
+  return match !== null && (match[1] === '127' || match[1] === '0');
+}
+
+/**
+ * Whether a canonical host (canonicalHost) always means this machine: `localhost` and
+ * `*.localhost`, 127.0.0.0/8, 0.0.0.0/8, `[::1]`, `[::]`, and those IPv4 addresses written as
+ * IPv6 (`[::ffff:127.0.0.1]`, `[::127.0.0.1]`).
+ */
+export function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isLocalIPv4(host)) return true;
+  if (!host.startsWith('[') || !host.endsWith(']')) return false;
+  const groups = ipv6Groups(host.slice(1, -1));
+  if (!groups) return false;
+  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] <= 1) return true; // :: and ::1
+  if (!groups.slice(0, 5).every((g) => g === 0) || (groups[5] !== 0xffff && groups[5] !== 0)) return false;
+  const ipv4 = `${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}`;
+  // IPv4-mapped (::ffff:a.b.c.d) as the address it maps; the old IPv4-compatible form (::a.b.c.d) only for 127/8.
+  return groups[5] === 0xffff ? isLocalIPv4(ipv4) : ipv4.startsWith('127.');
+}
+
 /** Short links: create, look up, count hits. Published as app.services.links. */
 export class LinkService {
   private readonly signer: Signer;
@@ -61,6 +113,9 @@ export class LinkService {
   /** Hits not yet written, per link id (coalesced: one write covers every hit that arrived meanwhile). */
   private readonly pendingHits = new Map<string, { count: number; last: number }>();
   private readonly flushing = new Set<Promise<unknown>>();
+  /** localHostNames() in canonical form, and when they were read. */
+  private machineNames: string[] | null = null;
+  private machineNamesAt = 0;
 
   constructor(private readonly app: AppContext) {
     this.signer = new Signer(app.secrets.get('links-signing'));
@@ -124,7 +179,7 @@ export class LinkService {
 
   /**
    * Only absolute http(s) URLs with a host and without user:password@ (a classic way to disguise
-   * the real site), and not a short link of this server (a redirect loop). Returns the normalised URL.
+   * the real site), and nothing on this server (reachesThisServer). Returns the normalised URL.
    */
   checkTarget(raw: string): string {
     const text = raw.trim();
@@ -143,12 +198,61 @@ export class LinkService {
         field: 'params.url',
       });
     }
-    const base = this.baseUrl();
-    if (base && parsed.href.startsWith(`${base}/s/`)) {
-      throw new ApiError(ErrorCode.Validation, 'A short link cannot point to another short link of this server.', { field: 'params.url' });
+    if (this.reachesThisServer(parsed)) {
+      throw new ApiError(
+        ErrorCode.Validation,
+        `params.url leads to this PennyPost server itself ("${parsed.hostname}"); a short link must lead somewhere else (links to this server could redirect to each other forever).`,
+        { field: 'params.url' },
+      );
     }
     if (parsed.href.length > URL_MAX) throw new ApiError(ErrorCode.Validation, `params.url is longer than ${URL_MAX} characters.`, { field: 'params.url' });
     return parsed.href;
+  }
+
+  /**
+   * The hosts that name this machine besides the loopback ones: its host names and interface
+   * addresses (refreshed every 30 s, as networks change), settings.network.allowedHosts, the host
+   * of settings.network.publicBaseUrl, and the address the server listens on.
+   */
+  private selfHosts(): Set<string> {
+    const now = Date.now();
+    if (!this.machineNames || now - this.machineNamesAt > 30_000) {
+      this.machineNames = localHostNames().map(canonicalHost).filter((h): h is string => h !== null);
+      this.machineNamesAt = now;
+    }
+    const network = this.app.settings.get().network;
+    const names = [...network.allowedHosts, ...(this.app.listening ? [this.app.listening.host] : [])].map(canonicalHost);
+    if (network.publicBaseUrl) {
+      try {
+        names.push(canonicalHost(new URL(network.publicBaseUrl).host));
+      } catch {
+        // not a URL: nothing to compare with
+      }
+    }
+    return new Set([...this.machineNames, ...names.filter((h): h is string => h !== null)]);
+  }
+
+  /**
+   * Whether a URL reaches this server by any of its names or addresses, whatever the scheme, port,
+   * case, user info or trailing dot: a loopback host (isLoopbackHost) or one of selfHosts().
+   *
+   * The rule covers every URL on this server, not only its /s/ short links: a link from this
+   * server to itself is pointless from outside (its UI and API are not for strangers), and any
+   * narrower rule (paths under /s/) must also follow every spelling of that path (`/S/`,
+   * `/%73/`, `/x/../s/`) that the server would answer. Other services on this machine (another
+   * port of localhost) are refused with it: a short link is for sharing, and those addresses mean
+   * something else on every other device.
+   */
+  reachesThisServer(url: string | URL): boolean {
+    let parsed: URL;
+    try {
+      parsed = typeof url === 'string' ? new URL(url) : url;
+    } catch {
+      return false;
+    }
+    const host = canonicalHost(parsed.hostname);
+    if (host === null) return false;
+    return isLoopbackHost(host) || this.selfHosts().has(host);
   }
 
   /** The link with this code (if two devices synced the same code, the older one wins). */
