@@ -21,12 +21,12 @@ const literals = <T extends readonly string[]>(values: T, description: string, d
 const ChannelConfig = Type.Object(
   {
     appId: Type.Optional(Type.String({ maxLength: 64, description: 'wechat: AppID of the Official Account (or test account).' })),
-    appSecret: Type.Optional(Type.String({ maxLength: 128, description: 'wechat: AppSecret. Returned masked (last 4 characters); send the masked value back or leave it out to keep it.' })),
+    appSecret: Type.Optional(Type.String({ maxLength: 128, description: 'wechat: AppSecret. Returned masked (last 4 characters); send the masked value back or leave it out to keep it (not with a new apiBase: enter it again).' })),
     apiBase: Type.Optional(Type.String({ maxLength: 512, description: 'wechat: API base URL, default https://api.weixin.qq.com (for proxies and tests).' })),
     tokenMode: Type.Optional(literals(['stable', 'classic'] as const, 'wechat: "stable" (POST /cgi-bin/stable_token, default) or "classic" (GET /cgi-bin/token).')),
     url: Type.Optional(Type.String({ maxLength: 2048, description: 'webhook: base URL of the receiver (ntfy default https://ntfy.sh, Bark default https://api.day.app, required for Gotify).' })),
     format: Type.Optional(literals(WEBHOOK_FORMATS, 'webhook: body shape.')),
-    token: Type.Optional(Type.String({ maxLength: 512, description: 'webhook: bearer token for the receiver (ntfy access token, JSON receivers). Returned masked.' })),
+    token: Type.Optional(Type.String({ maxLength: 512, description: 'webhook: bearer token for the receiver (ntfy access token, JSON receivers), sent only to the origin of the channel url (a JSON channel with a token needs a url). Returned masked.' })),
     priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, description: 'webhook: 1–5 (ntfy as is, Gotify doubled), 0 = receiver default.' })),
   },
   { additionalProperties: false, description: 'Settings of the channel type; see docs/push.md.' },
@@ -69,7 +69,13 @@ export const queryChannels = defineAction({
 export const updateChannel = defineAction({
   name: 'push.updateChannel',
   summary: "Rename a channel or change its config (the type is fixed); config fields left out keep their values.",
-  notes: 'A masked secret sent back unchanged keeps the stored secret. Changing the WeChat credentials drops the cached access token.',
+  notes:
+    'A masked secret sent back unchanged (or left out) keeps the stored secret, as long as the channel keeps its destination. ' +
+    'Secrets stay where they were entered: a change of the WeChat `apiBase` or of the webhook `url` (or a `format` change that switches the default server) ' +
+    'must carry the `appSecret` / `token` again; left out, empty or masked, it is refused (400, `data.field` names the secret) and nothing is stored. ' +
+    'Any difference after URL normalisation counts as a new destination (scheme, host, port, path, query, fragment or user info; not a trailing slash). ' +
+    'For the same reason the url of a Gotify or Bark channel cannot change while its apps have recipients (their tokens and device keys). ' +
+    'Changing the WeChat credentials drops the cached access token.',
   auth: 'user',
   params: Params({
     id: Id('Channel id.'),
@@ -79,7 +85,7 @@ export const updateChannel = defineAction({
   }),
   returns: CHANNEL,
   errors: [
-    [400, 'invalid config, or a type change'],
+    [400, 'invalid config, a type change, or a new destination without its secret entered again'],
     [404, 'no channel with this id in your account'],
   ],
   handler: async (params, ctx) => {
@@ -195,7 +201,7 @@ export const updateApp = defineAction({
   }),
   returns: APP,
   errors: [
-    [400, 'template without templateId, or a channel of another type while recipients exist'],
+    [400, 'template without templateId, a channel of another type while recipients exist, or Gotify/Bark recipients moving to another server'],
     [404, 'no app (or channel) with this id in your account'],
   ],
   handler: async (params, ctx) => {
@@ -235,6 +241,7 @@ export const addRecipient = defineAction({
   summary: 'Add a recipient to an app: an openid (WeChat), or a topic / token / device key / URL (webhook).',
   notes:
     'ntfy: a topic or a full topic URL; Gotify: the application token; Bark: the device key; JSON: a URL or a path under the channel url. ' +
+    'The channel token goes only to addresses on the channel url\'s origin; a full URL elsewhere gets the message without it. ' +
     `Desktop apps need no recipients. At most ${LIMITS.recipientsPerApp} per app; the same address twice is refused (409).`,
   auth: 'user',
   params: Params({

@@ -8,7 +8,17 @@ import { sealString, unsealString } from '../config/sealed-string';
 import { isMasked, maskSecret, newAppKey } from './keys';
 import type { ChannelType, MessageType, PushMode, TargetDoc } from './schema';
 import { WECHAT_DEFAULT_API_BASE, type WechatConfig } from './wechat';
-import { addressIsSecret, checkWebhookAddress, isHttpUrl, WEBHOOK_FORMATS, webhookLabel, type WebhookConfig, type WebhookFormat } from './webhook';
+import {
+  addressIsSecret,
+  checkWebhookAddress,
+  DEFAULT_BASE,
+  destinationKey,
+  isHttpUrl,
+  WEBHOOK_FORMATS,
+  webhookLabel,
+  type WebhookConfig,
+  type WebhookFormat,
+} from './webhook';
 
 /**
  * Channels, apps and recipients (collection push_targets). The collection never syncs and only
@@ -56,6 +66,44 @@ export function sealConfig(config: Record<string, unknown>): Record<string, unkn
 const notFound = (what: string) => new ApiError(ErrorCode.NotFound, `${what} not found.`);
 const bad = (message: string, field?: string) => new ApiError(ErrorCode.Validation, message, field ? { field } : null);
 
+/** The secret config fields of each channel type, with the name a person knows them by. */
+const SECRET_FIELDS: Record<ChannelType, Array<{ key: 'appSecret' | 'token'; label: string }>> = {
+  wechat: [{ key: 'appSecret', label: 'AppSecret' }],
+  webhook: [{ key: 'token', label: 'token' }],
+  desktop: [],
+};
+
+/**
+ * Where a channel's requests go (normalised, see destinationKey): the WeChat apiBase, the webhook
+ * url, or the format's default server when the url is empty. '' for desktop channels and for JSON
+ * channels without a url.
+ */
+export function channelDestination(type: ChannelType | '', config: Record<string, unknown>): string {
+  if (type === 'wechat') return destinationKey(String(config.apiBase || WECHAT_DEFAULT_API_BASE));
+  if (type === 'webhook') return destinationKey(String(config.url || DEFAULT_BASE[config.format as WebhookFormat] || ''));
+  return '';
+}
+
+/**
+ * Secrets stay where they were entered: a config change that moves the channel to another
+ * destination must carry every stored secret again. Left out, empty or the masked value that the
+ * API hands out is refused (400), so a stored secret never goes to an address it was not entered for.
+ */
+function checkSecretsStay(type: ChannelType, given: ChannelInput, previous: Record<string, unknown>, next: Record<string, unknown>): void {
+  if (channelDestination(type, previous) === channelDestination(type, next)) return;
+  const moved = type === 'wechat' ? 'apiBase' : 'url';
+  for (const { key, label } of SECRET_FIELDS[type]) {
+    if (!String(previous[key] ?? '')) continue;
+    const value = given[key];
+    if (typeof value === 'string' && value.trim() !== '' && !isMasked(value)) continue;
+    throw bad(
+      `Enter the ${label} again: it is kept only for the address it was entered for. This change sends the channel somewhere else ` +
+        `(params.config.${moved}${type === 'webhook' ? ' or format' : ''}), so send params.config.${key} with it, or create a new channel.`,
+      `params.config.${key}`,
+    );
+  }
+}
+
 /** Validates and normalises a channel config for its type; `previous` supplies kept secrets. */
 export function normalizeConfig(type: ChannelType, input: ChannelInput, sealedPrevious?: Record<string, unknown>): Record<string, unknown> {
   return sealConfig(normalizeOpenConfig(type, input, sealedPrevious ? openConfig(sealedPrevious) : undefined));
@@ -71,6 +119,12 @@ function normalizeOpenConfig(type: ChannelType, input: ChannelInput, previous?: 
   for (const key of Object.keys(given)) {
     if (!allowed[type].includes(key)) throw bad(`params.config.${key} does not apply to a ${type} channel (it takes ${allowed[type].join(', ') || 'no settings'})`, `params.config.${key}`);
   }
+  const next = buildConfig(type, given, previous);
+  if (previous) checkSecretsStay(type, given, previous, next);
+  return next;
+}
+
+function buildConfig(type: ChannelType, given: ChannelInput, previous?: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...(previous ?? {}), ...given };
   // A masked secret sent back unchanged (or left out) keeps the stored one.
   for (const secretKey of ['appSecret', 'token']) {
@@ -92,7 +146,11 @@ function normalizeOpenConfig(type: ChannelType, input: ChannelInput, previous?: 
     if (url && !isHttpUrl(url)) throw bad('params.config.url must be an http(s) URL', 'params.config.url');
     if (format === 'gotify' && !url) throw bad('params.config.url is required for Gotify: the address of your Gotify server', 'params.config.url');
     const priority = merged.priority === undefined ? 0 : Number(merged.priority);
-    return { url, format, token: String(merged.token ?? ''), priority };
+    const token = String(merged.token ?? '');
+    if (token && !url && !DEFAULT_BASE[format]) {
+      throw bad('params.config.url is required with a token: the token is only ever sent to the server of the channel url', 'params.config.url');
+    }
+    return { url, format, token, priority };
   }
   return {};
 }
@@ -284,6 +342,17 @@ export class TargetStore {
           );
         }
       }
+      if (changes.config && channel.type === 'webhook' && addressIsSecret(channel.config.format as WebhookFormat)) {
+        // Gotify application tokens and Bark device keys are recipients: they too stay with the server they were entered for.
+        const moved = channelDestination(channel.type, channel.config) !== channelDestination(channel.type, changes.config);
+        if (moved && this.appsOfChannel(id).some((app) => this.recipientsOf(app.id).length > 0)) {
+          throw bad(
+            `Apps of this channel have ${String(channel.config.format) === 'gotify' ? 'Gotify application tokens' : 'Bark device keys'} as recipients, which are kept only for the server they were entered for; ` +
+              'remove the recipients first and add them again after changing params.config.url, or create a new channel.',
+            'params.config.url',
+          );
+        }
+      }
       const updated = await this.patch(channel, changes);
       if (changes.config) this.onChannelChanged(id);
       return updated;
@@ -353,6 +422,18 @@ export class TargetStore {
             `This app has recipients for a ${oldChannel?.type} channel; a ${channel.type} channel needs other addresses. Remove the recipients first, or pick a ${oldChannel?.type} channel.`,
             'params.channelId',
           );
+        }
+        if (oldChannel?.type === 'webhook' && addressIsSecret(oldChannel.config.format as WebhookFormat) && this.recipientsOf(app.id).length > 0) {
+          // The recipients are Gotify application tokens or Bark device keys: they stay with the server they were entered for.
+          const sameServer =
+            channel.config.format === oldChannel.config.format && channelDestination(channel.type, channel.config) === channelDestination(oldChannel.type, oldChannel.config);
+          if (!sameServer) {
+            throw bad(
+              `This app's recipients are ${String(oldChannel.config.format) === 'gotify' ? 'Gotify application tokens' : 'Bark device keys'}, kept only for the server they were entered for; ` +
+                'pick a channel with the same format and url, or remove the recipients first and add them again after the move.',
+              'params.channelId',
+            );
+          }
         }
       }
       return this.patch(app, changes);

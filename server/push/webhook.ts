@@ -38,6 +38,41 @@ export function addressIsSecret(format: WebhookFormat): boolean {
   return format === 'gotify' || format === 'bark';
 }
 
+/**
+ * A destination in comparable form: the WHATWG-normalised URL (scheme and host lower-cased,
+ * default port dropped, dot segments resolved) without trailing slashes, which the request paths
+ * drop. Two addresses with the same key are the same destination; any other difference (scheme,
+ * host, port, path, query, fragment, user info) makes a different one. '' for no address.
+ */
+export function destinationKey(value: string): string {
+  if (!value) return '';
+  try {
+    const url = new URL(value);
+    url.pathname = url.pathname.replace(/\/+$/, '');
+    return url.href;
+  } catch {
+    return value;
+  }
+}
+
+function originOf(value: string): string {
+  try {
+    return ` (${new URL(value).origin})`;
+  } catch {
+    return '';
+  }
+}
+
+/** True when both are http(s) URLs of one origin (scheme, host and port). */
+export function sameOrigin(a: string, b: string): boolean {
+  try {
+    const origin = new URL(a).origin;
+    return origin !== 'null' && origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -87,13 +122,25 @@ interface Request {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** The channel has a token but this request leaves the channel url's origin, so it goes without. */
+  tokenWithheld: boolean;
 }
 
 /** The HTTP request for one recipient. */
 export function buildWebhookRequest(config: WebhookConfig, address: string, message: WebhookMessage): Request {
+  const request = buildRequest(config, address, message);
+  // The token belongs to the channel url it was entered for: a recipient (or test address) that is a
+  // full URL on another origin gets the message, never the token.
+  const base = config.url || DEFAULT_BASE[config.format];
+  const tokenWithheld = !!config.token && !sameOrigin(request.url, base);
+  const headers = { ...request.headers };
+  if (config.token && !tokenWithheld && config.format !== 'gotify') headers.authorization = `Bearer ${config.token}`;
+  return { ...request, headers, tokenWithheld };
+}
+
+function buildRequest(config: WebhookConfig, address: string, message: WebhookMessage): Omit<Request, 'tokenWithheld'> {
   const base = config.url || DEFAULT_BASE[config.format];
   const json = { 'content-type': 'application/json; charset=utf-8' };
-  const bearer: Record<string, string> = config.token ? { authorization: `Bearer ${config.token}` } : {};
   const text = message.desp || message.title;
   switch (config.format) {
     case 'ntfy': {
@@ -114,7 +161,7 @@ export function buildWebhookRequest(config: WebhookConfig, address: string, mess
         ...(message.url ? { click: message.url } : {}),
         ...(config.priority ? { priority: config.priority } : {}),
       };
-      return { url: joinUrl(root, ''), headers: { ...json, ...bearer }, body: JSON.stringify(body) };
+      return { url: joinUrl(root, ''), headers: json, body: JSON.stringify(body) };
     }
     case 'gotify': {
       const extras: Record<string, unknown> = { 'client::display': { contentType: 'text/markdown' } };
@@ -130,7 +177,7 @@ export function buildWebhookRequest(config: WebhookConfig, address: string, mess
         group: message.appName,
         ...(message.url ? { url: message.url } : {}),
       };
-      return { url: joinUrl(base, 'push'), headers: { ...json, ...bearer }, body: JSON.stringify(body) };
+      return { url: joinUrl(base, 'push'), headers: json, body: JSON.stringify(body) };
     }
     case 'json': {
       const body = {
@@ -142,7 +189,7 @@ export function buildWebhookRequest(config: WebhookConfig, address: string, mess
         time: message.time,
         timeIso: new Date(message.time).toISOString(),
       };
-      return { url: isHttpUrl(address) ? address : joinUrl(base, address), headers: { ...json, ...bearer }, body: JSON.stringify(body) };
+      return { url: isHttpUrl(address) ? address : joinUrl(base, address), headers: json, body: JSON.stringify(body) };
     }
   }
 }
@@ -188,6 +235,14 @@ export async function webhookSend(config: WebhookConfig, address: string, messag
     return { ok: true, msgId };
   }
   if (status === 401 || status === 403) {
+    if (request.tokenWithheld) {
+      return {
+        ok: false,
+        cls: 'recipient',
+        errcode: status,
+        message: `The receiver refused the message (HTTP ${status}); the channel's token is only sent to the server of the channel url${originOf(config.url || DEFAULT_BASE[config.format])}, not to this address${said}.`,
+      };
+    }
     if (config.format === 'gotify') return { ok: false, cls: 'recipient', errcode: status, message: `Gotify refused this application token (HTTP ${status})${said}.` };
     return {
       ok: false,

@@ -18,19 +18,21 @@ export const syncConfigure = defineAction({
   notes:
     '`url` is the server\'s base URL (e.g. `https://couch.example.com/`). One remote database per collection, named `<prefix><collection>` ' +
     '(default prefix `pennypost_<couchdb user>_`, so every PennyPost of the same person finds the same ledger), created when the credentials allow it. ' +
-    'The ledger\'s owner id is kept in `<prefix>meta`; an existing ledger is joined. The password is stored encrypted and never returned.',
+    'The ledger\'s owner id is kept in `<prefix>meta`; an existing ledger is joined. The password is stored encrypted and never returned. ' +
+    'It is always required: the stored password is used only with the url and username it was entered for (sync.start, sync.resync), never by a new ' +
+    'sync.configure, so a new address or user needs it entered again; the `"********"` that sync.status shows in its place is refused (400).',
   auth: 'user',
   params: Params({
     url: Type.String({ minLength: 1, maxLength: 2048 }),
     username: Type.String({ minLength: 1, maxLength: 256 }),
-    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    password: Type.String({ minLength: 1, maxLength: 1024, description: 'The CouchDB password, entered again on every sync.configure.' }),
     live: Type.Optional(Type.Boolean({ default: true, description: 'Keep syncing continuously (true) or sync once (false).' })),
     collections: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: `Subset of ${SYNCED_COLLECTIONS.join(', ')} (default: all).` })),
     prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, description: 'Prefix of the remote database names (CouchDB name rules).' })),
   }),
   returns: STATUS,
   errors: [
-    [400, 'bad URL, wrong username or password, unknown collection'],
+    [400, 'bad URL, wrong username or password, the password placeholder instead of the password, unknown collection'],
     [403, 'the user may not create or use the databases'],
     [502, 'the server cannot be reached or is not CouchDB'],
   ],

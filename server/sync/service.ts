@@ -57,6 +57,9 @@ export function defaultPrefix(username: string): string {
 
 export const PREFIX_PATTERN = '^[a-z][a-z0-9_$()+-]{0,99}$';
 
+/** What sync.status shows instead of the password. sync.configure refuses it: it is not a password. */
+export const PASSWORD_PLACEHOLDER = '********';
+
 function normalizeUrl(url: string): string {
   let parsed: URL;
   try {
@@ -108,6 +111,7 @@ export class SyncService {
     input: { url: string; username: string; password: string; live?: boolean; collections?: string[]; prefix?: string },
   ) {
     const url = normalizeUrl(input.url);
+    if (input.password === PASSWORD_PLACEHOLDER) await this.refusePlaceholder(userId, url, input.username);
     const available = this.available();
     const collections = (input.collections ?? available) as SyncedCollection[];
     for (const name of collections) {
@@ -163,6 +167,24 @@ export class SyncService {
       await this.startReplications(userId, config);
       return this.status(userId);
     });
+  }
+
+  /**
+   * The stored password is bound to the server URL and the CouchDB user it was entered for: only
+   * sync.start, sync.resync and the resume at server start use it, always with that url and user.
+   * sync.configure never reuses it, and the placeholder that sync.status hands out is refused here
+   * instead of being sent anywhere as a password.
+   */
+  private async refusePlaceholder(userId: string, url: string, username: string): Promise<never> {
+    const previous = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+    const moved = !!previous && (previous.url !== url || previous.username !== username);
+    throw new ApiError(
+      ErrorCode.Validation,
+      moved
+        ? 'Enter the password again: it is kept only for the address it was entered for, and this changes the server address or the username.'
+        : `Enter the password again: "${PASSWORD_PLACEHOLDER}" is what sync.status shows in its place, not the password.`,
+      { field: 'params.password' },
+    );
   }
 
   private async startReplications(userId: string, config: SyncConfig): Promise<void> {
@@ -343,7 +365,7 @@ export class SyncService {
       enabled: config.enabled,
       url: config.url,
       username: config.username,
-      password: '********',
+      password: PASSWORD_PLACEHOLDER,
       live: config.live,
       prefix: config.prefix,
       ownerId: config.ownerId,

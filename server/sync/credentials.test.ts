@@ -1,0 +1,109 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CouchStandin } from '../test-support/fakes/couchdb-standin';
+import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/listen';
+import { registerUser, startTestServer } from '../test-support/test-server';
+
+/**
+ * The CouchDB password stays with the server and user it was entered for: sync.configure never
+ * reuses the stored password, so a new address needs it entered again. `attacker` is a real
+ * listener that answers like CouchDB's welcome and records every request.
+ */
+
+const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let couch: CouchStandin;
+let second: CouchStandin;
+let attacker: FakeServer;
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  couch = await new CouchStandin().start();
+  couch.users.set('reader', { password: 'reader-secret', admin: false });
+  second = new CouchStandin();
+  second.users.set('admin', { password: 'second-secret', admin: true });
+  await second.start();
+  attacker = await listenFake((req, res, body) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    if ((req.url ?? '/') === '/') return sendJson(res, { couchdb: 'Welcome', version: '3.3.3' });
+    return sendJson(res, { error: 'unauthorized', reason: 'Name or password is incorrect.' }, 401);
+  });
+});
+afterAll(async () => {
+  await couch.close();
+  await second.close();
+  await attacker.close();
+});
+
+/** Every password the attacker was given in a Basic header (and whether a secret shows anywhere else). */
+function basicPasswords(): string[] {
+  return seen
+    .map((r) => String(r.headers.authorization ?? ''))
+    .filter((h) => h.startsWith('Basic '))
+    .map((h) => Buffer.from(h.slice(6), 'base64').toString('utf8').split(/:(.*)/s)[1] ?? '');
+}
+const attackerSaw = (secret: string) =>
+  basicPasswords().includes(secret) || seen.some((r) => JSON.stringify(r).includes(secret) || JSON.stringify(r).includes(Buffer.from(`admin:${secret}`).toString('base64')));
+
+it('a stored CouchDB password cannot be sent to a new address', async () => {
+  const t = await startTestServer({ settings: FAST });
+  try {
+    const u = await registerUser(t);
+    const configured = await t.api('sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'cred_', live: false }, u.token);
+    expect(configured.code).toBe(200);
+    expect(configured.data.password).toBe('********');
+
+    const refusals: Array<[Record<string, unknown>, RegExp]> = [
+      // Left out: the password is always required.
+      [{ url: attacker.url, username: 'admin' }, /^params\.password is required$/],
+      [{ url: attacker.url, username: 'admin', password: '' }, /params\.password/],
+      // The placeholder sync.status shows, to another server, another path, another user, or the same place.
+      [{ url: attacker.url, username: 'admin', password: '********' }, /^Enter the password again: it is kept only for the address it was entered for/],
+      [{ url: `${couch.url}elsewhere/`, username: 'admin', password: '********' }, /^Enter the password again: it is kept only for the address it was entered for/],
+      [{ url: couch.url, username: 'reader', password: '********' }, /^Enter the password again: it is kept only for the address it was entered for/],
+      [{ url: couch.url, username: 'admin', password: '********' }, /^Enter the password again: "\*{8}" is what sync\.status shows in its place/],
+    ];
+    for (const [params, message] of refusals) {
+      const answer = await t.api('sync.configure', params, u.token);
+      expect(answer.status, JSON.stringify(params)).toBe(400);
+      expect(answer.message).toMatch(message);
+      expect((answer.data as { field?: string } | null)?.field).toBe('params.password');
+    }
+    expect(seen).toEqual([]);
+
+    // The stored configuration is untouched, and using it goes to its own server only.
+    const status = await t.api('sync.status', {}, u.token);
+    expect(status.data).toMatchObject({ configured: true, url: couch.url, username: 'admin', prefix: 'cred_' });
+    expect((await t.api('sync.start', {}, u.token)).code).toBe(200);
+    expect((await t.api('sync.resync', {}, u.token)).code).toBe(200);
+    await t.server.app.services.sync.awaitInSync(u.id);
+    expect(seen).toEqual([]);
+
+    // A password typed for the new address goes there, and only that one.
+    const typed = await t.api('sync.configure', { url: attacker.url, username: 'admin', password: 'typed-for-this-server' }, u.token);
+    expect(typed.status).toBe(400);
+    expect(typed.message).toBe('CouchDB refused the username or password.');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(new Set(basicPasswords())).toEqual(new Set(['typed-for-this-server']));
+    expect(attackerSaw('admin-secret')).toBe(false);
+    // A failed configure keeps the previous server.
+    expect((await t.api('sync.status', {}, u.token)).data.url).toBe(couch.url);
+
+    // Entered again with a new server: accepted.
+    const moved = await t.api('sync.configure', { url: second.url, username: 'admin', password: 'second-secret', prefix: 'cred_', live: false }, u.token);
+    expect(moved.code).toBe(200);
+    expect(moved.data).toMatchObject({ url: second.url, password: '********' });
+    expect(attackerSaw('admin-secret')).toBe(false);
+    expect(attackerSaw('second-secret')).toBe(false);
+    await t.api('sync.remove', {}, u.token);
+  } finally {
+    await t.close();
+  }
+});
