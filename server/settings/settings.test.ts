@@ -5,14 +5,16 @@ import { settingsUpdate } from './actions';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 
 let t: TestServer;
+let owner: Awaited<ReturnType<typeof registerUser>>;
 beforeAll(async () => {
   t = await startTestServer();
+  owner = await registerUser(t); // the first account: the owner, who may change settings
 });
 afterAll(() => t.close());
 
 describe('settings.get / settings.update', () => {
   it('shows the safe settings and where the server listens, and saves changes to settings.json', async () => {
-    const u = await registerUser(t);
+    const u = owner;
     const got = await t.api('settings.get', {}, u.token);
     expect(got.data).toMatchObject({
       network: { lan: false, lanApi: false, allowedHosts: [], corsOrigins: [], publicBaseUrl: '' },
@@ -32,17 +34,21 @@ describe('settings.get / settings.update', () => {
   });
 
   it('refuses bad values and unknown fields with 400, and changes nothing', async () => {
-    const u = await registerUser(t);
+    const u = owner;
     expect((await t.api('settings.update', { network: { publicBaseUrl: 'javascript:alert(1)' } }, u.token)).code).toBe(400);
     expect((await t.api('settings.update', { push: { retentionDays: 0 } }, u.token)).code).toBe(400);
     expect((await t.api('settings.update', { auth: { tokenLifetimeSeconds: 1 } }, u.token)).code).toBe(400);
     expect((await t.api('settings.update', { network: { corsOrigins: ['*'] } }, u.token)).code).toBe(400);
     expect((await t.api('settings.get', {}, u.token)).data.push.retentionDays).toBe(90);
     expect((await t.api('settings.get', {})).code).toBe(401);
+    // A household member is refused before any value is looked at.
+    const member = await registerUser(t);
+    expect((await t.api('settings.update', { push: { retentionDays: 5 } }, member.token)).code).toBe(1004);
+    expect((await t.api('settings.get', {}, owner.token)).data.push.retentionDays).toBe(90);
   });
 
   it('allows changes only from this computer', async () => {
-    const ctx = { app: t.server.app, clientAddress: '192.168.1.20', requestId: 'r', token: 't', user: { id: 'u', username: 'u' }, session: { id: 's', userId: 'u', expiresAt: 0 } };
+    const ctx = { app: t.server.app, clientAddress: '192.168.1.20', requestId: 'r', token: 't', user: { id: 'u', username: 'u', role: 'owner', mustChangePassword: false }, session: { id: 's', userId: 'u', expiresAt: 0 } };
     expect(() => settingsUpdate.handler({ network: { lan: true } }, ctx as never)).toThrow(/only be changed on the computer/);
     expect(t.server.app.settings.get().network.lan).toBe(false);
   });

@@ -187,8 +187,7 @@ export const changePassword = defineAction({
   }),
   returns: 'the account: `{id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}`',
   errors: [
-    [1002, 'the current password is wrong'],
-    [400, 'the new password breaks the rules or equals the current one'],
+    [400, 'the current password is wrong or missing, or the new password breaks the rules or equals the current one'],
   ],
   handler: (params, ctx) => ctx.app.services.users.changePassword(ctx.user.id, ctx.session.id, params),
 });

@@ -343,7 +343,8 @@ export class UserService implements Authenticator {
     if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
     if (user.passwordHash) {
       const ok = input.currentPassword !== undefined && (await verifyPassword(input.currentPassword, user.passwordHash));
-      if (!ok) throw new ApiError(ErrorCode.InvalidCredentials, 'The current password is wrong.', { field: 'params.currentPassword' });
+      // 400, not 1002: a 401-class answer would tell clients that the session itself ended.
+      if (!ok) throw new ApiError(ErrorCode.Validation, 'The current password is wrong.', { field: 'params.currentPassword' });
       if (await verifyPassword(input.newPassword, user.passwordHash)) {
         throw new ApiError(ErrorCode.Validation, 'Choose a password different from the current one.', { field: 'params.newPassword' });
       }

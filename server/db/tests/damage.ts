@@ -46,10 +46,19 @@ export function levelFiles(dataDir: string, pattern: RegExp): string[] {
     .map((name) => path.join(dir, name));
 }
 
-/** XORs `count` bytes with 0xff in the middle of a file. */
+/**
+ * XORs `count` bytes with 0xff in the middle of a file — in a write-ahead log seeded by
+ * seedDataDir, across the record written halfway (found by its description), so that the damage
+ * always hits a record whatever the size of the documents around it.
+ */
 export function flipMiddle(file: string, count: number): void {
   const bytes = readFileSync(file);
-  const start = Math.floor(bytes.length / 2) - Math.floor(count / 2);
+  // Across the structure of that record's JSON (its "date" field), not inside a string, where
+  // flipped bytes would leave a parseable document with other text.
+  const record = bytes.indexOf('payment 25 ');
+  const marker = record >= 0 ? bytes.indexOf('"date":', record) : -1;
+  const middle = marker >= 0 ? marker + Math.floor(count / 2) : Math.floor(bytes.length / 2);
+  const start = middle - Math.floor(count / 2);
   for (let i = start; i < start + count; i++) bytes[i] ^= 0xff;
   writeFileSync(file, bytes);
 }
