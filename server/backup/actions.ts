@@ -17,7 +17,7 @@ function service(ctx: ActionContext): BackupService {
 }
 
 const SNAPSHOT_ID = '^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$';
-const WHO = 'Any signed-in user of this server may call it (it acts on the whole data dir, every account).';
+const WHO = 'The owner and admins only (members get 1004): it acts on the whole data dir, every account.';
 
 export const listSnapshots = defineAction({
   name: 'backup.listSnapshots',
