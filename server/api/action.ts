@@ -21,6 +21,12 @@ export interface ActionContext {
   readonly requestId: string;
   /** Remote address of the HTTP caller (no proxy headers are trusted). */
   readonly clientAddress: string;
+  /**
+   * The caller is a program on this computer: a loopback address AND no proxy header
+   * (Forwarded, X-Forwarded-For, X-Real-IP). A reverse proxy on this machine relays callers from
+   * anywhere; they must not count as "this computer" for sign-ups, settings or desktop sign-in.
+   */
+  readonly fromThisComputer: boolean;
   /** The raw bearer token, when one was sent and accepted. */
   readonly token: string | null;
   readonly user: AuthUser | null;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from '../app-context';
-import { isLoopback, normalizeAddress } from '../http/addresses';
+import { isFromThisComputer, isLoopback, normalizeAddress } from '../http/addresses';
 import { RateLimit } from '../http/rate-limit';
 import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { ApiError, envelope, ErrorCode, httpStatusOf } from './errors';
@@ -179,7 +179,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
         throw new ApiError(ErrorCode.Validation, message, { field });
       }
 
-      const ctx: ActionContext = { app, requestId, clientAddress, token: user ? token : null, user, session };
+      const fromThisComputer = isFromThisComputer(clientAddress, req.headers);
+      const ctx: ActionContext = { app, requestId, clientAddress, fromThisComputer, token: user ? token : null, user, session };
       const data = await action.handler(params as never, ctx as never);
       send(res, ErrorCode.Ok, 'ok', data ?? null);
     } catch (error) {

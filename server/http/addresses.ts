@@ -55,3 +55,11 @@ export function hostOf(header: string | undefined): string | null {
   const colon = value.indexOf(':');
   return colon >= 0 ? value.slice(0, colon) : value;
 }
+
+/** Headers a reverse proxy adds; their presence means the real caller is somewhere else. */
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host'];
+
+/** A loopback caller that did not come through a proxy (see ActionContext.fromThisComputer). */
+export function isFromThisComputer(address: string | undefined, headers: Record<string, unknown>): boolean {
+  return isLoopback(address) && !PROXY_HEADERS.some((name) => headers[name] !== undefined);
+}

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, Params, type ActionContext } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import { SettingsError, type Settings } from '../config/settings';
-import { isLoopback, localHostNames } from '../http/addresses';
+import { localHostNames } from '../http/addresses';
 
 /**
  * The server settings a person changes from the UI (settings.json holds them; docs/configuration.md
@@ -108,7 +108,7 @@ export const settingsUpdate = defineAction({
     [400, 'a value breaks its rule'],
   ],
   handler: (params, ctx) => {
-    if (!isLoopback(ctx.clientAddress)) {
+    if (!ctx.fromThisComputer) {
       throw new ApiError(ErrorCode.Forbidden, 'Settings can only be changed on the computer PennyPost runs on.');
     }
     try {

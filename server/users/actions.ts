@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
-import { isLoopback } from '../http/addresses';
 import type { UserService } from './service';
 import type { HouseholdService } from './household';
 
@@ -13,7 +12,7 @@ declare module '../app-context' {
 }
 
 const InviteCode = Type.String({ minLength: 4, maxLength: 64, description: 'A code from the owner (user.createInvite); case, spaces and dashes do not matter.' });
-const origin = (ctx: { clientAddress: string }) => ({ local: isLoopback(ctx.clientAddress) });
+const origin = (ctx: { fromThisComputer: boolean }) => ({ local: ctx.fromThisComputer });
 
 const DeviceId = Type.String({ maxLength: 128, description: 'Identifier of the signing-in device (free text).' });
 const DeviceInfo = Type.String({ maxLength: 256, description: 'Device description shown in the session list (free text).' });
@@ -142,7 +141,7 @@ export const registrationInfo = defineAction({
   returns: '`{hasOwner, signUp: "open" | "invite" | "closed", desktop}`',
   handler: async (_params, ctx) => {
     const policy = ctx.app.settings.get().registration;
-    const local = isLoopback(ctx.clientAddress);
+    const local = ctx.fromThisComputer;
     const hasOwner = (await ctx.app.services.users.owner()) !== null;
     const signUp = !hasOwner ? (local || policy.fromNetwork === 'open' ? 'open' : 'closed') : local ? policy.fromThisComputer : policy.fromNetwork;
     return { hasOwner, signUp, desktop: local };
@@ -169,7 +168,7 @@ export const desktopSignIn = defineAction({
     [403, 'the caller is not on this computer'],
   ],
   handler: (params, ctx) => {
-    if (!isLoopback(ctx.clientAddress)) throw new ApiError(ErrorCode.Forbidden, 'Desktop sign-in works only on the computer PennyPost runs on.');
+    if (!ctx.fromThisComputer) throw new ApiError(ErrorCode.Forbidden, 'Desktop sign-in works only on the computer PennyPost runs on.');
     return ctx.app.services.users.desktopSignIn(params.secret, params);
   },
 });

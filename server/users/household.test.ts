@@ -123,6 +123,22 @@ describe('registration policy and invites', () => {
     expect(joined.role).toBe('member');
   });
 
+  it('a reverse proxy on this computer relays callers from anywhere: they sign up as the network does', async () => {
+    const viaProxy = await t.fetch('/api', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+      body: JSON.stringify({ action: 'user.register', params: { username: 'proxied', email: 'proxied@example.com', password: PASSWORD } }),
+    }).then((r) => r.json());
+    expect(viaProxy.code).toBe(403);
+    expect(viaProxy.message).toMatch(/invite code/);
+    const info = await t.fetch('/api', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', forwarded: 'for=203.0.113.9' },
+      body: JSON.stringify({ action: 'user.registrationInfo', params: {} }),
+    }).then((r) => r.json());
+    expect(info.data).toEqual({ hasOwner: true, signUp: 'invite', desktop: false });
+  });
+
   it('invite: a code works once, in any case and spacing, and gives its role; without one the sign-up is refused', async () => {
     await t.api('settings.update', { registration: { fromThisComputer: 'invite' } }, owner.token);
     const noCode = await t.api('user.register', { username: 'kid', email: 'kid@example.com', password: PASSWORD });
