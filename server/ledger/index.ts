@@ -3,6 +3,7 @@ import { ledgerActions } from './actions';
 import { ioActions } from './io-actions';
 import { ledgerCollections } from './schema';
 import { LedgerService } from './service';
+import { registerLedgerSyncRules } from './sync-rules';
 
 /** Assets, records, categories, exchange rates, statistics, import/export. */
 export function ledgerDomain(): Domain {
@@ -16,6 +17,8 @@ export function ledgerDomain(): Domain {
       ledger.views.start();
       ledger.categories.start();
       app.services.ledger = ledger;
+      // What records and assets that arrive by sync must obey (server/sync/rules.ts).
+      registerLedgerSyncRules(app);
       // After the server is up, build the views of the people who are signed in, so their first
       // screen does not wait for a whole ledger to load (≈ 1 s per 100,000 records).
       setTimeout(() => {

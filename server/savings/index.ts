@@ -2,6 +2,7 @@ import type { Domain } from '../domain';
 import { savingsActions } from './actions';
 import { savingsCollections } from './schema';
 import { SavingsService } from './service';
+import { registerSavingsSyncRules } from './sync-rules';
 
 /** The savings game: goals, the virtual market and wallet, achievements, the leaderboard. */
 export function savingsDomain(): Domain {
@@ -14,6 +15,8 @@ export function savingsDomain(): Domain {
       service = new SavingsService(app);
       app.services.savings = service;
       service.start();
+      // What wallet entries, goals and unlocks that arrive by sync must prove (server/sync/rules.ts).
+      registerSavingsSyncRules(app, service);
     },
     async stop() {
       await service?.stop();

@@ -1,4 +1,5 @@
-import type { RxCollection } from 'rxdb';
+import { createHmac } from 'node:crypto';
+import { normalizeMangoQuery, prepareQuery, type RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
@@ -8,6 +9,8 @@ import { inRange, isCurrencyCode, MAX_MINOR, toMajor, toMinor } from '../lib/mon
 import { describeError } from '../lib/logger';
 import type { RecordDoc } from '../ledger/schema';
 import type { UserDoc } from '../users/schema';
+import { SYNC_CLOCK_SKEW_MS } from '../sync/rules';
+import type { SyncedCollection } from '../sync/synced-collections';
 import { Calendar, currentRun, longestRun } from './calendar';
 import { ACHIEVEMENTS, type AchievementCategory, type AchievementStats } from './catalogue';
 import {
@@ -39,6 +42,29 @@ export const MAX_OPEN_GOALS = 20;
 export const MAX_TRADE_QUANTITY = 1_000_000;
 
 export const coinsOf = (cents: number) => cents / 100;
+
+/**
+ * The most one goal's completion can pay: 100 days × 10 coins, +50 % when early. A synced
+ * completion reward above it is refused before its goal is looked at.
+ */
+export const MAX_COMPLETION_REWARD = Math.floor((COMPLETION_REWARD_MAX_DAYS * COMPLETION_REWARD_PER_DAY * 3) / 2);
+
+/**
+ * What the reward rules say about a grant or reward entry of the wallet log that arrived by sync
+ * (SavingsService.judgeReward): the rules pay exactly this entry; its cause is not here yet
+ * (check again when `on` changes); or the rules never pay it.
+ */
+export type RewardJudgement = { ok: true } | { wait: string; on: readonly SyncedCollection[] } | { never: string };
+
+const HOUR_MS = 3_600_000;
+/** "2026-03-02" → day number (days since 1970-01-01), or null. */
+function parseIsoDay(text: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
+  const time = Date.parse(`${text}T00:00:00Z`);
+  if (!Number.isFinite(time) || new Date(time).toISOString().slice(0, 10) !== text) return null;
+  return time / DAY_MS;
+}
+const isoTime = (time: number) => new Date(time).toISOString();
 
 /**
  * Coin amounts of one answer: `coins(path, cents)` gives the number to send and lists `path` in
@@ -132,8 +158,13 @@ export class SavingsService {
   private subscriptions: Subscription[] = [];
   private stopped = false;
 
+  /** Signs the buys and sells of this PennyPost's market (derived from the market's seed). */
+  private readonly tradeKey: Buffer;
+
   constructor(private readonly app: AppContext) {
-    this.market = new Market(app.secrets.get('market-seed', 32));
+    const seed = app.secrets.get('market-seed', 32);
+    this.market = new Market(seed);
+    this.tradeKey = createHmac('sha256', seed).update('pennypost: buys and sells of this market').digest();
   }
 
   // ------------------------------------------------------------------ plumbing
@@ -302,10 +333,11 @@ export class SavingsService {
     entry: Pick<TradeDoc, 'kind' | 'reason' | 'ref' | 'stockId' | 'quantity' | 'price' | 'cash' | 'note'> & { id?: string },
   ): Promise<TradeDoc | null> {
     const now = this.now();
-    const id = entry.id ?? newId(now);
-    if (wallet.ids.has(id)) return null;
     // Strictly increasing per user, so replay order is the order things happened.
     const createdAt = Math.max(now, wallet.lastCreatedAt + 1);
+    const trade = entry.kind === 'buy' || entry.kind === 'sell';
+    const id = entry.id ?? (trade ? this.signedTradeId(userId, { ...entry, createdAt }) : newId(now));
+    if (wallet.ids.has(id)) return null;
     const doc: TradeDoc = {
       id,
       userId,
@@ -329,6 +361,114 @@ export class SavingsService {
     }
     applyTrade(wallet, doc);
     return doc;
+  }
+
+  /**
+   * A buy's or sell's id: a fresh id, a dot, and a signature over it, the account and the
+   * trade's values, keyed by this market's seed. Only a PennyPost that prices this market can
+   * write a trade that passes isSignedTrade, so a trade cannot be made up in CouchDB (e.g. bought
+   * in the past at a price known afterwards); this PennyPost's own trades, lost by a snapshot
+   * restore and pulled back from CouchDB, still pass.
+   */
+  private signedTradeId(userId: string, trade: Pick<TradeDoc, 'kind' | 'stockId' | 'quantity' | 'price' | 'cash' | 'createdAt'>): string {
+    const base = newId(trade.createdAt);
+    return `${base}.${this.tradeSignature(base, userId, trade)}`;
+  }
+
+  private tradeSignature(base: string, userId: string, trade: Pick<TradeDoc, 'kind' | 'stockId' | 'quantity' | 'price' | 'cash' | 'createdAt'>): string {
+    const text = [base, userId, trade.kind, trade.stockId, trade.quantity, trade.price, trade.cash, trade.createdAt].join('|');
+    return createHmac('sha256', this.tradeKey).update(text).digest('base64url').slice(0, 22);
+  }
+
+  /** Whether this PennyPost made this buy or sell for this account (see signedTradeId). */
+  isSignedTrade(userId: string, trade: TradeDoc): boolean {
+    const dot = trade.id.lastIndexOf('.');
+    if (dot <= 0) return false;
+    return trade.id.slice(dot + 1) === this.tradeSignature(trade.id.slice(0, dot), userId, trade);
+  }
+
+  /** The replayed wallet log of an account (a shared cache: never change it). */
+  walletSnapshot(userId: string): Promise<WalletState> {
+    return this.wallet(userId);
+  }
+
+  /** Prices (coin cents) of a stock on this market during the steps that may have priced an entry dated `time`. */
+  pricesAround(stock: StockDefinition, time: number): number[] {
+    const prices: number[] = [];
+    for (let step = stepAt(time - SYNC_CLOCK_SKEW_MS); step <= stepAt(time); step++) prices.push(this.market.priceAtStep(stock, step));
+    return prices;
+  }
+
+  /**
+   * Re-derives a grant or reward that arrived by sync: does this PennyPost's data call for exactly
+   * this entry — its reason and what it is for, its amount, its time? The same constants and
+   * formulas as the credits below (the reward rules of docs/savings-game.md). Whether it was
+   * paid already does not matter: the wallet counts one reward per reason and ref.
+   * `wallet` is the log as it stands with the entries of the pull so far.
+   */
+  async judgeReward(userId: string, entry: TradeDoc, wallet: WalletState): Promise<RewardJudgement> {
+    const now = this.now();
+    const pays = (cents: number, what: string): RewardJudgement | null =>
+      entry.cash === cents ? null : { never: `the rules pay ${coinsOf(cents)} coins for ${what}, not ${coinsOf(entry.cash)}` };
+    switch (entry.reason) {
+      case 'welcome':
+        if (entry.ref !== 'grant') return { never: 'the welcome grant is the one with ref "grant"' };
+        return pays(WELCOME_GRANT, 'the welcome grant') ?? { ok: true };
+      case 'saving_day': {
+        const day = parseIsoDay(entry.ref);
+        if (day === null) return { never: `"${entry.ref}" is not a day (YYYY-MM-DD)` };
+        const wrong = pays(SAVING_DAY_REWARD, 'a saving day');
+        if (wrong) return wrong;
+        // The day in the time zone of whoever saved: from UTC+14 to UTC−12 around the UTC day.
+        const from = day * DAY_MS - 14 * HOUR_MS;
+        const to = (day + 1) * DAY_MS + 12 * HOUR_MS;
+        if (from > now) return { never: `${entry.ref} has not begun anywhere yet` };
+        if (entry.createdAt < from || entry.createdAt > to) return { never: `it was credited at ${isoTime(entry.createdAt)}, not on ${entry.ref}` };
+        // Its cause: a goal that existed that day and was saved into then or later (deleted goals
+        // count too: the coins a goal earned stay when it is deleted).
+        const goals = await this.goalsWithDeleted(userId);
+        if (!goals.some((g) => g.createdAt <= to && g.peakAmount > 0 && g.lastContributionAt >= from)) {
+          return { wait: `waiting for a goal saved into on ${entry.ref}: none is here (yet)`, on: ['goals'] };
+        }
+        return { ok: true };
+      }
+      case 'goal_completed': {
+        if (entry.cash > MAX_COMPLETION_REWARD) return { never: `no goal pays more than ${coinsOf(MAX_COMPLETION_REWARD)} coins for its completion, not ${coinsOf(entry.cash)}` };
+        const goal = (await this.goalsWithDeleted(userId, entry.ref))[0];
+        if (!goal) return { wait: `waiting for the goal ${entry.ref}: it is not here (yet), and the reward is paid for a completed goal`, on: ['goals'] };
+        if (goal.status !== 'completed') return { wait: `waiting for the goal ${entry.ref} to be completed here (it is ${goal.status})`, on: ['goals'] };
+        if (entry.createdAt < goal.completedAt - SYNC_CLOCK_SKEW_MS) return { never: `it was credited before the goal was completed (${isoTime(goal.completedAt)})` };
+        const cents = this.completionReward(goal);
+        if (cents <= 0) return { never: 'this goal earns no completion reward (it took less than a day)' };
+        return pays(cents, `completing "${goal.title}"`) ?? { ok: true };
+      }
+      case 'achievement': {
+        const def = ACHIEVEMENTS.find((a) => a.id === entry.ref);
+        if (!def) return { never: `there is no achievement "${entry.ref}"` };
+        const wrong = pays(def.reward, `"${def.title}"`);
+        if (wrong) return wrong;
+        const stats = await this.stats(userId, wallet, await this.goalsOf(userId));
+        const reached = def.measure(stats);
+        if (reached < def.target) {
+          return { wait: `waiting until "${def.title}" is reached here (${reached} of ${def.target} ${def.unit} so far)`, on: ['records', 'goals', 'trades'] };
+        }
+        return { ok: true };
+      }
+      default:
+        return { never: 'a grant or reward needs a reason' };
+    }
+  }
+
+  /** An account's goals including deleted ones (or the one with `id`). */
+  private async goalsWithDeleted(userId: string, id?: string): Promise<GoalDoc[]> {
+    const storage = this.goals.storageInstance;
+    if (id !== undefined) {
+      const found = (await storage.findDocumentsById([id], true)) as unknown as GoalDoc[];
+      return found.filter((g) => g.userId === userId);
+    }
+    const schema = this.goals.schema.jsonSchema;
+    const query = prepareQuery(schema, normalizeMangoQuery(schema, { selector: { userId: { $eq: userId } } as any }));
+    return (await storage.query(query)).documents as unknown as GoalDoc[];
   }
 
   private rewardId(userId: string, reason: RewardReason, ref: string): string {
@@ -1055,13 +1195,21 @@ export class SavingsService {
       case 'savings': {
         const wallet = await this.wallet(userId);
         let cents = 0;
-        for (const e of wallet.entries) if (e.createdAt >= from && (e.reason === 'saving_day' || e.reason === 'goal_completed')) cents += e.cash;
+        wallet.entries.forEach((e, i) => {
+          if (e.createdAt >= from && (e.reason === 'saving_day' || e.reason === 'goal_completed')) cents += credited(wallet, i);
+        });
         return coinsOf(cents);
       }
       case 'goals':
         return (await this.goalsOf(userId)).filter((g) => g.status === 'completed' && g.completedAt >= from).length;
-      case 'achievements':
-        return (await this.achievements.find({ selector: { userId } }).exec()).filter((a) => a.unlockedAt >= from).length;
+      case 'achievements': {
+        // One per achievement: two PennyPosts of the same person each write an unlock of it.
+        const first = new Map<string, number>();
+        for (const a of await this.achievements.find({ selector: { userId } }).exec()) {
+          first.set(a.achievementId, Math.min(first.get(a.achievementId) ?? Infinity, a.unlockedAt));
+        }
+        return [...first.values()].filter((at) => at >= from).length;
+      }
       case 'streak': {
         const calendar = await this.calendarOf(userId);
         const records = await this.recordStats(userId);
@@ -1074,13 +1222,24 @@ export class SavingsService {
         const before = from === 0 ? null : replay(wallet.entries, from - 1);
         const startValue = before ? valueAt(before, from) : 0;
         let inflow = 0;
-        for (const e of wallet.entries) if (e.createdAt >= from && (e.kind === 'grant' || e.kind === 'reward')) inflow += e.cash;
+        wallet.entries.forEach((e, i) => {
+          if (e.createdAt >= from && (e.kind === 'grant' || e.kind === 'reward')) inflow += credited(wallet, i);
+        });
         const base = startValue + inflow;
         if (base <= 0) return 0;
         return round2(((valueAt(wallet, now) - startValue - inflow) / base) * 100);
       }
     }
   }
+}
+
+/**
+ * What entry `i` of a replayed log moved the cash by: its cash, or 0 for a reward paid already
+ * (the same reward credited by two PennyPosts of one person, or copied in CouchDB), which the
+ * wallet does not count and so neither does the leaderboard.
+ */
+function credited(wallet: WalletState, i: number): number {
+  return wallet.balances[i] - (i > 0 ? wallet.balances[i - 1] : 0);
 }
 
 export const LEADERBOARD_TYPES = ['savings', 'goals', 'portfolio', 'streak', 'achievements'] as const;

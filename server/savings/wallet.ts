@@ -151,6 +151,29 @@ export function replay(trades: readonly TradeDoc[], until = Infinity): WalletSta
   return state;
 }
 
+/** Whether appending `trade` keeps the log in (createdAt, id) order. */
+export function sortsLast(state: WalletState, trade: TradeDoc): boolean {
+  const last = state.entries[state.entries.length - 1];
+  return !last || compareTrades(last, trade) < 0;
+}
+
+/**
+ * Replays a log sorted by compareTrades and returns the first entry, at index `from` or later,
+ * after which the wallet has spent coins it did not have, or that sells shares it did not hold
+ * (null: none). The sync rule for buys and sells (server/savings/sync-rules.ts) uses it.
+ */
+export function firstShortfall(entries: readonly TradeDoc[], from = 0): { entry: TradeDoc; cash: number; held: number } | null {
+  const state = emptyWallet();
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const held = state.positions.get(entry.stockId)?.quantity ?? 0;
+    applyTrade(state, entry);
+    if (i < from) continue;
+    if ((entry.kind === 'sell' && entry.quantity > held) || state.cash < 0) return { entry, cash: state.cash, held };
+  }
+  return null;
+}
+
 /** Market value of the held shares, coin cents, given a price per stock: exact (bigint). */
 export function holdingsValue(state: WalletState, priceOf: (stockId: string) => number): bigint {
   let value = 0n;

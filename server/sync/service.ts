@@ -6,6 +6,7 @@ import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { couchFetch, CouchError, ensureDatabase, toApiError, type CouchTarget } from './couch-client';
 import { seal, unseal, type SealedSecret } from './credentials';
+import { dropWaiting, UserGates, type SyncGate } from './gate';
 import { createReplicationFetch } from './replication-fetch';
 import { SYNCED_COLLECTIONS, type SyncedCollection } from './synced-collections';
 
@@ -34,7 +35,8 @@ interface CollectionSync {
   lastPushedAt: number | null;
   lastPulledAt: number | null;
   pending: Set<string>;
-  ignored: Array<{ id: string; reason: string; at: number }>;
+  /** Domain rules of incoming documents; what was ignored or waits (server/sync/gate.ts). */
+  gate: SyncGate;
   subscriptions: Subscription[];
   /** Wall-clock time of the last failed attempt to reach the server (0: none since it worked). */
   lastNetworkErrorAt: number;
@@ -43,11 +45,12 @@ interface CollectionSync {
 interface UserSync {
   config: SyncConfig;
   collections: Map<SyncedCollection, CollectionSync>;
+  gates: UserGates;
 }
 
 export const OWNER_DOC_ID = 'ledger-owner';
 const CONFIG_PREFIX = 'sync:';
-const MAX_IGNORED_REPORTED = 50;
+const IGNORED_SHOWN = 10;
 
 /** A valid CouchDB database name prefix derived from the CouchDB user name. */
 export function defaultPrefix(username: string): string {
@@ -150,6 +153,8 @@ export class SyncService {
         throw toApiError(error);
       }
       await this.stopUser(userId);
+      // Everything is pulled again (new checkpoints): what waited is checked again as it comes.
+      await dropWaiting(this.app, userId);
       const previous = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
       const config: SyncConfig = {
         url,
@@ -189,12 +194,18 @@ export class SyncService {
 
   private async startReplications(userId: string, config: SyncConfig): Promise<void> {
     const password = unseal(this.app.secrets, config.password);
-    const userSync: UserSync = { config, collections: new Map() };
+    const gates = new UserGates(this.app, userId, (name) => {
+      // Documents that waited (e.g. for their asset) pass now: pull again, the fetch hands them over.
+      userSync.collections.get(name)?.replication.reSync();
+    });
+    const userSync: UserSync = { config, collections: new Map(), gates };
     this.users.set(userId, userSync);
+    await gates.open(config.collections);
     const { retrySeconds, requestTimeoutMs, batchSize } = this.settings();
     for (const name of config.collections) {
       const collection = this.app.db.rx.collections[name] as RxCollection | undefined;
-      if (!collection) continue;
+      const gate = gates.get(name);
+      if (!collection || !gate) continue;
       const entry: CollectionSync = {
         name,
         replication: undefined as unknown as RxCouchDBReplicationState<any>,
@@ -203,7 +214,7 @@ export class SyncService {
         lastPushedAt: null,
         lastPulledAt: null,
         pending: new Set(),
-        ignored: [],
+        gate,
         subscriptions: [],
         lastNetworkErrorAt: 0,
       };
@@ -214,11 +225,7 @@ export class SyncService {
         ownerId: config.ownerId,
         localUserId: userId,
         timeoutMs: requestTimeoutMs,
-        onIgnored: (id, reason) => {
-          entry.ignored.unshift({ id, reason, at: this.app.clock.now() });
-          entry.ignored.length = Math.min(entry.ignored.length, MAX_IGNORED_REPORTED);
-          this.app.log.warn('sync ignored a remote document', { collection: name, id, reason });
-        },
+        gate,
         onAuthFailure: (message) => {
           entry.state = 'error';
           entry.lastError = message;
@@ -285,6 +292,7 @@ export class SyncService {
     const current = this.users.get(userId);
     if (!current) return;
     this.users.delete(userId);
+    current.gates.close();
     for (const entry of current.collections.values()) {
       for (const subscription of entry.subscriptions) subscription.unsubscribe();
       await entry.replication.cancel();
@@ -320,6 +328,8 @@ export class SyncService {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
       if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
       await this.stopUser(userId);
+      // Everything is pulled again (new checkpoints): what waited is checked again as it comes.
+      await dropWaiting(this.app, userId);
       config.generation += 1;
       config.enabled = true;
       await this.app.db.local.put(CONFIG_PREFIX + userId, config);
@@ -332,6 +342,8 @@ export class SyncService {
   async remove(userId: string) {
     return this.lock.run(userId, async () => {
       await this.stopUser(userId);
+      // What waited for this server is not kept for another one.
+      await dropWaiting(this.app, userId);
       await this.app.db.local.del(CONFIG_PREFIX + userId);
       return { configured: false };
     });
@@ -347,6 +359,7 @@ export class SyncService {
     const collections = config.collections.map((name) => {
       const entry = running?.collections.get(name);
       const paused = entry !== undefined && entry.state !== 'error' && entry.lastNetworkErrorAt > 0 && Date.now() - entry.lastNetworkErrorAt < pausedWindow;
+      const problems = entry?.gate.report(IGNORED_SHOWN);
       const state: SyncState = !entry ? 'stopped' : paused ? 'paused' : entry.state;
       return {
         collection: name,
@@ -356,8 +369,8 @@ export class SyncService {
         lastPushedAt: entry?.lastPushedAt ?? null,
         lastPulledAt: entry?.lastPulledAt ?? null,
         pending: entry?.pending.size ?? 0,
-        ignored: entry?.ignored.slice(0, 10) ?? [],
-        ignoredCount: entry?.ignored.length ?? 0,
+        ignored: problems?.list ?? [],
+        ignoredCount: problems?.count ?? 0,
       };
     });
     return {

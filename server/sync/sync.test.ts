@@ -2,21 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CouchStandin } from '../test-support/fakes/couchdb-standin';
 import { startChildServer } from '../test-support/child-server';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
-
-type User = Awaited<ReturnType<typeof registerUser>>;
-
-const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
-
-async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await fn();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await fn();
-  }
-  return last;
-}
+import { balanceOf, configureSync, eventually, FAST, inSync, type SyncUser as User } from './test-helpers';
 
 let couch: CouchStandin;
 beforeAll(async () => {
@@ -26,15 +12,7 @@ beforeAll(async () => {
 afterAll(() => couch.close());
 
 async function configure(t: TestServer, u: User, extra: Record<string, unknown> = {}) {
-  return t.api('sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', ...extra }, u.token);
-}
-
-async function inSync(t: TestServer, u: User) {
-  await t.server.app.services.sync.awaitInSync(u.id);
-}
-
-async function balanceOf(t: TestServer, u: User, assetId: string): Promise<number> {
-  return (await t.api('asset.detail', { id: assetId }, u.token)).data.balance;
+  return configureSync(t, couch, u, extra);
 }
 
 describe('sync.configure', () => {

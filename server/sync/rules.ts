@@ -1,0 +1,83 @@
+import type { AppContext } from '../app-context';
+import type { SyncedCollection } from './synced-collections';
+
+/**
+ * The domain rules of synced documents (docs/sync.md, "Domain rules"). The schema says what a
+ * document looks like; a domain's rule says whether it may be true: a record's assets exist, a
+ * reward is what the reward rules pay, a trade was priced on this PennyPost's market. Every
+ * document that arrives from CouchDB passes ownership, then the schema, then the rule of its
+ * collection, in one place (server/sync/gate.ts); a document that fails is not imported, so
+ * nothing derived from it (balances, wallets, the leaderboard) can move, and sync.status lists
+ * it with the reason.
+ *
+ * Domains register one rule per collection when they start (before sync starts):
+ *   registerSyncRule(app, 'records', validateSyncedRecord)
+ */
+
+/** What a rule says about one incoming document. */
+export type SyncVerdict =
+  | { ok: true }
+  /**
+   * Not imported. With `waitFor`, the document is not wrong but depends on something that has not
+   * arrived yet (documents of different collections replicate independently, in any order): it is
+   * kept, shown as waiting, and checked again whenever a document of one of those collections
+   * changes for the same account; once it passes it is imported like any other.
+   */
+  | { ok: false; reason: string; waitFor?: readonly SyncedCollection[] };
+
+export const accept: SyncVerdict = { ok: true };
+
+/** The document breaks a rule: ignored and reported with `reason`. */
+export function reject(reason: string): SyncVerdict {
+  return { ok: false, reason };
+}
+
+/** The document depends on documents of `collections` that are not here yet. */
+export function waitFor(reason: string, collections: readonly SyncedCollection[]): SyncVerdict {
+  return { ok: false, reason, waitFor: collections };
+}
+
+export interface SyncRuleContext {
+  readonly app: AppContext;
+  /** The local account the document is for (its `userId` is already this id). */
+  readonly userId: string;
+  readonly collection: SyncedCollection;
+  /** The document is a deletion. */
+  readonly deleted: boolean;
+  /** The version of the document that is here now (undefined: none, or deleted here). */
+  readonly local: Record<string, any> | undefined;
+  /**
+   * Documents of this collection and account that passed the rules but may not be written here
+   * yet (RxDB writes a pulled batch while it fetches the next), by id. A rule that sums over the
+   * collection (the wallet log) counts them as if they were written.
+   */
+  readonly pending: ReadonlyMap<string, Record<string, any>>;
+  /**
+   * A rule's own cache for this account and collection; emptied whenever a document of another
+   * collection of the account changes (and on every restart of the sync).
+   */
+  readonly scratch: Map<string, unknown>;
+  /** The time of the check (app clock). */
+  readonly now: number;
+}
+
+export type ValidateSynced<T = Record<string, any>> = (doc: T, ctx: SyncRuleContext) => SyncVerdict | Promise<SyncVerdict>;
+
+const registries = new WeakMap<AppContext, Map<SyncedCollection, ValidateSynced>>();
+
+/** A domain's rule for the documents of `collection` that arrive by sync (replaces an earlier one). */
+export function registerSyncRule<T>(app: AppContext, collection: SyncedCollection, validate: ValidateSynced<T>): void {
+  let rules = registries.get(app);
+  if (!rules) registries.set(app, (rules = new Map()));
+  rules.set(collection, validate as unknown as ValidateSynced);
+}
+
+export function syncRuleOf(app: AppContext, collection: SyncedCollection): ValidateSynced | undefined {
+  return registries.get(app)?.get(collection);
+}
+
+/**
+ * How far in the future a synced document's own time may be (clock differences between devices).
+ * Later than that, it was not written now by a device with a working clock.
+ */
+export const SYNC_CLOCK_SKEW_MS = 10 * 60 * 1000;
