@@ -18,10 +18,14 @@ export interface Account {
   username: string;
   email: string;
   expiresAt: number;
+  /** owner (the first account of a data dir), admin or member. */
+  role: 'owner' | 'admin' | 'member';
+  mustChangePassword: boolean;
 }
 
-export async function registerAccount(url: string, username: string): Promise<Account> {
-  return api<Account>(url, null, 'user.register', { username, email: `${username}@example.com`, password: 'correct horse battery' });
+/** The first account of a server is its owner; later ones are household members (sign-ups from this computer are open by default). */
+export async function registerAccount(url: string, username: string, options: { inviteCode?: string } = {}): Promise<Account> {
+  return api<Account>(url, null, 'user.register', { username, email: `${username}@example.com`, password: 'correct horse battery', ...options });
 }
 
 /** Opens the app already signed in (the session the sign-in screen would have stored). */
@@ -32,6 +36,14 @@ export async function signInPage(page: Page, account: Account, options: { langua
       localStorage.setItem('pennypost.language', language);
       if (scheme) localStorage.setItem('mantine-color-scheme-value', scheme);
     },
-    [JSON.stringify({ token: account.token, expiresAt: account.expiresAt, user: { id: account.id, username: account.username, email: account.email } }), options.language ?? 'en', options.scheme ?? ''] as const,
+    [
+      JSON.stringify({
+        token: account.token,
+        expiresAt: account.expiresAt,
+        user: { id: account.id, username: account.username, email: account.email, role: account.role, mustChangePassword: account.mustChangePassword },
+      }),
+      options.language ?? 'en',
+      options.scheme ?? '',
+    ] as const,
   );
 }

@@ -7,6 +7,7 @@ import { Link, navigate, usePath } from './lib/router';
 import { Icon, type IconName } from './components/icons';
 import { onFeedMessage, usePushFeedConnection } from './lib/push-feed';
 import { AuthPage } from './pages/AuthPage';
+import { NewPasswordPage } from './pages/PasswordPage';
 import { LanguageSelect, ThemeToggle } from './components/Prefs';
 import { DashboardPage } from './pages/DashboardPage';
 
@@ -67,7 +68,9 @@ export function App() {
 function Root() {
   const { session } = useAuth();
   const path = usePath();
-  usePushFeedConnection(session?.token ?? null);
+  // After a password reset the account may do nothing but choose a new password (no push feed either).
+  const mustChangePassword = session?.user.mustChangePassword === true;
+  usePushFeedConnection(session && !mustChangePassword ? session.token : null);
   const signedIn = session !== null;
   useEffect(() => {
     if (signedIn && (path === '/login' || path === '/register')) navigate('/', { replace: true });
@@ -77,6 +80,7 @@ function Root() {
     if (signedIn) void import('./charts/EChart');
   }, [signedIn]);
   if (!session) return <AuthPage />;
+  if (mustChangePassword) return <NewPasswordPage />;
   return <Shell path={path} />;
 }
 

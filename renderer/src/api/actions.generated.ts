@@ -95,8 +95,19 @@ export interface ActionDeclarations {
   'sync.start': typeof sync_actions.syncStart;
   'sync.status': typeof sync_actions.syncStatus;
   'sync.stop': typeof sync_actions.syncStop;
+  'user.changePassword': typeof users_actions.changePassword;
+  'user.createInvite': typeof users_actions.createInvite;
+  'user.delete': typeof users_actions.deleteUser;
+  'user.desktopSignIn': typeof users_actions.desktopSignIn;
+  'user.disable': typeof users_actions.disable;
+  'user.enable': typeof users_actions.enable;
+  'user.listMembers': typeof users_actions.listMembers;
   'user.login': typeof users_actions.login;
   'user.logout': typeof users_actions.logout;
   'user.register': typeof users_actions.register;
+  'user.registrationInfo': typeof users_actions.registrationInfo;
+  'user.resetPassword': typeof users_actions.resetPassword;
+  'user.revokeInvite': typeof users_actions.revokeInvite;
+  'user.setRole': typeof users_actions.setRole;
   'user.verifyToken': typeof users_actions.verifyToken;
 }

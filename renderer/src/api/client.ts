@@ -56,12 +56,26 @@ export class ApiCallError extends Error {
   }
 }
 
-const PUBLIC_ACTIONS = new Set<string>(['user.login', 'user.register', 'user.verifyToken']);
+const PUBLIC_ACTIONS = new Set<string>(['user.login', 'user.register', 'user.verifyToken', 'user.registrationInfo', 'user.desktopSignIn']);
 /** Codes that mean "your sign-in is no longer good" on an authenticated call. */
 export const SESSION_CODES = new Set([401, 1001, 1003]);
 
+/** What an error answer of an authenticated call says about the account itself. */
+export type AccountNews = { kind: 'disabled' } | { kind: 'mustChangePassword' } | { kind: 'role'; role: string };
+
+/** 1004 with `{disabled: true}`: the account was disabled; 403 with `{mustChangePassword: true}`: a reset is pending; 1004 with `{role}`: the caller's current role. */
+export function accountNewsOf(error: ApiCallError): AccountNews | null {
+  const data = (error.data ?? null) as { disabled?: unknown; mustChangePassword?: unknown; role?: unknown } | null;
+  if (!data || typeof data !== 'object') return null;
+  if (error.code === 1004 && data.disabled === true) return { kind: 'disabled' };
+  if (error.code === 403 && data.mustChangePassword === true) return { kind: 'mustChangePassword' };
+  if (error.code === 1004 && typeof data.role === 'string') return { kind: 'role', role: data.role };
+  return null;
+}
+
 let currentToken: string | null = null;
 let onSessionLost: (error: ApiCallError) => void = () => undefined;
+let onAccountNews: (news: AccountNews) => void = () => undefined;
 
 export function setToken(token: string | null): void {
   currentToken = token;
@@ -71,6 +85,10 @@ export function getToken(): string | null {
 }
 export function onSessionEnded(handler: (error: ApiCallError) => void): void {
   onSessionLost = handler;
+}
+/** Told when an answer shows the account changed meanwhile (disabled, password reset pending, other role). */
+export function onAccountChanged(handler: (news: AccountNews) => void): void {
+  onAccountNews = handler;
 }
 
 export async function call<N extends ActionName>(action: N, params: ParamsOf<N>, options: { signal?: AbortSignal } = {}): Promise<ResultOf<N>> {
@@ -94,6 +112,10 @@ export async function call<N extends ActionName>(action: N, params: ParamsOf<N>,
   if (code !== 200) {
     const error = new ApiCallError(code, typeof body.message === 'string' ? body.message : 'Request failed.', body.data ?? null, response.status, action);
     if (authed && SESSION_CODES.has(code)) onSessionLost(error);
+    else if (authed) {
+      const news = accountNewsOf(error);
+      if (news) onAccountNews(news);
+    }
     throw error;
   }
   return body.data as ResultOf<N>;

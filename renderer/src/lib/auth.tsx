@@ -1,38 +1,80 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { navigate } from './router';
-import { call, onSessionEnded, setToken, type ApiCallError, type ResultOf } from '../api/client';
+import { call, onAccountChanged, onSessionEnded, setToken, type AccountNews, type ApiCallError, type ResultOf } from '../api/client';
 
 /**
  * The sign-in session. The token is kept in localStorage so PennyPost stays signed in across
  * restarts (decision in docs/ui.md: the server listens on loopback, the page has a strict CSP and no
  * third-party code; issue 10 moves it behind Electron's safeStorage).
  */
+export type Role = 'owner' | 'admin' | 'member';
+export interface SessionUser {
+  id: string;
+  username: string;
+  email: string;
+  /** owner, admin or member of the household; null until the server said (a session stored by an older version). */
+  role: Role | null;
+  /** After a password reset: nothing but choosing a new password until it is done. */
+  mustChangePassword: boolean;
+}
 export interface Session {
   token: string;
   expiresAt: number;
-  user: { id: string; username: string; email: string };
+  user: SessionUser;
 }
-export type SignedOutReason = 'expired' | 'revoked' | 'gone' | 'signedOut' | null;
+export type SignedOutReason = 'expired' | 'revoked' | 'gone' | 'disabled' | 'signedOut' | null;
+/** What user.login, user.register and user.desktopSignIn answer. */
+export type SignInResult = ResultOf<'user.login'>;
 
 const STORAGE_KEY = 'pennypost.session';
+
+export function asRole(value: unknown): Role | null {
+  return value === 'owner' || value === 'admin' || value === 'member' ? value : null;
+}
+
+/** The owner and admins run the server (settings, snapshots, the household); members have their own ledger only. */
+export function isManager(session: Session | null): boolean {
+  const role = session?.user.role;
+  return role === 'owner' || role === 'admin';
+}
 
 function load(): Session | null {
   try {
     const raw = localStorage.getItem(STORAGE_KEY);
     if (!raw) return null;
-    const session = JSON.parse(raw) as Session;
-    if (typeof session.token !== 'string' || typeof session.expiresAt !== 'number') return null;
-    return session;
+    const stored = JSON.parse(raw) as { token?: unknown; expiresAt?: unknown; user?: Partial<Record<keyof SessionUser, unknown>> };
+    if (typeof stored.token !== 'string' || typeof stored.expiresAt !== 'number') return null;
+    const user = stored.user ?? {};
+    return {
+      token: stored.token,
+      expiresAt: stored.expiresAt,
+      user: {
+        id: typeof user.id === 'string' ? user.id : '',
+        username: typeof user.username === 'string' ? user.username : '',
+        email: typeof user.email === 'string' ? user.email : '',
+        role: asRole(user.role),
+        mustChangePassword: user.mustChangePassword === true,
+      },
+    };
   } catch {
     return null;
   }
 }
 
+function store(session: Session): void {
+  localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+}
+
 interface AuthValue {
   session: Session | null;
   reason: SignedOutReason;
-  signIn(result: ResultOf<'user.login'>): void;
+  /** `password`: the one just typed; kept in memory only, for the new-password screen after a reset. */
+  signIn(result: SignInResult, options?: { password?: string }): void;
   signOut(): Promise<void>;
+  /** The server told something new about the signed-in account (verifyToken, changePassword, …). */
+  updateUser(patch: Partial<Omit<SessionUser, 'id'>>): void;
+  /** The temporary password this session was opened with, while a new one must be chosen. */
+  temporaryPassword: string | null;
 }
 const AuthContext = createContext<AuthValue | null>(null);
 
@@ -46,25 +88,50 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setToken(session?.token ?? null);
     return { session, reason: null };
   });
+  const temporaryPassword = useRef<string | null>(null);
 
   const end = useCallback((reason: SignedOutReason) => {
     localStorage.removeItem(STORAGE_KEY);
     setToken(null);
+    temporaryPassword.current = null;
     setState({ session: null, reason });
+  }, []);
+
+  const updateUser = useCallback((patch: Partial<Omit<SessionUser, 'id'>>, token?: string) => {
+    setState((current) => {
+      if (!current.session || (token !== undefined && current.session.token !== token)) return current;
+      const session: Session = { ...current.session, user: { ...current.session.user, ...patch } };
+      store(session);
+      return { session, reason: current.reason };
+    });
+    if (patch.mustChangePassword === false) temporaryPassword.current = null;
   }, []);
 
   useEffect(() => {
     onSessionEnded((error: ApiCallError) => end(error.code === 1003 ? 'expired' : error.code === 1001 ? 'gone' : 'revoked'));
-  }, [end]);
+    onAccountChanged((news: AccountNews) => {
+      if (news.kind === 'disabled') end('disabled');
+      else if (news.kind === 'mustChangePassword') updateUser({ mustChangePassword: true });
+      else {
+        const role = asRole(news.role);
+        if (role) updateUser({ role });
+      }
+    });
+  }, [end, updateUser]);
 
-  // Check a remembered token once at start (in the background: the screens load meanwhile).
+  // Check a remembered token once at start (in the background: the screens load meanwhile), and
+  // take the account's current role and state from the answer.
   const token = state.session?.token;
   useEffect(() => {
     if (!token) return;
-    call('user.verifyToken', { token }).catch((error: ApiCallError) => {
-      if (error.code === 401 || error.code === 1003 || error.code === 1001) end(error.code === 1003 ? 'expired' : error.code === 1001 ? 'gone' : 'revoked');
-    });
-  }, [token, end]);
+    call('user.verifyToken', { token }).then(
+      ({ user }) => updateUser({ username: user.username, email: user.email ?? '', role: asRole(user.role), mustChangePassword: user.mustChangePassword === true }, token),
+      (error: ApiCallError) => {
+        if (error.code === 401 || error.code === 1003 || error.code === 1001) end(error.code === 1003 ? 'expired' : error.code === 1001 ? 'gone' : 'revoked');
+        else if (error.code === 1004) end('disabled');
+      },
+    );
+  }, [token, end, updateUser]);
 
   // Expiry while the app is open.
   const expiresAt = state.session?.expiresAt;
@@ -79,9 +146,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       session: state.session,
       reason: state.reason,
-      signIn(result) {
-        const session: Session = { token: result.token, expiresAt: result.expiresAt, user: { id: result.id, username: result.username, email: result.email ?? '' } };
-        localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+      temporaryPassword: state.session?.user.mustChangePassword ? temporaryPassword.current : null,
+      signIn(result, options = {}) {
+        const session: Session = {
+          token: result.token,
+          expiresAt: result.expiresAt,
+          user: { id: result.id, username: result.username, email: result.email ?? '', role: asRole(result.role), mustChangePassword: result.mustChangePassword === true },
+        };
+        temporaryPassword.current = session.user.mustChangePassword ? (options.password ?? null) : null;
+        store(session);
         setToken(session.token);
         setState({ session, reason: null });
       },
@@ -94,8 +167,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         end('signedOut');
         navigate('/login', { replace: true });
       },
+      updateUser: (patch) => updateUser(patch),
     }),
-    [state, end],
+    [state, end, updateUser],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -52,7 +52,8 @@ async function readFeed(signal: AbortSignal, lastId: { value: string }): Promise
   const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' };
   if (lastId.value) headers['Last-Event-ID'] = lastId.value;
   const response = await fetch('/events/push', { headers, signal, cache: 'no-store' });
-  if (response.status === 401 || response.status === 404) return 'auth';
+  // 403: the account was disabled or must choose a new password first; retrying will not help.
+  if (response.status === 401 || response.status === 403 || response.status === 404) return 'auth';
   if (!response.ok || !response.body) return 'dropped';
   setStatus('live');
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

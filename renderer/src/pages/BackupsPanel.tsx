@@ -112,7 +112,8 @@ export default function BackupsPanel() {
 /** The request limit is 1 MiB: records go in parts of at most this many characters of JSON. */
 const PART_CHARS = 700_000;
 
-function JsonRestore() {
+/** Restore a JSON backup file into the signed-in account (per account: members have it under Import & export). */
+export function JsonRestore() {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);

@@ -7,7 +7,7 @@ import { Empty, ErrorNote, PageHeader } from '../components/common';
 import { Icon } from '../components/icons';
 import { checkFields, NumberField, useNumberField } from '../components/NumberField';
 import { LanguageSelect } from '../components/Prefs';
-import { useAuth } from '../lib/auth';
+import { isManager, useAuth } from '../lib/auth';
 import { CURRENCIES } from '../lib/currencies';
 import { invalidate, useAction, useApi } from '../lib/data';
 import { useErrorText } from '../lib/errors';
@@ -15,11 +15,19 @@ import { fromDateInput, timeZone, toDateInput, useFormat } from '../lib/format';
 import { useCategories, type Category } from '../lib/ledger';
 import { navigate } from '../lib/router';
 import { RoutedTabs } from '../components/RoutedTabs';
-import BackupsPanel from './BackupsPanel';
+import BackupsPanel, { JsonRestore } from './BackupsPanel';
+import HouseholdPanel, { RoleBadge } from './HouseholdPanel';
+import { ChangePasswordForm } from './PasswordPage';
 
-
+/**
+ * Settings. Everyone has their own preferences, account, currencies, categories, data and sync;
+ * the server itself (network, snapshots, the household and who may sign up) is only for the owner
+ * and admins — members never see it, nor call its owner-only actions.
+ */
 export default function SettingsPage() {
   const { t } = useTranslation();
+  const { session } = useAuth();
+  const manager = isManager(session);
   return (
     <div className="pp-page">
       <PageHeader title={t('settings.title')} />
@@ -29,9 +37,14 @@ export default function SettingsPage() {
           { value: 'general', label: t('settings.tabs.general'), panel: <General /> },
           { value: 'currency', label: t('settings.tabs.currency'), panel: <Currency /> },
           { value: 'categories', label: t('settings.tabs.categories'), panel: <Categories /> },
-          { value: 'data', label: t('settings.tabs.data'), panel: <ImportExport /> },
-          { value: 'backups', label: t('backups.tab'), panel: <BackupsPanel /> },
-          { value: 'server', label: t('settings.tabs.server'), panel: <Server /> },
+          { value: 'data', label: t('settings.tabs.data'), panel: <ImportExport withJsonRestore={!manager} /> },
+          ...(manager
+            ? [
+                { value: 'backups', label: t('backups.tab'), panel: <BackupsPanel /> },
+                { value: 'household', label: t('settings.tabs.household'), panel: <HouseholdPanel /> },
+              ]
+            : []),
+          { value: 'server', label: manager ? t('settings.tabs.server') : t('settings.tabs.syncAbout'), panel: <Server manager={manager} /> },
         ]}
       />
     </div>
@@ -79,15 +92,25 @@ function General() {
         <Title order={2} size="h5" id="set-account" mb="sm">
           {t('settings.account')}
         </Title>
-        <Text size="sm">
-          {session?.user.username} · {session?.user.email}
-        </Text>
+        <Group gap="xs">
+          <Text size="sm">
+            {session?.user.username}
+            {session?.user.email ? ` · ${session.user.email}` : ''}
+          </Text>
+          {session?.user.role && <RoleBadge role={session.user.role} />}
+        </Group>
         <Text size="xs" c="dimmed" mb="sm">
           {session && t('settings.sessionUntil', { date: f.date(session.expiresAt, 'datetime') })}
         </Text>
         <Button variant="default" leftSection={<Icon name="logout" size={16} />} onClick={() => void signOut()}>
           {t('nav.logout')}
         </Button>
+        <Title order={3} size="h6" mt="lg" mb="xs" id="set-password">
+          {t('auth.changePassword')}
+        </Title>
+        <div style={{ maxWidth: 360 }}>
+          <ChangePasswordForm submitLabel={t('auth.changePassword')} onDone={() => notifications.show({ color: 'teal', message: t('auth.passwordChanged') })} />
+        </div>
       </section>
     </Stack>
   );
@@ -368,7 +391,8 @@ interface Preview {
   invalidLines: { line: number; errors: string[] }[];
 }
 
-function ImportExport() {
+/** `withJsonRestore`: members restore a JSON backup here (the owner and admins do it under Backups). */
+function ImportExport({ withJsonRestore }: { withJsonRestore: boolean }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const [from, setFrom] = useState('');
@@ -533,16 +557,17 @@ function ImportExport() {
           </Alert>
         )}
       </section>
+      {withJsonRestore && <JsonRestore />}
     </Stack>
   );
 }
 
 /* ------------------------------------------------------------------ server */
 
-function Server() {
+function Server({ manager }: { manager: boolean }) {
   return (
     <Stack>
-      <NetworkSettings />
+      {manager && <NetworkSettings />}
       <SyncSettings />
       <About />
     </Stack>
