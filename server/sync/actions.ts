@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, Params } from '../api/action';
+import type { ConflictLog } from './conflict-log';
 import { PREFIX_PATTERN, type SyncService } from './service';
 import { SYNCED_COLLECTIONS } from './synced-collections';
 
 declare module '../app-context' {
   interface ServiceMap {
     sync: SyncService;
+    syncConflicts: ConflictLog;
   }
 }
 
@@ -87,4 +89,55 @@ export const syncRemove = defineAction({
   handler: (_params, ctx) => ctx.app.services.sync.remove(ctx.user.id),
 });
 
-export const syncActions = [syncConfigure, syncStatus, syncStart, syncStop, syncResync, syncRemove];
+const CONFLICT =
+  '`{id, collection, documentId, at, kind: fields|edit-lost|delete-undone, lost: this-device|other-device, fields: [{field, lost, kept}], summary, ' +
+  'lostUpdatedAt, keptUpdatedAt, status: open|kept-other|dismissed}`';
+
+export const syncConflicts = defineAction({
+  name: 'sync.conflicts',
+  summary: 'The conflict log: what the sync\'s conflict rules overwrote that a person wrote, newest first.',
+  notes:
+    'Recorded on the PennyPost that resolved the conflict (the one that synced second), kept on this computer only (never synced), the latest 200. ' +
+    'Changes of different fields of a document are merged and are not listed; listed are: `fields` — a field changed on both sides, the later edit ' +
+    'kept its value and `fields[].lost` is the overwritten one; `edit-lost` — an edit lost to a later delete; `delete-undone` — a delete lost to a later ' +
+    'edit. `lost` says whose version lost: this PennyPost\'s or the server\'s (another device or a phone). `open` counts the entries still open.',
+  auth: 'user',
+  params: Params({
+    page: Type.Integer({ minimum: 1, maximum: 1e6, default: 1 }),
+    pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  }),
+  returns: `\`{list, total, open, page, pageSize}\`; each item: ${CONFLICT}`,
+  errors: [[400, 'page or pageSize out of range']],
+  handler: (params, ctx) => ctx.app.services.syncConflicts.list(ctx.user.id, params.page, params.pageSize),
+});
+
+export const syncKeepOtherVersion = defineAction({
+  name: 'sync.keepOtherVersion',
+  summary: 'Undo a conflict resolution: write the overwritten version back as a new edit, which then syncs.',
+  notes:
+    '`fields`: the lost field values are written back; `edit-lost`: the lost edit is written back (the document returns); `delete-undone`: the document ' +
+    'is deleted again. It is a new change with a later `updatedAt`, so it wins on every device. The entry becomes `kept-other`.',
+  auth: 'user',
+  params: Params({ conflictId: Type.String({ minLength: 1, maxLength: 64 }) }),
+  returns: CONFLICT,
+  errors: [
+    [404, 'no such entry in your conflict log'],
+    [409, 'the entry is closed already (kept or dismissed), the document was deleted since (fields), or the version no longer fits the document\'s rules'],
+  ],
+  handler: (params, ctx) => ctx.app.services.syncConflicts.keepOtherVersion(ctx.user.id, params.conflictId),
+});
+
+export const syncDismissConflict = defineAction({
+  name: 'sync.dismissConflict',
+  summary: 'Close a conflict log entry, keeping the resolution as it is.',
+  auth: 'user',
+  params: Params({ conflictId: Type.String({ minLength: 1, maxLength: 64 }) }),
+  returns: CONFLICT,
+  errors: [
+    [404, 'no such entry in your conflict log'],
+    [409, 'the entry is closed already'],
+  ],
+  handler: (params, ctx) => ctx.app.services.syncConflicts.dismiss(ctx.user.id, params.conflictId),
+});
+
+export const syncActions = [syncConfigure, syncStatus, syncStart, syncStop, syncResync, syncRemove, syncConflicts, syncKeepOtherVersion, syncDismissConflict];

@@ -1,16 +1,20 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CouchStandin } from '../test-support/fakes/couchdb-standin';
 import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/listen';
+import { COUCH_ADMIN, RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
+import { SYNCED_COLLECTIONS } from './synced-collections';
+import { COUCH_START_TIMEOUT, FAST } from './test-helpers';
 
 /**
  * The CouchDB password stays with the server and user it was entered for: sync.configure never
- * reuses the stored password, so a new address needs it entered again. `attacker` is a real
- * listener that answers like CouchDB's welcome and records every request.
+ * reuses the stored password, so a new address needs it entered again. `couch` is a real Apache
+ * CouchDB 3.4.3 (server/test-support/real-couchdb.ts); `second` is another address with another
+ * admin and password (the same CouchDB reached directly, not through its proxy: a different
+ * server as far as the stored password is concerned; its user is a member of the ledger's databases). `attacker` is a real listener that answers
+ * like CouchDB's welcome and records every request (a server that is not CouchDB at all, so no
+ * CouchDB can play it).
  */
-
-const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
 
 interface Seen {
   method: string;
@@ -19,27 +23,27 @@ interface Seen {
   body: string;
 }
 
-let couch: CouchStandin;
-let second: CouchStandin;
+let couch: RealCouchDb;
+let second: { url: string; username: string; password: string };
 let attacker: FakeServer;
 const seen: Seen[] = [];
 
 beforeAll(async () => {
-  couch = await new CouchStandin().start();
-  couch.users.set('reader', { password: 'reader-secret', admin: false });
-  second = new CouchStandin();
-  second.users.set('admin', { password: 'second-secret', admin: true });
-  await second.start();
+  couch = await RealCouchDb.start();
+  await couch.setUser('reader', 'reader-secret');
+  // A plain user, a member of the ledger's databases (made by the admin): CouchDB accepts a
+  // `_users` user at once (a server admin added through the config API is refused for a moment).
+  second = { url: couch.directUrl, username: 'second_user', password: 'second-secret' };
+  await couch.setUser(second.username, second.password, { members: ['meta', ...SYNCED_COLLECTIONS].map((name) => `cred_${name}`) });
   attacker = await listenFake((req, res, body) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     if ((req.url ?? '/') === '/') return sendJson(res, { couchdb: 'Welcome', version: '3.3.3' });
     return sendJson(res, { error: 'unauthorized', reason: 'Name or password is incorrect.' }, 401);
   });
-});
+}, COUCH_START_TIMEOUT);
 afterAll(async () => {
-  await couch.close();
-  await second.close();
-  await attacker.close();
+  await couch?.close();
+  await attacker?.close();
 });
 
 /** Every password the attacker was given in a Basic header (and whether a secret shows anywhere else). */
@@ -56,7 +60,7 @@ it('a stored CouchDB password cannot be sent to a new address', async () => {
   const t = await startTestServer({ settings: FAST });
   try {
     const u = await registerUser(t);
-    const configured = await t.api('sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'cred_', live: false }, u.token);
+    const configured = await t.api('sync.configure', { url: couch.url, ...COUCH_ADMIN, prefix: 'cred_', live: false }, u.token);
     expect(configured.code).toBe(200);
     expect(configured.data.password).toBe('********');
 
@@ -97,9 +101,9 @@ it('a stored CouchDB password cannot be sent to a new address', async () => {
     expect((await t.api('sync.status', {}, u.token)).data.url).toBe(couch.url);
 
     // Entered again with a new server: accepted.
-    const moved = await t.api('sync.configure', { url: second.url, username: 'admin', password: 'second-secret', prefix: 'cred_', live: false }, u.token);
+    const moved = await t.api('sync.configure', { url: second.url, username: second.username, password: second.password, prefix: 'cred_', live: false }, u.token);
     expect(moved.code).toBe(200);
-    expect(moved.data).toMatchObject({ url: second.url, password: '********' });
+    expect(moved.data).toMatchObject({ url: second.url, username: second.username, password: '********' });
     expect(attackerSaw('admin-secret')).toBe(false);
     expect(attackerSaw('second-secret')).toBe(false);
     await t.api('sync.remove', {}, u.token);

@@ -137,6 +137,14 @@ export class SyncGate {
     return false;
   }
 
+  /**
+   * The report entry of an ignored document (a new object each time it is ignored again): the fetch
+   * compares it before and after a check to tell "ignored now" from "waiting".
+   */
+  ignoredMark(id: string): object | undefined {
+    return this.ignored.get(id);
+  }
+
   /** A document that is not imported: reported with the reason (and no longer waiting). */
   ignore(id: string, reason: string): void {
     this.unhold(id);

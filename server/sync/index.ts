@@ -1,6 +1,31 @@
+import type { RxCollection } from 'rxdb';
+import type { AppContext } from '../app-context';
 import type { Domain } from '../domain';
 import { syncActions } from './actions';
+import { ConflictLog } from './conflict-log';
 import { SyncService } from './service';
+import { SYNCED_COLLECTIONS } from './synced-collections';
+
+const stamped = new WeakSet<RxCollection>();
+
+/**
+ * A delete made here records when it was made: `updatedAt` becomes the time of the delete, so the
+ * conflict rules can tell a later delete from an earlier one (server/sync/conflicts.ts). Writes
+ * by the replication do not run hooks; only deletes made by PennyPost itself are stamped.
+ */
+function stampDeletes(app: AppContext): void {
+  for (const name of SYNCED_COLLECTIONS) {
+    const collection = app.db.rx.collections[name] as RxCollection | undefined;
+    if (!collection || stamped.has(collection)) continue;
+    const properties = (collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>;
+    if (!('updatedAt' in properties)) continue;
+    stamped.add(collection);
+    collection.preRemove((data: Record<string, any>) => {
+      const previous = typeof data.updatedAt === 'number' ? data.updatedAt : 0;
+      data.updatedAt = Math.max(app.clock.now(), previous + 1);
+    }, false);
+  }
+}
 
 /** CouchDB sync of each user's ledger (docs/sync.md). Starts last: it replicates the others' collections. */
 export function syncDomain(): Domain {
@@ -8,6 +33,8 @@ export function syncDomain(): Domain {
     name: 'sync',
     actions: syncActions,
     async start(app) {
+      stampDeletes(app);
+      app.services.syncConflicts = new ConflictLog(app);
       const sync = new SyncService(app);
       app.services.sync = sync;
       await sync.resumeAll();
@@ -15,6 +42,7 @@ export function syncDomain(): Domain {
     async forgetUser(app, userId) {
       // Before the documents go: their deletions must not replicate to the person's CouchDB.
       await app.services.sync?.remove(userId);
+      await app.services.syncConflicts?.forget(userId);
     },
     async stop(app) {
       await app.services.sync?.stopAll();

@@ -2,11 +2,18 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import type { RxCollection } from 'rxdb';
 import { authHeader } from './couch-client';
 import type { AdmitMode, SyncGate } from './gate';
+import { LinkStoppedError, type SyncLink } from './link';
 
 /**
  * The `fetch` that PennyPost hands to RxDB's CouchDB replication for one user and collection.
  * It is where the remote ledger meets the local one:
- * - adds the Basic credentials and a timeout to every request;
+ * - adds the Basic credentials and a timeout to every request, and asks the user's link
+ *   (server/sync/link.ts) first: after refused credentials nothing is sent any more; while the
+ *   server cannot be reached, the request waits and tries again with the others, and goes the
+ *   moment any collection of the user reaches the server;
+ * - answers the push's `_all_docs` pre-check itself for ids CouchDB cannot have (`freshIds`: new
+ *   documents, see service.ts): no request, no rule checks for them;
+ * - reads the next page of an initial pull while RxDB stores the current one;
  * - maps ownership: remote documents of the ledger's owner id become the local account's;
  *   documents with a foreign or missing owner are dropped and reported, never imported;
  * - drops remote documents that break the collection's schema (reported), instead of letting one
@@ -31,8 +38,17 @@ export interface ReplicationFetchOptions {
   timeoutMs: number;
   /** The domain rules, the report of documents not imported, and the documents kept waiting. */
   gate: SyncGate;
-  /** CouchDB refused the credentials: the caller stops this replication (no retry storm). */
+  /** CouchDB does not let this user use this database (403): the caller stops this replication. */
   onAuthFailure(message: string): void;
+  /** Credentials and reachability, shared by the user's collections (server/sync/link.ts). */
+  link: SyncLink;
+  /** Ids being pushed that CouchDB cannot have (the push pre-check is answered without a request). */
+  freshIds?: ReadonlySet<string>;
+}
+
+/** What every collection shows when CouchDB refuses the stored password. */
+export function refusedPasswordMessage(username: string): string {
+  return `CouchDB refused the password for user ${username} — enter the new one in Settings → Sync.`;
 }
 
 const COUCH_FIELDS = ['_id', '_rev', '_deleted', '_conflicts', '_attachments', '_revisions', '_revs_info', '_local_seq'];
@@ -111,32 +127,194 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
 
   const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (new URL(url).pathname.endsWith('/_bulk_docs') && typeof init?.body === 'string') {
-      // Outgoing documents (only this account's: the push modifier filters) go up under the owner id.
-      const body = JSON.parse(init.body) as { docs: Array<Record<string, any>> };
-      body.docs = body.docs.map((doc) => (doc.userId === options.localUserId ? { ...doc, userId: options.ownerId } : doc));
-      init = { ...init, body: JSON.stringify(body) };
+  const hasUpdatedAt = 'updatedAt' in ((options.collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>);
+  /** Server revisions ignored for good that the next `_bulk_docs` replaces (id → their `_rev`). */
+  const replaceable = new Map<string, string>();
+  /** Documents the last `_all_docs` saw deleted on the server (id → the tombstone's `_rev`). */
+  const deletedOnServer = new Map<string, string>();
+
+  /**
+   * The bodies of deleted revisions (`_bulk_get`): a PennyPost's delete carries the document with
+   * the time of the delete; a phone's `remove()` only `{_id, _rev, _deleted}`. Empty when the
+   * server cannot answer (the rows are then treated as bare tombstones).
+   */
+  const tombstonesOf = async (allDocsUrl: string, wanted: Array<{ id: string; rev: string }>): Promise<Map<string, Record<string, any>>> => {
+    const found = new Map<string, Record<string, any>>();
+    if (wanted.length === 0) return found;
+    const base = allDocsUrl.slice(0, allDocsUrl.indexOf('_all_docs'));
+    try {
+      const response = await send(`${base}_bulk_get`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ docs: wanted }),
+      }, options.timeoutMs);
+      if (response.status !== 200) {
+        await response.body?.cancel().catch(() => undefined);
+        return found;
+      }
+      const answer = (await readJson(response)) as { results?: Array<{ id: string; docs?: Array<{ ok?: Record<string, any> }> }> };
+      for (const result of answer.results ?? []) {
+        const doc = result.docs?.find((d) => d.ok)?.ok;
+        if (doc && doc._deleted) found.set(result.id, doc);
+      }
+    } catch (error) {
+      if (error instanceof LinkStoppedError) throw error;
     }
+    return found;
+  };
+
+  /** The next page of an initial pull, asked for while RxDB stores the current one. */
+  let prefetched: { url: string; response: Promise<Response> } | null = null;
+
+  /**
+   * One request through the link: waits while the server cannot be reached and tries again (the
+   * longest wait is the retry period; shorter when another collection reaches the server), throws
+   * LinkStoppedError after refused credentials or when the sync stops.
+   */
+  const send = async (url: string, init: RequestInit | undefined, timeoutMs: number): Promise<Response> => {
     const headers = new Headers(init?.headers);
     headers.set('authorization', authHeader(options));
     const longpoll = url.includes('feed=longpoll');
-    const response = await fetch(url, {
-      ...init,
-      headers,
-      signal: AbortSignal.timeout(longpoll ? options.timeoutMs + 60_000 : options.timeoutMs),
-    });
-    if (response.status === 401 || response.status === 403) {
-      const message = response.status === 401 ? 'CouchDB refused the username or password.' : 'CouchDB does not allow this user to use the database.';
-      options.onAuthFailure(message);
-      throw new Error(message);
+    for (;;) {
+      // A long-poll waits for changes: the server and the password are checked first with a short
+      // request (the database's info), which goes through the link like any other.
+      if (longpoll && !options.link.isVerified) {
+        const check = await send(url.slice(0, url.indexOf('_changes')), undefined, options.timeoutMs);
+        await check.body?.cancel().catch(() => undefined);
+      }
+      const probe = await options.link.acquire(longpoll);
+      let response: Response;
+      try {
+        response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
+      } catch {
+        options.link.unreachableNow(probe);
+        continue;
+      }
+      if (response.status >= 500) {
+        await response.body?.cancel().catch(() => undefined);
+        options.link.unreachableNow(probe);
+        continue;
+      }
+      if (response.status === 401) {
+        await response.body?.cancel().catch(() => undefined);
+        const message = refusedPasswordMessage(options.username);
+        options.link.refused(probe, message);
+        throw new LinkStoppedError(message);
+      }
+      if (response.status === 403) {
+        const body = (await response.json().catch(() => null)) as { reason?: string } | null;
+        if (/locked/i.test(body?.reason ?? '')) {
+          // CouchDB's lockout after failed logins: it concerns the user, not this database.
+          const message = `CouchDB has locked user ${options.username} for a few minutes after failed logins — wait, then enter the password in Settings → Sync.`;
+          options.link.refused(probe, message);
+          throw new LinkStoppedError(message);
+        }
+        options.link.answered(probe);
+        const message = 'CouchDB does not allow this user to use the database.';
+        options.onAuthFailure(message);
+        throw new Error(message);
+      }
+      options.link.answered(probe);
+      return response;
     }
-    if (response.status >= 500) throw new Error(`CouchDB answered HTTP ${response.status}`);
+  };
+
+  /** Reads a JSON answer; a connection cut while reading counts as unreachable (the caller retries). */
+  const readJson = async (response: Response): Promise<any> => {
+    try {
+      return await response.json();
+    } catch (error) {
+      options.link.lost();
+      throw error;
+    }
+  };
+
+  /** The same `_changes` request from another checkpoint (RxDB builds its query without encoding). */
+  const nextPageUrl = (url: string, lastSeq: unknown): string | null => {
+    if (typeof lastSeq !== 'string' && typeof lastSeq !== 'number') return null;
+    const next = url.replace(/([?&]since=)[^&]*/, `$1${String(lastSeq)}`);
+    return next === url ? null : next;
+  };
+
+  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    if (method === 'POST' && new URL(url).pathname.endsWith('/_all_docs') && typeof init?.body === 'string' && options.freshIds && options.freshIds.size > 0) {
+      // The push's pre-check: ids CouchDB cannot have are answered here (not found), the rest is asked.
+      const body = JSON.parse(init.body) as { keys?: string[] };
+      const keys = Array.isArray(body.keys) ? body.keys : [];
+      const fresh = keys.filter((key) => options.freshIds!.has(key));
+      if (fresh.length > 0) {
+        const missing = fresh.map((key) => ({ key, error: 'not_found' }));
+        const rest = keys.filter((key) => !options.freshIds!.has(key));
+        if (rest.length === 0) {
+          if (options.link.authFailure) throw new LinkStoppedError(options.link.authFailure);
+          return json({ total_rows: 0, offset: 0, rows: missing }, 200);
+        }
+        const answer = await fetchAndMap(url, { ...init, body: JSON.stringify({ ...body, keys: rest }) });
+        const mapped = (await answer.json()) as { rows?: unknown[] };
+        return json({ ...mapped, rows: [...(mapped.rows ?? []), ...missing] }, answer.status);
+      }
+    }
+    return fetchAndMap(url, init);
+  };
+
+  async function fetchAndMap(url: string, init?: RequestInit): Promise<Response> {
+    if (new URL(url).pathname.endsWith('/_bulk_docs') && typeof init?.body === 'string') {
+      // Outgoing documents (only this account's: the push modifier filters) go up under the owner id.
+      const body = JSON.parse(init.body) as { docs: Array<Record<string, any>> };
+      body.docs = body.docs.map((doc) => {
+        const out = doc.userId === options.localUserId ? { ...doc, userId: options.ownerId } : doc;
+        // Replaces a server revision that is ignored for good (seen by the pre-check).
+        const rev = replaceable.get(out._id);
+        replaceable.delete(out._id);
+        if (rev && !out._rev) return { ...out, _rev: rev };
+        // An edit that brings back a document deleted on the server goes without `_rev`: CouchDB
+        // answers "conflict" to an update of a deleted revision and accepts a new one on top of it.
+        const deletedRev = deletedOnServer.get(out._id);
+        deletedOnServer.delete(out._id);
+        if (deletedRev && !out._deleted && out._rev === deletedRev) {
+          const { _rev: _dropped, ...rest } = out;
+          return rest;
+        }
+        return out;
+      });
+      init = { ...init, body: JSON.stringify(body) };
+    }
+    const longpoll = url.includes('feed=longpoll');
     const path = new URL(url).pathname;
+    let response: Response;
+    if (prefetched && prefetched.url === url && !init?.body) {
+      const ahead = prefetched.response;
+      prefetched = null;
+      response = await ahead;
+    } else {
+      prefetched = null;
+      try {
+        response = await send(url, init, longpoll ? options.timeoutMs + 60_000 : options.timeoutMs);
+      } catch (error) {
+        // Stopped (refused credentials, or the sync is being stopped): a pull ends with "nothing new"
+        // from where it was, so that RxDB can finish cancelling (it retries a failing pull until the
+        // cancel completes, and the cancel waits for the pull). Pushes keep failing: nothing may be
+        // taken as sent.
+        const since = new URL(url).searchParams.get('since');
+        if (error instanceof LinkStoppedError && path.endsWith('/_changes') && since !== null && since !== 'now') {
+          return json({ results: [], last_seq: since }, 200);
+        }
+        throw error;
+      }
+    }
     if (path.endsWith('/_changes')) {
-      const body = (await response.json()) as { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
+      const body = (await readJson(response)) as { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
       if (!Array.isArray(body.results)) return json(body, response.status);
+      // A full page of the (initial) pull: the next one is asked for now, while this one is stored.
+      const limit = Number(new URL(url).searchParams.get('limit') ?? 0);
+      const next = !longpoll && limit > 0 && body.results.length >= limit ? nextPageUrl(url, body.last_seq) : null;
+      if (next) {
+        const ahead = send(next, init, options.timeoutMs);
+        ahead.catch(() => undefined);
+        prefetched = { url: next, response: ahead };
+      }
       // Documents that waited and now pass go in first, as if CouchDB had sent them again (a newer
       // version in this answer replaces them).
       const inAnswer = new Set(body.results.map((row) => row.id));
@@ -152,10 +330,14 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       return json({ ...body, results }, response.status);
     }
     if (path.endsWith('/_all_docs')) {
-      const body = (await response.json()) as { rows?: Array<{ id?: string; key: string; value?: { rev: string; deleted?: boolean }; doc?: Record<string, any> | null; error?: string }> };
+      const body = (await readJson(response)) as { rows?: Array<{ id?: string; key: string; value?: { rev: string; deleted?: boolean }; doc?: Record<string, any> | null; error?: string }> };
       if (!Array.isArray(body.rows)) return json(body, response.status);
       const conflictLookup = (init?.method ?? 'GET').toUpperCase() === 'GET';
       const locals = await gate.localDocs(body.rows.filter((row) => !row.error && row.id).map((row) => row.id as string));
+      const tombstones = await tombstonesOf(
+        url,
+        body.rows.filter((row) => !row.error && row.id && !row.doc && row.value?.deleted && locals.has(row.id)).map((row) => ({ id: row.id as string, rev: row.value!.rev })),
+      );
       const rows = [];
       for (const row of body.rows) {
         if (row.error || !row.id) {
@@ -163,21 +345,41 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
           continue;
         }
         const local = locals.get(row.id);
-        if (!row.doc && row.value?.deleted) {
-          rows.push({ ...row, doc: local ? asCouch(local, row.value.rev, true) : { _id: row.id, _rev: row.value.rev, _deleted: true } });
-          continue;
+        let remote = row.doc;
+        if (row.value?.deleted) deletedOnServer.set(row.id, row.value.rev);
+        if (!remote && row.value?.deleted) {
+          // A delete on the server: `_all_docs` has no body for it. Its tombstone says when it was
+          // made (updatedAt) — the conflict rules compare it with the edit being pushed.
+          if (!local) {
+            rows.push({ ...row, doc: { _id: row.id, _rev: row.value.rev, _deleted: true } });
+            continue;
+          }
+          remote = tombstones.get(row.id) ?? { _id: row.id, _rev: row.value.rev, _deleted: true };
         }
-        const mapped = await mapIncoming(row.doc, local, 'lookup');
+        const before = gate.ignoredMark(row.id);
+        let mapped = await mapIncoming(remote, local, 'lookup');
+        if (mapped && remote?._deleted && remote.userId === undefined && hasUpdatedAt) {
+          // A bare tombstone (a phone's remove()): when it was made is unknown, so it counts as
+          // older than any edit it meets (docs/sync.md, "Conflicts").
+          mapped = { ...mapped, updatedAt: 0 };
+        }
         if (mapped) rows.push({ ...row, doc: mapped });
         else if (conflictLookup) {
           // A document of another owner, or one that breaks a rule, holds this id on the server:
           // keep ours, never import theirs.
           rows.push({ ...row, doc: local ? asCouch(local, row.value?.rev, !!local._deleted) : null });
-        } else rows.push({ ...row, doc: null });
+        } else {
+          // The push's pre-check. A server revision that is ignored for good (reported in
+          // sync.status) does not block the push: the valid local version replaces it (the
+          // `_bulk_docs` that follows gets its `_rev`). One that waits is left alone.
+          const ignoredNow = gate.ignoredMark(row.id);
+          if (local && row.value?.rev && ignoredNow !== undefined && ignoredNow !== before) replaceable.set(row.id, row.value.rev);
+          rows.push({ ...row, doc: null });
+        }
       }
       await gate.flush();
       return json({ ...body, rows }, response.status);
     }
     return response;
-  };
+  }
 }

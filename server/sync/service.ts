@@ -7,6 +7,7 @@ import { KeyedMutex } from '../lib/keyed-mutex';
 import { couchFetch, CouchError, ensureDatabase, toApiError, type CouchTarget } from './couch-client';
 import { seal, unseal, type SealedSecret } from './credentials';
 import { dropWaiting, UserGates, type SyncGate } from './gate';
+import { SyncLink } from './link';
 import { createReplicationFetch } from './replication-fetch';
 import { SYNCED_COLLECTIONS, type SyncedCollection } from './synced-collections';
 
@@ -46,6 +47,8 @@ interface UserSync {
   config: SyncConfig;
   collections: Map<SyncedCollection, CollectionSync>;
   gates: UserGates;
+  /** Credentials and reachability of the user's CouchDB, shared by all collections (link.ts). */
+  link: SyncLink;
 }
 
 export const OWNER_DOC_ID = 'ledger-owner';
@@ -62,6 +65,9 @@ export const PREFIX_PATTERN = '^[a-z][a-z0-9_$()+-]{0,99}$';
 
 /** What sync.status shows instead of the password. sync.configure refuses it: it is not a password. */
 export const PASSWORD_PLACEHOLDER = '********';
+
+/** How long stopping a user's sync waits for the requests in flight before answering. */
+const STOP_WAIT_MS = 5_000;
 
 function normalizeUrl(url: string): string {
   let parsed: URL;
@@ -198,10 +204,30 @@ export class SyncService {
       // Documents that waited (e.g. for their asset) pass now: pull again, the fetch hands them over.
       userSync.collections.get(name)?.replication.reSync();
     });
-    const userSync: UserSync = { config, collections: new Map(), gates };
+    const { retrySeconds, requestTimeoutMs, batchSize } = this.settings();
+    const link = new SyncLink({
+      retryMs: retrySeconds * 1000,
+      // The first refusal stops every collection at once: CouchDB locks the user out after a few.
+      onAuthFailure: (message) => {
+        for (const entry of userSync.collections.values()) {
+          entry.state = 'error';
+          entry.lastError = message;
+          void entry.replication?.cancel();
+        }
+      },
+      // The server answers again: no collection stays "paused" until its own next try, and each
+      // one pulls what changed meanwhile (a long-poll that never returned before the outage asks
+      // for changes "since now" and would skip them).
+      onReachable: (afterOutage) => {
+        for (const entry of userSync.collections.values()) {
+          entry.lastNetworkErrorAt = 0;
+          if (afterOutage && entry.state !== 'error') entry.replication.reSync();
+        }
+      },
+    });
+    const userSync: UserSync = { config, collections: new Map(), gates, link };
     this.users.set(userId, userSync);
     await gates.open(config.collections);
-    const { retrySeconds, requestTimeoutMs, batchSize } = this.settings();
     for (const name of config.collections) {
       const collection = this.app.db.rx.collections[name] as RxCollection | undefined;
       const gate = gates.get(name);
@@ -218,6 +244,8 @@ export class SyncService {
         subscriptions: [],
         lastNetworkErrorAt: 0,
       };
+      // Ids of the push batches under way that CouchDB cannot have (see the push handler below).
+      const freshIds = new Set<string>();
       const replicationFetch = createReplicationFetch({
         collection,
         username: config.username,
@@ -226,10 +254,12 @@ export class SyncService {
         localUserId: userId,
         timeoutMs: requestTimeoutMs,
         gate,
+        link,
+        freshIds,
         onAuthFailure: (message) => {
           entry.state = 'error';
           entry.lastError = message;
-          // Stop at once: retrying wrong credentials would only hammer the server.
+          // Stop at once: retrying what the server forbids would only hammer it.
           void entry.replication?.cancel();
         },
       });
@@ -250,6 +280,7 @@ export class SyncService {
         },
       });
       entry.replication = replication;
+      this.skipPointlessPrechecks(replication, freshIds);
       entry.subscriptions.push(
         replication.error$.subscribe((error) => {
           if (entry.state === 'error') return;
@@ -276,6 +307,12 @@ export class SyncService {
           entry.lastPulledAt = this.app.clock.now();
           entry.lastNetworkErrorAt = 0;
         }),
+        // What a conflict resolution overwrote goes to the conflict log (server/sync/conflict-log.ts).
+        replication.conflict$.subscribe((conflict) => {
+          void this.app.services.syncConflicts
+            ?.record(userId, name, collection.schema.primaryPath as string, conflict.input)
+            .catch((error: Error) => this.app.log.warn('sync: recording a conflict failed', { collection: name, error: error.message }));
+        }),
         collection.eventBulks$.subscribe((bulk) => {
           if (typeof bulk.context === 'string' && bulk.context.includes('replication')) return;
           for (const event of bulk.events) {
@@ -288,14 +325,55 @@ export class SyncService {
     }
   }
 
+  /**
+   * RxDB's CouchDB push first reads every pushed id from the server (`_all_docs`), to compare it
+   * with the state it assumes there. A row without an assumed state, once the first pull is done,
+   * is a document CouchDB did not have when it was read (the pull stores an assumed state for every
+   * document it brings): a new document. The read is pointless for those; the fetch answers it
+   * (server/sync/replication-fetch.ts), and should another device have written the same id since,
+   * CouchDB answers the write with a conflict, which RxDB resolves as before. Deletions always ask.
+   */
+  private skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>): void {
+    const push = replication.push;
+    if (!push) return;
+    const primaryPath = replication.collection.schema.primaryPath as string;
+    const write = push.handler.bind(push);
+    push.handler = async (rows) => {
+      const pulled = replication.internalReplicationState?.firstSyncDone.down.getValue() === true;
+      const fresh = pulled
+        ? rows.filter((row) => !row.assumedMasterState && !row.newDocumentState._deleted).map((row) => (row.newDocumentState as Record<string, any>)[primaryPath] as string)
+        : [];
+      for (const id of fresh) freshIds.add(id);
+      try {
+        return await write(rows);
+      } finally {
+        for (const id of fresh) freshIds.delete(id);
+      }
+    };
+  }
+
   private async stopUser(userId: string): Promise<void> {
     const current = this.users.get(userId);
     if (!current) return;
     this.users.delete(userId);
-    current.gates.close();
-    for (const entry of current.collections.values()) {
-      for (const subscription of entry.subscriptions) subscription.unsubscribe();
-      await entry.replication.cancel();
+    // Cancelled with the link still open: RxDB finishes the pull or push in flight first (it retries
+    // a failing one until the cancel completes), so closing the link first would make it wait for
+    // ever. When the server cannot be reached, the cancel completes in the background once it can.
+    const cancels = Promise.all(
+      [...current.collections.values()].map((entry) => {
+        for (const subscription of entry.subscriptions) subscription.unsubscribe();
+        return entry.replication.cancel();
+      }),
+    );
+    const finish = () => {
+      current.link.close();
+      current.gates.close();
+    };
+    const done = await Promise.race([cancels.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_WAIT_MS).unref())]);
+    if (done) finish();
+    else {
+      this.app.log.warn('sync: stopped while the server cannot be reached; the last requests end when it answers', { userId });
+      void cancels.then(finish, finish);
     }
   }
 
@@ -356,9 +434,14 @@ export class SyncService {
     // Paused = the server failed to answer within the last few retry periods. Retries keep
     // failing while it is away, so this turns back by itself once it answers again.
     const pausedWindow = Math.max(3 * this.settings().retrySeconds * 1000, 2000);
+    const unreachable = running?.link.unreachable === true;
     const collections = config.collections.map((name) => {
       const entry = running?.collections.get(name);
-      const paused = entry !== undefined && entry.state !== 'error' && entry.lastNetworkErrorAt > 0 && Date.now() - entry.lastNetworkErrorAt < pausedWindow;
+      const paused =
+        entry !== undefined &&
+        entry.state !== 'error' &&
+        (unreachable || (entry.lastNetworkErrorAt > 0 && Date.now() - entry.lastNetworkErrorAt < pausedWindow));
+      if (paused && unreachable) entry.lastError = `Cannot reach ${config.url}; retrying every ${this.settings().retrySeconds} s.`;
       const problems = entry?.gate.report(IGNORED_SHOWN);
       const state: SyncState = !entry ? 'stopped' : paused ? 'paused' : entry.state;
       return {

@@ -1,34 +1,23 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CouchStandin } from '../test-support/fakes/couchdb-standin';
+import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, eventually, FAST, inSync, type SyncUser } from './test-helpers';
+import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser } from './test-helpers';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must
  * obey the domains' rules, not only the schema: docs/sync.md "Domain rules",
- * docs/savings-game.md "Sync: what a synced document must prove".
+ * docs/savings-game.md "Sync: what a synced document must prove". Against a real Apache CouchDB
+ * 3.4.3 (server/test-support/real-couchdb.ts).
  */
 
 const DAY = 86_400_000;
 
-let couch: CouchStandin;
+let couch: RealCouchDb;
 beforeAll(async () => {
-  couch = await new CouchStandin().start();
-});
-afterAll(() => couch.close());
-
-type Ignored = { id: string; reason: string; at: number };
-
-async function statusOf(t: TestServer, u: SyncUser, collection: string): Promise<{ ignored: Ignored[]; ignoredCount: number; state: string }> {
-  const status = await t.api('sync.status', {}, u.token);
-  return status.data.collections.find((c: { collection: string }) => c.collection === collection);
-}
-
-/** The reason sync.status gives for a document (undefined: not listed). */
-async function reasonFor(t: TestServer, u: SyncUser, collection: string, id: string): Promise<string | undefined> {
-  return (await statusOf(t, u, collection)).ignored.find((i) => i.id === id)?.reason;
-}
+  couch = await RealCouchDb.start();
+}, COUCH_START_TIMEOUT);
+afterAll(() => couch?.close());
 
 async function localDoc(t: TestServer, collection: string, id: string) {
   return (await t.server.app.db.collection(collection).findOne(id).exec())?.toJSON();
@@ -209,6 +198,9 @@ describe('synced documents obey the domain rules', () => {
     // (it may wait for its goal first)
     await eventually(() => reasonFor(t, u, 'trades', 'other:goal_completed:laptop-done'), (r) => r === 'the rules pay 150 coins for completing "Bike", not 1499');
     await eventually(async () => localDoc(t, 'trades', 'laptop:goal_completed:laptop-done'), (d) => d !== undefined);
+    // The goal itself too: its reward may be taken while the goal is still on its way (the trade's
+    // rule counts it as pending), and its achievements are evaluated when it is written here.
+    await eventually(async () => localDoc(t, 'goals', 'laptop-done'), (d) => d !== undefined);
     // Paid once, whether this PennyPost's own evaluation or the synced entry came first.
     // (getAchievements runs the evaluation the synced goal started, if it has not run yet.)
     await t.api('savings.getAchievements', {}, u.token);
@@ -222,13 +214,22 @@ describe('synced documents obey the domain rules', () => {
 
     // Copies of rewards and unlocks under other ids are taken (they are true) but count nothing:
     // not in the wallet, not on the leaderboard.
+    // Achievements the synced completed goal unlocks ("Made it", "Ahead of schedule") are evaluated
+    // in the background: settled first.
+    await eventually(
+      async () => (await t.api('savings.getAchievements', {}, u.token)).data.list as Array<{ id: string; completed: boolean }>,
+      (list) => ['goal_completed', 'goal_early'].every((id) => list.find((a) => a.id === id)?.completed),
+    );
+    await t.server.app.services.savings.idle();
+    const settled = await wallet();
     const achievements = (await leaderboard('achievements')).me.score;
     expect(achievements).toBeGreaterThan(0);
     const { _rev, ...unlock } = (await db('achievements').allDocs({ include_docs: true })).rows.find((r: { id: string }) => r.id !== 'mint-unlock').doc;
     await db('achievements').put({ ...unlock, _id: `copy-${unlock._id}` });
     await db('trades').put(trade(u.id, `copy:saving_day:${today}`, { reason: 'saving_day', ref: today, cash: 50_00, createdAt: now }));
     await eventually(async () => (await localDoc(t, 'achievements', `copy-${unlock._id}`)) !== undefined && (await localDoc(t, 'trades', `copy:saving_day:${today}`)) !== undefined, (ok) => ok);
-    expect((await wallet()).cash).toBe(after.cash);
+    await t.server.app.services.savings.idle();
+    expect((await wallet()).cash).toBe(settled.cash);
     expect((await leaderboard()).me.score).toBe(200);
     expect((await leaderboard('achievements')).me.score).toBe(achievements);
   });
@@ -267,4 +268,91 @@ describe('a record waiting for its asset', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('issue 16, finding 6: a phone writes records that pass the schema but break the ledger', () => {
+  // The phone is a plain CouchDB user (a member of the ledger's databases, not an admin) writing
+  // through PouchDB over HTTP, as the user's phone app did; PennyPost syncs assets and records.
+  let t: TestServer;
+  let u: SyncUser;
+  let cash: string;
+  let savings: string;
+  let phone: { records: any; ownerId: string };
+
+  beforeAll(async () => {
+    t = await startTestServer({ settings: FAST });
+    u = await registerUser(t);
+    cash = (await t.api('asset.create', { name: 'Cash', type: 'cash', balance: 100 }, u.token)).data.id;
+    savings = (await t.api('asset.create', { name: 'Savings', type: 'savings', balance: 50 }, u.token)).data.id;
+    expect((await configureSync(t, couch, u, { prefix: 'pp_f6_', collections: ['assets', 'records'] })).code).toBe(200);
+    await inSync(t, u);
+    const account = await phoneAccount(couch, 'pp_f6_', ['meta', 'assets', 'records']);
+    const { ownerId } = await couch.client('pp_f6_meta', account).get('ledger-owner');
+    phone = { records: couch.client('pp_f6_records', account), ownerId };
+  });
+  afterAll(() => t.close());
+
+  it('a record on an asset that does not exist waits, is reported as waiting, and never counts; transfers with an empty asset or to the same asset are broken', async () => {
+    const before = { cash: await balanceOf(t, u, cash), savings: await balanceOf(t, u, savings), total: (await t.api('accounting.query', {}, u.token)).data.total };
+    const docs = {
+      'f6-unknown-asset': record(phone.ownerId, 'f6-unknown-asset', { asset: 'asset-nobody-made', amount: 2500 }),
+      // its money would leave Cash and arrive nowhere
+      'f6-empty-to': record(phone.ownerId, 'f6-empty-to', { type: 'transfer', category: '', asset: cash, toAsset: '', amount: 5000 }),
+      // money arriving in Savings from nowhere
+      'f6-empty-from': record(phone.ownerId, 'f6-empty-from', { type: 'transfer', category: '', asset: '', toAsset: savings, amount: 7000 }),
+      'f6-same-asset': record(phone.ownerId, 'f6-same-asset', { type: 'transfer', category: '', asset: cash, toAsset: cash, amount: 3000, fee: 100 }),
+    };
+    for (const doc of Object.values(docs)) await phone.records.put(doc);
+    // A valid expense written after them: once it counts, the phone's documents have all arrived.
+    await phone.records.put(record(phone.ownerId, 'f6-valid', { asset: cash, amount: 100 }));
+    await eventually(() => balanceOf(t, u, cash), (b) => b === before.cash - 1);
+    const status = await eventually(
+      () => statusOf(t, u, 'records'),
+      (s) => Object.keys(docs).every((id) => s.ignored.some((i) => i.id === id)),
+    );
+    const reason = (id: keyof typeof docs) => status.ignored.find((i) => i.id === id)!.reason;
+    expect(reason('f6-unknown-asset')).toMatch(/^waiting for the asset asset-nobody-made: it is not here \(yet\); the record is kept, counted nowhere/);
+    expect(reason('f6-empty-to')).toBe('a transfer needs the asset it goes to (toAsset)');
+    expect(reason('f6-empty-from')).toBe('a record needs its asset');
+    expect(reason('f6-same-asset')).toBe(`a transfer needs two different assets (both are ${cash})`);
+    expect(status.ignoredCount).toBe(4);
+    expect(status.state).not.toBe('error');
+
+    // Nothing of them is in the ledger: balances, the record list and the balance check agree.
+    for (const id of Object.keys(docs)) {
+      expect(await localDoc(t, 'records', id)).toBeUndefined();
+      expect((await t.api('accounting.get', { id }, u.token)).code).toBe(3001);
+    }
+    expect(await balanceOf(t, u, cash)).toBe(before.cash - 1);
+    expect(await balanceOf(t, u, savings)).toBe(before.savings);
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(before.total + 1);
+    const check = (await t.api('asset.checkBalances', {}, u.token)).data;
+    expect(check.ok).toBe(true);
+
+    // Broken is for good, waiting is not: when assets change, the broken ones stay broken (not
+    // waiting for an asset that can never come) and the record on the unknown asset still waits.
+    await t.api('asset.create', { name: 'Another', type: 'cash', balance: 0 }, u.token);
+    await inSync(t, u);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the re-check of waiting documents runs
+    const later = await statusOf(t, u, 'records');
+    const laterReason = (id: string) => later.ignored.find((i) => i.id === id)?.reason;
+    expect(laterReason('f6-unknown-asset')).toMatch(/^waiting for the asset asset-nobody-made/);
+    for (const id of ['f6-empty-to', 'f6-empty-from', 'f6-same-asset']) expect(laterReason(id)).not.toMatch(/^waiting/);
+    expect(await balanceOf(t, u, cash)).toBe(before.cash - 1);
+    expect(await balanceOf(t, u, savings)).toBe(before.savings);
+  });
+
+  it('a phone that corrects a broken transfer gets it counted; deleting a waiting record takes it off the list', async () => {
+    const before = { cash: await balanceOf(t, u, cash), savings: await balanceOf(t, u, savings) };
+    const broken = await phone.records.get('f6-empty-to');
+    await phone.records.put({ ...broken, toAsset: savings, updatedAt: Date.now() });
+    await eventually(() => balanceOf(t, u, savings), (b) => b === before.savings + 50);
+    expect(await balanceOf(t, u, cash)).toBe(before.cash - 50);
+    expect(await reasonFor(t, u, 'records', 'f6-empty-to')).toBeUndefined();
+
+    await phone.records.remove(await phone.records.get('f6-unknown-asset'));
+    await eventually(() => reasonFor(t, u, 'records', 'f6-unknown-asset'), (r) => r === undefined);
+    expect(await localDoc(t, 'records', 'f6-unknown-asset')).toBeUndefined();
+    expect((await t.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);
+  });
 });

@@ -1,15 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CouchStandin } from '../test-support/fakes/couchdb-standin';
 import { startChildServer } from '../test-support/child-server';
+import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, eventually, FAST, inSync, type SyncUser as User } from './test-helpers';
+import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from './test-helpers';
 
-let couch: CouchStandin;
+/**
+ * The sync against a real Apache CouchDB 3.4.3 (server/test-support/real-couchdb.ts): its
+ * authentication and lockout, `_security`, `_bulk_docs` conflicts and delete stubs are CouchDB's
+ * own. Going offline is the recording proxy in front of it taking the server off the network.
+ */
+
+let couch: RealCouchDb;
 beforeAll(async () => {
-  couch = await new CouchStandin().start();
-  couch.users.set('reader', { password: 'reader-secret', admin: false });
-});
-afterAll(() => couch.close());
+  couch = await RealCouchDb.start();
+  // A plain user (not a server admin): may not create databases.
+  await couch.setUser('reader', 'reader-secret');
+  // Gets a wrong password in the configure test: its own account, so the lockout CouchDB applies
+  // after repeated failures never touches `admin`. (Accounts here are `_users` users: a server
+  // admin added through the config API is refused for a moment after it is added, and every
+  // refusal counts towards that lockout.)
+  await couch.setUser('configure_tester', 'tester-secret');
+  // Signed in once before the test (CouchDB may rewrite a new account's password hash on its first
+  // sign-in; the configure test wants the account settled).
+  for (const [name, password] of [['reader', 'reader-secret'], ['configure_tester', 'tester-secret']]) {
+    const session = await fetch(`${couch.url}_session`, { headers: { authorization: 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64') } });
+    expect(session.status).toBe(200);
+  }
+}, COUCH_START_TIMEOUT);
+afterAll(() => couch?.close());
 
 async function configure(t: TestServer, u: User, extra: Record<string, unknown> = {}) {
   return configureSync(t, couch, u, extra);
@@ -22,12 +40,12 @@ describe('sync.configure', () => {
       const u = await registerUser(t);
       expect((await t.api('sync.configure', { url: 'ftp://x/', username: 'a', password: 'b' }, u.token)).code).toBe(400);
       expect((await t.api('sync.configure', { url: 'http://admin:pw@127.0.0.1/', username: 'a', password: 'b' }, u.token)).message).toMatch(/not in the URL/);
-      const wrong = await t.api('sync.configure', { url: couch.url, username: 'admin', password: 'nope' }, u.token);
+      const wrong = await t.api('sync.configure', { url: couch.url, username: 'configure_tester', password: 'nope' }, u.token);
       expect(wrong.status).toBe(400);
       expect(wrong.message).toBe('CouchDB refused the username or password.');
       expect(JSON.stringify(wrong)).not.toContain('nope');
       const reader = await t.api('sync.configure', { url: couch.url, username: 'reader', password: 'reader-secret', prefix: 'readeronly_' }, u.token);
-      expect(reader.status).toBe(403);
+      expect(reader.status, reader.message).toBe(403);
       expect(reader.message).toMatch(/may not create it.*admin/);
       const down = await t.api('sync.configure', { url: 'http://127.0.0.1:9/', username: 'a', password: 'b' }, u.token);
       expect(down.status).toBe(502);
@@ -72,8 +90,10 @@ describe('push and pull', () => {
         expect(JSON.stringify(row.doc)).not.toMatch(/passwordHash|_meta/);
       }
     }
-    const dbs = await (await fetch(`${couch.url}_all_dbs`, { headers: { authorization: 'Basic ' + Buffer.from('admin:admin-secret').toString('base64') } })).json();
-    expect(dbs).not.toEqual(expect.arrayContaining([expect.stringMatching(/users|push|session/)]));
+    const dbs = await couch.databases();
+    expect(dbs).toEqual(expect.arrayContaining(['pp_all_meta', 'pp_all_records']));
+    // (`_users` and `_replicator` are CouchDB's own system databases.)
+    expect(dbs.filter((name) => !name.startsWith('_'))).not.toEqual(expect.arrayContaining([expect.stringMatching(/users|push|session/)]));
 
     // A copy of each pushed document, written on the server, arrives locally.
     for (const name of names) {
@@ -94,7 +114,8 @@ describe('push and pull', () => {
   it('a phone (plain PouchDB client) writes and deletes records on the server: balances follow', async () => {
     const cash = (await t.api('asset.query', {}, u.token)).data.list[0].id as string;
     const before = await balanceOf(t, u, cash);
-    const phone = couch.client('pp_all_records');
+    // The phone signs in as a plain CouchDB user, a member of the ledger's databases only.
+    const phone = couch.client('pp_all_records', await phoneAccount(couch, 'pp_all_', ['meta', 'assets', 'records']));
     const now = Date.now();
     const doc = {
       _id: `phone-${now}`, userId: u.id, type: 'expense', amount: 1234, asset: cash, toAsset: '', toAmount: 0, fee: 0,
@@ -223,16 +244,18 @@ describe('offline and errors', () => {
 
   it('stops with a clear error, and no retry storm, when the credentials stop working', async () => {
     const t = await startTestServer({ settings: FAST });
-    couch.users.set('temp', { password: 'temp-secret', admin: true });
+    // A plain user, a member of the ledger's databases (made by the admin): may sync, not create.
+    await couch.setUser('temp', 'temp-secret', { members: ['pp_creds_meta', 'pp_creds_assets'] });
     try {
       const u = await registerUser(t);
       await t.api('asset.create', { name: 'Cash', type: 'cash' }, u.token);
-      await t.api('sync.configure', { url: couch.url, username: 'temp', password: 'temp-secret', prefix: 'pp_creds_', collections: ['assets'] }, u.token);
+      const configured = await t.api('sync.configure', { url: couch.url, username: 'temp', password: 'temp-secret', prefix: 'pp_creds_', collections: ['assets'] }, u.token);
+      expect(configured.code, configured.message).toBe(200);
       await inSync(t, u);
-      couch.users.set('temp', { password: 'changed', admin: true });
+      await couch.setUser('temp', 'changed');
       await t.api('asset.create', { name: 'Second', type: 'cash' }, u.token);
       const failed = await eventually(() => t.api('sync.status', {}, u.token), (s) => s.data.collections[0].state === 'error');
-      expect(failed.data.collections[0].lastError).toBe('CouchDB refused the username or password.');
+      expect(failed.data.collections[0].lastError).toMatch(/^CouchDB refused the (username or password\.|password for user temp\b)/);
       const before = couch.requests.length;
       await new Promise((r) => setTimeout(r, 1500)); // 7 retry periods
       expect(couch.requests.length - before).toBeLessThanOrEqual(1);

@@ -1,5 +1,5 @@
 import type { CollectionDefinition } from '../db/collections';
-import { lastWriteWins } from './conflicts';
+import { mergeByField } from './conflicts';
 
 /**
  * The collections that sync to CouchDB (per user): the ledger and the game, short links and file
@@ -13,11 +13,11 @@ export function isSynced(name: string): name is SyncedCollection {
   return (SYNCED_COLLECTIONS as readonly string[]).includes(name);
 }
 
-/** Gives every synced collection with an `updatedAt` field the last-write-wins conflict rule. */
+/** Gives every synced collection with an `updatedAt` field the conflict rules (per-field merge, later edit or delete wins; server/sync/conflicts.ts). */
 export function withSyncConflictRules(defs: readonly CollectionDefinition[]): CollectionDefinition[] {
   return defs.map((def) => {
     const properties = (def.schema as { properties?: Record<string, unknown> }).properties ?? {};
     if (!isSynced(def.name) || def.conflictHandler || !('updatedAt' in properties)) return def;
-    return { ...def, conflictHandler: lastWriteWins };
+    return { ...def, conflictHandler: mergeByField };
   });
 }

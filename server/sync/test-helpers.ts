@@ -1,12 +1,18 @@
-import type { CouchStandin } from '../test-support/fakes/couchdb-standin';
+import { COUCH_ADMIN, type RealCouchDb } from '../test-support/real-couchdb';
 import type { registerUser, TestServer } from '../test-support/test-server';
 
-/** Helpers of the sync tests (sync.test.ts, sync-rules.test.ts). */
+/**
+ * Helpers of the sync tests (sync.test.ts, sync-rules.test.ts, phone.test.ts), which run against a
+ * real Apache CouchDB 3.4.3 (server/test-support/real-couchdb.ts, one per test file).
+ */
 
 export type SyncUser = Awaited<ReturnType<typeof registerUser>>;
 
 /** Sync settings that retry fast. */
 export const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
+
+/** Starting a CouchDB (and, the first time on a machine, checking its build) takes a moment. */
+export const COUCH_START_TIMEOUT = 90_000;
 
 /** Polls `fn` until `accept` holds (the sync is asynchronous); fails with the last value. */
 export async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -20,9 +26,23 @@ export async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => 
   return last;
 }
 
-/** sync.configure against the stand-in as its admin. */
-export async function configureSync(t: TestServer, couch: CouchStandin, u: SyncUser, extra: Record<string, unknown> = {}) {
-  return t.api('sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', ...extra }, u.token);
+/** sync.configure against the test CouchDB as its server admin (who may create the databases). */
+export async function configureSync(t: TestServer, couch: Pick<RealCouchDb, 'url'>, u: SyncUser, extra: Record<string, unknown> = {}) {
+  return t.api('sync.configure', { url: couch.url, username: COUCH_ADMIN.username, password: COUCH_ADMIN.password, ...extra }, u.token);
+}
+
+let phones = 0;
+/**
+ * A plain CouchDB user (not an admin) who may read and write the given databases of a ledger
+ * (their `_security` members), as a phone's account would be on a real server. Each call makes a
+ * new user, so a test that sends wrong passwords never locks out another test's account (CouchDB
+ * 3.4 locks an account for a few minutes after repeated failures).
+ */
+export async function phoneAccount(couch: RealCouchDb, prefix: string, collections: readonly string[]): Promise<{ username: string; password: string }> {
+  phones++;
+  const account = { username: `phone_${process.pid}_${phones}`, password: `phone-secret-${phones}` };
+  await couch.setUser(account.username, account.password, { members: collections.map((name) => `${prefix}${name}`) });
+  return account;
 }
 
 export async function inSync(t: TestServer, u: SyncUser): Promise<void> {
@@ -31,4 +51,17 @@ export async function inSync(t: TestServer, u: SyncUser): Promise<void> {
 
 export async function balanceOf(t: TestServer, u: SyncUser, assetId: string): Promise<number> {
   return (await t.api('asset.detail', { id: assetId }, u.token)).data?.balance;
+}
+
+type Ignored = { id: string; reason: string; at: number };
+
+/** One collection's part of sync.status. */
+export async function statusOf(t: TestServer, u: SyncUser, collection: string): Promise<{ ignored: Ignored[]; ignoredCount: number; state: string; pending: number }> {
+  const status = await t.api('sync.status', {}, u.token);
+  return status.data.collections.find((c: { collection: string }) => c.collection === collection);
+}
+
+/** The reason sync.status gives for a document (undefined: not listed). */
+export async function reasonFor(t: TestServer, u: SyncUser, collection: string, id: string): Promise<string | undefined> {
+  return (await statusOf(t, u, collection)).ignored.find((i) => i.id === id)?.reason;
 }

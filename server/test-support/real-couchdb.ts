@@ -50,8 +50,26 @@ export class RealCouchDb {
     const port = await freePort();
     await startCouch(port, dir, { adminPassword: COUCH_ADMIN.password });
     const couch = new RealCouchDb(dir, `http://127.0.0.1:${port}/`);
+    await couch.systemDatabases();
     await couch.start();
     return couch;
+  }
+
+  /**
+   * A single-node CouchDB creates `_users` and `_replicator` a moment after it starts answering:
+   * until then a new user is refused (404). Made sure of here (creating them if need be).
+   */
+  private async systemDatabases(): Promise<void> {
+    for (const db of ['_users', '_replicator']) {
+      for (let i = 0; ; i++) {
+        const info = await this.admin(db);
+        if (info && !info.error) break;
+        const created = await this.admin(db, { method: 'PUT' }).catch(() => null);
+        if (created?.ok) break;
+        if (i >= 40) throw new Error(`CouchDB has no ${db} database`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   /** The address clients use (the proxy), with a trailing slash. */
@@ -101,7 +119,7 @@ export class RealCouchDb {
     const auth = 'Basic ' + Buffer.from(`${COUCH_ADMIN.username}:${COUCH_ADMIN.password}`).toString('base64');
     const res = await fetch(new URL(pathname, this.directUrl), { ...init, headers: { 'content-type': 'application/json', authorization: auth, ...(init.headers ?? {}) } });
     const body = await res.json().catch(() => null);
-    if (!res.ok && res.status !== 404) throw new Error(`CouchDB ${init.method ?? 'GET'} ${pathname}: ${res.status} ${JSON.stringify(body)}`);
+    if (!res.ok && !(res.status === 404 && (init.method ?? 'GET') === 'GET')) throw new Error(`CouchDB ${init.method ?? 'GET'} ${pathname}: ${res.status} ${JSON.stringify(body)}`);
     return body;
   }
 
@@ -119,6 +137,9 @@ export class RealCouchDb {
     const existing = await this.admin(`_users/${encodeURIComponent(id)}`);
     const rev = existing && existing._rev ? { _rev: existing._rev } : {};
     await this.admin(`_users/${encodeURIComponent(id)}`, { method: 'PUT', body: JSON.stringify({ _id: id, name, password, roles: [], type: 'user', ...rev }) });
+    // A new account: waited for until it signs in. A changed password is not (the old one keeps
+    // working for a few seconds, and every refusal of the new one would count towards the lockout).
+    if (!existing?._rev) await this.untilSignInWorks(name, password);
     for (const db of members) {
       await this.admin(encodeURIComponent(db), { method: 'PUT' }).catch(() => undefined);
       const security = (await this.admin(`${encodeURIComponent(db)}/_security`)) ?? {};
@@ -126,6 +147,21 @@ export class RealCouchDb {
       names.add(name);
       await this.admin(`${encodeURIComponent(db)}/_security`, { method: 'PUT', body: JSON.stringify({ ...security, members: { ...(security.members ?? {}), names: [...names] } }) });
     }
+  }
+
+  /**
+   * CouchDB may refuse a new `_users` account for a moment after it was written (its auth cache). Waits (a few spaced tries, fewer than its lockout
+   * counts) until it works, so that a test never starts with a refusal it did not ask for.
+   */
+  private async untilSignInWorks(name: string, password: string): Promise<void> {
+    const auth = 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64');
+    for (const wait of [100, 300, 600, 1200]) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      const res = await fetch(new URL('_session', this.directUrl), { headers: { authorization: auth } });
+      await res.body?.cancel();
+      if (res.status === 200) return;
+    }
+    throw new Error(`CouchDB still refuses the new password of ${name}`);
   }
 
   /** A PouchDB client on a remote database through the proxy, as a phone app would use it. */

@@ -90,6 +90,9 @@ export interface ActionDeclarations {
   'stats.getIncomeExpense': typeof ledger_actions.statsIncomeExpense;
   'stats.getTrend': typeof ledger_actions.statsTrend;
   'sync.configure': typeof sync_actions.syncConfigure;
+  'sync.conflicts': typeof sync_actions.syncConflicts;
+  'sync.dismissConflict': typeof sync_actions.syncDismissConflict;
+  'sync.keepOtherVersion': typeof sync_actions.syncKeepOtherVersion;
   'sync.remove': typeof sync_actions.syncRemove;
   'sync.resync': typeof sync_actions.syncResync;
   'sync.start': typeof sync_actions.syncStart;

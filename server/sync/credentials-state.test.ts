@@ -1,0 +1,144 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RealCouchDb } from '../test-support/real-couchdb';
+import { registerUser, startTestServer } from '../test-support/test-server';
+import { eventually, inSync } from './test-helpers';
+
+/**
+ * One credentials state for all collections of a user (server/sync/link.ts), against a real
+ * CouchDB 3.4.3: a password changed on the server costs at most a few refused requests — never
+ * enough for CouchDB's lockout (more than 5 failures lock the user out for minutes, also for the
+ * new password) — and every collection stops at once with one clear message.
+ */
+
+const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
+const COLLECTIONS = ['assets', 'records', 'categories', 'rates', 'goals', 'links'];
+
+let couch: RealCouchDb;
+/** Status codes of every answer that went through `counter` (in front of the CouchDB's proxy). */
+const answers: Array<{ request: string; status: number }> = [];
+let counter: Server;
+let counterUrl: string;
+
+beforeAll(async () => {
+  couch = await RealCouchDb.start();
+  const target = new URL(couch.url);
+  counter = createServer((req, res) => {
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      answers.push({ request: `${req.method} ${req.url}`, status: answer.statusCode ?? 0 });
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
+  counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/`;
+}, 90_000);
+
+afterAll(async () => {
+  counter?.closeAllConnections();
+  await new Promise<void>((resolve) => (counter ? counter.close(() => resolve()) : resolve()));
+  await couch?.close();
+});
+
+/** Waits until CouchDB refuses the password (one refused request; the accepted ones count nothing). */
+async function refusedOnce(username: string, password: string, db: string): Promise<void> {
+  const authorization = 'Basic ' + Buffer.from(`${username}:${password}`).toString('base64');
+  await eventually(async () => (await fetch(`${couch.directUrl}${db}`, { headers: { authorization } })).status, (status) => status === 401, 20_000);
+}
+
+const refusals = () => answers.filter((a) => a.status === 401 || a.status === 403).length;
+
+it('a password changed on CouchDB stops every collection after at most a few refusals (no lockout); the new password works at once', async () => {
+  const prefix = 'pp_pwchange_';
+  const name = `alice_${process.pid}`;
+  await couch.setUser(name, 'old-secret', { members: [`${prefix}meta`, ...COLLECTIONS.map((c) => `${prefix}${c}`)] });
+  const t = await startTestServer({ settings: FAST });
+  try {
+    const u = await registerUser(t);
+    const cash = (await t.api('asset.create', { name: 'Cash', type: 'cash', balance: 100 }, u.token)).data.id;
+    const configured = await t.api('sync.configure', { url: counterUrl, username: name, password: 'old-secret', prefix, collections: COLLECTIONS }, u.token);
+    expect(configured.code, configured.message).toBe(200);
+    await inSync(t, u);
+    expect(refusals()).toBe(0);
+
+    await couch.setUser(name, 'new-secret');
+    // CouchDB's auth cache takes a few seconds to see the change; until then the old password still
+    // works. Wait for it with the old password directly (not through the counter): this adds one
+    // failure to CouchDB's count, the sync's must stay below the lockout together with it.
+    await refusedOnce(name, 'old-secret', `${prefix}assets`);
+    const before = answers.length;
+    // Writes in several collections at once: each one pushes.
+    await Promise.all([
+      t.api('asset.create', { name: 'Second', type: 'cash' }, u.token),
+      t.api('accounting.create', { type: 'expense', amount: 5, asset: cash, category: 'Food' }, u.token),
+      t.api('category.create', { type: 'expense', name: 'Pets' }, u.token),
+      t.api('currency.setRate', { from: 'EUR', to: 'USD', rate: '1.1' }, u.token),
+    ]);
+    const message = `CouchDB refused the password for user ${name} — enter the new one in Settings → Sync.`;
+    const stopped = await eventually(
+      () => t.api('sync.status', {}, u.token),
+      (s) => s.data.collections.every((c: { state: string }) => c.state === 'error'),
+    );
+    for (const c of stopped.data.collections) expect(c.lastError, c.collection).toBe(message);
+    await new Promise((r) => setTimeout(r, 2000)); // 10 retry periods
+    const refused = answers.slice(before).filter((a) => a.status === 401 || a.status === 403);
+    expect(refused.every((a) => a.status === 401), JSON.stringify(refused)).toBe(true);
+    expect(refused.length, JSON.stringify(refused)).toBeGreaterThanOrEqual(1);
+    expect(refused.length, JSON.stringify(refused)).toBeLessThanOrEqual(3); // CouchDB locks after 5 (one is the wait above)
+    const quiet = answers.length;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(answers.length - quiet).toBe(0); // nothing is sent any more
+
+    // The new password works at once (no "Account is temporarily locked"), and everything goes up.
+    const again = await t.api('sync.configure', { url: counterUrl, username: name, password: 'new-secret', prefix, collections: COLLECTIONS }, u.token);
+    expect(again.code, again.message).toBe(200);
+    await inSync(t, u);
+    const running = await eventually(
+      () => t.api('sync.status', {}, u.token),
+      (s) => s.data.collections.every((c: { state: string; pending: number }) => c.state === 'idle' && c.pending === 0),
+    );
+    expect(running.data.collections.map((c: { lastError: string | null }) => c.lastError)).toEqual(COLLECTIONS.map(() => null));
+    const remoteAssets = await couch.local(`${prefix}assets`).allDocs();
+    expect(remoteAssets.rows).toHaveLength(2);
+  } finally {
+    await t.close();
+  }
+}, 60_000);
+
+it('sync.start with a password changed while the server was stopped costs one refusal, not one per collection', async () => {
+  const prefix = 'pp_pwrestart_';
+  const name = `bob_${process.pid}`;
+  await couch.setUser(name, 'old-secret', { members: [`${prefix}meta`, ...COLLECTIONS.map((c) => `${prefix}${c}`)] });
+  const t = await startTestServer({ settings: FAST });
+  try {
+    const u = await registerUser(t);
+    await t.api('asset.create', { name: 'Cash', type: 'cash', balance: 100 }, u.token);
+    expect((await t.api('sync.configure', { url: counterUrl, username: name, password: 'old-secret', prefix, collections: COLLECTIONS }, u.token)).code).toBe(200);
+    await inSync(t, u);
+    await t.api('sync.stop', {}, u.token);
+    await couch.setUser(name, 'new-secret');
+    await refusedOnce(name, 'old-secret', `${prefix}assets`);
+    const before = answers.length;
+    // Every collection starts at once (pull, push, long-poll): one request goes first.
+    await t.api('sync.start', {}, u.token);
+    await eventually(
+      () => t.api('sync.status', {}, u.token),
+      (s) => s.data.collections.every((c: { state: string }) => c.state === 'error'),
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(answers.slice(before).filter((a) => a.status === 401 || a.status === 403)).toHaveLength(1);
+    // sync.start retries: one more refusal, no more.
+    await t.api('sync.start', {}, u.token);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(answers.slice(before).filter((a) => a.status === 401 || a.status === 403)).toHaveLength(2);
+    expect((await t.api('sync.configure', { url: counterUrl, username: name, password: 'new-secret', prefix, collections: COLLECTIONS }, u.token)).code).toBe(200);
+  } finally {
+    await t.close();
+  }
+}, 60_000);
