@@ -125,6 +125,7 @@ describe("another user's ids on every action", () => {
     if (param === 'attachments') return 'file';
     if (param === 'moveTo') return 'categoryRef';
     if (param === 'code' && group === 'shortlink') return 'linkCode';
+    if (param === 'conflictId') return 'conflict';
     return null;
   }
   const ID_LIKE = /^(id|.+Id|asset|fromAsset|toAsset|attachments|moveTo)$/;
@@ -143,6 +144,7 @@ describe("another user's ids on every action", () => {
     recipient: [404],
     message: [404],
     rate: [404],
+    conflict: [404],
   };
 
   it('answers the not-found code of the resource, never the owner’s data, and changes nothing of theirs', { timeout: 60_000 }, async () => {
@@ -172,6 +174,15 @@ describe("another user's ids on every action", () => {
     A.file = upload.fileId;
     await ok(base, 'accounting.update', { id: A.record, attachments: [A.file] }, alice.token);
     A.rate = 'unused';
+    // A sync conflict in Alice's log, as the replication records it (server/sync/conflict-log.ts).
+    const recordDoc = (await t.server.app.db.collection('records').findOne(A.record).exec())!.toJSON() as Record<string, any>;
+    const conflictBase = { ...recordDoc, _deleted: false };
+    await t.server.app.services.syncConflicts.record(alice.id, 'records', 'id', {
+      assumedMasterState: conflictBase,
+      realMasterState: { ...conflictBase, description: `${SECRET} phone`, updatedAt: recordDoc.updatedAt + 1 },
+      newDocumentState: { ...conflictBase, description: `${SECRET} laptop`, updatedAt: recordDoc.updatedAt + 2 },
+    } as never);
+    A.conflict = (await ok(base, 'sync.conflicts', {}, alice.token)).list[0].id;
 
     // Mallory has her own things of each kind, so her requests are otherwise valid.
     const M: Record<string, string> = {};

@@ -217,8 +217,8 @@ describe('synced documents obey the domain rules', () => {
     // Achievements the synced completed goal unlocks ("Made it", "Ahead of schedule") are evaluated
     // in the background: settled first.
     await eventually(
-      async () => (await t.api('savings.getAchievements', {}, u.token)).data.list as Array<{ id: string; completed: boolean }>,
-      (list) => ['goal_completed', 'goal_early'].every((id) => list.find((a) => a.id === id)?.completed),
+      async () => (await t.api('savings.getAchievements', {}, u.token)).data.list as Array<{ id: string; unlockedAt: number | null; reward: number }>,
+      (list) => ['goal_completed', 'goal_early'].every((id) => list.find((a) => a.id === id)?.unlockedAt),
     );
     await t.server.app.services.savings.idle();
     const settled = await wallet();
@@ -229,7 +229,15 @@ describe('synced documents obey the domain rules', () => {
     await db('trades').put(trade(u.id, `copy:saving_day:${today}`, { reason: 'saving_day', ref: today, cash: 50_00, createdAt: now }));
     await eventually(async () => (await localDoc(t, 'achievements', `copy-${unlock._id}`)) !== undefined && (await localDoc(t, 'trades', `copy:saving_day:${today}`)) !== undefined, (ok) => ok);
     await t.server.app.services.savings.idle();
-    expect((await wallet()).cash).toBe(settled.cash);
+    // (Achievement rewards of the synced goal may still be paid meanwhile: only they may move cash.)
+    const final = await wallet();
+    expect(final.received.savingDays).toBe(settled.received.savingDays);
+    expect(final.received.goalsCompleted).toBe(settled.received.goalsCompleted);
+    expect(final.cash - settled.cash).toBeCloseTo(final.received.achievements - settled.received.achievements, 2);
+    const paidFor = (await t.api('savings.getWallet', { pageSize: 100 }, u.token)).data.history.list.filter(
+      (entry: { reason: string; ref: string; amount: number }) => entry.reason === 'achievement' && entry.ref === unlock.achievementId,
+    );
+    expect(paidFor.length).toBeLessThanOrEqual(1); // the copied unlock paid nothing more
     expect((await leaderboard()).me.score).toBe(200);
     expect((await leaderboard('achievements')).me.score).toBe(achievements);
   });
