@@ -51,9 +51,23 @@ export function refusedPasswordMessage(username: string): string {
   return `CouchDB refused the password for user ${username} — enter the new one in Settings → Sync.`;
 }
 
+/** Own writes remembered to recognise their echo in the changes feed (per collection). */
+const MAX_REMEMBERED_WRITES = 50_000;
+
 const COUCH_FIELDS = ['_id', '_rev', '_deleted', '_conflicts', '_attachments', '_revisions', '_revs_info', '_local_seq'];
 
+/** Compiled once per collection schema (compiling takes tens of milliseconds; every sync start needed it). */
+const validators = new WeakMap<object, ValidateFunction>();
+
 function validatorFor(collection: RxCollection): ValidateFunction {
+  const cached = validators.get(collection.schema.jsonSchema);
+  if (cached) return cached;
+  const compiled = compileValidator(collection);
+  validators.set(collection.schema.jsonSchema, compiled);
+  return compiled;
+}
+
+function compileValidator(collection: RxCollection): ValidateFunction {
   const schema = structuredClone(collection.schema.jsonSchema) as Record<string, any>;
   schema.required = (schema.required as string[]).filter((field) => !field.startsWith('_'));
   delete schema.indexes;
@@ -64,6 +78,28 @@ function validatorFor(collection: RxCollection): ValidateFunction {
   delete schema.internalIndexes;
   const ajv = new Ajv({ strict: false, allErrors: false });
   return ajv.compile(schema);
+}
+
+/**
+ * An answer the fetch built itself (mapped, or answered locally). RxDB reads it with `json()`,
+ * which hands over the object as it is: serialising a page of a thousand documents only for RxDB
+ * to parse it again cost as much as mapping it. `text()` still gives the JSON.
+ */
+class MappedResponse extends Response {
+  constructor(
+    private readonly value: unknown,
+    status: number,
+  ) {
+    super(null, { status, headers: { 'content-type': 'application/json' } });
+  }
+
+  override json(): Promise<any> {
+    return Promise.resolve(this.value);
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(JSON.stringify(this.value));
+  }
 }
 
 export function createReplicationFetch(options: ReplicationFetchOptions): typeof fetch {
@@ -125,7 +161,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     return (await gate.admit(doc, plain, !!doc._deleted, local, mode)) ? mapped : null;
   };
 
-  const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown, status: number): Response => new MappedResponse(body, status);
 
   const hasUpdatedAt = 'updatedAt' in ((options.collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>);
   /** Server revisions ignored for good that the next `_bulk_docs` replaces (id → their `_rev`). */
@@ -161,6 +197,24 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       if (error instanceof LinkStoppedError) throw error;
     }
     return found;
+  };
+
+  /**
+   * Revisions this replication wrote itself (`_bulk_docs` answers, id → rev). The changes feed
+   * brings each of them back; a row whose document is still exactly that revision is an echo,
+   * which RxDB would read and compare only to write nothing (it stored that state as the server's
+   * when the push succeeded), so the live feed leaves it out — its checkpoint moves on all the same.
+   */
+  const written = new Map<string, string>();
+  const rememberWritten = (rows: unknown) => {
+    if (!Array.isArray(rows)) return;
+    for (const row of rows as Array<{ ok?: boolean; id?: string; rev?: string }>) {
+      if (!row.ok || typeof row.id !== 'string' || typeof row.rev !== 'string') continue;
+      written.delete(row.id);
+      written.set(row.id, row.rev);
+    }
+    // Echoes that never come (the feed is not live, or the document changed again) are forgotten.
+    while (written.size > MAX_REMEMBERED_WRITES) written.delete(written.keys().next().value as string);
   };
 
   /** The next page of an initial pull, asked for while RxDB stores the current one. */
@@ -259,6 +313,14 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     return fetchAndMap(url, init);
   };
 
+  /** A changes row that is exactly a revision this replication wrote (see `written`). */
+  function isEcho(row: { id: string; doc?: Record<string, any> }): boolean {
+    const rev = written.get(row.id);
+    if (rev === undefined || !row.doc || row.doc._rev !== rev) return false;
+    written.delete(row.id);
+    return true;
+  }
+
   async function fetchAndMap(url: string, init?: RequestInit): Promise<Response> {
     if (new URL(url).pathname.endsWith('/_bulk_docs') && typeof init?.body === 'string') {
       // Outgoing documents (only this account's: the push modifier filters) go up under the owner id.
@@ -304,6 +366,12 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
         throw error;
       }
     }
+    if (path.endsWith('/_bulk_docs')) {
+      if (response.status !== 201 && response.status !== 200) return response;
+      const answer = await readJson(response);
+      rememberWritten(answer);
+      return json(answer, response.status);
+    }
     if (path.endsWith('/_changes')) {
       const body = (await readJson(response)) as { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
       if (!Array.isArray(body.results)) return json(body, response.status);
@@ -319,7 +387,10 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       // version in this answer replaces them).
       const inAnswer = new Set(body.results.map((row) => row.id));
       const handedOver = gate.releasedDocs().filter((doc) => !inAnswer.has(doc._id)).map((doc) => ({ id: doc._id as string, doc }));
-      const rows = [...handedOver, ...body.results];
+      // Only the live feed leaves echoes out: RxDB takes a short page of the initial pull for its
+      // end, so those pages keep every row.
+      const fresh = !longpoll || written.size === 0 ? body.results : body.results.filter((row) => !isEcho(row));
+      const rows = [...handedOver, ...fresh];
       const locals = await gate.localDocs(rows.map((row) => row.id).filter((id) => typeof id === 'string'));
       const results = [];
       for (const row of rows) {
