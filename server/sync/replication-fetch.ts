@@ -373,29 +373,44 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       return json(answer, response.status);
     }
     if (path.endsWith('/_changes')) {
-      const body = (await readJson(response)) as { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
+      type ChangesPage = { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
+      let body = (await readJson(response)) as ChangesPage;
       if (!Array.isArray(body.results)) return json(body, response.status);
-      // A full page of the (initial) pull: the next one is asked for now, while this one is stored.
       const limit = Number(new URL(url).searchParams.get('limit') ?? 0);
-      const next = !longpoll && limit > 0 && body.results.length >= limit ? nextPageUrl(url, body.last_seq) : null;
-      if (next) {
-        const ahead = send(next, init, options.timeoutMs);
-        ahead.catch(() => undefined);
-        prefetched = { url: next, response: ahead };
-      }
       // Documents that waited and now pass go in first, as if CouchDB had sent them again (a newer
       // version in this answer replaces them).
       const inAnswer = new Set(body.results.map((row) => row.id));
       const handedOver = gate.releasedDocs().filter((doc) => !inAnswer.has(doc._id)).map((doc) => ({ id: doc._id as string, doc }));
-      // Only the live feed leaves echoes out: RxDB takes a short page of the initial pull for its
-      // end, so those pages keep every row.
-      const fresh = !longpoll || written.size === 0 ? body.results : body.results.filter((row) => !isEcho(row));
-      const rows = [...handedOver, ...fresh];
-      const locals = await gate.localDocs(rows.map((row) => row.id).filter((id) => typeof id === 'string'));
-      const results = [];
-      for (const row of rows) {
-        const doc = await mapIncoming(row.doc, locals.get(row.id), 'feed');
-        if (doc) results.push({ ...row, doc });
+      const results: Array<Record<string, any>> = [];
+      let pageUrl = url;
+      for (let first = true; ; first = false) {
+        const page = body.results!;
+        // A full page of the (initial) pull: the next one is asked for now, while this one is stored.
+        const next = !longpoll && limit > 0 && page.length >= limit ? nextPageUrl(pageUrl, body.last_seq) : null;
+        if (next) {
+          const ahead = send(next, init, options.timeoutMs);
+          ahead.catch(() => undefined);
+          prefetched = { url: next, response: ahead };
+        }
+        // Only the live feed leaves echoes out (the pages of the initial pull are topped up below).
+        const fresh = !longpoll || written.size === 0 ? page : page.filter((row) => !isEcho(row));
+        const rows = first ? [...handedOver, ...fresh] : fresh;
+        const locals = await gate.localDocs(rows.map((row) => row.id).filter((id) => typeof id === 'string'));
+        for (const row of rows) {
+          const doc = await mapIncoming(row.doc, locals.get(row.id), 'feed');
+          if (doc) results.push({ ...row, doc });
+        }
+        // RxDB takes a page with fewer documents than it asked for as the end of the feed: when
+        // documents of a full page were not imported (ignored, waiting), the next page tops it up,
+        // or the initial pull would stop there and never read the rest.
+        if (!next || results.length >= limit || !prefetched || prefetched.url !== next) break;
+        const ahead = prefetched.response;
+        prefetched = null;
+        const following = await ahead;
+        const nextBody = (await readJson(following)) as ChangesPage;
+        if (following.status !== 200 || !Array.isArray(nextBody.results)) break;
+        body = nextBody;
+        pageUrl = next;
       }
       await gate.flush();
       return json({ ...body, results }, response.status);
