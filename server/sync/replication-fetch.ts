@@ -44,6 +44,12 @@ export interface ReplicationFetchOptions {
   link: SyncLink;
   /** Ids being pushed that CouchDB cannot have (the push pre-check is answered without a request). */
   freshIds?: ReadonlySet<string>;
+  /**
+   * Revisions this replication wrote (id → rev), filled from `_bulk_docs` answers: their echo in
+   * the live feed is left out. The push forgets the ids of a batch that failed (RxDB then stores
+   * nothing for it, and the echo must reach RxDB as any change would).
+   */
+  ownWrites?: Map<string, string>;
 }
 
 /** What every collection shows when CouchDB refuses the stored password. */
@@ -209,7 +215,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
    * which RxDB would read and compare only to write nothing (it stored that state as the server's
    * when the push succeeded), so the live feed leaves it out — its checkpoint moves on all the same.
    */
-  const written = new Map<string, string>();
+  const written = options.ownWrites ?? new Map<string, string>();
   const rememberWritten = (rows: unknown) => {
     if (!Array.isArray(rows)) return;
     for (const row of rows as Array<{ ok?: boolean; id?: string; rev?: string }>) {

@@ -249,6 +249,8 @@ export class SyncService {
       };
       // Ids of the push batches under way that CouchDB cannot have (see the push handler below).
       const freshIds = new Set<string>();
+      // Revisions this replication wrote, whose echo the live feed leaves out (replication-fetch.ts).
+      const ownWrites = new Map<string, string>();
       const replicationFetch = createReplicationFetch({
         collection,
         username: config.username,
@@ -259,6 +261,7 @@ export class SyncService {
         gate,
         link,
         freshIds,
+        ownWrites,
         onAuthFailure: (message) => {
           entry.state = 'error';
           entry.lastError = message;
@@ -285,7 +288,7 @@ export class SyncService {
         },
       });
       entry.replication = replication;
-      this.skipPointlessPrechecks(replication, freshIds, batchSize);
+      this.skipPointlessPrechecks(replication, freshIds, ownWrites, batchSize);
       entry.subscriptions.push(
         replication.error$.subscribe((error) => {
           if (entry.state === 'error') return;
@@ -338,7 +341,7 @@ export class SyncService {
    * (server/sync/replication-fetch.ts), and should another device have written the same id since,
    * CouchDB answers the write with a conflict, which RxDB resolves as before. Deletions always ask.
    */
-  private skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>, requestSize: number): void {
+  private skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>, ownWrites: Map<string, string>, requestSize: number): void {
     const push = replication.push;
     if (!push) return;
     const primaryPath = replication.collection.schema.primaryPath as string;
@@ -363,6 +366,12 @@ export class SyncService {
       for (const id of fresh) freshIds.add(id);
       try {
         return await write(rows);
+      } catch (error) {
+        // RxDB stores nothing for a failed batch and tries it again: what did reach CouchDB comes
+        // back through the feed like any change (an echo left out already is met by the retry as
+        // a conflict, which stores the server's state too).
+        for (const row of rows) ownWrites.delete((row.newDocumentState as Record<string, any>)[primaryPath] as string);
+        throw error;
       } finally {
         for (const id of fresh) freshIds.delete(id);
       }
