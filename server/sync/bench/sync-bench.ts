@@ -4,6 +4,8 @@
  * records from one PennyPost, initial pull of them into an empty second PennyPost (its own
  * process), and the latency of a live change from one to the other. Prints one table.
  *
+ * BENCH_SYNC_BATCH sets the sync batchSize setting (default 1000).
+ *
  * BENCH_SYNC_TRACE=1 puts a timing proxy in front of CouchDB and prints, per kind of request, how
  * many there were and how long CouchDB took (the proxy costs a little throughput).
  */
@@ -129,7 +131,7 @@ async function main() {
   const couch = { url: proxy?.url ?? directUrl };
   const dirA = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-sync-a-'));
   const dirB = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-sync-b-'));
-  const settings = { rateLimit: { apiPerToken: 10_000_000, authPerAddress: 1000 }, sync: { retrySeconds: 1, batchSize: 1000 } };
+  const settings = { rateLimit: { apiPerToken: 10_000_000, authPerAddress: 1000 }, sync: { retrySeconds: 1, batchSize: Number(process.env.BENCH_SYNC_BATCH ?? 1000) } };
   const a = await startServer({ dataDir: dirA, port: 0, logger: createLogger('warn'), settings });
   const b = await startChildServer(dirB, settings as never);
   try {
