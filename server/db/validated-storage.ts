@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { wrappedValidateStorageFactory, type RxJsonSchema, type RxValidationError } from 'rxdb';
+import { META_INSTANCE_SCHEMA_TITLE, wrappedValidateStorageFactory, type RxJsonSchema, type RxValidationError } from 'rxdb';
 
 /**
  * RxDB's document validation (the same wrapper as rxdb/plugins/validate-ajv) with its own ajv
@@ -21,4 +21,15 @@ export function documentValidator(schema: RxJsonSchema<any>) {
   return (doc: unknown): RxValidationError[] => (validate(doc) ? [] : ((validate.errors ?? []) as unknown as RxValidationError[]));
 }
 
-export const wrappedValidatedStorage = wrappedValidateStorageFactory(documentValidator, 'ajv');
+/**
+ * RxDB's replication bookkeeping (one meta document per replicated document, holding a copy of
+ * it as the server has it) is written by RxDB itself from documents that were validated when they
+ * were written here or pulled: validating each copy again cost as much as validating the
+ * documents themselves, for every document a sync pushed or pulled.
+ */
+const notValidated = (): RxValidationError[] => [];
+
+export const wrappedValidatedStorage = wrappedValidateStorageFactory(
+  (schema) => (schema.title === META_INSTANCE_SCHEMA_TITLE ? notValidated : documentValidator(schema)),
+  'ajv',
+);

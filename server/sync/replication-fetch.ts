@@ -44,6 +44,12 @@ export interface ReplicationFetchOptions {
   link: SyncLink;
   /** Ids being pushed that CouchDB cannot have (the push pre-check is answered without a request). */
   freshIds?: ReadonlySet<string>;
+  /**
+   * Revisions this replication wrote (id → rev), filled from `_bulk_docs` answers: their echo in
+   * the live feed is left out. The push forgets the ids of a batch that failed (RxDB then stores
+   * nothing for it, and the echo must reach RxDB as any change would).
+   */
+  ownWrites?: Map<string, string>;
 }
 
 /** What every collection shows when CouchDB refuses the stored password. */
@@ -51,9 +57,23 @@ export function refusedPasswordMessage(username: string): string {
   return `CouchDB refused the password for user ${username} — enter the new one in Settings → Sync.`;
 }
 
+/** Own writes remembered to recognise their echo in the changes feed (per collection). */
+const MAX_REMEMBERED_WRITES = 50_000;
+
 const COUCH_FIELDS = ['_id', '_rev', '_deleted', '_conflicts', '_attachments', '_revisions', '_revs_info', '_local_seq'];
 
+/** Compiled once per collection schema (compiling takes tens of milliseconds; every sync start needed it). */
+const validators = new WeakMap<object, ValidateFunction>();
+
 function validatorFor(collection: RxCollection): ValidateFunction {
+  const cached = validators.get(collection.schema.jsonSchema);
+  if (cached) return cached;
+  const compiled = compileValidator(collection);
+  validators.set(collection.schema.jsonSchema, compiled);
+  return compiled;
+}
+
+function compileValidator(collection: RxCollection): ValidateFunction {
   const schema = structuredClone(collection.schema.jsonSchema) as Record<string, any>;
   schema.required = (schema.required as string[]).filter((field) => !field.startsWith('_'));
   delete schema.indexes;
@@ -62,13 +82,38 @@ function validatorFor(collection: RxCollection): ValidateFunction {
   delete schema.encrypted;
   delete schema.keyCompression;
   delete schema.internalIndexes;
-  const ajv = new Ajv({ strict: false, allErrors: false });
+  // The collection schemas are fixed at build time: checking them against the meta-schema first
+  // only cost time (as in server/db/validated-storage.ts).
+  const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: false });
   return ajv.compile(schema);
+}
+
+/**
+ * An answer the fetch built itself (mapped, or answered locally). RxDB reads it with `json()`,
+ * which hands over the object as it is: serialising a page of a thousand documents only for RxDB
+ * to parse it again cost as much as mapping it. `text()` still gives the JSON.
+ */
+class MappedResponse extends Response {
+  constructor(
+    private readonly value: unknown,
+    status: number,
+  ) {
+    super(null, { status, headers: { 'content-type': 'application/json' } });
+  }
+
+  override json(): Promise<any> {
+    return Promise.resolve(this.value);
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(JSON.stringify(this.value));
+  }
 }
 
 export function createReplicationFetch(options: ReplicationFetchOptions): typeof fetch {
   const primaryPath = options.collection.schema.primaryPath as string;
-  const validate = validatorFor(options.collection);
+  /** Compiled when the first document arrives (a push that brings nothing back needs none). */
+  let validator: ValidateFunction | undefined;
   const gate = options.gate;
 
   /** A local document in CouchDB's shape (as the pull side expects it). */
@@ -117,6 +162,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     }
     const mapped = { ...doc, userId: options.localUserId };
     const plain = plainOf(mapped);
+    const validate = (validator ??= validatorFor(options.collection));
     if (!validate(plain)) {
       const first = validate.errors?.[0];
       gate.ignore(doc._id, `it does not match the ${options.collection.name} schema (${first?.instancePath || 'document'} ${first?.message ?? 'invalid'})`);
@@ -125,7 +171,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     return (await gate.admit(doc, plain, !!doc._deleted, local, mode)) ? mapped : null;
   };
 
-  const json = (body: unknown, status: number) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown, status: number): Response => new MappedResponse(body, status);
 
   const hasUpdatedAt = 'updatedAt' in ((options.collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>);
   /** Server revisions ignored for good that the next `_bulk_docs` replaces (id → their `_rev`). */
@@ -161,6 +207,24 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       if (error instanceof LinkStoppedError) throw error;
     }
     return found;
+  };
+
+  /**
+   * Revisions this replication wrote itself (`_bulk_docs` answers, id → rev). The changes feed
+   * brings each of them back; a row whose document is still exactly that revision is an echo,
+   * which RxDB would read and compare only to write nothing (it stored that state as the server's
+   * when the push succeeded), so the live feed leaves it out — its checkpoint moves on all the same.
+   */
+  const written = options.ownWrites ?? new Map<string, string>();
+  const rememberWritten = (rows: unknown) => {
+    if (!Array.isArray(rows)) return;
+    for (const row of rows as Array<{ ok?: boolean; id?: string; rev?: string }>) {
+      if (!row.ok || typeof row.id !== 'string' || typeof row.rev !== 'string') continue;
+      written.delete(row.id);
+      written.set(row.id, row.rev);
+    }
+    // Echoes that never come (the feed is not live, or the document changed again) are forgotten.
+    while (written.size > MAX_REMEMBERED_WRITES) written.delete(written.keys().next().value as string);
   };
 
   /** The next page of an initial pull, asked for while RxDB stores the current one. */
@@ -259,6 +323,14 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     return fetchAndMap(url, init);
   };
 
+  /** A changes row that is exactly a revision this replication wrote (see `written`). */
+  function isEcho(row: { id: string; doc?: Record<string, any> }): boolean {
+    const rev = written.get(row.id);
+    if (rev === undefined || !row.doc || row.doc._rev !== rev) return false;
+    written.delete(row.id);
+    return true;
+  }
+
   async function fetchAndMap(url: string, init?: RequestInit): Promise<Response> {
     if (new URL(url).pathname.endsWith('/_bulk_docs') && typeof init?.body === 'string') {
       // Outgoing documents (only this account's: the push modifier filters) go up under the owner id.
@@ -304,27 +376,51 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
         throw error;
       }
     }
+    if (path.endsWith('/_bulk_docs')) {
+      if (response.status !== 201 && response.status !== 200) return response;
+      const answer = await readJson(response);
+      rememberWritten(answer);
+      return json(answer, response.status);
+    }
     if (path.endsWith('/_changes')) {
-      const body = (await readJson(response)) as { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
+      type ChangesPage = { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
+      let body = (await readJson(response)) as ChangesPage;
       if (!Array.isArray(body.results)) return json(body, response.status);
-      // A full page of the (initial) pull: the next one is asked for now, while this one is stored.
       const limit = Number(new URL(url).searchParams.get('limit') ?? 0);
-      const next = !longpoll && limit > 0 && body.results.length >= limit ? nextPageUrl(url, body.last_seq) : null;
-      if (next) {
-        const ahead = send(next, init, options.timeoutMs);
-        ahead.catch(() => undefined);
-        prefetched = { url: next, response: ahead };
-      }
       // Documents that waited and now pass go in first, as if CouchDB had sent them again (a newer
       // version in this answer replaces them).
       const inAnswer = new Set(body.results.map((row) => row.id));
       const handedOver = gate.releasedDocs().filter((doc) => !inAnswer.has(doc._id)).map((doc) => ({ id: doc._id as string, doc }));
-      const rows = [...handedOver, ...body.results];
-      const locals = await gate.localDocs(rows.map((row) => row.id).filter((id) => typeof id === 'string'));
-      const results = [];
-      for (const row of rows) {
-        const doc = await mapIncoming(row.doc, locals.get(row.id), 'feed');
-        if (doc) results.push({ ...row, doc });
+      const results: Array<Record<string, any>> = [];
+      let pageUrl = url;
+      for (let first = true; ; first = false) {
+        const page = body.results!;
+        // A full page of the (initial) pull: the next one is asked for now, while this one is stored.
+        const next = !longpoll && limit > 0 && page.length >= limit ? nextPageUrl(pageUrl, body.last_seq) : null;
+        if (next) {
+          const ahead = send(next, init, options.timeoutMs);
+          ahead.catch(() => undefined);
+          prefetched = { url: next, response: ahead };
+        }
+        // Only the live feed leaves echoes out (the pages of the initial pull are topped up below).
+        const fresh = !longpoll || written.size === 0 ? page : page.filter((row) => !isEcho(row));
+        const rows = first ? [...handedOver, ...fresh] : fresh;
+        const locals = await gate.localDocs(rows.map((row) => row.id).filter((id) => typeof id === 'string'));
+        for (const row of rows) {
+          const doc = await mapIncoming(row.doc, locals.get(row.id), 'feed');
+          if (doc) results.push({ ...row, doc });
+        }
+        // RxDB takes a page with fewer documents than it asked for as the end of the feed: when
+        // documents of a full page were not imported (ignored, waiting), the next page tops it up,
+        // or the initial pull would stop there and never read the rest.
+        if (!next || results.length >= limit || !prefetched || prefetched.url !== next) break;
+        const ahead = prefetched.response;
+        prefetched = null;
+        const following = await ahead;
+        const nextBody = (await readJson(following)) as ChangesPage;
+        if (following.status !== 200 || !Array.isArray(nextBody.results)) break;
+        body = nextBody;
+        pageUrl = next;
       }
       await gate.flush();
       return json({ ...body, results }, response.status);

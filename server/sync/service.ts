@@ -66,6 +66,9 @@ export const PREFIX_PATTERN = '^[a-z][a-z0-9_$()+-]{0,99}$';
 /** What sync.status shows instead of the password. sync.configure refuses it: it is not a password. */
 export const PASSWORD_PLACEHOLDER = '********';
 
+/** `_bulk_docs` requests of one collection's push that may be under way together (initial push). */
+const PUSH_REQUESTS_IN_FLIGHT = 4;
+
 /** How long stopping a user's sync waits for the requests in flight before answering. */
 const STOP_WAIT_MS = 5_000;
 
@@ -246,6 +249,8 @@ export class SyncService {
       };
       // Ids of the push batches under way that CouchDB cannot have (see the push handler below).
       const freshIds = new Set<string>();
+      // Revisions this replication wrote, whose echo the live feed leaves out (replication-fetch.ts).
+      const ownWrites = new Map<string, string>();
       const replicationFetch = createReplicationFetch({
         collection,
         username: config.username,
@@ -256,6 +261,7 @@ export class SyncService {
         gate,
         link,
         freshIds,
+        ownWrites,
         onAuthFailure: (message) => {
           entry.state = 'error';
           entry.lastError = message;
@@ -274,13 +280,15 @@ export class SyncService {
         autoStart: true,
         pull: { batchSize, heartbeat: 10_000 },
         push: {
-          batchSize,
+          // RxDB sends one batch at a time; the handler below splits it into requests of
+          // `batchSize` documents that CouchDB works on together.
+          batchSize: batchSize * PUSH_REQUESTS_IN_FLIGHT,
           // Only this account's documents go up (the fetch wrapper puts them under the owner id).
           modifier: (doc: Record<string, any>) => (doc.userId === userId ? doc : null) as any,
         },
       });
       entry.replication = replication;
-      this.skipPointlessPrechecks(replication, freshIds);
+      this.skipPointlessPrechecks(replication, freshIds, ownWrites, batchSize);
       entry.subscriptions.push(
         replication.error$.subscribe((error) => {
           if (entry.state === 'error') return;
@@ -333,11 +341,23 @@ export class SyncService {
    * (server/sync/replication-fetch.ts), and should another device have written the same id since,
    * CouchDB answers the write with a conflict, which RxDB resolves as before. Deletions always ask.
    */
-  private skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>): void {
+  private skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>, ownWrites: Map<string, string>, requestSize: number): void {
     const push = replication.push;
     if (!push) return;
     const primaryPath = replication.collection.schema.primaryPath as string;
-    const write = push.handler.bind(push);
+    const writeOne = push.handler.bind(push);
+    // A batch goes up as requests of `requestSize` documents at once (different ids each: their
+    // pre-checks and writes do not meet). Every request ends before the batch does, so a retry of
+    // the batch after a failed request never overlaps one still under way.
+    const write = async (rows: Parameters<typeof writeOne>[0]) => {
+      if (rows.length <= requestSize) return writeOne(rows);
+      const parts: Array<typeof rows> = [];
+      for (let i = 0; i < rows.length; i += requestSize) parts.push(rows.slice(i, i + requestSize));
+      const settled = await Promise.allSettled(parts.map((part) => writeOne(part)));
+      const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      return settled.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+    };
     push.handler = async (rows) => {
       const pulled = replication.internalReplicationState?.firstSyncDone.down.getValue() === true;
       const fresh = pulled
@@ -346,6 +366,12 @@ export class SyncService {
       for (const id of fresh) freshIds.add(id);
       try {
         return await write(rows);
+      } catch (error) {
+        // RxDB stores nothing for a failed batch and tries it again: what did reach CouchDB comes
+        // back through the feed like any change (an echo left out already is met by the retry as
+        // a conflict, which stores the server's state too).
+        for (const row of rows) ownWrites.delete((row.newDocumentState as Record<string, any>)[primaryPath] as string);
+        throw error;
       } finally {
         for (const id of fresh) freshIds.delete(id);
       }

@@ -4,14 +4,17 @@
  * records from one PennyPost, initial pull of them into an empty second PennyPost (its own
  * process), and the latency of a live change from one to the other. Prints one table.
  *
+ * BENCH_SYNC_BATCH sets the sync batchSize setting (default 1000).
+ *
  * BENCH_SYNC_TRACE=1 puts a timing proxy in front of CouchDB and prints, per kind of request, how
  * many there were and how long CouchDB took (the proxy costs a little throughput).
  */
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Session } from 'node:inspector';
 import { startServer } from '../../server';
 import { createLogger } from '../../lib/logger';
 import { newId } from '../../lib/ids';
@@ -34,6 +37,9 @@ async function freePort(): Promise<number> {
 
 /** Per kind of request (method and last path segment): count and CouchDB's time until its answer ended. */
 const trace = new Map<string, { count: number; ms: number; docs: number }>();
+/** BENCH_SYNC_TIMELINE=<file>: every proxied request (kind, start and end in ms since the bench began, documents) as JSON lines. */
+const TIMELINE = process.env.BENCH_SYNC_TIMELINE;
+const timeline: Array<{ kind: string; start: number; end: number; docs: number; url?: string }> = [];
 
 /** A pass-through proxy that times every request (BENCH_SYNC_TRACE=1). */
 async function timingProxy(target: URL): Promise<{ url: string; server: Server }> {
@@ -57,6 +63,7 @@ async function timingProxy(target: URL): Promise<{ url: string; server: Server }
         entry.ms += performance.now() - started;
         entry.docs += docs;
         trace.set(kind, entry);
+        if (TIMELINE) timeline.push({ kind, start: started, end: performance.now(), docs, url: req.url });
       });
     });
     upstream.on('error', () => {
@@ -67,6 +74,25 @@ async function timingProxy(target: URL): Promise<{ url: string; server: Server }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** BENCH_SYNC_PROFILE=<dir>: a CPU profile of server A during the initial push (push-a.cpuprofile). */
+const PROFILE = process.env.BENCH_SYNC_PROFILE;
+
+async function startProfile(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 async function docCount(couchUrl: string, db: string): Promise<number> {
@@ -105,7 +131,7 @@ async function main() {
   const couch = { url: proxy?.url ?? directUrl };
   const dirA = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-sync-a-'));
   const dirB = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-sync-b-'));
-  const settings = { rateLimit: { apiPerToken: 10_000_000, authPerAddress: 1000 }, sync: { retrySeconds: 1, batchSize: 1000 } };
+  const settings = { rateLimit: { apiPerToken: 10_000_000, authPerAddress: 1000 }, sync: { retrySeconds: 1, batchSize: Number(process.env.BENCH_SYNC_BATCH ?? 1000) } };
   const a = await startServer({ dataDir: dirA, port: 0, logger: createLogger('warn'), settings });
   const b = await startChildServer(dirB, settings as never);
   try {
@@ -126,11 +152,14 @@ async function main() {
     }
 
     // Initial push: A configures sync and everything goes up.
+    const profiler = PROFILE ? await startProfile() : null;
     const t0 = performance.now();
     await api(a.url, 'sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'bench_', collections: ['assets', 'records', 'categories'] }, userA.token);
     await a.app.services.sync.awaitInSync(userA.id);
     await waitFor(async () => (await docCount(directUrl, 'bench_records')) >= N, 600_000, 'push');
     const pushSeconds = (performance.now() - t0) / 1000;
+    if (profiler) await profiler.stop(path.join(PROFILE!, 'push-a.cpuprofile'));
+    if (TIMELINE) timeline.push({ kind: 'phase push', start: t0, end: performance.now(), docs: N });
 
     // Initial pull: an empty PennyPost (own process) joins the ledger.
     const userB = await api(b.url, 'user.register', { username: 'bench_b', email: 'b@example.com', password: 'bench-password' });
@@ -138,6 +167,7 @@ async function main() {
     await api(b.url, 'sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'bench_', collections: ['assets', 'records', 'categories'] }, userB.token);
     await waitFor(async () => (await api(b.url, 'accounting.query', { pageSize: 1 }, userB.token)).total >= N, 600_000, 'pull');
     const pullSeconds = (performance.now() - t1) / 1000;
+    if (TIMELINE) timeline.push({ kind: 'phase pull', start: t1, end: performance.now(), docs: N });
 
     // Live: a record created on A, visible on B.
     const latencies: number[] = [];
@@ -171,6 +201,7 @@ async function main() {
         console.log(`${kind.slice(0, 40).padEnd(40)} ${String(entry.count).padStart(7)} ${entry.ms.toFixed(0).padStart(10)} ${perK.padStart(19)}`);
       }
     }
+    if (TIMELINE) writeFileSync(TIMELINE, timeline.map((entry) => JSON.stringify(entry)).join('\n') + '\n');
   } finally {
     await b.stop();
     await a.close();
