@@ -25,7 +25,7 @@ const AlipayLogin = Type.Object({
   gateway: Type.String({ default: 'https://openapi.alipay.com/gateway.do' }),
 });
 
-const RegistrationPolicy = (fallback: 'open' | 'invite' | 'closed') =>
+export const RegistrationPolicy = (fallback: 'open' | 'invite' | 'closed') =>
   Type.Union([Type.Literal('open'), Type.Literal('invite'), Type.Literal('closed')], { default: fallback });
 
 export const SettingsSchema = Type.Object({

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, Params, type ActionContext } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
-import { SettingsError, type Settings } from '../config/settings';
+import { RegistrationPolicy, SettingsError, type Settings } from '../config/settings';
 import { localHostNames } from '../http/addresses';
 
 /**
@@ -49,9 +49,8 @@ export const settingsGet = defineAction({
 });
 
 const Host = Type.String({ minLength: 1, maxLength: 253 });
-const Policy = Type.Union([Type.Literal('open'), Type.Literal('invite'), Type.Literal('closed')], {
-  description: 'open: anyone may sign up; invite: an invite code is needed; closed: no new accounts',
-});
+/** The settings file's own policy type, without its default (a patch leaves absent fields alone). */
+const { default: _fallback, ...Policy } = RegistrationPolicy('open');
 
 export const settingsUpdate = defineAction({
   name: 'settings.update',

@@ -140,11 +140,8 @@ export const registrationInfo = defineAction({
   params: Params({}),
   returns: '`{hasOwner, signUp: "open" | "invite" | "closed", desktop}`',
   handler: async (_params, ctx) => {
-    const policy = ctx.app.settings.get().registration;
-    const local = ctx.fromThisComputer;
-    const hasOwner = (await ctx.app.services.users.owner()) !== null;
-    const signUp = !hasOwner ? (local || policy.fromNetwork === 'open' ? 'open' : 'closed') : local ? policy.fromThisComputer : policy.fromNetwork;
-    return { hasOwner, signUp, desktop: local };
+    const { first, rule } = await ctx.app.services.users.signUpRule(origin(ctx));
+    return { hasOwner: !first, signUp: rule, desktop: ctx.fromThisComputer };
   },
 });
 

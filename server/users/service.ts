@@ -149,10 +149,25 @@ export class UserService implements Authenticator {
    * the first account is the owner; after that, the policy of where the sign-up comes from. Runs
    * under the write lock; `inviteCode` is used up only when the account will be created.
    */
-  private async admit(origin: Origin, inviteCode: string | undefined): Promise<UserRole> {
+  /**
+   * What a sign-up from `origin` meets (settings.registration): the first account becomes the owner
+   * and may come from the network only when fromNetwork is open; later ones follow the policy of
+   * where they come from. user.registrationInfo shows the same answer to the sign-up screen.
+   */
+  async signUpRule(origin: Origin): Promise<{ first: boolean; rule: 'open' | 'invite' | 'closed' }> {
     const policy = this.app.settings.get().registration;
-    if ((await this.users.count().exec()) === 0) {
-      if (!origin.local && policy.fromNetwork !== 'open') {
+    if ((await this.users.count().exec()) === 0) return { first: true, rule: origin.local || policy.fromNetwork === 'open' ? 'open' : 'closed' };
+    return { first: false, rule: origin.local ? policy.fromThisComputer : policy.fromNetwork };
+  }
+
+  /**
+   * The role a new account gets, or the reason it may not be created. Runs under the write lock;
+   * `inviteCode` is used up only when the account will be created.
+   */
+  private async admit(origin: Origin, inviteCode: string | undefined): Promise<UserRole> {
+    const { first, rule } = await this.signUpRule(origin);
+    if (first) {
+      if (rule === 'closed') {
         throw new ApiError(
           ErrorCode.Forbidden,
           'The first account of a PennyPost is its owner and is created on the computer PennyPost runs on (or set registration.fromNetwork to "open" in settings.json for the first sign-up).',
@@ -160,7 +175,6 @@ export class UserService implements Authenticator {
       }
       return 'owner';
     }
-    const rule = origin.local ? policy.fromThisComputer : policy.fromNetwork;
     if (rule === 'closed') {
       throw new ApiError(ErrorCode.Forbidden, 'New accounts are closed on this PennyPost. Ask its owner.');
     }
