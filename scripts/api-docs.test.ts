@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { currentApiDocs } from './gen-api-docs';
 import { allDomains } from '../server/domains';
+import { actionsOf } from '../server/domain';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -14,7 +15,7 @@ it('docs/api.md matches the action declarations (run `npm run docs:api` after ch
 
 it('documents every action with a summary and return shape', () => {
   const docs = currentApiDocs();
-  for (const action of allDomains().flatMap((d) => d.actions ?? [])) {
+  for (const action of actionsOf(allDomains())) {
     expect(docs).toContain(`### ${action.name}`);
     expect(action.summary.length).toBeGreaterThan(10);
     expect(action.returns.length).toBeGreaterThan(2);

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderApiDocs } from '../server/api/docs';
 import { allDomains } from '../server/domains';
+import { actionsOf } from '../server/domain';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export function currentApiDocs(): string {
   const preamble = readFileSync(path.join(root, 'docs/api-preamble.md'), 'utf8');
-  return renderApiDocs(allDomains().flatMap((d) => d.actions ?? []), preamble);
+  return renderApiDocs(actionsOf(allDomains()), preamble);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

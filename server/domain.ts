@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { AppContext } from './app-context';
-import type { AnyAction } from './api/action';
+import type { ActionMap, AnyAction } from './api/action';
 import type { CollectionDefinition } from './db/collections';
 
 /**
@@ -11,7 +11,8 @@ import type { CollectionDefinition } from './db/collections';
 export interface Domain {
   name: string;
   collections?: readonly CollectionDefinition[];
-  actions?: readonly AnyAction[];
+  /** The domain's /api actions by name (`defineActions`). */
+  actions?: ActionMap;
   /** Publishes services into app.services; runs after the database opened, before listening. */
   start?(app: AppContext): void | Promise<void>;
   /** HTTP routes outside /api (/send, /s/, /m/, file bytes…). */
@@ -24,4 +25,14 @@ export interface Domain {
   forgetUser?(app: AppContext, userId: string): Promise<void>;
   /** Runs after the HTTP server stopped accepting and finished in-flight requests. */
   stop?(app: AppContext): void | Promise<void>;
+}
+
+/** Every action of these domains, in domain order. */
+export function actionsOf(domains: readonly Domain[]): AnyAction[] {
+  return domains.flatMap((domain) => Object.values(domain.actions ?? {}));
+}
+
+/** Types a domain and keeps the literal type of its actions (the UI's client types read them). */
+export function defineDomain<D extends Domain>(domain: D): D {
+  return domain;
 }

@@ -14,6 +14,18 @@ import { usersDomain } from './users';
  * Every domain of PennyPost, in start order (a domain may use the services of those before it).
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
+const DOMAINS = [usersDomain, ledgerDomain, filesDomain, linksDomain, savingsDomain, pushDomain, settingsDomain, syncDomain, appInfoDomain, backupDomain] as const;
+
 export function allDomains(): Domain[] {
-  return [usersDomain(), ledgerDomain(), filesDomain(), linksDomain(), savingsDomain(), pushDomain(), settingsDomain(), syncDomain(), appInfoDomain(), backupDomain()];
+  return DOMAINS.map((create) => create());
 }
+
+type ActionsOf<D> = D extends { actions: infer A } ? A : unknown;
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/**
+ * Every /api action by name → its definition (params schema, auth, handler), straight from the
+ * domains' action maps. The UI's typed client (renderer/src/api/client.ts) reads params and
+ * results from it, so a call with a wrong param is a compile error and nothing is generated.
+ */
+export type ActionDeclarations = Intersection<ActionsOf<ReturnType<(typeof DOMAINS)[number]>>>;

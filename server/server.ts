@@ -17,6 +17,7 @@ import { finishInterruptedRestore } from './backup/snapshots';
 import { MaintenanceGate } from './http/maintenance';
 import type { Domain } from './domain';
 import { allDomains } from './domains';
+import { actionsOf } from './domain';
 import { withSyncConflictRules } from './sync/synced-collections';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
@@ -192,7 +193,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     web.use(
       createApiRouter({
         app,
-        actions: domains.flatMap((d) => d.actions ?? []),
+        actions: actionsOf(domains),
         authenticator: {
           authenticate: (token) => {
             const users = app.services.users;

@@ -49,9 +49,8 @@ export type ActionAuth = 'public' | 'user' | 'admin' | 'owner';
 /** Documentation of one error an action can answer with. */
 export type ActionErrorDoc = readonly [code: number, when: string];
 
-export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> {
-  /** 'group.method' */
-  name: string;
+/** An action as a domain writes it: everything but its name, which is its key in the domain's action map. */
+export interface ActionSpec<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> {
   /** One line for docs/api.md. */
   summary: string;
   /** Longer notes for docs/api.md (rules, units, decisions). */
@@ -68,10 +67,31 @@ export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionA
   handler(params: Static<S>, ctx: A extends 'public' ? ActionContext : UserActionContext): Promise<R> | R;
 }
 
-export function defineAction<S extends TSchema, A extends ActionAuth, R>(def: ActionDefinition<S, A, R>): ActionDefinition<S, A, R> {
-  if (!/^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/.test(def.name)) throw new Error(`bad action name ${def.name}`);
-  return def;
+/** An action of the /api registry: its spec and its name ('group.method'). */
+export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> extends ActionSpec<S, A, R> {
+  readonly name: string;
 }
+
+/** Types one action's spec (params, auth and result are inferred from it). */
+export function defineAction<S extends TSchema, A extends ActionAuth, R>(spec: ActionSpec<S, A, R>): ActionSpec<S, A, R> {
+  return spec;
+}
+
+/**
+ * A domain's actions as a map from name ('group.method') to spec. The map's type is what the UI's
+ * typed client is built from (`ActionDeclarations` in server/domains.ts), so there is nothing to generate.
+ */
+export function defineActions<M extends Record<string, ActionSpec<any, any, any>>>(specs: M): { readonly [K in keyof M]: M[K] & { readonly name: K } } {
+  const out: Record<string, AnyAction> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    if (!/^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`bad action name ${name}`);
+    out[name] = { ...spec, name };
+  }
+  return out as { readonly [K in keyof M]: M[K] & { readonly name: K } };
+}
+
+/** The actions of a domain, by name. */
+export type ActionMap = Readonly<Record<string, AnyAction>>;
 
 /** A params object that refuses unknown keys (typos and smuggled fields get a clear 400). */
 export function Params<T extends TProperties>(properties: T): TObject<T> {

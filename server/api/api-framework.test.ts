@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineAction, Params } from './action';
+import { defineAction, defineActions, Params } from './action';
 import { ApiError, httpStatusOf } from './errors';
 import { usersDomain } from '../users';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import type { Domain } from '../domain';
+import { actionsOf, type Domain } from '../domain';
 import { normalizeSettings } from '../config/settings';
 import { networkPolicy } from '../http/network-policy';
 
@@ -17,17 +17,15 @@ import { networkPolicy } from '../http/network-policy';
 function probeDomain(): Domain {
   return {
     name: 'probe',
-    actions: [
-      defineAction({
-        name: 'probe.echo',
+    actions: defineActions({
+      'probe.echo': defineAction({
         summary: 'echo',
         auth: 'public',
         params: Params({ n: Type.Integer({ minimum: 0, maximum: 10 }), s: Type.Optional(Type.String({ maxLength: 5 })) }),
         returns: 'params',
         handler: (params) => params,
       }),
-      defineAction({
-        name: 'probe.crash',
+      'probe.crash': defineAction({
         summary: 'throws an unexpected error',
         auth: 'public',
         params: Params({}),
@@ -36,8 +34,7 @@ function probeDomain(): Domain {
           throw new Error('secret internal detail /home/user/.config at line 42');
         },
       }),
-      defineAction({
-        name: 'probe.disk',
+      'probe.disk': defineAction({
         summary: 'storage failure',
         auth: 'public',
         params: Params({}),
@@ -46,8 +43,7 @@ function probeDomain(): Domain {
           throw Object.assign(new Error('IO error: No space left on device'), { code: 'LEVEL_IO_ERROR' });
         },
       }),
-      defineAction({
-        name: 'probe.business',
+      'probe.business': defineAction({
         summary: 'business error',
         auth: 'user',
         params: Params({ code: Type.Integer() }),
@@ -56,7 +52,7 @@ function probeDomain(): Domain {
           throw new ApiError(params.code, 'business');
         },
       }),
-    ],
+    }),
   };
 }
 
@@ -333,7 +329,7 @@ describe('every action params schema', () => {
   it('is valid JSON Schema and compiles', async () => {
     const { allDomains } = await import('../domains');
     const { compileParams, schemaProblems } = await import('./validation');
-    const actions = allDomains().flatMap((d) => d.actions ?? []);
+    const actions = actionsOf(allDomains());
     expect(actions.length).toBeGreaterThan(50);
     for (const action of actions) {
       expect(schemaProblems(action.params), action.name).toEqual([]);

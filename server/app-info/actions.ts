@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import { summarize } from './licenses';
 import type { AppInfoService } from './service';
@@ -10,8 +10,7 @@ declare module '../app-context' {
   }
 }
 
-export const info = defineAction({
-  name: 'app.info',
+const info = defineAction({
   summary: 'Version, runtime and data folder of this PennyPost, with a summary of the bundled licences (the about page).',
   notes:
     '`mode` is "desktop" inside the desktop app (then `versions.electron` and `versions.chrome` are set) and "headless" for `npm run serve`. ' +
@@ -27,8 +26,7 @@ export const info = defineAction({
   },
 });
 
-export const licenses = defineAction({
-  name: 'app.licenses',
+const licenses = defineAction({
   summary: 'The third-party software shipped with PennyPost and its licences; with `name`, one package with its licence text.',
   notes:
     '`scope`: "server" (the app\'s Node.js dependencies), "ui" (bundled into the window\'s pages) or "runtime" (Electron and Chromium). ' +
@@ -50,4 +48,7 @@ export const licenses = defineAction({
   },
 });
 
-export const appInfoActions = [info, licenses];
+export const appInfoActions = defineActions({
+  'app.info': info,
+  'app.licenses': licenses,
+});

@@ -1,14 +1,14 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { appInfoActions } from './actions';
 import { AppInfoService } from './service';
 
 /** About this PennyPost: version, runtime, data folder, licences of bundled software. No collections. */
-export function appInfoDomain(): Domain {
-  return {
+export function appInfoDomain() {
+  return defineDomain({
     name: 'app-info',
     actions: appInfoActions,
     start(app) {
       app.services.appInfo = new AppInfoService(app);
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import type { ActionContext } from '../api/action';
 import type { BackupService } from './service';
@@ -19,8 +19,7 @@ function service(ctx: ActionContext): BackupService {
 const SNAPSHOT_ID = '^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$';
 const WHO = 'The owner and admins only (members get 1004): it acts on the whole data dir, every account.';
 
-export const listSnapshots = defineAction({
-  name: 'backup.listSnapshots',
+const listSnapshots = defineAction({
   summary: 'The snapshots of this data dir, newest first, and the snapshots that failed.',
   notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers. ${WHO}`,
   auth: 'admin',
@@ -29,8 +28,7 @@ export const listSnapshots = defineAction({
   handler: (_params, ctx) => ({ list: service(ctx).list() }),
 });
 
-export const createSnapshot = defineAction({
-  name: 'backup.createSnapshot',
+const createSnapshot = defineAction({
   summary: 'Take a snapshot of the whole data dir now (database, file metadata and bytes, settings).',
   notes: `A consistent point in time while writes continue; written to a temporary folder, read back and verified, then published. ${WHO}`,
   auth: 'admin',
@@ -43,8 +41,7 @@ export const createSnapshot = defineAction({
   },
 });
 
-export const restoreSnapshot = defineAction({
-  name: 'backup.restoreSnapshot',
+const restoreSnapshot = defineAction({
   summary: 'Put the whole data dir back as it was in a snapshot (a snapshot of the current state is taken first).',
   notes:
     'Every account, record, file and local state (sessions included) returns to the snapshot: devices that signed in after it must sign in again. ' +
@@ -60,4 +57,8 @@ export const restoreSnapshot = defineAction({
   handler: (params, ctx) => service(ctx).restoreSnapshot(params.id, { ownRequests: 1 }),
 });
 
-export const backupActions = [listSnapshots, createSnapshot, restoreSnapshot];
+export const backupActions = defineActions({
+  'backup.listSnapshots': listSnapshots,
+  'backup.createSnapshot': createSnapshot,
+  'backup.restoreSnapshot': restoreSnapshot,
+});

@@ -1,10 +1,10 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { backupActions } from './actions';
 import { BackupService } from './service';
 
 /** Automatic snapshots of the data dir and restore: backup.* actions (docs/data-safety.md). */
-export function backupDomain(): Domain {
-  return {
+export function backupDomain() {
+  return defineDomain({
     name: 'backup',
     actions: backupActions,
     async start(app) {
@@ -15,5 +15,5 @@ export function backupDomain(): Domain {
     async stop(app) {
       await app.services.backup?.stop();
     },
-  };
+  });
 }

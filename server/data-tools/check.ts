@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { DataDirLockedError, levelDirOf } from '../db/database';
 import { levelDataFiles, levelDirLockedByOtherProcess } from '../db/integrity';
-import type { DataTool, DataToolContext } from './registry';
+import type { DataTool, DataToolContext } from './tool';
 import { inspectDatabase, withToolDatabase, type Inspection } from './inspect';
 
 /** Prints what `inspectDatabase` found; returns the number of problems. */

@@ -9,7 +9,7 @@ import { enforceDataDirPrivacy } from '../db/data-dir-privacy';
 import { levelDataFiles, levelDirLockedByOtherProcess } from '../db/integrity';
 import { printInspection } from './check';
 import { inspectDatabase, withToolDatabase, type Inspection } from './inspect';
-import type { DataTool } from './registry';
+import type { DataTool } from './tool';
 
 /** LevelDB's repair writes what it did to db/LOG: the lines worth showing. */
 function repairLogLines(levelDir: string): string[] {

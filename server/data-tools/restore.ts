@@ -1,5 +1,5 @@
 import { finishInterruptedRestore, finishRestore, prepareRestore, readManifest, removeLeftovers, swapInRestore, writeSnapshot, type SourceLevel } from '../backup/snapshots';
-import type { DataTool } from './registry';
+import type { DataTool } from './tool';
 import { InUse, openLiveLevel, rotate } from './backup-common';
 
 /** `pennypost restore --data-dir D <id>`: puts a stopped data dir back as it was in snapshot <id>. */

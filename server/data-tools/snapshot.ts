@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { finishInterruptedRestore, listSnapshots, removeLeftovers, writeSnapshot, type SourceLevel } from '../backup/snapshots';
-import type { DataTool } from './registry';
+import type { DataTool } from './tool';
 import { describe, InUse, openLiveLevel, rotate } from './backup-common';
 
 /** `pennypost snapshot [--list] --data-dir D`: a verified snapshot of a stopped data dir (docs/data-safety.md). */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { CATEGORY_MAX, FILE_NAME_MAX } from './schema';
 import type { FileService } from './service';
 
@@ -22,8 +22,7 @@ const FILE_OBJECT =
   'to resolve against the address you call it at; `url` serves the bytes with ' +
   '`Authorization: Bearer`; `signedUrl` works without a header (for `<img src>`) until `signedUrlExpiresAt`; `missing` is true when the bytes are not on this computer.';
 
-export const upload = defineAction({
-  name: 'file.upload',
+const upload = defineAction({
   summary: 'Announce a file and get the single-use URL to PUT its bytes to.',
   notes:
     'Step 1 of 2. Step 2: `PUT uploadUrl` (a path on this server, like `url`) with the raw bytes as the body (any Content-Type; Content-Length, when sent, must equal `fileSize`), ' +
@@ -48,8 +47,7 @@ export const upload = defineAction({
   handler: (params, ctx) => ctx.app.services.files.createUpload(ctx.user.id, params),
 });
 
-export const query = defineAction({
-  name: 'file.query',
+const query = defineAction({
   summary: 'List your stored files, newest first, optionally of one category.',
   notes: 'Uploads whose bytes have not arrived are not listed.',
   auth: 'user',
@@ -63,8 +61,7 @@ export const query = defineAction({
   handler: (params, ctx) => ctx.app.services.files.query(ctx.user.id, params),
 });
 
-export const remove = defineAction({
-  name: 'file.delete',
+const remove = defineAction({
   summary: 'Delete a file: its metadata and its bytes.',
   notes:
     'A file still attached to accounting records is refused with 409 (data.records = how many) unless `force: true`; ' +
@@ -79,4 +76,8 @@ export const remove = defineAction({
   handler: (params, ctx) => ctx.app.services.files.delete(ctx.user.id, params.fileId, params.force ?? false),
 });
 
-export const fileActions = [upload, query, remove];
+export const fileActions = defineActions({
+  'file.upload': upload,
+  'file.query': query,
+  'file.delete': remove,
+});

@@ -6,7 +6,7 @@ import { ManualClock } from '../lib/clock';
 import { networkPolicy } from '../http/network-policy';
 import { normalizeSettings } from '../config/settings';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { HTML_PAGE, putBytes, tinyJpeg, tinyPdf, tinyPng, uploadFile } from './test-fixtures';
+import { HTML_PAGE, putBytes, tinyJpeg, tinyPdf, tinyPng, uploadFile } from '../test-support/files';
 
 
 const START = Date.UTC(2026, 2, 1, 9, 0, 0);

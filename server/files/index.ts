@@ -1,4 +1,4 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { fileActions } from './actions';
 import { fileRoutes } from './routes';
 import { filesCollection } from './schema';
@@ -8,9 +8,9 @@ import { normalizeMediaType } from './types';
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Receipts, statements and pictures: file.* actions, the upload URL and the file URLs. */
-export function filesDomain(): Domain {
+export function filesDomain() {
   let timer: NodeJS.Timeout | undefined;
-  return {
+  return defineDomain({
     name: 'files',
     collections: [filesCollection],
     actions: fileActions,
@@ -32,5 +32,5 @@ export function filesDomain(): Domain {
     stop() {
       if (timer) clearInterval(timer);
     },
-  };
+  });
 }

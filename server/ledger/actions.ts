@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
 import { newId } from '../lib/ids';
@@ -45,8 +45,7 @@ const RECORD_SHAPE =
 
 // ------------------------------------------------------------------ assets
 
-export const assetCreate = defineAction({
-  name: 'asset.create',
+const assetCreate = defineAction({
   summary: 'Create an asset (an account where money lives: cash, a card, a wallet, a loan…).',
   notes:
     `Types: ${ASSET_TYPES.join(', ')}. Only credit_card and loan balances may go below zero. ` +
@@ -71,8 +70,7 @@ export const assetCreate = defineAction({
   handler: (params, ctx) => ledger(ctx).createAsset(ctx.user.id, params),
 });
 
-export const assetQuery = defineAction({
-  name: 'asset.query',
+const assetQuery = defineAction({
   summary: 'List assets with their live balances (deleted assets are hidden).',
   notes: `Sorted: default asset first, then by creation. Statuses: ${ASSET_STATUSES.join(', ')} (archived assets keep their records and count in net worth).`,
   auth: 'user',
@@ -90,8 +88,7 @@ export const assetQuery = defineAction({
   handler: (params, ctx) => ledger(ctx).queryAssets(ctx.user.id, { ...params, page: params.page ?? 1, pageSize: params.pageSize ?? PAGE_SIZE_DEFAULT }),
 });
 
-export const assetDetail = defineAction({
-  name: 'asset.detail',
+const assetDetail = defineAction({
   summary: 'One asset with its live balance and record count.',
   auth: 'user',
   params: Params({ id: Id() }),
@@ -100,8 +97,7 @@ export const assetDetail = defineAction({
   handler: (params, ctx) => ledger(ctx).assetDetail(ctx.user.id, params.id),
 });
 
-export const assetUpdate = defineAction({
-  name: 'asset.update',
+const assetUpdate = defineAction({
   summary: 'Edit an asset: name, description, icon, default, type, status (normal/archived), opening balance, currency (only while it has no records).',
   notes: 'Pass `expectedUpdatedAt` (the `updatedAt` you loaded) to get 409 instead of overwriting a newer change.',
   auth: 'user',
@@ -128,8 +124,7 @@ export const assetUpdate = defineAction({
   handler: (params, ctx) => ledger(ctx).updateAsset(ctx.user.id, params),
 });
 
-export const assetDelete = defineAction({
-  name: 'asset.delete',
+const assetDelete = defineAction({
   summary: 'Delete an asset (soft): hidden from lists, its records kept and still shown with its name.',
   auth: 'user',
   params: Params({ id: Id() }),
@@ -138,8 +133,7 @@ export const assetDelete = defineAction({
   handler: (params, ctx) => ledger(ctx).deleteAsset(ctx.user.id, params.id),
 });
 
-export const assetCheckBalances = defineAction({
-  name: 'asset.checkBalances',
+const assetCheckBalances = defineAction({
   summary: 'Recompute every balance from the records and compare with the cached balances.',
   notes:
     'Balances are derived from records and kept in a cache fed by the database change stream; this check rebuilds it from scratch and reports any difference (there should be none). ' +
@@ -156,8 +150,7 @@ export const assetCheckBalances = defineAction({
 
 // ------------------------------------------------------------------ records
 
-export const accountingCreate = defineAction({
-  name: 'accounting.create',
+const accountingCreate = defineAction({
   summary: 'Record an income, an expense or a transfer between two assets.',
   notes:
     'income/expense: `amount, asset, category, description, date, tags`; transfer: `amount, fromAsset, toAsset, fee, description, date` ' +
@@ -192,8 +185,7 @@ export const accountingCreate = defineAction({
   handler: (params, ctx) => ledger(ctx).createRecord(ctx.user.id, params),
 });
 
-export const accountingQuery = defineAction({
-  name: 'accounting.query',
+const accountingQuery = defineAction({
   summary: 'List records newest first, filtered, with the totals of the whole filtered set.',
   notes: '`startDate` inclusive, `endDate` exclusive. `asset` matches the record\'s asset or a transfer\'s target. `text` searches descriptions (case-insensitive). Totals are in the base currency; records in a currency without a rate are listed in `totals.missingRates` and left out of the sums.',
   auth: 'user',
@@ -231,8 +223,7 @@ export const accountingQuery = defineAction({
   },
 });
 
-export const accountingGet = defineAction({
-  name: 'accounting.get',
+const accountingGet = defineAction({
   summary: 'One record with details of its attachments.',
   auth: 'user',
   params: Params({ id: Id() }),
@@ -241,8 +232,7 @@ export const accountingGet = defineAction({
   handler: (params, ctx) => ledger(ctx).getRecord(ctx.user.id, params.id),
 });
 
-export const accountingUpdate = defineAction({
-  name: 'accounting.update',
+const accountingUpdate = defineAction({
   summary: 'Edit a record: amount, description, category, date, tags, asset (or fromAsset/toAsset/fee/toAmount for transfers), attachments.',
   notes: 'The type of a record cannot change (delete it and record it again). Pass `expectedUpdatedAt` to get 409 instead of overwriting a newer change. The balance rule applies to the edited record as to a new one.',
   auth: 'user',
@@ -274,8 +264,7 @@ export const accountingUpdate = defineAction({
   handler: (params, ctx) => ledger(ctx).updateRecord(ctx.user.id, params),
 });
 
-export const accountingDelete = defineAction({
-  name: 'accounting.delete',
+const accountingDelete = defineAction({
   summary: 'Delete a record; balances follow at once. Attached files are kept.',
   auth: 'user',
   params: Params({ id: Id() }),
@@ -292,8 +281,7 @@ export const accountingDelete = defineAction({
 
 const CATEGORY_SHAPE = '`{id, type, name, icon, position}`';
 
-export const categoryList = defineAction({
-  name: 'category.list',
+const categoryList = defineAction({
   summary: 'The user\'s income and expense categories (a default set on first use).',
   auth: 'user',
   params: Params({ type: Type.Optional(Type.Union([Type.Literal('income'), Type.Literal('expense')])) }),
@@ -301,8 +289,7 @@ export const categoryList = defineAction({
   handler: async (params, ctx) => ({ list: await ledger(ctx).categories.list(ctx.user.id, params.type) }),
 });
 
-export const categoryCreate = defineAction({
-  name: 'category.create',
+const categoryCreate = defineAction({
   summary: 'Add a category.',
   auth: 'user',
   params: Params({
@@ -315,8 +302,7 @@ export const categoryCreate = defineAction({
   handler: (params, ctx) => ledger(ctx).categories.create(ctx.user.id, params),
 });
 
-export const categoryUpdate = defineAction({
-  name: 'category.update',
+const categoryUpdate = defineAction({
   summary: 'Rename a category or change its icon; its records follow the new name.',
   auth: 'user',
   params: Params({ id: Id(), name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })), icon: Type.Optional(Type.String({ maxLength: 200 })) }),
@@ -328,8 +314,7 @@ export const categoryUpdate = defineAction({
   handler: (params, ctx) => ledger(ctx).categories.update(ctx.user.id, params),
 });
 
-export const categoryDelete = defineAction({
-  name: 'category.delete',
+const categoryDelete = defineAction({
   summary: 'Delete a category; its records move to `moveTo`.',
   auth: 'user',
   params: Params({ id: Id(), moveTo: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }),
@@ -346,8 +331,7 @@ export const categoryDelete = defineAction({
 
 const RATE_SHAPE = '`{id, from, to, rate, date}` — 1 `from` = `rate` `to` from `date` on';
 
-export const currencyGet = defineAction({
-  name: 'currency.get',
+const currencyGet = defineAction({
   summary: 'The base currency used for totals and statistics.',
   notes: 'Until you set one, it is the currency of your first asset (USD with no assets).',
   auth: 'user',
@@ -359,8 +343,7 @@ export const currencyGet = defineAction({
   },
 });
 
-export const currencySetBase = defineAction({
-  name: 'currency.setBase',
+const currencySetBase = defineAction({
   summary: 'Set the base currency.',
   auth: 'user',
   params: Params({ currency: Currency }),
@@ -369,8 +352,7 @@ export const currencySetBase = defineAction({
   handler: (params, ctx) => ledger(ctx).setBaseCurrency(ctx.user.id, params.currency),
 });
 
-export const currencySetRate = defineAction({
-  name: 'currency.setRate',
+const currencySetRate = defineAction({
   summary: 'Set an exchange rate effective from a date (replaces a rate of the same pair and date).',
   notes: 'Conversions use the latest rate on or before the record\'s date (before the first rate: the earliest one); a pair works both ways. Rates are exact decimals; pass them as strings ("7.1234") or numbers.',
   auth: 'user',
@@ -404,8 +386,7 @@ export const currencySetRate = defineAction({
   },
 });
 
-export const currencyListRates = defineAction({
-  name: 'currency.listRates',
+const currencyListRates = defineAction({
   summary: 'Exchange rates, newest first, optionally for one currency.',
   auth: 'user',
   params: Params({ currency: Type.Optional(Currency) }),
@@ -420,8 +401,7 @@ export const currencyListRates = defineAction({
   },
 });
 
-export const currencyDeleteRate = defineAction({
-  name: 'currency.deleteRate',
+const currencyDeleteRate = defineAction({
   summary: 'Delete an exchange rate.',
   auth: 'user',
   params: Params({ id: Id() }),
@@ -442,8 +422,7 @@ const Range = {
   endDate: Ms('To (exclusive).'),
 };
 
-export const statsIncomeExpense = defineAction({
-  name: 'stats.getIncomeExpense',
+const statsIncomeExpense = defineAction({
   summary: 'Income and expense totals of a period, with trends against the previous period of equal length, and an optional series.',
   notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than ${5}%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
   auth: 'user',
@@ -458,8 +437,7 @@ export const statsIncomeExpense = defineAction({
   },
 });
 
-export const statsCategory = defineAction({
-  name: 'stats.getCategoryStats',
+const statsCategory = defineAction({
   summary: 'Top categories of a period by amount, with count and share; the rest folded into "other".',
   auth: 'user',
   params: Params({
@@ -477,8 +455,7 @@ export const statsCategory = defineAction({
   },
 });
 
-export const statsAssets = defineAction({
-  name: 'stats.getAssetStats',
+const statsAssets = defineAction({
   summary: 'Net worth now: assets vs liabilities, by type and by currency, in the base currency.',
   notes: 'Negative balances (credit cards, loans) are liabilities. Deleted assets are left out; archived ones count.',
   auth: 'user',
@@ -492,8 +469,7 @@ export const statsAssets = defineAction({
   },
 });
 
-export const statsTrend = defineAction({
-  name: 'stats.getTrend',
+const statsTrend = defineAction({
   summary: 'A time series for charts: income, expense, net, or balance (net worth at the end of each period).',
   auth: 'user',
   params: Params({
@@ -512,29 +488,29 @@ export const statsTrend = defineAction({
   },
 });
 
-export const ledgerActions = [
-  assetCreate,
-  assetQuery,
-  assetDetail,
-  assetUpdate,
-  assetDelete,
-  assetCheckBalances,
-  accountingCreate,
-  accountingQuery,
-  accountingGet,
-  accountingUpdate,
-  accountingDelete,
-  categoryList,
-  categoryCreate,
-  categoryUpdate,
-  categoryDelete,
-  currencyGet,
-  currencySetBase,
-  currencySetRate,
-  currencyListRates,
-  currencyDeleteRate,
-  statsIncomeExpense,
-  statsCategory,
-  statsAssets,
-  statsTrend,
-];
+export const ledgerActions = defineActions({
+  'asset.create': assetCreate,
+  'asset.query': assetQuery,
+  'asset.detail': assetDetail,
+  'asset.update': assetUpdate,
+  'asset.delete': assetDelete,
+  'asset.checkBalances': assetCheckBalances,
+  'accounting.create': accountingCreate,
+  'accounting.query': accountingQuery,
+  'accounting.get': accountingGet,
+  'accounting.update': accountingUpdate,
+  'accounting.delete': accountingDelete,
+  'category.list': categoryList,
+  'category.create': categoryCreate,
+  'category.update': categoryUpdate,
+  'category.delete': categoryDelete,
+  'currency.get': currencyGet,
+  'currency.setBase': currencySetBase,
+  'currency.setRate': currencySetRate,
+  'currency.listRates': currencyListRates,
+  'currency.deleteRate': currencyDeleteRate,
+  'stats.getIncomeExpense': statsIncomeExpense,
+  'stats.getCategoryStats': statsCategory,
+  'stats.getAssetStats': statsAssets,
+  'stats.getTrend': statsTrend,
+});

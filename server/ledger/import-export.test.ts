@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LevelHealth } from '../db/leveldb-storage/health';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { seedSyntheticRecords } from './bench/synthetic-records';
+import { seedSyntheticRecords } from '../test-support/synthetic-records';
 import { ImportKeyIndex, importKeyIndex } from './import-export';
 import type { RecordDoc } from './schema';
 

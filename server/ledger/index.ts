@@ -1,4 +1,4 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { ledgerActions } from './actions';
 import { ioActions } from './io-actions';
 import { ledgerCollections } from './schema';
@@ -6,12 +6,12 @@ import { LedgerService } from './service';
 import { registerLedgerSyncRules } from './sync-rules';
 
 /** Assets, records, categories, exchange rates, statistics, import/export. */
-export function ledgerDomain(): Domain {
+export function ledgerDomain() {
   let stopped = false;
-  return {
+  return defineDomain({
     name: 'ledger',
     collections: ledgerCollections,
-    actions: [...ledgerActions, ...ioActions],
+    actions: { ...ledgerActions, ...ioActions },
     start(app) {
       const ledger = new LedgerService(app);
       ledger.views.start();
@@ -37,5 +37,5 @@ export function ledgerDomain(): Domain {
       app.services.ledger?.views.stop();
       app.services.ledger?.categories.stop();
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import { backup, CSV_COLUMNS, exportCsv, importCsv, restore, type LedgerBackup } from './import-export';
 import type { RecordDoc } from './schema';
@@ -7,8 +7,7 @@ import type { RecordDoc } from './schema';
 const Ms = (description: string) => Type.Integer({ minimum: 0, maximum: 8.64e15, description });
 const DocList = Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: true }), { maxItems: 200_000 });
 
-export const accountingExportCsv = defineAction({
-  name: 'accounting.exportCsv',
+const accountingExportCsv = defineAction({
   summary: 'Export records (all, or a date range) as CSV text.',
   notes: `Columns: ${CSV_COLUMNS.join(', ')}. Dates are ISO 8601 in UTC; amounts are exact decimals with the currency's digits; tags are separated by ";". The same file imports back without creating duplicates.`,
   auth: 'user',
@@ -25,8 +24,7 @@ export const accountingExportCsv = defineAction({
   },
 });
 
-export const accountingImportCsv = defineAction({
-  name: 'accounting.importCsv',
+const accountingImportCsv = defineAction({
   summary: 'Import records from CSV: a dry-run preview (what would be created, what is a duplicate, what is invalid and why), then the real run.',
   notes:
     'Needs the columns date, type, amount and asset (by name); optional: currency, toAsset, toAmount, fee, category, tags, description, id. ' +
@@ -48,8 +46,7 @@ export const accountingImportCsv = defineAction({
   },
 });
 
-export const ledgerBackup = defineAction({
-  name: 'ledger.backup',
+const ledgerBackup = defineAction({
   summary: 'A full JSON backup of your ledger: assets, categories, exchange rates and records (exact minor units).',
   auth: 'user',
   params: Params({}),
@@ -57,8 +54,7 @@ export const ledgerBackup = defineAction({
   handler: (_params, ctx) => backup(ctx.app, ctx.app.services.ledger, ctx.user.id),
 });
 
-export const ledgerRestore = defineAction({
-  name: 'ledger.restore',
+const ledgerRestore = defineAction({
   summary: 'Restore a backup into an empty ledger (exactly: same assets, balances, categories, rates and records).',
   notes: 'The account must have no assets and no records (its default categories are replaced). For backups over the 1 MiB request limit, send assets, categories and rates with the first records, then the remaining records in further calls with `append: true`. Restored ids are derived from the backup\'s, so repeating a call creates nothing twice. Attachments are not part of a ledger backup.',
   auth: 'user',
@@ -90,4 +86,9 @@ export const ledgerRestore = defineAction({
   },
 });
 
-export const ioActions = [accountingExportCsv, accountingImportCsv, ledgerBackup, ledgerRestore];
+export const ioActions = defineActions({
+  'accounting.exportCsv': accountingExportCsv,
+  'accounting.importCsv': accountingImportCsv,
+  'ledger.backup': ledgerBackup,
+  'ledger.restore': ledgerRestore,
+});

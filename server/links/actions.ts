@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { CODE_MAX, DESCRIPTION_MAX, TITLE_MAX, URL_MAX } from './schema';
 import type { LinkService } from './service';
 
@@ -19,8 +19,7 @@ const LINK_OBJECT =
   '`{id, code, shortUrl, url, title, description, expireAt, isPublic, expired, accessCount, lastAccessAt, createdAt, updatedAt}`; ' +
   'private links also carry `ownerUrl` (the short URL with a `?t=` access token that opens it in any browser) and `ownerUrlExpiresAt`.';
 
-export const create = defineAction({
-  name: 'shortlink.create',
+const create = defineAction({
   summary: 'Create a short link /s/{code} that redirects (302) to a web address.',
   notes:
     'The code is 7 random base62 characters (62^7 ≈ 3.5·10^12), or your `alias` (3–32 letters, digits, `_` or `-`; case-sensitive; unique across all users of this server → 409 when taken). ' +
@@ -44,8 +43,7 @@ export const create = defineAction({
   handler: (params, ctx) => ctx.app.services.links.create(ctx.user.id, params),
 });
 
-export const query = defineAction({
-  name: 'shortlink.query',
+const query = defineAction({
   summary: 'One of your short links by code, with its statistics (access count, last access).',
   notes: 'Counts include every redirect served so far. Another user\'s code answers 404 like an unknown one.',
   auth: 'user',
@@ -55,8 +53,7 @@ export const query = defineAction({
   handler: (params, ctx) => ctx.app.services.links.query(ctx.user.id, params.code),
 });
 
-export const list = defineAction({
-  name: 'shortlink.list',
+const list = defineAction({
   summary: 'Your short links, newest first.',
   auth: 'user',
   params: Params({
@@ -68,8 +65,7 @@ export const list = defineAction({
   handler: (params, ctx) => ctx.app.services.links.list(ctx.user.id, params.page, params.pageSize),
 });
 
-export const update = defineAction({
-  name: 'shortlink.update',
+const update = defineAction({
   summary: 'Change the title, description, expiry, visibility or target of one of your links.',
   notes:
     'Give at least one field. `expireAt: 0` removes the expiry; a past `expireAt` expires the link at once. ' +
@@ -94,8 +90,7 @@ export const update = defineAction({
   },
 });
 
-export const remove = defineAction({
-  name: 'shortlink.delete',
+const remove = defineAction({
   summary: 'Delete one of your short links; its short URL answers 404 from then on.',
   auth: 'user',
   params: Params({ id: LinkId }),
@@ -104,4 +99,10 @@ export const remove = defineAction({
   handler: (params, ctx) => ctx.app.services.links.delete(ctx.user.id, params.id),
 });
 
-export const linkActions = [create, query, list, update, remove];
+export const linkActions = defineActions({
+  'shortlink.create': create,
+  'shortlink.query': query,
+  'shortlink.list': list,
+  'shortlink.update': update,
+  'shortlink.delete': remove,
+});

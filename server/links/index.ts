@@ -1,12 +1,12 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { linkActions } from './actions';
 import { linkRoutes } from './routes';
 import { linksCollection } from './schema';
 import { LinkService } from './service';
 
 /** Short links: shortlink.* actions and the GET /s/{code} redirect. */
-export function linksDomain(): Domain {
-  return {
+export function linksDomain() {
+  return defineDomain({
     name: 'links',
     collections: [linksCollection],
     actions: linkActions,
@@ -18,5 +18,5 @@ export function linksDomain(): Domain {
       // Hits counted just before shutdown are written before the database closes.
       await app.services.links?.flushAll();
     },
-  };
+  });
 }

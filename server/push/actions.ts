@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ID_MAX_LENGTH } from '../lib/ids';
 import { ADDRESS_MAX, CHANNEL_TYPES, MESSAGE_STATUSES, MESSAGE_TYPES, NAME_MAX, PUSH_MODES, REMARK_MAX, TEMPLATE_ID_MAX } from './schema';
 import type { PushService } from './service';
@@ -37,8 +37,7 @@ const APP =
   '`{id, name, channelId, channelType, messageType, templateId, templateFields, pushMode, appKey, sendUrl, recipientCount, createdAt, updatedAt}`';
 const RECIPIENT = '`{id, appId, address, name, remark, createdAt}` — Gotify tokens and Bark keys are masked.';
 
-export const createChannel = defineAction({
-  name: 'push.createChannel',
+const createChannel = defineAction({
   summary: 'Create a delivery channel: a WeChat Official Account, this desktop, or a webhook (ntfy, Gotify, Bark, JSON).',
   notes:
     'wechat config: `{appId, appSecret, apiBase?, tokenMode?}`; webhook config: `{format, url?, token?, priority?}`; desktop: `{}`. ' +
@@ -53,8 +52,7 @@ export const createChannel = defineAction({
   },
 });
 
-export const queryChannels = defineAction({
-  name: 'push.queryChannels',
+const queryChannels = defineAction({
   summary: 'List your channels, oldest first.',
   auth: 'user',
   params: Params({ type: Type.Optional(literals(CHANNEL_TYPES, 'Only channels of this type.')) }),
@@ -66,8 +64,7 @@ export const queryChannels = defineAction({
   },
 });
 
-export const updateChannel = defineAction({
-  name: 'push.updateChannel',
+const updateChannel = defineAction({
   summary: "Rename a channel or change its config (the type is fixed); config fields left out keep their values.",
   notes:
     'A masked secret sent back unchanged (or left out) keeps the stored secret, as long as the channel keeps its destination. ' +
@@ -94,8 +91,7 @@ export const updateChannel = defineAction({
   },
 });
 
-export const deleteChannel = defineAction({
-  name: 'push.deleteChannel',
+const deleteChannel = defineAction({
   summary: 'Delete a channel that no app uses.',
   auth: 'user',
   params: Params({ id: Id('Channel id.') }),
@@ -110,8 +106,7 @@ export const deleteChannel = defineAction({
   },
 });
 
-export const testChannel = defineAction({
-  name: 'push.testChannel',
+const testChannel = defineAction({
   summary: 'Check a channel: fetch a WeChat token, probe a webhook receiver, or show a desktop notification; optionally send a test message to one address.',
   notes:
     'The answer is 200 whether or not the channel works: `ok` says which, `message` says what went wrong in plain words and what to fix, ' +
@@ -138,8 +133,7 @@ const TemplateFields = Type.Object(
   },
 );
 
-export const createApp = defineAction({
-  name: 'push.createApp',
+const createApp = defineAction({
   summary: 'Create an app on a channel; the answer carries its fresh appKey and the /send URL.',
   notes:
     'appKey: `PP` + 24 base62 characters from the system CSPRNG (≈143 bits). messageType applies to WeChat channels. ' +
@@ -173,8 +167,7 @@ export const createApp = defineAction({
   },
 });
 
-export const queryApps = defineAction({
-  name: 'push.queryApps',
+const queryApps = defineAction({
   summary: 'List your apps (with their appKey and /send URL), oldest first.',
   auth: 'user',
   params: Params({ channelId: Type.Optional(Id('Only apps of this channel.')) }),
@@ -186,8 +179,7 @@ export const queryApps = defineAction({
   },
 });
 
-export const updateApp = defineAction({
-  name: 'push.updateApp',
+const updateApp = defineAction({
   summary: 'Change an app: name, channel, message form, template, push mode. The appKey stays (see push.resetAppKey).',
   auth: 'user',
   params: Params({
@@ -210,8 +202,7 @@ export const updateApp = defineAction({
   },
 });
 
-export const deleteApp = defineAction({
-  name: 'push.deleteApp',
+const deleteApp = defineAction({
   summary: 'Delete an app and its recipients; its key stops working at once. Its message history stays until retention removes it.',
   auth: 'user',
   params: Params({ id: Id('App id.') }),
@@ -223,8 +214,7 @@ export const deleteApp = defineAction({
   },
 });
 
-export const resetAppKey = defineAction({
-  name: 'push.resetAppKey',
+const resetAppKey = defineAction({
   summary: 'Give an app a new appKey; the old key answers 404 from now on.',
   auth: 'user',
   params: Params({ id: Id('App id.') }),
@@ -236,8 +226,7 @@ export const resetAppKey = defineAction({
   },
 });
 
-export const addRecipient = defineAction({
-  name: 'push.addRecipient',
+const addRecipient = defineAction({
   summary: 'Add a recipient to an app: an openid (WeChat), or a topic / token / device key / URL (webhook).',
   notes:
     'ntfy: a topic or a full topic URL; Gotify: the application token; Bark: the device key; JSON: a URL or a path under the channel url. ' +
@@ -264,8 +253,7 @@ export const addRecipient = defineAction({
   },
 });
 
-export const queryRecipients = defineAction({
-  name: 'push.queryRecipients',
+const queryRecipients = defineAction({
   summary: "List an app's recipients in delivery order (oldest first).",
   auth: 'user',
   params: Params({ appId: Id('App id.') }),
@@ -279,8 +267,7 @@ export const queryRecipients = defineAction({
   },
 });
 
-export const removeRecipient = defineAction({
-  name: 'push.removeRecipient',
+const removeRecipient = defineAction({
   summary: 'Remove a recipient from its app.',
   auth: 'user',
   params: Params({ id: Id('Recipient id.') }),
@@ -294,8 +281,7 @@ export const removeRecipient = defineAction({
 
 const ms = (description: string) => Type.Integer({ minimum: 0, maximum: 8.64e15, description });
 
-export const queryMessages = defineAction({
-  name: 'push.queryMessages',
+const queryMessages = defineAction({
   summary: 'Push history, newest first, with filters and paging.',
   notes:
     'startDate and endDate are inclusive bounds on createdAt (ms). status: success (all delivered), partial, failed (none delivered), empty (no recipients). ' +
@@ -326,8 +312,7 @@ export const queryMessages = defineAction({
     }),
 });
 
-export const getMessage = defineAction({
-  name: 'push.getMessage',
+const getMessage = defineAction({
   summary: 'One push with its full text and the result of every recipient.',
   auth: 'user',
   params: Params({ id: Id('Push id (data.pushId of the /send answer).') }),
@@ -337,20 +322,20 @@ export const getMessage = defineAction({
   handler: (params, ctx) => ctx.app.services.push.getMessage(ctx.user.id, params.id),
 });
 
-export const pushActions = [
-  createChannel,
-  queryChannels,
-  updateChannel,
-  deleteChannel,
-  testChannel,
-  createApp,
-  queryApps,
-  updateApp,
-  deleteApp,
-  resetAppKey,
-  addRecipient,
-  queryRecipients,
-  removeRecipient,
-  queryMessages,
-  getMessage,
-];
+export const pushActions = defineActions({
+  'push.createChannel': createChannel,
+  'push.queryChannels': queryChannels,
+  'push.updateChannel': updateChannel,
+  'push.deleteChannel': deleteChannel,
+  'push.testChannel': testChannel,
+  'push.createApp': createApp,
+  'push.queryApps': queryApps,
+  'push.updateApp': updateApp,
+  'push.deleteApp': deleteApp,
+  'push.resetAppKey': resetAppKey,
+  'push.addRecipient': addRecipient,
+  'push.queryRecipients': queryRecipients,
+  'push.removeRecipient': removeRecipient,
+  'push.queryMessages': queryMessages,
+  'push.getMessage': getMessage,
+});

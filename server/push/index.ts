@@ -1,4 +1,4 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { pushActions } from './actions';
 import { mountPushRoutes } from './routes';
 import { pushCollections } from './schema';
@@ -8,9 +8,9 @@ import { useSecretStore } from './targets';
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** The push webhook: channels, apps, recipients, /send, delivery, history, message pages, desktop feed. */
-export function pushDomain(): Domain {
+export function pushDomain() {
   let timer: NodeJS.Timeout | undefined;
-  return {
+  return defineDomain({
     name: 'push',
     collections: pushCollections,
     actions: pushActions,
@@ -31,5 +31,5 @@ export function pushDomain(): Domain {
       if (timer) clearInterval(timer);
       await app.services.push?.history.drain();
     },
-  };
+  });
 }

@@ -9,6 +9,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TObject } from '@sinclair/typebox';
 import { allDomains } from '../domains';
+import { actionsOf } from '../domain';
 import { ManualClock } from '../lib/clock';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { api, newUser, ok, request, snapshotOf } from './helpers';
@@ -97,7 +98,7 @@ describe('forged, expired and revoked tokens on real actions', () => {
 });
 
 describe("another user's ids on every action", () => {
-  const ACTIONS = allDomains().flatMap((d) => d.actions ?? []);
+  const ACTIONS = actionsOf(allDomains());
   /** Which kind of resource an id-like param names, by param name (and action group for `id`). */
   function kindOf(action: string, param: string): string | null {
     const group = action.split('.')[0];

@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { allDomains } from '../domains';
+import { actionsOf } from '../domain';
 import { httpStatusOf } from '../api/errors';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { api, newUser, ok, request, snapshotOf, sleep, type Answer } from './helpers';
@@ -39,7 +40,7 @@ net.Socket.prototype.connect = function (this: net.Socket, ...args: any[]) {
   return (originalConnect as any).apply(this, args);
 } as typeof net.Socket.prototype.connect;
 
-const ACTIONS = allDomains().flatMap((d) => d.actions ?? []);
+const ACTIONS = actionsOf(allDomains());
 /** Contact other servers; fuzzed only by their own suites against local fakes. */
 const OUTBOUND = new Set(['sync.configure', 'push.testChannel']);
 /** Would end the fuzzing session itself (covered in auth-abuse.test.ts). */

@@ -4,7 +4,7 @@ import type { RecordDoc } from '../ledger/schema';
 import type { TestServer } from '../test-support/test-server';
 import { STEP_MS } from './market';
 import type { AchievementDoc, TradeDoc } from './schema';
-import { DAY, goalParams, idle, insertSyncedRecord, newPlayer, ok, startGame, type Player } from './test-helpers';
+import { DAY, goalParams, idle, insertSyncedRecord, newPlayer, ok, startGame, type Player } from '../test-support/savings';
 
 let t: TestServer;
 let clock: ManualClock;

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ACHIEVEMENT_CATEGORIES } from './catalogue';
 import { HISTORY_RANGES } from './market';
 import { GOAL_CATEGORIES, GOAL_PRIORITIES, GOAL_STATUSES } from './schema';
@@ -48,8 +48,7 @@ const GOAL_FIELDS = {
   category: `Categories: ${GOAL_CATEGORIES.join(', ')}. Priorities: ${GOAL_PRIORITIES.join(', ')}.`,
 };
 
-export const createGoal = defineAction({
-  name: 'savings.createGoal',
+const createGoal = defineAction({
   summary: 'Create a savings goal.',
   notes:
     `${GOAL_FIELDS.category} The currency defaults to your ledger base currency (USD when none is set); amounts follow its decimals. ` +
@@ -76,8 +75,7 @@ export const createGoal = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.createGoal(ctx.user.id, p),
 });
 
-export const queryGoals = defineAction({
-  name: 'savings.queryGoals',
+const queryGoals = defineAction({
   summary: 'List your goals with their progress, newest first.',
   auth: 'user',
   params: Params({
@@ -91,8 +89,7 @@ export const queryGoals = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.queryGoals(ctx.user.id, { status: p.status, category: p.category, page: p.page ?? 1, pageSize: p.pageSize ?? 20 }),
 });
 
-export const getGoal = defineAction({
-  name: 'savings.getGoal',
+const getGoal = defineAction({
   summary: 'One of your goals with its progress.',
   auth: 'user',
   params: Params({ goalId: GoalId }),
@@ -101,8 +98,7 @@ export const getGoal = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.getGoal(ctx.user.id, p.goalId),
 });
 
-export const updateProgress = defineAction({
-  name: 'savings.updateProgress',
+const updateProgress = defineAction({
   summary: 'Add money to a goal (positive amount) or take some out (negative amount).',
   notes:
     'Reaching the target completes the goal (status completed, `completedAt` set); a completed goal is final. ' +
@@ -121,8 +117,7 @@ export const updateProgress = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.updateProgress(ctx.user.id, p.goalId, p.amount),
 });
 
-export const updateGoal = defineAction({
-  name: 'savings.updateGoal',
+const updateGoal = defineAction({
   summary: 'Change a goal: its texts, target, dates, category, priority, visibility, or status (pause, resume, cancel).',
   notes:
     'Status moves: active ⇄ paused, active/paused → cancelled, cancelled → active. A target lowered to what is already saved completes the goal. ' +
@@ -154,8 +149,7 @@ export const updateGoal = defineAction({
   },
 });
 
-export const deleteGoal = defineAction({
-  name: 'savings.deleteGoal',
+const deleteGoal = defineAction({
   summary: 'Delete a goal that is not completed. Coins it already earned stay in your wallet.',
   auth: 'user',
   params: Params({ goalId: GoalId }),
@@ -167,8 +161,7 @@ export const deleteGoal = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.deleteGoal(ctx.user.id, p.goalId),
 });
 
-export const getMarket = defineAction({
-  name: 'savings.getMarket',
+const getMarket = defineAction({
   summary: 'The virtual stocks with their current price and the change over the last 24 hours.',
   notes: 'Prices move every 5 minutes and are the same for everyone on this PennyPost, before and after restarts. Prices are in coins.',
   auth: 'user',
@@ -177,8 +170,7 @@ export const getMarket = defineAction({
   handler: (_p, ctx) => ctx.app.services.savings.getMarket(),
 });
 
-export const getStockHistory = defineAction({
-  name: 'savings.getStockHistory',
+const getStockHistory = defineAction({
   summary: 'Price history of one stock, for a chart.',
   notes: `Ranges: day (5-minute points), week (hourly), month (every 4 hours), year (daily). The last point is the current price.`,
   auth: 'user',
@@ -191,8 +183,7 @@ export const getStockHistory = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.getStockHistory(p.stockId, p.range ?? 'day'),
 });
 
-export const buyStock = defineAction({
-  name: 'savings.buyStock',
+const buyStock = defineAction({
   summary: 'Buy whole shares at the current price with virtual coins.',
   notes: 'No fees. The price is the one shown by savings.getMarket for the current 5-minute step.',
   auth: 'user',
@@ -206,8 +197,7 @@ export const buyStock = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.buy(ctx.user.id, p.stockId, p.quantity),
 });
 
-export const sellStock = defineAction({
-  name: 'savings.sellStock',
+const sellStock = defineAction({
   summary: 'Sell whole shares you hold at the current price.',
   auth: 'user',
   params: Params({ stockId: StockId, quantity: Quantity }),
@@ -220,8 +210,7 @@ export const sellStock = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.sell(ctx.user.id, p.stockId, p.quantity),
 });
 
-export const getWallet = defineAction({
-  name: 'savings.getWallet',
+const getWallet = defineAction({
   summary: 'Your virtual coins: cash, where they came from, and the wallet history (newest first).',
   notes: `Every player starts with a one-time grant of ${WELCOME_GRANT / 100} coins. The wallet is computed from the append-only log of grants, rewards, buys and sells.`,
   auth: 'user',
@@ -233,8 +222,7 @@ export const getWallet = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.getWallet(ctx.user.id, p.page ?? 1, p.pageSize ?? 20),
 });
 
-export const getPositions = defineAction({
-  name: 'savings.getPositions',
+const getPositions = defineAction({
   summary: 'Your shares: quantity, average cost, market value, unrealised and realised profit per stock, and totals.',
   notes: 'Average-cost method: selling removes the sold shares\' share of the cost. `includeClosed` also lists stocks you sold completely (for their realised profit).',
   auth: 'user',
@@ -243,8 +231,7 @@ export const getPositions = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.getPositions(ctx.user.id, p.includeClosed ?? false),
 });
 
-export const getAchievements = defineAction({
-  name: 'savings.getAchievements',
+const getAchievements = defineAction({
   summary: 'The achievements catalogue with your progress, unlock times and rewards.',
   notes: `Categories: ${ACHIEVEMENT_CATEGORIES.join(', ')}. Bookkeeping achievements count your ledger records, however they arrived (typed, imported or synced).`,
   auth: 'user',
@@ -256,8 +243,7 @@ export const getAchievements = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.getAchievements(ctx.user.id, p),
 });
 
-export const getLeaderboard = defineAction({
-  name: 'savings.getLeaderboard',
+const getLeaderboard = defineAction({
   summary: 'Rank the players of this PennyPost who opted in, with your own rank.',
   notes:
     'Types: savings (coins earned by saving: saving days and completed goals), goals (goals completed), portfolio (% return of the virtual portfolio), ' +
@@ -275,8 +261,7 @@ export const getLeaderboard = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.getLeaderboard(ctx.user.id, p.type ?? 'savings', p.period ?? 'week', p.limit ?? 10),
 });
 
-export const setPreferences = defineAction({
-  name: 'savings.setPreferences',
+const setPreferences = defineAction({
   summary: 'Opt in to (or out of) the leaderboard, and set the time zone your game days follow.',
   notes: 'Days (streaks, saving days, leaderboard weeks and months) follow `timeZone`; "" means the zone of the computer PennyPost runs on.',
   auth: 'user',
@@ -289,8 +274,7 @@ export const setPreferences = defineAction({
   handler: (p, ctx) => ctx.app.services.savings.setPrefs(ctx.user.id, p),
 });
 
-export const getPreferences = defineAction({
-  name: 'savings.getPreferences',
+const getPreferences = defineAction({
   summary: 'Your savings-game preferences.',
   auth: 'user',
   params: Params({}),
@@ -298,21 +282,21 @@ export const getPreferences = defineAction({
   handler: (_p, ctx) => ctx.app.services.savings.preferences(ctx.user.id),
 });
 
-export const savingsActions = [
-  createGoal,
-  queryGoals,
-  getGoal,
-  updateProgress,
-  updateGoal,
-  deleteGoal,
-  getMarket,
-  getStockHistory,
-  buyStock,
-  sellStock,
-  getWallet,
-  getPositions,
-  getAchievements,
-  getLeaderboard,
-  setPreferences,
-  getPreferences,
-];
+export const savingsActions = defineActions({
+  'savings.createGoal': createGoal,
+  'savings.queryGoals': queryGoals,
+  'savings.getGoal': getGoal,
+  'savings.updateProgress': updateProgress,
+  'savings.updateGoal': updateGoal,
+  'savings.deleteGoal': deleteGoal,
+  'savings.getMarket': getMarket,
+  'savings.getStockHistory': getStockHistory,
+  'savings.buyStock': buyStock,
+  'savings.sellStock': sellStock,
+  'savings.getWallet': getWallet,
+  'savings.getPositions': getPositions,
+  'savings.getAchievements': getAchievements,
+  'savings.getLeaderboard': getLeaderboard,
+  'savings.setPreferences': setPreferences,
+  'savings.getPreferences': getPreferences,
+});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test-support/test-server';
 import type { TradeDoc } from './schema';
-import { idle, newPlayer, ok, startGame, type Player } from './test-helpers';
+import { idle, newPlayer, ok, startGame, type Player } from '../test-support/savings';
 
 /** Issue 15: whole shares only (finding 7, server side), and exact coin sums (finding 6). */
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../lib/clock';
 import type { TestServer } from '../test-support/test-server';
 import type { GoalDoc } from './schema';
-import { DAY, goalParams, idle, newPlayer, ok, startGame, type Player } from './test-helpers';
+import { DAY, goalParams, idle, newPlayer, ok, startGame, type Player } from '../test-support/savings';
 
 let t: TestServer;
 let clock: ManualClock;

@@ -1,13 +1,13 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { savingsActions } from './actions';
 import { savingsCollections } from './schema';
 import { SavingsService } from './service';
 import { registerSavingsSyncRules } from './sync-rules';
 
 /** The savings game: goals, the virtual market and wallet, achievements, the leaderboard. */
-export function savingsDomain(): Domain {
+export function savingsDomain() {
   let service: SavingsService | undefined;
-  return {
+  return defineDomain({
     name: 'savings',
     collections: savingsCollections,
     actions: savingsActions,
@@ -21,5 +21,5 @@ export function savingsDomain(): Domain {
     async stop() {
       await service?.stop();
     },
-  };
+  });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../lib/clock';
 import type { TestServer } from '../test-support/test-server';
 import { STEP_MS } from './market';
-import { DAY, goalParams, idle, insertSyncedRecord, newPlayer, ok, startGame, T0, type Player } from './test-helpers';
+import { DAY, goalParams, idle, insertSyncedRecord, newPlayer, ok, startGame, T0, type Player } from '../test-support/savings';
 
 let t: TestServer;
 let clock: ManualClock;

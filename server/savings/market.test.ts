@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import { tempDataDir } from '../test-support/test-server';
 import { brownianAt, HISTORY_RANGES, historySteps, Market, MARKET_EPOCH, STEP_MS, stepAt, stepStart, STOCKS } from './market';
-import { DAY, newPlayer, ok, startGame, T0 } from './test-helpers';
+import { DAY, newPlayer, ok, startGame, T0 } from '../test-support/savings';
 
 describe('price simulation (pure)', () => {
   it('is a Brownian motion: increments have mean ≈ 0 and variance ≈ 1 per step, at every scale', () => {

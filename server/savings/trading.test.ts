@@ -4,7 +4,7 @@ import type { ManualClock } from '../lib/clock';
 import type { TestServer } from '../test-support/test-server';
 import { STEP_MS, STOCKS } from './market';
 import type { TradeDoc } from './schema';
-import { newPlayer, ok, startGame, type Player } from './test-helpers';
+import { newPlayer, ok, startGame, type Player } from '../test-support/savings';
 
 let t: TestServer;
 let clock: ManualClock;

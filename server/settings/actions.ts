@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params, type ActionContext } from '../api/action';
+import { defineAction, defineActions, Params, type ActionContext } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import { RegistrationPolicy, SettingsError, type Settings } from '../config/settings';
 import { localHostNames } from '../http/addresses';
@@ -38,8 +38,7 @@ function view(ctx: ActionContext, settings: Settings) {
 const SHAPE =
   '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, registration: {fromThisComputer, fromNetwork, inviteHours}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
 
-export const settingsGet = defineAction({
-  name: 'settings.get',
+const settingsGet = defineAction({
   summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses. Owner and admins only.',
   auth: 'admin',
   errors: [[1004, 'the caller is a household member, not the owner or an admin']],
@@ -52,8 +51,7 @@ const Host = Type.String({ minLength: 1, maxLength: 253 });
 /** The settings file's own policy type, without its default (a patch leaves absent fields alone). */
 const { default: _fallback, ...Policy } = RegistrationPolicy('open');
 
-export const settingsUpdate = defineAction({
-  name: 'settings.update',
+const settingsUpdate = defineAction({
   summary: 'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, who may sign up, desktop behaviour).',
   notes:
     'The owner and admins only (members get 1004), and only from this computer: callers from the network get 403. Every field is optional; the change is validated, saved to settings.json and applied at once, ' +
@@ -119,4 +117,7 @@ export const settingsUpdate = defineAction({
   },
 });
 
-export const settingsActions = [settingsGet, settingsUpdate];
+export const settingsActions = defineActions({
+  'settings.get': settingsGet,
+  'settings.update': settingsUpdate,
+});

@@ -1,7 +1,7 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { settingsActions } from './actions';
 
 /** The server settings a person changes from the UI (server/config/settings.ts holds the rules). */
-export function settingsDomain(): Domain {
-  return { name: 'settings', actions: settingsActions };
+export function settingsDomain() {
+  return defineDomain({ name: 'settings', actions: settingsActions });
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { settingsUpdate } from './actions';
+import { settingsActions } from './actions';
+
+const settingsUpdate = settingsActions['settings.update'];
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 
 let t: TestServer;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import type { ConflictLog } from './conflict-log';
 import { PREFIX_PATTERN, type SyncService } from './service';
 import { SYNCED_COLLECTIONS } from './synced-collections';
@@ -14,8 +14,7 @@ declare module '../app-context' {
 const STATUS =
   '`{configured, enabled, url, username, password: "********", live, prefix, ownerId, joined, collections: [{collection, remoteDatabase, state: idle|active|paused|error|stopped, lastError, lastPushedAt, lastPulledAt, pending, ignored: [{id, reason, at}], ignoredCount}]}` (`{configured: false}` before sync.configure)';
 
-export const syncConfigure = defineAction({
-  name: 'sync.configure',
+const syncConfigure = defineAction({
   summary: 'Connect your ledger to a CouchDB server and start syncing at once.',
   notes:
     '`url` is the server\'s base URL (e.g. `https://couch.example.com/`). One remote database per collection, named `<prefix><collection>` ' +
@@ -41,8 +40,7 @@ export const syncConfigure = defineAction({
   handler: (params, ctx) => ctx.app.services.sync.configure(ctx.user.id, params),
 });
 
-export const syncStatus = defineAction({
-  name: 'sync.status',
+const syncStatus = defineAction({
   summary: 'Sync state per collection: idle, active, paused (server unreachable, retrying) or error, with the last error in plain words.',
   auth: 'user',
   params: Params({}),
@@ -50,8 +48,7 @@ export const syncStatus = defineAction({
   handler: (_params, ctx) => ctx.app.services.sync.status(ctx.user.id),
 });
 
-export const syncStart = defineAction({
-  name: 'sync.start',
+const syncStart = defineAction({
   summary: 'Start (or restart after an error) the configured sync.',
   auth: 'user',
   params: Params({}),
@@ -60,8 +57,7 @@ export const syncStart = defineAction({
   handler: (_params, ctx) => ctx.app.services.sync.start(ctx.user.id),
 });
 
-export const syncStop = defineAction({
-  name: 'sync.stop',
+const syncStop = defineAction({
   summary: 'Pause syncing (the configuration is kept; local work goes on).',
   auth: 'user',
   params: Params({}),
@@ -70,8 +66,7 @@ export const syncStop = defineAction({
   handler: (_params, ctx) => ctx.app.services.sync.stop(ctx.user.id),
 });
 
-export const syncResync = defineAction({
-  name: 'sync.resync',
+const syncResync = defineAction({
   summary: 'Forget the sync checkpoints and exchange everything again (recovers from a lost or damaged checkpoint; creates no duplicates).',
   auth: 'user',
   params: Params({}),
@@ -80,8 +75,7 @@ export const syncResync = defineAction({
   handler: (_params, ctx) => ctx.app.services.sync.resync(ctx.user.id),
 });
 
-export const syncRemove = defineAction({
-  name: 'sync.remove',
+const syncRemove = defineAction({
   summary: 'Stop syncing and forget the server and its credentials (the remote data stays).',
   auth: 'user',
   params: Params({}),
@@ -93,8 +87,7 @@ const CONFLICT =
   '`{id, collection, documentId, at, kind: fields|edit-lost|delete-undone, lost: this-device|other-device, fields: [{field, lost, kept}], summary, ' +
   'lostUpdatedAt, keptUpdatedAt, status: open|kept-other|dismissed}`';
 
-export const syncConflicts = defineAction({
-  name: 'sync.conflicts',
+const syncConflicts = defineAction({
   summary: 'The conflict log: what the sync\'s conflict rules overwrote that a person wrote, newest first.',
   notes:
     'Recorded on the PennyPost that resolved the conflict (the one that synced second), kept on this computer only (never synced), the latest 200. ' +
@@ -111,8 +104,7 @@ export const syncConflicts = defineAction({
   handler: (params, ctx) => ctx.app.services.syncConflicts.list(ctx.user.id, params.page, params.pageSize),
 });
 
-export const syncKeepOtherVersion = defineAction({
-  name: 'sync.keepOtherVersion',
+const syncKeepOtherVersion = defineAction({
   summary: 'Undo a conflict resolution: write the overwritten version back as a new edit, which then syncs.',
   notes:
     '`fields`: the lost field values are written back; `edit-lost`: the lost edit is written back (the document returns); `delete-undone`: the document ' +
@@ -127,8 +119,7 @@ export const syncKeepOtherVersion = defineAction({
   handler: (params, ctx) => ctx.app.services.syncConflicts.keepOtherVersion(ctx.user.id, params.conflictId),
 });
 
-export const syncDismissConflict = defineAction({
-  name: 'sync.dismissConflict',
+const syncDismissConflict = defineAction({
   summary: 'Close a conflict log entry, keeping the resolution as it is.',
   auth: 'user',
   params: Params({ conflictId: Type.String({ minLength: 1, maxLength: 64 }) }),
@@ -140,4 +131,14 @@ export const syncDismissConflict = defineAction({
   handler: (params, ctx) => ctx.app.services.syncConflicts.dismiss(ctx.user.id, params.conflictId),
 });
 
-export const syncActions = [syncConfigure, syncStatus, syncStart, syncStop, syncResync, syncRemove, syncConflicts, syncKeepOtherVersion, syncDismissConflict];
+export const syncActions = defineActions({
+  'sync.configure': syncConfigure,
+  'sync.status': syncStatus,
+  'sync.start': syncStart,
+  'sync.stop': syncStop,
+  'sync.resync': syncResync,
+  'sync.remove': syncRemove,
+  'sync.conflicts': syncConflicts,
+  'sync.keepOtherVersion': syncKeepOtherVersion,
+  'sync.dismissConflict': syncDismissConflict,
+});

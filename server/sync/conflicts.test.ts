@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../test-support/child-server';
 import { COUCH_ADMIN, RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
-import { eventually, FAST, inSync, type SyncUser } from './test-helpers';
+import { eventually, FAST, inSync, type SyncUser } from '../test-support/sync';
 
 /**
  * Conflicts between two PennyPosts of the same person (docs/sync.md, "Conflicts"), against a real

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
-import { eventually, inSync } from './test-helpers';
+import { eventually, inSync } from '../test-support/sync';
 
 /**
  * One credentials state for all collections of a user (server/sync/link.ts), against a real

@@ -4,7 +4,7 @@ import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/lis
 import { COUCH_ADMIN, RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { SYNCED_COLLECTIONS } from './synced-collections';
-import { COUCH_START_TIMEOUT, FAST } from './test-helpers';
+import { COUCH_START_TIMEOUT, FAST } from '../test-support/sync';
 
 /**
  * The CouchDB password stays with the server and user it was entered for: sync.configure never

@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
 import { SyncService } from './service';
@@ -28,8 +28,8 @@ function stampDeletes(app: AppContext): void {
 }
 
 /** CouchDB sync of each user's ledger (docs/sync.md). Starts last: it replicates the others' collections. */
-export function syncDomain(): Domain {
-  return {
+export function syncDomain() {
+  return defineDomain({
     name: 'sync',
     actions: syncActions,
     async start(app) {
@@ -47,5 +47,5 @@ export function syncDomain(): Domain {
     async stop(app) {
       await app.services.sync?.stopAll();
     },
-  };
+  });
 }

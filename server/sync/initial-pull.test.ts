@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
-import { configureSync, COUCH_START_TIMEOUT, eventually, statusOf } from './test-helpers';
+import { configureSync, COUCH_START_TIMEOUT, eventually, statusOf } from '../test-support/sync';
 
 /**
  * The initial pull reads CouchDB's changes feed page by page, and RxDB takes a page with fewer

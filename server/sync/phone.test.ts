@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type LedgerPhone } from '../../examples/phone/ledger-phone.mjs';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, statusOf, type SyncUser } from './test-helpers';
+import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, statusOf, type SyncUser } from '../test-support/sync';
 
 /**
  * The phone of docs/sync.md ("A phone client", examples/phone/ledger-phone.mjs) against a real

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
-import { configureSync, eventually, inSync } from './test-helpers';
+import { configureSync, eventually, inSync } from '../test-support/sync';
 
 /**
  * When CouchDB is back, every collection's status recovers promptly — also the idle ones, which

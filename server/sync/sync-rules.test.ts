@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser } from './test-helpers';
+import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser } from '../test-support/sync';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must

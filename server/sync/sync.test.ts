@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer } from '../test-support/child-server';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from './test-helpers';
+import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from '../test-support/sync';
 
 /**
  * The sync against a real Apache CouchDB 3.4.3 (server/test-support/real-couchdb.ts): its

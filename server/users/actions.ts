@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, Params } from '../api/action';
+import { defineAction, defineActions, Params } from '../api/action';
 import { ApiError, ErrorCode } from '../api/errors';
 import type { UserService } from './service';
 import type { HouseholdService } from './household';
@@ -28,8 +28,7 @@ const REGISTRATION_NOTES =
   'Who may sign up is settings registration.fromThisComputer / fromNetwork: `open`, `invite` (an invite code is needed) or `closed`; defaults: open from this computer, invite from the network. ' +
   'The first account of a data dir is its owner and must be created from this computer unless fromNetwork is open. Accounts created with an invite get the invite\'s role.';
 
-export const register = defineAction({
-  name: 'user.register',
+const register = defineAction({
   summary: 'Create an account and sign in on this device.',
   notes:
     'Usernames: 3–32 characters, letters and digits of any script plus `_ . -`, starting with a letter or digit; unique regardless of case. ' +
@@ -55,8 +54,7 @@ export const register = defineAction({
   handler: (params, ctx) => ctx.app.services.users.register(params, origin(ctx)),
 });
 
-export const login = defineAction({
-  name: 'user.login',
+const login = defineAction({
   summary: 'Sign in with email and password, or with a WeChat or Alipay authorization code.',
   notes:
     '`platform: "email"` needs `email` and `password`; `"wechat"` needs `code` (from WeChat OAuth or a mini program `wx.login`); ' +
@@ -102,8 +100,7 @@ export const login = defineAction({
   },
 });
 
-export const verifyToken = defineAction({
-  name: 'user.verifyToken',
+const verifyToken = defineAction({
   summary: 'Check a token without using it: is it valid, whose is it, when does it expire.',
   auth: 'public',
   params: Params({ token: Type.String({ minLength: 1, maxLength: 4096 }) }),
@@ -117,8 +114,7 @@ export const verifyToken = defineAction({
   handler: (params, ctx) => ctx.app.services.users.verifyToken(params.token),
 });
 
-export const logout = defineAction({
-  name: 'user.logout',
+const logout = defineAction({
   summary: 'Sign out this session: its token stops working at once; other devices stay signed in.',
   auth: 'user',
   duringPasswordChange: true,
@@ -132,8 +128,7 @@ export const logout = defineAction({
 });
 
 
-export const registrationInfo = defineAction({
-  name: 'user.registrationInfo',
+const registrationInfo = defineAction({
   summary: 'What the sign-up screen needs to know: is there an owner yet, and may the caller sign up (open, with an invite code, or not at all).',
   notes: REGISTRATION_NOTES + ' `desktop` is true for callers on this computer (the desktop window may sign its owner in without a password).',
   auth: 'public',
@@ -145,8 +140,7 @@ export const registrationInfo = defineAction({
   },
 });
 
-export const desktopSignIn = defineAction({
-  name: 'user.desktopSignIn',
+const desktopSignIn = defineAction({
   summary: 'The desktop window signs its owner in with a one-time secret from the desktop app; on a new data dir this creates the owner.',
   notes:
     'Only the desktop app can get a secret (the shell hands it to its own window); each works once, for 60 s, and only from this computer. ' +
@@ -170,8 +164,7 @@ export const desktopSignIn = defineAction({
   },
 });
 
-export const changePassword = defineAction({
-  name: 'user.changePassword',
+const changePassword = defineAction({
   summary: 'Set a new password (also the first password of an account that has none, e.g. the desktop owner); every other session of the account ends.',
   notes: `\`currentPassword\` is required when the account has a password (after a reset: the temporary one). New passwords: ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`,
   auth: 'user',
@@ -196,8 +189,7 @@ const MANAGE_ERRORS = [
   [400, 'the caller named their own account'],
 ] as const;
 
-export const listMembers = defineAction({
-  name: 'user.listMembers',
+const listMembers = defineAction({
   summary: 'The household: every account with its role and state, and the pending invites.',
   auth: 'admin',
   params: Params({}),
@@ -206,8 +198,7 @@ export const listMembers = defineAction({
   handler: (_params, ctx) => ctx.app.services.household.list(),
 });
 
-export const createInvite = defineAction({
-  name: 'user.createInvite',
+const createInvite = defineAction({
   summary: 'A single-use invite code to hand to a new household member (valid settings registration.inviteHours, default 72 h).',
   notes: 'The code is shown only here; the server keeps only its hash. Only the owner can invite an admin.',
   auth: 'admin',
@@ -220,8 +211,7 @@ export const createInvite = defineAction({
   handler: (params, ctx) => ctx.app.services.household.createInvite(ctx.user, params.role ?? 'member'),
 });
 
-export const revokeInvite = defineAction({
-  name: 'user.revokeInvite',
+const revokeInvite = defineAction({
   summary: 'Withdraw a pending invite before it is used.',
   auth: 'admin',
   params: Params({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
@@ -233,8 +223,7 @@ export const revokeInvite = defineAction({
   handler: (params, ctx) => ctx.app.services.household.revokeInvite(params.id),
 });
 
-export const setRole = defineAction({
-  name: 'user.setRole',
+const setRole = defineAction({
   summary: 'Make an account an admin (may change server settings, snapshots and the household) or a member again. Owner only.',
   auth: 'owner',
   params: Params({ userId: UserId, role: Type.Union([Type.Literal('admin'), Type.Literal('member')]) }),
@@ -243,8 +232,7 @@ export const setRole = defineAction({
   handler: (params, ctx) => ctx.app.services.household.setRole(ctx.user, params.userId, params.role),
 });
 
-export const disable = defineAction({
-  name: 'user.disable',
+const disable = defineAction({
   summary: 'Stop an account from signing in; its sessions and open event streams end at once. Its data stays.',
   auth: 'admin',
   params: Params({ userId: UserId }),
@@ -253,8 +241,7 @@ export const disable = defineAction({
   handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, true),
 });
 
-export const enable = defineAction({
-  name: 'user.enable',
+const enable = defineAction({
   summary: 'Let a disabled account sign in again.',
   auth: 'admin',
   params: Params({ userId: UserId }),
@@ -263,8 +250,7 @@ export const enable = defineAction({
   handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, false),
 });
 
-export const resetPassword = defineAction({
-  name: 'user.resetPassword',
+const resetPassword = defineAction({
   summary: 'Give an account a temporary password (shown once) that must be changed at its next sign-in; its sessions end.',
   auth: 'admin',
   params: Params({ userId: UserId }),
@@ -273,8 +259,7 @@ export const resetPassword = defineAction({
   handler: (params, ctx) => ctx.app.services.household.resetPassword(ctx.user, params.userId),
 });
 
-export const deleteUser = defineAction({
-  name: 'user.delete',
+const deleteUser = defineAction({
   summary: 'Delete an account and all its data on this PennyPost (ledger, files, links, savings, push, sync settings). Cannot be undone.',
   notes: '`confirm` must repeat the account\'s username. A remote CouchDB the account synced to is not touched. Take a snapshot first if in doubt.',
   auth: 'admin',
@@ -284,20 +269,20 @@ export const deleteUser = defineAction({
   handler: (params, ctx) => ctx.app.services.household.remove(ctx.user, params.userId, params.confirm),
 });
 
-export const userActions = [
-  register,
-  login,
-  verifyToken,
-  logout,
-  registrationInfo,
-  desktopSignIn,
-  changePassword,
-  listMembers,
-  createInvite,
-  revokeInvite,
-  setRole,
-  disable,
-  enable,
-  resetPassword,
-  deleteUser,
-];
+export const userActions = defineActions({
+  'user.register': register,
+  'user.login': login,
+  'user.verifyToken': verifyToken,
+  'user.logout': logout,
+  'user.registrationInfo': registrationInfo,
+  'user.desktopSignIn': desktopSignIn,
+  'user.changePassword': changePassword,
+  'user.listMembers': listMembers,
+  'user.createInvite': createInvite,
+  'user.revokeInvite': revokeInvite,
+  'user.setRole': setRole,
+  'user.disable': disable,
+  'user.enable': enable,
+  'user.resetPassword': resetPassword,
+  'user.delete': deleteUser,
+});

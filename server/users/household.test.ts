@@ -8,13 +8,14 @@ import path from 'node:path';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDomains } from '../domains';
+import { actionsOf } from '../domain';
 import { ManualClock } from '../lib/clock';
 import { openDatabase } from '../db/database';
 import { usersCollection } from './schema';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 
 const PASSWORD = 'correct horse battery';
-const ACTIONS = allDomains().flatMap((d) => d.actions ?? []);
+const ACTIONS = actionsOf(allDomains());
 
 describe('roles', () => {
   let t: TestServer;

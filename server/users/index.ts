@@ -1,4 +1,4 @@
-import type { Domain } from '../domain';
+import { defineDomain } from '../domain';
 import { userActions } from './actions';
 import { usersCollection } from './schema';
 import { UserService } from './service';
@@ -7,9 +7,9 @@ import { HouseholdService } from './household';
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Accounts, sign-in, sessions. */
-export function usersDomain(): Domain {
+export function usersDomain() {
   let timer: NodeJS.Timeout | undefined;
-  return {
+  return defineDomain({
     name: 'users',
     collections: [usersCollection],
     actions: userActions,
@@ -26,5 +26,5 @@ export function usersDomain(): Domain {
       app.services.users?.stop();
       if (timer) clearInterval(timer);
     },
-  };
+  });
 }

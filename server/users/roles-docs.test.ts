@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allDomains } from '../domains';
+import { actionsOf } from '../domain';
 import { LAN_ROUTES } from '../http/network-policy';
 
 const SECURITY = readFileSync(path.join(__dirname, '..', '..', 'docs', 'security.md'), 'utf8');
@@ -15,8 +16,7 @@ const section = (title: string) => {
 describe('docs/security.md stays true to the code', () => {
   it('the roles table names every owner and admin action', () => {
     const roles = section('Roles: who may change what');
-    const restricted = allDomains()
-      .flatMap((d) => d.actions ?? [])
+    const restricted = actionsOf(allDomains())
       .filter((a) => a.auth === 'admin' || a.auth === 'owner')
       .map((a) => a.name);
     expect(restricted.filter((name) => !roles.includes(`\`${name}\``))).toEqual([]);

@@ -1,11 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { ActionDefinition } from '../../../server/api/action';
-import type { ActionDeclarations } from './actions.generated';
+import type { ActionDeclarations } from '../../../server/domains';
 import type { MissingRate } from '../../../server/ledger/stats';
 
 /**
  * The typed /api client. Every action's params and result types come from the server's own
- * declarations (actions.generated.ts → server/*\/…actions.ts), so a call with a wrong param or a
+ * action maps (`ActionDeclarations`, the type of every domain's `defineActions` map), so a call with a wrong param or a
  * read of a field the server does not return is a compile error.
  */
 export type ActionName = keyof ActionDeclarations;

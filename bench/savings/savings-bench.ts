@@ -2,13 +2,13 @@
  * Savings-game benchmark: `npm run bench:savings`. Prints a table; not a test.
  * Runs a real server on 127.0.0.1:0 with a temp data dir and a ManualClock.
  */
-import { ManualClock } from '../lib/clock';
-import { createLogger } from '../lib/logger';
-import { newId } from '../lib/ids';
-import type { RecordDoc } from '../ledger/schema';
-import { registerUser, startTestServer } from '../test-support/test-server';
-import { Market, STOCKS, stepAt } from './market';
-import type { TradeDoc } from './schema';
+import { ManualClock } from '../../server/lib/clock';
+import { createLogger } from '../../server/lib/logger';
+import { newId } from '../../server/lib/ids';
+import type { RecordDoc } from '../../server/ledger/schema';
+import { registerUser, startTestServer } from '../../server/test-support/test-server';
+import { Market, STOCKS, stepAt } from '../../server/savings/market';
+import type { TradeDoc } from '../../server/savings/schema';
 
 const T0 = Date.UTC(2026, 2, 2, 10);
 const rows: Array<[string, string, string]> = [];

@@ -1,7 +1,7 @@
 import { ManualClock } from '../lib/clock';
 import { newId } from '../lib/ids';
 import type { RecordDoc } from '../ledger/schema';
-import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { registerUser, startTestServer, type TestServer } from './test-server';
 
 export const DAY = 86_400_000;
 /** Monday 2026-03-02 10:00 UTC. */

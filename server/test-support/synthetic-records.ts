@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
-import { newId } from '../../lib/ids';
-import type { RecordDoc } from '../schema';
+import { newId } from '../lib/ids';
+import type { RecordDoc } from '../ledger/schema';
 
 /** mulberry32: a small seeded PRNG, so every benchmark builds the same ledger. */
 export function seededRandom(seed: number): () => number {

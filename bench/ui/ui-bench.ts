@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/server';
 import { createLogger } from '../../server/lib/logger';
-import { seedSyntheticRecords } from '../../server/ledger/bench/synthetic-records';
+import { seedSyntheticRecords } from '../../server/test-support/synthetic-records';
 import type { RecordDoc } from '../../server/ledger/schema';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);

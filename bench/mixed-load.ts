@@ -1,10 +1,10 @@
 /**
  * The whole server under load: startup times, memory, and a mixed load of realistic /api traffic
  * and /send pushes against a PennyPost process holding 100,000 records, next to a bare Express
- * baseline in the same run. Part of `npm run bench` (scripts/bench/run.ts); alone:
+ * baseline in the same run. Part of `npm run bench` (bench/run.ts); alone:
  *
- *   npx tsx scripts/bench/mixed-load.ts [--json out.json]
- *   BENCH_RECORDS=20000 BENCH_MIXED_SECONDS=10 npx tsx scripts/bench/mixed-load.ts
+ *   npx tsx bench/mixed-load.ts [--json out.json]
+ *   BENCH_RECORDS=20000 BENCH_MIXED_SECONDS=10 npx tsx bench/mixed-load.ts
  *
  * The server runs as `npm run serve` runs it (node bin/pennypost.mjs serve: the compiled bundle, its own process);
  * the load generator is autocannon in a worker thread of this process. All on 127.0.0.1.
@@ -61,7 +61,7 @@ async function load(name: string, url: string, requests: Req[], seconds: number,
 }
 
 function startBare(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/bare-express.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/bare-express.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdout!.once('data', (chunk: Buffer) => resolve({ url: chunk.toString().trim().split('\n')[0], stop: () => child.kill('SIGTERM') }));

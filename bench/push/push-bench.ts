@@ -19,11 +19,11 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express from 'express';
-import { createLogger } from '../../lib/logger';
-import { startServer } from '../../server';
-import { tempDataDir } from '../../test-support/test-server';
-import { usersDomain } from '../../users';
-import { pushDomain } from '..';
+import { createLogger } from '../../server/lib/logger';
+import { startServer } from '../../server/server';
+import { tempDataDir } from '../../server/test-support/test-server';
+import { usersDomain } from '../../server/users';
+import { pushDomain } from '../../server/push';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONNECTIONS = 50;

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { pngChunk, tinyPng } from '../../files/test-fixtures';
-import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { pngChunk, tinyPng } from '../../server/test-support/files';
+import { registerUser, startTestServer, type TestServer } from '../../server/test-support/test-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 

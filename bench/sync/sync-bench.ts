@@ -15,12 +15,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector';
-import { startServer } from '../../server';
-import { createLogger } from '../../lib/logger';
-import { newId } from '../../lib/ids';
-import { startChildServer } from '../../test-support/child-server';
-import type { RecordDoc } from '../../ledger/schema';
-import { build as buildCouch, isBuilt as couchIsBuilt, start as startCouch, stop as stopCouch, COUCHDB_VERSION } from '../../../scripts/couchdb.mjs';
+import { startServer } from '../../server/server';
+import { createLogger } from '../../server/lib/logger';
+import { newId } from '../../server/lib/ids';
+import { startChildServer } from '../../server/test-support/child-server';
+import type { RecordDoc } from '../../server/ledger/schema';
+import { build as buildCouch, isBuilt as couchIsBuilt, start as startCouch, stop as stopCouch, COUCHDB_VERSION } from '../../scripts/couchdb.mjs';
 
 const N = Number(process.env.BENCH_SYNC_RECORDS ?? 20_000);
 const LIVE_SAMPLES = Number(process.env.BENCH_SYNC_LIVE ?? 20);

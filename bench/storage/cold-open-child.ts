@@ -2,8 +2,8 @@
  * Child process of the storage benchmark: cold-opens an existing data dir (argv[2]) through
  * openDatabase and runs one indexed range query. Prints JSON timings and RSS.
  */
-import { openDatabase } from '../database';
-import { recordSchema, type AccountRecord } from '../tests/fixtures';
+import { openDatabase } from '../../server/db/database';
+import { recordSchema, type AccountRecord } from '../../server/db/tests/fixtures';
 
 const dataDir = process.argv[2];
 const userId = process.argv[3] ?? 'user-3';

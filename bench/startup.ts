@@ -9,13 +9,13 @@
  *   RSS 3 s after the ready line, untouched (idle).
  *
  * Prints a table (figure | PennyPost | baseline | goal | verdict) that `npm run bench` reads.
- *   BENCH_STARTS=7 BENCH_RECORDS=100000 npx tsx scripts/bench/startup.ts
+ *   BENCH_STARTS=7 BENCH_RECORDS=100000 npx tsx bench/startup.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain ESM script without types
-import { buildServer } from '../build-server.mjs';
+import { buildServer } from '../scripts/build-server.mjs';
 import { BENCH_SETTINGS, loadAverage, seedLedger, sleep, startServerProcess, type ServerLaunch } from './lib';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);

@@ -1,5 +1,5 @@
-import { COUCH_ADMIN, type RealCouchDb } from '../test-support/real-couchdb';
-import type { registerUser, TestServer } from '../test-support/test-server';
+import { COUCH_ADMIN, type RealCouchDb } from './real-couchdb';
+import type { registerUser, TestServer } from './test-server';
 
 /**
  * Helpers of the sync tests (sync.test.ts, sync-rules.test.ts, phone.test.ts), which run against a

@@ -8,10 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedSyntheticRecords } from '../../server/ledger/bench/synthetic-records';
-import type { RecordDoc } from '../../server/ledger/schema';
+import { seedSyntheticRecords } from '../server/test-support/synthetic-records';
+import type { RecordDoc } from '../server/ledger/schema';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface Machine {
   cpu: string;
@@ -160,8 +160,8 @@ export interface Seeded {
  * PennyPost straight into the collection (as sync would), then closed.
  */
 export async function seedLedger(dataDir: string, count: number): Promise<Seeded> {
-  const { startServer } = await import('../../server/server');
-  const { createLogger } = await import('../../server/lib/logger');
+  const { startServer } = await import('../server/server');
+  const { createLogger } = await import('../server/lib/logger');
   const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', logger: createLogger('warn'), settings: BENCH_SETTINGS as never });
   try {
     const email = 'bench@example.com';

@@ -10,10 +10,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, type RunningServer } from '../../server';
-import { createLogger } from '../../lib/logger';
-import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from './synthetic-records';
-import type { RecordDoc } from '../schema';
+import { startServer, type RunningServer } from '../../server/server';
+import { createLogger } from '../../server/lib/logger';
+import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from '../../server/test-support/synthetic-records';
+import type { RecordDoc } from '../../server/ledger/schema';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

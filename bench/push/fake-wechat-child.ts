@@ -1,5 +1,5 @@
 /** The fake WeChat API in its own process for the push bench (WeChat is another machine in reality). */
-import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
+import { FakeWechatMp } from '../../server/test-support/fakes/fake-wechat-mp';
 
 const wx = await new FakeWechatMp().start();
 // Keep memory flat during long runs: the bench checks delivery counts, not contents.

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { createRxDatabase, normalizeMangoQuery, prepareQuery, type MangoQuery, type RxCollection } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
-import { levelDirOf, openDatabase } from '../database';
-import { DATE_MAX, DATE_MIN, makeRecords, recordSchema, seededRandom, tempDir, type AccountRecord } from '../tests/fixtures';
+import { levelDirOf, openDatabase } from '../../server/db/database';
+import { DATE_MAX, DATE_MIN, makeRecords, recordSchema, seededRandom, tempDir, type AccountRecord } from '../../server/db/tests/fixtures';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const USERS = 10;

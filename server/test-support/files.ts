@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import type { TestServer } from '../test-support/test-server';
+import type { TestServer } from './test-server';
 
 export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);

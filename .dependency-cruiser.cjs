@@ -1,0 +1,82 @@
+/**
+ * The layer rules of PennyPost (docs/architecture.md). `npm test` runs them through `npm run lint:layers`;
+ * one violation fails the build.
+ *
+ *   ground   server/lib            domain-neutral helpers: errors, money, clock, ids, logger
+ *            server/config, db     paths, settings, secrets; the database and its storage
+ *   frame    server/api, http,     the wrappers every domain is mounted in (actions, router, routes,
+ *            app-context, domain   rate limits, network policy)
+ *   domains  server/<domain>/      users, ledger, files, links, savings, push, settings, sync,
+ *                                  app-info, backup: each owns its schemas, actions and service
+ *   top      server/server.ts, domains.ts, cli*.ts, data-tools/, test-support/, bench/, electron/
+ *
+ * An import may only run down (or sideways inside one floor). Tests sit above everything.
+ */
+const DOMAINS = '(users|ledger|files|links|savings|push|settings|sync|app-info|backup)';
+const TEST = '\\.test\\.tsx?$|(^|/)tests/';
+const GROUND_LIB = '^server/lib/';
+const GROUND_STORE = '^server/(config|db)/';
+const FRAME = '^server/(api|http)/|^server/(app-context|domain)\\.ts$';
+const DOMAIN = `^server/${DOMAINS}/`;
+const TOP = '^server/(server|domains|cli|cli-options)\\.ts$|^server/(data-tools|test-support|reliability)/|^bench/|^electron/|^scripts/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'lib-imports-nothing-of-the-server',
+      comment: 'server/lib is the ground floor: domain-neutral code that imports no other part of the server.',
+      severity: 'error',
+      from: { path: GROUND_LIB, pathNot: TEST },
+      to: { path: '^server/', pathNot: GROUND_LIB },
+    },
+    {
+      name: 'config-and-db-stay-on-the-ground',
+      comment: 'config/ and db/ may use lib/ and each other, never the frame, a domain or the top.',
+      severity: 'error',
+      from: { path: GROUND_STORE, pathNot: TEST },
+      to: { path: `${FRAME}|${DOMAIN}|${TOP}` },
+    },
+    {
+      name: 'frame-knows-no-domain',
+      comment: 'The wrappers (api/, http/) serve every domain and name none of them.',
+      severity: 'error',
+      from: { path: FRAME, pathNot: TEST },
+      to: { path: `${DOMAIN}|${TOP}` },
+    },
+    {
+      name: 'domains-do-not-reach-up',
+      comment: 'A domain uses the ground, the frame and other domains’ services; never the server, the CLI, benchmarks or test helpers.',
+      severity: 'error',
+      from: { path: DOMAIN, pathNot: TEST },
+      to: { path: TOP },
+    },
+    {
+      name: 'production-code-never-imports-tests',
+      comment: 'Only tests and benchmarks may use test-support/ and bench/.',
+      severity: 'error',
+      from: { path: '^(server|electron|renderer)/', pathNot: `${TEST}|^server/test-support/|^server/reliability/|^bench/` },
+      to: { path: '^server/test-support/|^bench/' },
+    },
+    {
+      name: 'renderer-talks-to-the-server-only-through-types',
+      comment: 'The UI is a client of /api: it may take the action types from server/, nothing that runs.',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: '^(server|electron)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Files that import each other in a loop cannot be read or tested one at a time.',
+      severity: 'error',
+      from: { path: '^(server|electron|renderer)/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|test-results)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};
