@@ -44,6 +44,13 @@ module.exports = {
       to: { path: `${DOMAIN}|${TOP}` },
     },
     {
+      name: 'http-below-api',
+      comment: 'http/ holds the request wrappers that /api and the other routes share; api/ is built on it, not the other way round.',
+      severity: 'error',
+      from: { path: '^server/http/', pathNot: TEST },
+      to: { path: '^server/api/' },
+    },
+    {
       name: 'domains-do-not-reach-up',
       comment: 'A domain uses the ground, the frame and other domains’ services; never the server, the CLI, benchmarks or test helpers.',
       severity: 'error',

@@ -3,13 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderApiDocs } from '../server/api/docs';
 import { allDomains } from '../server/domains';
-import { actionsOf } from '../server/domain';
+import { actionsOf, cataloguesOf } from '../server/domain';
+import { commonErrors } from '../server/lib/errors';
+import { apiErrors } from '../server/api/errors';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export function currentApiDocs(): string {
   const preamble = readFileSync(path.join(root, 'docs/api-preamble.md'), 'utf8');
-  return renderApiDocs(actionsOf(allDomains()), preamble);
+  const domains = allDomains();
+  return renderApiDocs(actionsOf(domains), preamble, { common: commonErrors, api: apiErrors, ...cataloguesOf(domains) });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { AppContext } from './app-context';
 import type { ActionMap, AnyAction } from './api/action';
+import type { ErrorCatalogue, ErrorRow } from './lib/errors';
 import type { CollectionDefinition } from './db/collections';
 
 /**
@@ -11,6 +12,8 @@ import type { CollectionDefinition } from './db/collections';
 export interface Domain {
   name: string;
   collections?: readonly CollectionDefinition[];
+  /** The domain's error catalogue (`<domain>/errors.ts`): one row per error it answers with. */
+  errors?: ErrorCatalogue<Record<string, ErrorRow>>;
   /** The domain's /api actions by name (`defineActions`). */
   actions?: ActionMap;
   /** Publishes services into app.services; runs after the database opened, before listening. */
@@ -35,4 +38,9 @@ export function actionsOf(domains: readonly Domain[]): AnyAction[] {
 /** Types a domain and keeps the literal type of its actions (the UI's client types read them). */
 export function defineDomain<D extends Domain>(domain: D): D {
   return domain;
+}
+
+/** Every domain's error catalogue, by domain name (docs/api.md names the rows with it). */
+export function cataloguesOf(domains: readonly Domain[]): Record<string, { rows: Record<string, ErrorRow> }> {
+  return Object.fromEntries(domains.filter((d) => d.errors).map((d) => [d.name, d.errors!]));
 }

@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context';
+import type { ErrorRow } from '../lib/errors';
 
 /** The authenticated caller of an action. */
 export interface AuthUser {
@@ -46,8 +47,8 @@ export interface UserActionContext extends ActionContext {
  */
 export type ActionAuth = 'public' | 'user' | 'admin' | 'owner';
 
-/** Documentation of one error an action can answer with. */
-export type ActionErrorDoc = readonly [code: number, when: string];
+/** Documentation of one error an action can answer with: its catalogue row (code and status) and when. */
+export type ActionErrorDoc = readonly [error: ErrorRow | number, when: string];
 
 /** An action as a domain writes it: everything but its name, which is its key in the domain's action map. */
 export interface ActionSpec<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> {

@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { AnyAction } from './action';
+import type { ErrorRow } from '../lib/errors';
 import { ERROR_NAMES, httpStatusOf } from './errors';
 
 /**
@@ -49,7 +50,13 @@ function paramsTable(schema: Schema): string {
   return ['| param | type | required | constraints | meaning |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
-export function renderApiDocs(actions: readonly AnyAction[], preamble: string): string {
+/**
+ * `catalogues`: every domain's error catalogue, to name the rows the actions list
+ * (`ledger.assetNotFound`).
+ */
+export function renderApiDocs(actions: readonly AnyAction[], preamble: string, catalogues: Readonly<Record<string, { rows: Record<string, ErrorRow> }>> = {}): string {
+  const rowNames = new Map<ErrorRow, string>();
+  for (const [domain, catalogue] of Object.entries(catalogues)) for (const [name, row] of Object.entries(catalogue.rows)) rowNames.set(row, `${domain}.${name}`);
   const groups = new Map<string, AnyAction[]>();
   for (const action of actions) {
     const group = action.name.split('.')[0];
@@ -73,7 +80,12 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string): 
       const errors = action.errors ?? [];
       if (errors.length > 0) {
         out.push('| code | HTTP | when |', '|---|---|---|');
-        for (const [code, when] of errors) out.push(`| ${code} ${ERROR_NAMES[code] ?? ''} | ${httpStatusOf(code)} | ${escapeCell(when)} |`);
+        for (const [error, when] of errors) {
+          const code = typeof error === 'number' ? error : error.code;
+          const status = typeof error === 'number' ? httpStatusOf(error) : error.status;
+          const name = (typeof error === 'number' ? ERROR_NAMES[error] : rowNames.get(error)) ?? '';
+          out.push(`| ${code} ${name} | ${status} | ${escapeCell(when)} |`);
+        }
         out.push('');
       }
     }

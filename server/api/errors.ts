@@ -1,3 +1,6 @@
+import { DomainError, errorCatalogue } from '../lib/errors';
+export { envelope, type Envelope } from '../http/envelope';
+
 /**
  * The error codes of the /api envelope and their HTTP status (a contract: docs/api.md).
  * A handler throws `new ApiError(code, message)`; the framework turns it into the envelope.
@@ -66,16 +69,14 @@ export const ERROR_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(ErrorCode).map(([name, code]) => [code, name]),
 );
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: Record<string, unknown> | null = null,
-    /** Extra response headers, e.g. Retry-After for 429. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
+export class ApiError extends DomainError {
+  constructor(code: number, message: string, data: Record<string, unknown> | null = null, headers: Record<string, string> = {}) {
+    super(code, httpStatusOf(code), message, data, headers);
     this.name = 'ApiError';
+  }
+
+  get data(): Record<string, unknown> | null {
+    return this.details as Record<string, unknown> | null;
   }
 }
 
@@ -83,12 +84,9 @@ export const badRequest = (message: string, data?: Record<string, unknown>) => n
 export const notFound = (code: number, message: string) => new ApiError(code, message);
 export const conflict = (message: string, data?: Record<string, unknown>) => new ApiError(ErrorCode.Conflict, message, data ?? null);
 
-export interface Envelope<T = unknown> {
-  code: number;
-  message: string;
-  data: T | null;
-}
-
-export function envelope<T>(code: number, message: string, data: T | null): Envelope<T> {
-  return { code, message, data };
-}
+/** The errors of the /api wrapper itself: roles and a pending password change. */
+export const apiErrors = errorCatalogue({
+  mustChangePassword: { code: 403, status: 403, message: () => 'Choose a new password first (user.changePassword): your password was reset by the owner.' },
+  ownerOnly: { code: 1004, status: 403, message: (action: string) => `Only the owner of this PennyPost can do this (${action}).` },
+  adminOnly: { code: 1004, status: 403, message: (action: string) => `Only the owner of this PennyPost or an admin can do this (${action}); ask them.` },
+});

@@ -4,7 +4,9 @@ import type { AppContext } from '../app-context';
 import { isFromThisComputer, isLoopback, normalizeAddress } from '../http/addresses';
 import { RateLimit } from '../http/rate-limit';
 import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
-import { ApiError, envelope, ErrorCode, httpStatusOf } from './errors';
+import { apiErrors } from './errors';
+import { DomainError, commonErrors } from '../lib/errors';
+import { envelope, errorEnvelope, sendEnvelope } from '../http/envelope';
 import { checkJsonShape, compileParams, describeValidationError } from './validation';
 import { describeError } from '../lib/logger';
 import { isCorruptionError } from '../db/integrity';
@@ -12,7 +14,12 @@ import { errorChain } from '../lib/error-chain';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Resolves a bearer token to its user and session, or throws ApiError (401/1001/1003). */
+/** A field named in domain terms ('amount') as the caller sent it ('params.amount'). */
+export function wireField(field: string): string {
+  return field.startsWith('params.') ? field : `params.${field}`;
+}
+
+/** Resolves a bearer token to its user and session, or throws a DomainError (401/1001/1003). */
 export interface Authenticator {
   authenticate(token: string): Promise<{ user: AuthUser; session: AuthSession }>;
 }
@@ -20,40 +27,40 @@ export interface Authenticator {
 const STORAGE_CODES = new Set(['LEVEL_IO_ERROR', 'LEVEL_DATABASE_NOT_OPEN', 'STORAGE_UNAVAILABLE', 'ENOSPC', 'EROFS', 'EACCES', 'EIO', 'EDQUOT']);
 
 /**
- * Maps errors that are not ApiErrors: storage trouble (disk full, read-only, damaged data) is
+ * Maps errors that are not DomainErrors: storage trouble (disk full, read-only, damaged data) is
  * 503, everything else 500. The storage
  * error may be wrapped (RxDB errors carry it in `parameters.error`, others in `cause`).
  */
-export function classifyUnexpected(error: unknown): ApiError | null {
+export function classifyUnexpected(error: unknown): DomainError | null {
   // Damaged data (LevelDB "Corruption: …", e.g. a table file with flipped bytes), anywhere in the
   // chain: retrying will not help and the person must act (docs/data-safety.md).
   if (isCorruptionError(error)) {
-    return new ApiError(
-      ErrorCode.Unavailable,
+    return commonErrors
+      .unavailable(
       'The database on disk is damaged: part of the stored data cannot be read (LevelDB reported corruption). Nothing was changed. ' +
         'Stop PennyPost, then run `pennypost check --data-dir <data dir>` to see what is affected and `pennypost repair --data-dir <data dir>` to recover (it keeps a copy first).',
-      { storage: 'damaged' },
-    );
+      )
+      .with({ storage: 'damaged' });
   }
   const storageTrouble = errorChain(error).some(
     (e) =>
       (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) ||
       (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message)),
   );
-  if (storageTrouble) return new ApiError(ErrorCode.Unavailable, 'Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
+  if (storageTrouble) return commonErrors.unavailable('Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
   return null;
 }
 
 /** The role wrapper: members never reach an 'admin' or 'owner' action; a pending password reset allows only a few. */
 export function checkRole(action: AnyAction, user: AuthUser): void {
   if (user.mustChangePassword && !action.duringPasswordChange) {
-    throw new ApiError(ErrorCode.Forbidden, 'Choose a new password first (user.changePassword): your password was reset by the owner.', { mustChangePassword: true });
+    throw apiErrors.mustChangePassword().with({ mustChangePassword: true });
   }
   if (action.auth === 'owner' && user.role !== 'owner') {
-    throw new ApiError(ErrorCode.NotPermitted, `Only the owner of this PennyPost can do this (${action.name}).`, { role: user.role });
+    throw apiErrors.ownerOnly(action.name).with({ role: user.role });
   }
   if (action.auth === 'admin' && user.role === 'member') {
-    throw new ApiError(ErrorCode.NotPermitted, `Only the owner of this PennyPost or an admin can do this (${action.name}); ask them.`, { role: user.role });
+    throw apiErrors.adminOnly(action.name).with({ role: user.role });
   }
 }
 
@@ -94,9 +101,7 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
 
   const router = express.Router();
 
-  const send = (res: Response, code: number, message: string, data: unknown, headers: Record<string, string> = {}) => {
-    res.set(headers).set('Cache-Control', 'no-store').status(httpStatusOf(code)).json(envelope(code, message, data));
-  };
+  const sendError = (res: Response, error: DomainError) => sendEnvelope(res, error.status, errorEnvelope(error, wireField), error.headers);
 
   const jsonBody = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
 
@@ -107,25 +112,25 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       return;
     }
     if (req.method !== 'POST') {
-      send(res, ErrorCode.Validation, 'Use POST /api with a JSON body {"action": "group.method", "params": {...}}.', null, { Allow: 'POST' });
+      sendError(res, commonErrors.invalid('Use POST /api with a JSON body {"action": "group.method", "params": {...}}.').withHeaders({ Allow: 'POST' }));
       return;
     }
     const type = req.headers['content-type'] ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
-      send(res, ErrorCode.Validation, `Content-Type must be application/json (got "${type || 'none'}").`, null);
+      sendError(res, commonErrors.invalid(`Content-Type must be application/json (got "${type || 'none'}").`));
       return;
     }
     jsonBody(req, res, (error?: unknown) => {
       if (error) {
         const err = error as { type?: string; message?: string };
         if (err.type === 'entity.too.large') {
-          send(res, ErrorCode.Validation, `Request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`, null);
+          sendError(res, commonErrors.invalid(`Request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`));
         } else if (err.type === 'entity.parse.failed') {
-          send(res, ErrorCode.Validation, `Malformed JSON: ${String(err.message).slice(0, 200)}`, null);
+          sendError(res, commonErrors.invalid(`Malformed JSON: ${String(err.message).slice(0, 200)}`));
         } else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
-          send(res, ErrorCode.Validation, 'Unsupported request encoding; send UTF-8 JSON.', null);
+          sendError(res, commonErrors.invalid('Unsupported request encoding; send UTF-8 JSON.'));
         } else {
-          send(res, ErrorCode.Validation, 'The request body could not be read.', null);
+          sendError(res, commonErrors.invalid('The request body could not be read.'));
         }
         return;
       }
@@ -138,25 +143,25 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
     const started = performance.now();
     const clientAddress = normalizeAddress(req.socket.remoteAddress);
     let actionName = '-';
-    let code: number = ErrorCode.Ok;
+    let code = 200;
     try {
       const body = req.body as unknown;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new ApiError(ErrorCode.Validation, 'The body must be a JSON object {"action": "...", "params": {...}}.');
+        throw commonErrors.invalid('The body must be a JSON object {"action": "...", "params": {...}}.');
       }
       const shapeProblem = checkJsonShape(body);
-      if (shapeProblem) throw new ApiError(ErrorCode.Validation, `Invalid request: ${shapeProblem}.`);
+      if (shapeProblem) throw commonErrors.invalid(`Invalid request: ${shapeProblem}.`);
       const { action: name, params: rawParams, ...rest } = body as Record<string, unknown>;
       const extra = Object.keys(rest);
-      if (extra.length > 0) throw new ApiError(ErrorCode.Validation, `Unknown top-level field "${extra[0]}"; the body has only "action" and "params".`);
-      if (typeof name !== 'string' || name.length === 0) throw new ApiError(ErrorCode.Validation, 'Missing "action" (a string like "user.login").');
+      if (extra.length > 0) throw commonErrors.invalid(`Unknown top-level field "${extra[0]}"; the body has only "action" and "params".`);
+      if (typeof name !== 'string' || name.length === 0) throw commonErrors.invalid('Missing "action" (a string like "user.login").');
       actionName = name.slice(0, 64);
       const params = rawParams === undefined ? {} : rawParams;
       if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-        throw new ApiError(ErrorCode.Validation, '"params" must be a JSON object ({} when there are none).');
+        throw commonErrors.invalid('"params" must be a JSON object ({} when there are none).');
       }
       const action = byName.get(name);
-      if (!action) throw new ApiError(ErrorCode.NotFound, `Unknown action "${actionName}".`);
+      if (!action) throw commonErrors.notFound(`Unknown action "${actionName}".`);
 
       const settings = app.settings.get();
       if (!(settings.rateLimit.exemptLoopback && isLoopback(clientAddress))) await perAddress.consumeAddress(clientAddress);
@@ -166,8 +171,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       let session: AuthSession | null = null;
       const token = bearerToken(req);
       if (action.auth !== 'public') {
-        if (token === null) throw new ApiError(ErrorCode.Unauthorized, 'Sign in first: this action needs "Authorization: Bearer <token>".');
-        if (token === '') throw new ApiError(ErrorCode.Unauthorized, 'The Authorization header must be "Bearer <token>".');
+        if (token === null) throw commonErrors.unauthorized('Sign in first: this action needs "Authorization: Bearer <token>".');
+        if (token === '') throw commonErrors.unauthorized('The Authorization header must be "Bearer <token>".');
         await perToken.consume(token);
         ({ user, session } = await authenticator.authenticate(token));
         checkRole(action, user);
@@ -176,23 +181,23 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       const validate = compileParams(action.params);
       if (!validate(params)) {
         const { message, field } = describeValidationError(validate.errors![0]);
-        throw new ApiError(ErrorCode.Validation, message, { field });
+        throw commonErrors.invalid(message).at(field);
       }
 
       const fromThisComputer = isFromThisComputer(clientAddress, req.headers);
       const ctx: ActionContext = { app, requestId, clientAddress, fromThisComputer, token: user ? token : null, user, session };
       const data = await action.handler(params as never, ctx as never);
-      send(res, ErrorCode.Ok, 'ok', data ?? null);
+      sendEnvelope(res, 200, envelope(200, 'ok', data ?? null));
     } catch (error) {
-      let apiError = error instanceof ApiError ? error : classifyUnexpected(error);
-      if (!apiError) {
+      let known = error instanceof DomainError ? error : classifyUnexpected(error);
+      if (!known) {
         app.log.error('action failed', { requestId, action: actionName, ...describeError(error) });
-        apiError = new ApiError(ErrorCode.Internal, `Internal error. Quote request id ${requestId} when reporting it.`, { requestId });
-      } else if (apiError.code === ErrorCode.Unavailable) {
+        known = commonErrors.internal(`Internal error. Quote request id ${requestId} when reporting it.`).with({ requestId });
+      } else if (known.code === 503 && !(error instanceof DomainError)) {
         app.log.warn('storage unavailable', { requestId, action: actionName, ...describeError(error) });
       }
-      code = apiError.code;
-      send(res, apiError.code, apiError.message, apiError.data, apiError.headers);
+      code = known.code;
+      sendError(res, known);
     } finally {
       app.log.debug('api', { requestId, action: actionName, code, ms: Math.round((performance.now() - started) * 10) / 10 });
     }

@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import type { AppContext } from '../app-context';
 import type { Settings } from '../config/settings';
 import { describeError } from '../lib/logger';
@@ -92,7 +93,7 @@ export class BackupService {
       return await this.createSnapshot('daily');
     } catch (error) {
       // A failed snapshot is logged and recorded by createSnapshot; anything else (shutdown) here.
-      if (!(error instanceof ApiError)) this.app.log.warn('backup: the daily check failed', describeError(error));
+      if (!(error instanceof DomainError)) this.app.log.warn('backup: the daily check failed', describeError(error));
       return null;
     }
   }

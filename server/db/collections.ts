@@ -1,9 +1,10 @@
+import type { Static, TObject } from '@sinclair/typebox';
 import type { RxConflictHandler, RxJsonSchema } from 'rxdb';
 
 /**
  * A collection that a domain folder of `server/` declares. Every domain exports its
- * definitions and `server/db/app-collections.ts` lists them all in one place, so the
- * schema budget (at most 12 RxDB collections, see server/db/README.md) is checked once.
+ * definitions; `server/domains.ts` lists the domains, and the database checks the schema budget
+ * (at most 12 RxDB collections, see server/db/README.md) once for all of them.
  */
 export interface CollectionDefinition<DocType = any> {
   /** RxDB collection name: lower-case letters, digits and underscores. */
@@ -13,6 +14,48 @@ export interface CollectionDefinition<DocType = any> {
   migrationStrategies?: Record<number, (oldDoc: any) => any>;
   /** How replication resolves a conflict (default: RxDB's, the server's version wins). */
   conflictHandler?: RxConflictHandler<DocType>;
+  /** Each user's documents of this collection replicate to their CouchDB (server/sync/). */
+  sync?: boolean;
+}
+
+/** What `defineCollection` needs: the document as one TypeBox object, and the RxDB extras. */
+export interface CollectionSpec<T extends TObject> {
+  name: string;
+  /** Shown in RxDB's schema; part of the schema hash (keep it when rewriting a schema). */
+  title: string;
+  version: number;
+  primaryKey: string;
+  /** The document: its TypeBox schema is the RxDB JSON schema, its `Static` the document type. */
+  document: T;
+  indexes?: readonly (string | readonly string[])[];
+  migrationStrategies?: CollectionDefinition['migrationStrategies'];
+  conflictHandler?: RxConflictHandler<Static<T>>;
+  sync?: boolean;
+}
+
+/**
+ * A collection whose schema is written once, as TypeBox: the document type is `Static<typeof
+ * document>` and the RxDB JSON schema is built from it. The property order of `document` is the
+ * order of `required`, which is part of the schema hash (server/schema-hashes.test.ts).
+ */
+export function defineCollection<T extends TObject>(spec: CollectionSpec<T>): CollectionDefinition<Static<T>> {
+  const document = JSON.parse(JSON.stringify(spec.document)) as { properties: Record<string, unknown>; required?: string[] };
+  const schema = {
+    title: spec.title,
+    version: spec.version,
+    primaryKey: spec.primaryKey,
+    type: 'object',
+    properties: document.properties,
+    required: document.required ?? [],
+    ...(spec.indexes ? { indexes: spec.indexes } : {}),
+  } as unknown as RxJsonSchema<Static<T>>;
+  return {
+    name: spec.name,
+    schema,
+    ...(spec.migrationStrategies ? { migrationStrategies: spec.migrationStrategies } : {}),
+    ...(spec.conflictHandler ? { conflictHandler: spec.conflictHandler } : {}),
+    ...(spec.sync ? { sync: true } : {}),
+  };
 }
 
 /** The open-source RxDB build refuses a 14th open collection; we keep a margin of one. */

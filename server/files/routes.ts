@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../app-context';
 import { ApiError, envelope, ErrorCode, httpStatusOf } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import { describeError } from '../lib/logger';
 import { UploadRefusal } from './service';
 import { FILE_ID_PATTERN, UploadAborted } from './store';
@@ -65,7 +66,7 @@ export function fileRoutes(router: Router, app: AppContext): void {
       }
       if (error instanceof UploadRefusal) {
         await settleBody(req, res, contentLength);
-        answer(res, error.status, error.code, error.message, error.data);
+        answer(res, error.status, error.code, error.message, error.details);
         return;
       }
       const requestId = randomUUID();
@@ -107,8 +108,8 @@ export function fileRoutes(router: Router, app: AppContext): void {
         const users = app.services.users;
         userId = (await users.authenticate(token)).user.id;
       } catch (error) {
-        if (error instanceof ApiError) {
-          answer(res, httpStatusOf(error.code), error.code, error.message, error.data);
+        if (error instanceof DomainError) {
+          answer(res, httpStatusOf(error.code), error.code, error.message, error.details);
           return;
         }
         throw error;

@@ -34,6 +34,7 @@ export const CATEGORY_MAX = 32;
 
 export const filesCollection: CollectionDefinition<FileDoc> = {
   name: 'files',
+  sync: true,
   schema: {
     title: 'PennyPost file metadata',
     version: 0,

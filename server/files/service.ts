@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import type { FileDoc } from './schema';
@@ -49,16 +50,7 @@ export interface UploadTicket {
 }
 
 /** The answer of a refused or failed byte upload: envelope code, HTTP status, message. */
-export class UploadRefusal extends Error {
-  constructor(
-    readonly code: number,
-    readonly status: number,
-    message: string,
-    readonly data: Record<string, unknown> | null = null,
-  ) {
-    super(message);
-  }
-}
+export class UploadRefusal extends DomainError {}
 
 const DEFAULT_CATEGORY = 'other';
 
@@ -246,16 +238,16 @@ export class FileService {
         });
       }
       // From here on every refusal removes the pending file: nothing is kept.
-      const refuse = async (error: ApiError | UploadRefusal): Promise<never> => {
+      const refuse = async (error: DomainError): Promise<never> => {
         await this.removeDoc(fileId);
         if (error instanceof UploadRefusal) throw error;
-        throw new UploadRefusal(error.code, error.code === ErrorCode.FileTooLarge ? 413 : error.code === ErrorCode.InvalidFileType ? 415 : 400, error.message, error.data);
+        throw new UploadRefusal(error.code, error.status, error.message, error.details);
       };
       try {
         this.assertTypeAllowed(doc.fileType);
         this.assertSizeAllowed(doc.fileSize);
       } catch (error) {
-        return refuse(error as ApiError);
+        return refuse(error as DomainError);
       }
       const sizeLie = (actual: number | string) =>
         new UploadRefusal(

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { envelope, ErrorCode } from '../api/errors';
+import { envelope } from './envelope';
 
 /**
  * Holds the HTTP side still while the database is swapped under the running server (a snapshot
@@ -20,7 +20,7 @@ export class MaintenanceGate {
     return (req: Request, res: Response, next: NextFunction) => {
       if (this.reason !== null) {
         res.status(503).set('Retry-After', '5').set('Cache-Control', 'no-store');
-        if (req.path === '/api') res.json(envelope(ErrorCode.Unavailable, this.reason, { restoring: true }));
+        if (req.path === '/api') res.json(envelope(503, this.reason, { restoring: true }));
         else res.type('text/plain').send(`${this.reason}\n`);
         return;
       }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Settings } from '../config/settings';
-import { envelope, ErrorCode } from '../api/errors';
+import { envelope } from './envelope';
 import { hostOf, isLoopback, localHostNames } from './addresses';
 
 /** App keys (the catch-all /{appKey} forms) start with this prefix; see server/push. */
@@ -132,7 +132,7 @@ export function lanRouteOf(method: string, rawPath: string): LanRoute | null {
 }
 
 function deny(req: Request, res: Response, status: number, message: string): void {
-  const code = status === 421 ? ErrorCode.Forbidden : status;
+  const code = status === 421 ? 403 : status;
   if (req.path === '/api') {
     res.status(403).json(envelope(code, message, null));
   } else {

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError, ErrorCode } from '../api/errors';
+import { commonErrors } from '../lib/errors';
 import { addressBucket } from './addresses';
 
 /**
@@ -35,12 +35,10 @@ export class RateLimit {
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new ApiError(
-        ErrorCode.RateLimited,
-        `Too many requests (${this.label}: ${this.points} per ${this.durationSeconds} s). Try again in ${retryAfter} s.`,
-        { retryAfterSeconds: retryAfter },
-        { 'Retry-After': String(retryAfter) },
-      );
+      throw commonErrors
+        .rateLimited(`Too many requests (${this.label}: ${this.points} per ${this.durationSeconds} s). Try again in ${retryAfter} s.`)
+        .with({ retryAfterSeconds: retryAfter })
+        .withHeaders({ 'Retry-After': String(retryAfter) });
     }
   }
 }

@@ -95,6 +95,7 @@ export interface RateDoc {
 
 export const assetsCollection: CollectionDefinition<AssetDoc> = {
   name: 'assets',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',
@@ -121,6 +122,7 @@ export const assetsCollection: CollectionDefinition<AssetDoc> = {
 
 export const recordsCollection: CollectionDefinition<RecordDoc> = {
   name: 'records',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',
@@ -161,6 +163,7 @@ export const recordsCollection: CollectionDefinition<RecordDoc> = {
 
 export const categoriesCollection: CollectionDefinition<CategoryDoc> = {
   name: 'categories',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',
@@ -182,6 +185,7 @@ export const categoriesCollection: CollectionDefinition<CategoryDoc> = {
 
 export const ratesCollection: CollectionDefinition<RateDoc> = {
   name: 'rates',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',

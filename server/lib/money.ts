@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '../api/errors';
+import { commonErrors, type DomainError } from './errors';
 
 /**
  * Money rules (docs/ledger.md): amounts travel in major units as JSON numbers (12.34) and are kept as
@@ -54,12 +54,10 @@ export function limitText(currency: string): string {
  * The 400 of a write that would take an amount, a balance or a sum out of the exact range; the
  * message names the limit in the currency's major units, `data` has it too (limit, limitMinor).
  */
-export function outOfRangeError(what: string, currency: string, field: string, extra: Record<string, unknown> = {}): ApiError {
-  return new ApiError(
-    ErrorCode.Validation,
-    `${what} would be beyond ±${limitText(currency)} ${currency}, the largest amount PennyPost keeps exactly (10^15 minor units; ${currencyDecimals(currency)} decimals in ${currency}).`,
-    { field, currency, limit: toMajor(MAX_MINOR, currency), limitMinor: MAX_MINOR, ...extra },
-  );
+export function outOfRangeError(what: string, currency: string, field: string, extra: Record<string, unknown> = {}): DomainError {
+  return commonErrors
+    .invalid(`${what} would be beyond ±${limitText(currency)} ${currency}, the largest amount PennyPost keeps exactly (10^15 minor units; ${currencyDecimals(currency)} decimals in ${currency}).`)
+    .with({ field, currency, limit: toMajor(MAX_MINOR, currency), limitMinor: MAX_MINOR, ...extra });
 }
 
 /** Throws outOfRangeError unless `minor` is within ±MAX_MINOR. */
@@ -131,13 +129,13 @@ export class MajorWriter {
 }
 
 /**
- * 12.34 (USD) → 1234. Throws ApiError 400 for more decimals than the currency has, for
+ * 12.34 (USD) → 1234. Throws a 400 DomainError for more decimals than the currency has, for
  * non-finite numbers and for magnitudes beyond MAX_MINOR (the message names the limit in the
  * currency's major units). Sign is kept; callers check > 0 (3003).
  */
 export function toMinor(amount: number, currency: string, field = 'params.amount'): number {
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
-    throw new ApiError(ErrorCode.Validation, `${field} must be a finite number`, { field });
+    throw commonErrors.invalid(`${field} must be a finite number`).at(field);
   }
   const decimals = currencyDecimals(currency);
   const text = Math.abs(amount).toFixed(20).replace(/0+$/, '');
@@ -145,11 +143,7 @@ export function toMinor(amount: number, currency: string, field = 'params.amount
   const shortest = Math.abs(amount).toString();
   const [intPart, fracPart = ''] = (shortest.includes('e') ? text : shortest).split('.');
   if (fracPart.length > decimals) {
-    throw new ApiError(
-      ErrorCode.Validation,
-      `${field} has more decimals than ${currency} allows (${decimals})`,
-      { field, decimals },
-    );
+    throw commonErrors.invalid(`${field} has more decimals than ${currency} allows (${decimals})`).with({ field, decimals });
   }
   const minor = Number(intPart + fracPart.padEnd(decimals, '0'));
   if (!Number.isSafeInteger(minor) || minor > MAX_MINOR) throw outOfRangeError(`${field} is too large: it`, currency, field);

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../app-context';
 import { ApiError } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import { normalizeAddress } from '../http/addresses';
 import { RateLimit } from '../http/rate-limit';
 import type { LinkDoc } from './schema';
@@ -52,7 +53,7 @@ export function linkRoutes(router: Router, app: AppContext): void {
     try {
       await misses.consumeAddress(address);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       const until = Date.now() + Number(error.headers['Retry-After'] ?? 60) * 1000;
       if (blocked.size >= 10_000) for (const [key, value] of blocked) if (value <= Date.now()) blocked.delete(key);
       blocked.set(address, until);
@@ -95,7 +96,7 @@ export function linkRoutes(router: Router, app: AppContext): void {
           try {
             owner = (await app.services.users.authenticate(token)).user.id === link.userId;
           } catch (error) {
-            if (!(error instanceof ApiError)) throw error;
+            if (!(error instanceof DomainError)) throw error;
           }
         }
       }

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import { normalizeAddress } from '../http/addresses';
 import { checkJsonShape } from '../api/validation';
 import { APP_KEY_BODY } from './keys';
@@ -99,7 +100,7 @@ function sendHandler(push: PushService) {
       const parsers = [jsonBody, formBody, multipartBody];
       if (req.method !== 'POST' || index >= parsers.length) {
         run().catch((error: unknown) => {
-          if (error instanceof ApiError) reply(res, 400, { code: error.code, message: error.message, data: error.data });
+          if (error instanceof DomainError) reply(res, 400, { code: error.code, message: error.message, data: error.details });
           else next(error);
         });
         return;
@@ -149,7 +150,7 @@ function eventsHandler(app: AppContext, push: PushService) {
       signedIn = await app.services.users.authenticate(token);
       if (signedIn.user.mustChangePassword) throw new ApiError(ErrorCode.Forbidden, 'Choose a new password first (user.changePassword).');
     } catch (error) {
-      if (error instanceof ApiError) {
+      if (error instanceof DomainError) {
         const status = error.code === ErrorCode.TokenExpired || error.code === ErrorCode.Unauthorized ? 401 : error.code === ErrorCode.UserNotFound ? 404 : 403;
         deny(status, error.code, error.message);
         return;

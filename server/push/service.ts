@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import { RateLimit } from '../http/rate-limit';
 import { newId } from '../lib/ids';
 import { deliver, type DeliveryPlan, type DeliveryTarget, type Failure, type Outcome } from './deliver';
@@ -240,7 +241,7 @@ export class PushService {
       if (!app) throw new ApiError(ErrorCode.NotFound, 'Unknown app key: no app has this key (it may have been reset or deleted). Nothing was sent.');
       await this.perAppKey.consume(app.id);
     } catch (error) {
-      if (error instanceof ApiError) return answer(error.code, error.code, error.message, error.data, error.headers);
+      if (error instanceof DomainError) return answer(error.code, error.code, error.message, error.details, error.headers);
       throw error;
     }
     return this.deliverPush(app, title, desp, caller);

@@ -97,6 +97,7 @@ export interface AchievementDoc {
 
 export const goalsCollection: CollectionDefinition<GoalDoc> = {
   name: 'goals',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',
@@ -132,6 +133,7 @@ export const goalsCollection: CollectionDefinition<GoalDoc> = {
 
 export const tradesCollection: CollectionDefinition<TradeDoc> = {
   name: 'trades',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',
@@ -156,6 +158,7 @@ export const tradesCollection: CollectionDefinition<TradeDoc> = {
 
 export const achievementsCollection: CollectionDefinition<AchievementDoc> = {
   name: 'achievements',
+  sync: true,
   schema: {
     version: 0,
     primaryKey: 'id',

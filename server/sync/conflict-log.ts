@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RxCollection, RxConflictHandlerInput } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
+import { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from './conflicts';
 import type { SyncedCollection } from './synced-collections';
@@ -174,7 +175,7 @@ export class ConflictLog {
           }
         }
       } catch (error) {
-        if (error instanceof ApiError) throw error;
+        if (error instanceof DomainError) throw error;
         throw new ApiError(ErrorCode.Conflict, `The other version could not be written back: ${(error as Error).message.split('\n')[0].slice(0, 200)}`);
       }
       entry.status = 'kept-other';

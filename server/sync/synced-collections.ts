@@ -17,7 +17,8 @@ export function isSynced(name: string): name is SyncedCollection {
 export function withSyncConflictRules(defs: readonly CollectionDefinition[]): CollectionDefinition[] {
   return defs.map((def) => {
     const properties = (def.schema as { properties?: Record<string, unknown> }).properties ?? {};
-    if (!isSynced(def.name) || def.conflictHandler || !('updatedAt' in properties)) return def;
+    if (Boolean(def.sync) !== isSynced(def.name)) throw new Error(`collection ${def.name}: its sync flag and SYNCED_COLLECTIONS disagree`);
+    if (!def.sync || def.conflictHandler || !('updatedAt' in properties)) return def;
     return { ...def, conflictHandler: mergeByField };
   });
 }

@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+
+/**
+ * The params every domain's actions share, written once. Each takes the description docs/api.md
+ * shows for it; the bounds are the same everywhere (a time is ms since the epoch, a page starts
+ * at 1, an amount is a plain JSON number in major units that the domain turns into minor units).
+ */
+
+/** A document id sent back by the caller (the ids PennyPost makes are ≤ 40 characters). */
+export const Id = (description = '', maxLength = 64) => Type.String({ minLength: 1, maxLength, description });
+
+/** A time in ms since the epoch. */
+export const Ms = (description: string) => Type.Integer({ minimum: 0, maximum: 8.64e15, description });
+
+/** An amount in major units (12.34); the domain checks its decimals against the currency. */
+export const Money = (description: string) => Type.Number({ description });
+
+/** Page number, from 1. */
+export const Page = (description = 'Page number, from 1.') => Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description });
+
+/** Items per page. */
+export const PageSize = (max: number, fallback: number, description = `Items per page (max ${max}).`) => Type.Integer({ minimum: 1, maximum: max, default: fallback, description });
+
+/** An ISO 4217 currency code. */
+export const Currency = (description = 'ISO 4217 code, e.g. USD, CNY, JPY.') => Type.String({ pattern: '^[A-Z]{3}$', description });
+
+/** An IANA time zone name. */
+export const TimeZone = (description = "IANA time zone for grouping (default: this computer's).") => Type.String({ minLength: 1, maxLength: 64, description });

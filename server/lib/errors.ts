@@ -1,0 +1,85 @@
+/**
+ * Errors a caller can act on, in the domain's own terms. Each domain keeps one catalogue
+ * (`<domain>/errors.ts`): a row per error with its envelope code, its HTTP status and its message
+ * template. Services throw `catalogue.row(args)`; the /api router and the route wrapper turn a
+ * DomainError into the envelope `{code, message, data}` with its status (docs/api.md), and show a
+ * field named in domain terms (`amount`) under its wire name (`params.amount`).
+ */
+export class DomainError extends Error {
+  constructor(
+    /** The envelope code: an HTTP-like code (400, 404, …) or a business code (1001, 2001, …). */
+    readonly code: number,
+    /** The HTTP status that accompanies it. */
+    readonly status: number,
+    message: string,
+    /** Extra facts for the caller (`data` of the envelope); `field` names the offending input. */
+    readonly details: Readonly<Record<string, unknown>> | null = null,
+    /** Extra response headers, e.g. Retry-After for 429. */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  /** The offending input in domain terms ('amount', 'goal.targetAmount'), when one is to blame. */
+  get field(): string | undefined {
+    const field = this.details?.field;
+    return typeof field === 'string' ? field : undefined;
+  }
+
+  /** The same error with more details (the originals win nothing: later keys replace earlier ones). */
+  with(details: Record<string, unknown>): DomainError {
+    return new DomainError(this.code, this.status, this.message, { ...this.details, ...details }, this.headers);
+  }
+
+  /** The same error blaming one input, named in domain terms. */
+  at(field: string): DomainError {
+    return this.with({ field });
+  }
+
+  /** The same error with extra response headers. */
+  withHeaders(headers: Record<string, string>): DomainError {
+    return new DomainError(this.code, this.status, this.message, this.details, { ...this.headers, ...headers });
+  }
+}
+
+/** One row of an error catalogue: code, HTTP status and message template. */
+export interface ErrorRow<A extends readonly unknown[] = any[]> {
+  readonly code: number;
+  readonly status: number;
+  readonly message: (...args: A) => string;
+}
+
+/** A catalogue: one factory per row (`errors.assetNotFound(id)`), and the rows for docs/api.md. */
+export type ErrorCatalogue<R extends Record<string, ErrorRow>> = {
+  readonly [K in keyof R]: (...args: Parameters<R[K]['message']>) => DomainError;
+} & { readonly rows: R };
+
+/** Builds a catalogue from its rows. */
+export function errorCatalogue<R extends Record<string, ErrorRow>>(rows: R): ErrorCatalogue<R> {
+  const factories: Record<string, unknown> = { rows };
+  for (const [name, row] of Object.entries(rows)) {
+    factories[name] = (...args: unknown[]) => new DomainError(row.code, row.status, row.message(...args));
+  }
+  return factories as ErrorCatalogue<R>;
+}
+
+const say = (message: string) => message;
+
+/**
+ * The errors every domain shares. Their code is their HTTP status; the message is the domain's own
+ * sentence (`commonErrors.invalid('The end date is before the start date.').at('endDate')`).
+ */
+export const commonErrors = errorCatalogue({
+  invalid: { code: 400, status: 400, message: say },
+  unauthorized: { code: 401, status: 401, message: say },
+  forbidden: { code: 403, status: 403, message: say },
+  notFound: { code: 404, status: 404, message: say },
+  conflict: { code: 409, status: 409, message: say },
+  gone: { code: 410, status: 410, message: say },
+  tooLarge: { code: 413, status: 413, message: say },
+  rateLimited: { code: 429, status: 429, message: say },
+  internal: { code: 500, status: 500, message: say },
+  badGateway: { code: 502, status: 502, message: say },
+  unavailable: { code: 503, status: 503, message: say },
+});
