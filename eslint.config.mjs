@@ -1,0 +1,43 @@
+// The linter of `npm test`: typescript-eslint's strict, type-aware preset (docs/architecture.md,
+// "Lint and format" says why each option below is set).
+import js from '@eslint/js';
+import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
+import tseslint from 'typescript-eslint';
+
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'server/test-support/**/*.ts', 'server/db/tests/**/*.ts', 'server/reliability/**/*.ts', 'bench/**/*.ts'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'vendor/**', 'examples/**', '**/*.mjs', '**/*.cjs', '**/*.d.mts'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  comments.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A lint-disable comment says why on its own line: `// eslint-disable-next-line rule -- reason`.
+      '@eslint-community/eslint-comments/require-description': ['error', { ignore: [] }],
+      // Numbers and booleans read naturally in messages; objects and undefined still do not.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      // `onClick={() => setOpen(false)}` returns void on purpose; statements elsewhere still may not.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Tests and benchmarks read JSON answers as untyped data and assert on their shape; the
+    // assertions are the type check there.
+    files: TESTS,
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);
