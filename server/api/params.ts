@@ -26,3 +26,8 @@ export const Currency = (description = 'ISO 4217 code, e.g. USD, CNY, JPY.') => 
 
 /** An IANA time zone name. */
 export const TimeZone = (description = "IANA time zone for grouping (default: this computer's).") => Type.String({ minLength: 1, maxLength: 64, description });
+
+// ---- added for the savings domain
+/** One of a list of strings (validation says "must be one of …", docs/api.md lists the values). */
+export const OneOf = <T extends string>(values: readonly T[], options: { description?: string; default?: NoInfer<T> } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });

@@ -586,4 +586,16 @@ export class LedgerService {
     const byId = new Map(found.map((d) => [d.id, d as unknown as RecordDoc]));
     return ids.map((id) => byId.get(id)).filter((d): d is RecordDoc => d !== undefined);
   }
+
+  /**
+   * Calls `listener` for every record written, changed or deleted (here, by an import or by sync)
+   * with its owner and creation time; answers the subscription. The savings game counts
+   * bookkeeping days with it.
+   */
+  watchRecords(listener: (change: { userId: string; operation: 'INSERT' | 'UPDATE' | 'DELETE'; createdAt: number }) => void): { unsubscribe(): void } {
+    return this.records.$.subscribe((event) => {
+      const doc = (event.documentData ?? event.previousDocumentData) as RecordDoc | undefined;
+      if (doc?.userId) listener({ userId: doc.userId, operation: event.operation, createdAt: doc.createdAt });
+    });
+  }
 }

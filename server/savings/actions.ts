@@ -1,19 +1,14 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
+import { Currency, Id, Money, Ms, OneOf, Page, PageSize } from '../api/params';
+import { commonErrors } from '../lib/errors';
 import { ACHIEVEMENT_CATEGORIES } from './catalogue';
+import { savingsErrors } from './errors';
+import { COMPLETION_REWARD_MAX_DAYS, COMPLETION_REWARD_PER_DAY, MAX_OPEN_GOALS, MAX_TRADE_QUANTITY, SAVING_DAY_REWARD, WELCOME_GRANT } from './game-rules';
+import { LEADERBOARD_PERIODS, LEADERBOARD_TYPES } from './leaderboard';
 import { HISTORY_RANGES } from './market';
 import { GOAL_CATEGORIES, GOAL_PRIORITIES, GOAL_STATUSES } from './schema';
-import {
-  COMPLETION_REWARD_MAX_DAYS,
-  COMPLETION_REWARD_PER_DAY,
-  LEADERBOARD_PERIODS,
-  LEADERBOARD_TYPES,
-  MAX_OPEN_GOALS,
-  MAX_TRADE_QUANTITY,
-  SAVING_DAY_REWARD,
-  WELCOME_GRANT,
-  type SavingsService,
-} from './service';
+import type { SavingsService } from './service';
 
 declare module '../app-context' {
   interface ServiceMap {
@@ -21,18 +16,11 @@ declare module '../app-context' {
   }
 }
 
-const oneOf = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options }) as TSchema & { static: T };
-
-const Ms = (description: string) => Type.Integer({ minimum: 0, maximum: 8.64e15, description });
-const GoalId = Type.String({ minLength: 1, maxLength: 40, description: 'Id of one of your goals.' });
-const StockId = Type.String({ minLength: 1, maxLength: 16, description: 'Stock id from savings.getMarket, e.g. "PNYP".' });
+const GoalId = Id('Id of one of your goals.', 40);
+const StockId = Id('Stock id from savings.getMarket, e.g. "PNYP".', 16);
 const Quantity = Type.Integer({ minimum: 1, maximum: MAX_TRADE_QUANTITY, description: 'Whole shares.' });
-const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 });
-const PageSize = Type.Integer({ minimum: 1, maximum: 100, default: 20 });
 const Title = Type.String({ minLength: 1, maxLength: 100, description: 'Goal name, e.g. "Trip to Japan".' });
 const Description = Type.String({ maxLength: 1000 });
-const Amount = (description: string) => Type.Number({ description });
 
 const GOAL_OBJECT =
   'Goal: `{id, title, description, currency, targetAmount, currentAmount, remainingAmount, percent, category, priority, isPublic, ' +
@@ -58,35 +46,39 @@ const createGoal = defineAction({
   params: Params({
     title: Title,
     description: Type.Optional(Description),
-    targetAmount: Amount('Amount to reach, > 0, major units.'),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code.' })),
+    targetAmount: Money('Amount to reach, > 0, major units.'),
+    currency: Type.Optional(Currency('ISO 4217 code.')),
     startDate: Type.Optional(Ms('Default: now.')),
     endDate: Ms('Deadline; after startDate and in the future.'),
-    category: Type.Optional(oneOf(GOAL_CATEGORIES, { default: 'other' })),
-    priority: Type.Optional(oneOf(GOAL_PRIORITIES, { default: 'medium' })),
+    category: Type.Optional(OneOf(GOAL_CATEGORIES, { default: 'other' })),
+    priority: Type.Optional(OneOf(GOAL_PRIORITIES, { default: 'medium' })),
     isPublic: Type.Optional(Type.Boolean({ default: false })),
   }),
   returns: `${GOAL_OBJECT}, plus ${REWARDS}.`,
   errors: [
-    [400, 'invalid params: unknown category or priority, endDate not after startDate or not in the future, too many decimals, unknown currency'],
-    [3003, 'targetAmount is 0 or negative'],
-    [409, `you already have ${MAX_OPEN_GOALS} open goals`],
+    [commonErrors.rows.invalid, 'invalid params: unknown category or priority, more decimals than the currency has'],
+    [savingsErrors.rows.unknownCurrency, 'unknown currency'],
+    [savingsErrors.rows.blankTitle, 'the title is blank'],
+    [savingsErrors.rows.endBeforeStart, 'endDate is not after startDate'],
+    [savingsErrors.rows.endInThePast, 'endDate is not in the future'],
+    [savingsErrors.rows.targetNotPositive, 'targetAmount is 0 or negative'],
+    [savingsErrors.rows.tooManyOpenGoals, `you already have ${MAX_OPEN_GOALS} open goals`],
   ],
-  handler: (p, ctx) => ctx.app.services.savings.createGoal(ctx.user.id, p),
+  handler: (p, ctx) => ctx.app.services.savings.goals.create(ctx.user.id, p),
 });
 
 const queryGoals = defineAction({
   summary: 'List your goals with their progress, newest first.',
   auth: 'user',
   params: Params({
-    status: Type.Optional(oneOf(GOAL_STATUSES)),
-    category: Type.Optional(oneOf(GOAL_CATEGORIES)),
-    page: Type.Optional(Page),
-    pageSize: Type.Optional(PageSize),
+    status: Type.Optional(OneOf(GOAL_STATUSES)),
+    category: Type.Optional(OneOf(GOAL_CATEGORIES)),
+    page: Type.Optional(Page()),
+    pageSize: Type.Optional(PageSize(100, 20)),
   }),
   returns: '`{list: Goal[], total, page, pageSize}` (Goal as in savings.createGoal).',
-  errors: [[400, 'unknown status or category, page or pageSize out of range']],
-  handler: (p, ctx) => ctx.app.services.savings.queryGoals(ctx.user.id, { status: p.status, category: p.category, page: p.page ?? 1, pageSize: p.pageSize ?? 20 }),
+  errors: [[commonErrors.rows.invalid, 'unknown status or category, page or pageSize out of range']],
+  handler: (p, ctx) => ctx.app.services.savings.goals.query(ctx.user.id, { status: p.status, category: p.category, page: p.page ?? 1, pageSize: p.pageSize ?? 20 }),
 });
 
 const getGoal = defineAction({
@@ -94,8 +86,8 @@ const getGoal = defineAction({
   auth: 'user',
   params: Params({ goalId: GoalId }),
   returns: 'Goal (as in savings.createGoal).',
-  errors: [[4001, 'no such goal, or it is another user\'s']],
-  handler: (p, ctx) => ctx.app.services.savings.getGoal(ctx.user.id, p.goalId),
+  errors: [[savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s']],
+  handler: (p, ctx) => ctx.app.services.savings.goals.get(ctx.user.id, p.goalId),
 });
 
 const updateProgress = defineAction({
@@ -105,16 +97,18 @@ const updateProgress = defineAction({
     `Rewards: ${SAVING_DAY_REWARD / 100} coins once per day on which your goal reaches a new high (withdrawing and re-adding the same money earns nothing); ` +
     `on completion ${COMPLETION_REWARD_PER_DAY / 100} coins per full day since the goal was created (up to ${COMPLETION_REWARD_MAX_DAYS} days), +50 % when completed before the end date.`,
   auth: 'user',
-  params: Params({ goalId: GoalId, amount: Amount('Major units of the goal\'s currency; negative to withdraw.') }),
+  params: Params({ goalId: GoalId, amount: Money('Major units of the goal\'s currency; negative to withdraw.') }),
   returns: `Goal (as in savings.createGoal), plus ${REWARDS}.`,
   errors: [
-    [4001, 'no such goal, or it is another user\'s'],
-    [4002, 'the goal is completed'],
-    [3003, 'amount is 0'],
-    [400, 'more decimals than the goal\'s currency has'],
-    [409, 'the withdrawal would take the goal below zero (`data.currentAmount` says how much there is), or the goal is paused or cancelled'],
+    [savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s'],
+    [savingsErrors.rows.goalCompleted, 'the goal is completed'],
+    [savingsErrors.rows.zeroProgress, 'amount is 0'],
+    [commonErrors.rows.invalid, 'more decimals than the goal\'s currency has'],
+    [savingsErrors.rows.progressTooLarge, 'the goal would hold more than 10^15 minor units'],
+    [savingsErrors.rows.withdrawalTooLarge, 'the withdrawal would take the goal below zero (`data.currentAmount` says how much there is)'],
+    [savingsErrors.rows.goalNotActive, 'the goal is paused or cancelled'],
   ],
-  handler: (p, ctx) => ctx.app.services.savings.updateProgress(ctx.user.id, p.goalId, p.amount),
+  handler: (p, ctx) => ctx.app.services.savings.goals.updateProgress(ctx.user.id, p.goalId, p.amount),
 });
 
 const updateGoal = defineAction({
@@ -127,25 +121,28 @@ const updateGoal = defineAction({
     goalId: GoalId,
     title: Type.Optional(Title),
     description: Type.Optional(Description),
-    targetAmount: Type.Optional(Amount('New target, > 0.')),
+    targetAmount: Type.Optional(Money('New target, > 0.')),
     startDate: Type.Optional(Ms('New start.')),
     endDate: Type.Optional(Ms('New deadline, in the future.')),
-    category: Type.Optional(oneOf(GOAL_CATEGORIES)),
-    priority: Type.Optional(oneOf(GOAL_PRIORITIES)),
+    category: Type.Optional(OneOf(GOAL_CATEGORIES)),
+    priority: Type.Optional(OneOf(GOAL_PRIORITIES)),
     isPublic: Type.Optional(Type.Boolean()),
-    status: Type.Optional(oneOf(['active', 'paused', 'cancelled'] as const)),
+    status: Type.Optional(OneOf(['active', 'paused', 'cancelled'] as const)),
   }),
   returns: `Goal (as in savings.createGoal), plus ${REWARDS}.`,
   errors: [
-    [4001, 'no such goal, or it is another user\'s'],
-    [4002, 'the goal is completed'],
-    [400, 'invalid params (dates, category, priority, status, decimals)'],
-    [3003, 'targetAmount is 0 or negative'],
-    [409, `reactivating would exceed ${MAX_OPEN_GOALS} open goals`],
+    [savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s'],
+    [savingsErrors.rows.goalCompleted, 'the goal is completed'],
+    [commonErrors.rows.invalid, 'invalid params (category, priority, status, decimals)'],
+    [savingsErrors.rows.blankTitle, 'the title is blank'],
+    [savingsErrors.rows.endBeforeStart, 'endDate is not after startDate'],
+    [savingsErrors.rows.endInThePast, 'endDate is not in the future'],
+    [savingsErrors.rows.targetNotPositive, 'targetAmount is 0 or negative'],
+    [savingsErrors.rows.tooManyOpenGoals, `reactivating would exceed ${MAX_OPEN_GOALS} open goals`],
   ],
   handler: (p, ctx) => {
     const { goalId, ...patch } = p;
-    return ctx.app.services.savings.updateGoal(ctx.user.id, goalId, patch);
+    return ctx.app.services.savings.goals.update(ctx.user.id, goalId, patch);
   },
 });
 
@@ -155,10 +152,10 @@ const deleteGoal = defineAction({
   params: Params({ goalId: GoalId }),
   returns: '`{deleted: true, id}`',
   errors: [
-    [4001, 'no such goal, or it is another user\'s'],
-    [4002, 'the goal is completed'],
+    [savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s'],
+    [savingsErrors.rows.goalCompleted, 'the goal is completed'],
   ],
-  handler: (p, ctx) => ctx.app.services.savings.deleteGoal(ctx.user.id, p.goalId),
+  handler: (p, ctx) => ctx.app.services.savings.goals.remove(ctx.user.id, p.goalId),
 });
 
 const getMarket = defineAction({
@@ -167,20 +164,20 @@ const getMarket = defineAction({
   auth: 'user',
   params: Params({}),
   returns: '`{asOf, nextUpdateAt, stepMinutes, stocks: [{id, name, sector, description, price, previousPrice, change, changePercent}]}`',
-  handler: (_p, ctx) => ctx.app.services.savings.getMarket(),
+  handler: (_p, ctx) => ctx.app.services.savings.quotes.listing(),
 });
 
 const getStockHistory = defineAction({
   summary: 'Price history of one stock, for a chart.',
   notes: `Ranges: day (5-minute points), week (hourly), month (every 4 hours), year (daily). The last point is the current price.`,
   auth: 'user',
-  params: Params({ stockId: StockId, range: Type.Optional(oneOf(Object.keys(HISTORY_RANGES) as Array<keyof typeof HISTORY_RANGES>, { default: 'day' })) }),
+  params: Params({ stockId: StockId, range: Type.Optional(OneOf(Object.keys(HISTORY_RANGES) as Array<keyof typeof HISTORY_RANGES>, { default: 'day' })) }),
   returns: '`{stockId, name, range, interval (ms), points: [{time, price}], open, close, high, low, change, changePercent}`',
   errors: [
-    [404, 'no such stock'],
-    [400, 'unknown range'],
+    [savingsErrors.rows.stockNotFound, 'no such stock'],
+    [commonErrors.rows.invalid, 'unknown range'],
   ],
-  handler: (p, ctx) => ctx.app.services.savings.getStockHistory(p.stockId, p.range ?? 'day'),
+  handler: (p, ctx) => ctx.app.services.savings.quotes.history(p.stockId, p.range ?? 'day'),
 });
 
 const buyStock = defineAction({
@@ -190,11 +187,11 @@ const buyStock = defineAction({
   params: Params({ stockId: StockId, quantity: Quantity }),
   returns: `\`{trade: {id, kind, reason, ref, stockId, quantity, price, amount, note, createdAt}, cash, position: ${POSITION_OBJECT}, rewards}\``,
   errors: [
-    [404, 'no such stock'],
-    [4003, 'not enough coins (`data`: cash, cost, price, maxQuantity)'],
-    [400, 'quantity is not a whole number from 1 to 1,000,000'],
+    [savingsErrors.rows.stockNotFound, 'no such stock'],
+    [savingsErrors.rows.insufficientFunds, 'not enough coins (`data`: cash, cost, price, maxQuantity)'],
+    [commonErrors.rows.invalid, 'quantity is not a whole number from 1 to 1,000,000'],
   ],
-  handler: (p, ctx) => ctx.app.services.savings.buy(ctx.user.id, p.stockId, p.quantity),
+  handler: (p, ctx) => ctx.app.services.savings.trading.buy(ctx.user.id, p.stockId, p.quantity),
 });
 
 const sellStock = defineAction({
@@ -203,23 +200,24 @@ const sellStock = defineAction({
   params: Params({ stockId: StockId, quantity: Quantity }),
   returns: 'As savings.buyStock.',
   errors: [
-    [404, 'no such stock'],
-    [409, 'selling more shares than you hold (`data.held`)'],
-    [400, 'quantity is not a whole number from 1 to 1,000,000'],
+    [savingsErrors.rows.stockNotFound, 'no such stock'],
+    [savingsErrors.rows.notEnoughShares, 'selling more shares than you hold (`data.held`)'],
+    [commonErrors.rows.invalid, 'quantity is not a whole number from 1 to 1,000,000'],
+    [savingsErrors.rows.cashBeyondExactRange, 'the sale would take your cash beyond 10,000,000,000,000.00 coins (`data.maxQuantity`: what you can sell)'],
   ],
-  handler: (p, ctx) => ctx.app.services.savings.sell(ctx.user.id, p.stockId, p.quantity),
+  handler: (p, ctx) => ctx.app.services.savings.trading.sell(ctx.user.id, p.stockId, p.quantity),
 });
 
 const getWallet = defineAction({
   summary: 'Your virtual coins: cash, where they came from, and the wallet history (newest first).',
   notes: `Every player starts with a one-time grant of ${WELCOME_GRANT / 100} coins. The wallet is computed from the append-only log of grants, rewards, buys and sells.`,
   auth: 'user',
-  params: Params({ page: Type.Optional(Page), pageSize: Type.Optional(PageSize) }),
+  params: Params({ page: Type.Optional(Page()), pageSize: Type.Optional(PageSize(100, 20)) }),
   returns:
     '`{unit: "coins", cash, invested, holdingsValue, totalValue, received: {total, welcome, savingDays, goalsCompleted, achievements}, ' +
     'history: {list: [{id, kind, reason, ref, stockId, quantity, price, amount, balance, note, createdAt}], total, page, pageSize}}` — `amount` is the change of cash, `balance` the cash after it; `ref` says what a reward was for (goal id, achievement id, day).',
-  errors: [[400, 'page or pageSize out of range']],
-  handler: (p, ctx) => ctx.app.services.savings.getWallet(ctx.user.id, p.page ?? 1, p.pageSize ?? 20),
+  errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
+  handler: (p, ctx) => ctx.app.services.savings.trading.wallet(ctx.user.id, p.page ?? 1, p.pageSize ?? 20),
 });
 
 const getPositions = defineAction({
@@ -228,19 +226,19 @@ const getPositions = defineAction({
   auth: 'user',
   params: Params({ includeClosed: Type.Optional(Type.Boolean({ default: false })) }),
   returns: `\`{asOf, positions: [${POSITION_OBJECT}], totals: {costBasis, marketValue, unrealizedProfit, unrealizedPercent, realizedProfit, totalProfit, cash, totalValue}}\``,
-  handler: (p, ctx) => ctx.app.services.savings.getPositions(ctx.user.id, p.includeClosed ?? false),
+  handler: (p, ctx) => ctx.app.services.savings.trading.positions(ctx.user.id, p.includeClosed ?? false),
 });
 
 const getAchievements = defineAction({
   summary: 'The achievements catalogue with your progress, unlock times and rewards.',
   notes: `Categories: ${ACHIEVEMENT_CATEGORIES.join(', ')}. Bookkeeping achievements count your ledger records, however they arrived (typed, imported or synced).`,
   auth: 'user',
-  params: Params({ category: Type.Optional(oneOf(ACHIEVEMENT_CATEGORIES)), completed: Type.Optional(Type.Boolean()) }),
+  params: Params({ category: Type.Optional(OneOf(ACHIEVEMENT_CATEGORIES)), completed: Type.Optional(Type.Boolean()) }),
   returns:
     '`{list: [{id, category, title, description, progress, target, unit, completed, unlockedAt, reward}], ' +
     'summary: {unlocked, total, coinsEarned, bookkeepingStreak, longestBookkeepingStreak}}`',
-  errors: [[400, 'unknown category']],
-  handler: (p, ctx) => ctx.app.services.savings.getAchievements(ctx.user.id, p),
+  errors: [[commonErrors.rows.invalid, 'unknown category']],
+  handler: (p, ctx) => ctx.app.services.savings.achievements.list(ctx.user.id, p),
 });
 
 const getLeaderboard = defineAction({
@@ -252,13 +250,13 @@ const getLeaderboard = defineAction({
     '(if you did not opt in, where you would stand, visible only to you).',
   auth: 'user',
   params: Params({
-    type: Type.Optional(oneOf(LEADERBOARD_TYPES, { default: 'savings' })),
-    period: Type.Optional(oneOf(LEADERBOARD_PERIODS, { default: 'week' })),
+    type: Type.Optional(OneOf(LEADERBOARD_TYPES, { default: 'savings' })),
+    period: Type.Optional(OneOf(LEADERBOARD_PERIODS, { default: 'week' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   }),
   returns: '`{type, period, unit, from, to, participants, entries: [{rank, username, score, isMe, publicGoals: [{title, percent, status}]}], me: {rank, score, optedIn}}`',
-  errors: [[400, 'unknown type or period']],
-  handler: (p, ctx) => ctx.app.services.savings.getLeaderboard(ctx.user.id, p.type ?? 'savings', p.period ?? 'week', p.limit ?? 10),
+  errors: [[commonErrors.rows.invalid, 'unknown type or period']],
+  handler: (p, ctx) => ctx.app.services.savings.leaderboard.rank(ctx.user.id, p.type ?? 'savings', p.period ?? 'week', p.limit ?? 10),
 });
 
 const setPreferences = defineAction({
@@ -270,8 +268,8 @@ const setPreferences = defineAction({
     timeZone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA name such as "Asia/Shanghai", or "".' })),
   }),
   returns: '`{leaderboardOptIn, timeZone, effectiveTimeZone}`',
-  errors: [[400, 'unknown time zone']],
-  handler: (p, ctx) => ctx.app.services.savings.setPrefs(ctx.user.id, p),
+  errors: [[savingsErrors.rows.unknownTimeZone, 'unknown time zone']],
+  handler: (p, ctx) => ctx.app.services.savings.prefs.update(ctx.user.id, p),
 });
 
 const getPreferences = defineAction({
@@ -279,7 +277,7 @@ const getPreferences = defineAction({
   auth: 'user',
   params: Params({}),
   returns: '`{leaderboardOptIn, timeZone, effectiveTimeZone}`',
-  handler: (_p, ctx) => ctx.app.services.savings.preferences(ctx.user.id),
+  handler: (_p, ctx) => ctx.app.services.savings.prefs.view(ctx.user.id),
 });
 
 export const savingsActions = defineActions({

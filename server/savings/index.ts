@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { savingsActions } from './actions';
+import { savingsErrors } from './errors';
 import { savingsCollections } from './schema';
 import { SavingsService } from './service';
 import { registerSavingsSyncRules } from './sync-rules';
@@ -10,6 +11,7 @@ export function savingsDomain() {
   return defineDomain({
     name: 'savings',
     collections: savingsCollections,
+    errors: savingsErrors,
     actions: savingsActions,
     start(app) {
       service = new SavingsService(app);

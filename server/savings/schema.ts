@@ -1,5 +1,6 @@
-import type { CollectionDefinition } from '../db/collections';
-import { enumOf, idField as id, int, ms, str } from '../db/schema-fields';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineCollection } from '../db/collections';
+import { Bool, EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
 
 /**
  * The savings game's collections. They sync to mobile clients, so every document is
@@ -22,32 +23,33 @@ export type StoredGoalStatus = (typeof STORED_GOAL_STATUSES)[number];
 export const GOAL_STATUSES = ['active', 'paused', 'cancelled', 'completed', 'expired'] as const;
 export type GoalStatus = (typeof GOAL_STATUSES)[number];
 
-export interface GoalDoc {
-  id: string;
-  userId: string;
-  title: string;
-  description: string;
+export const GoalDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
+  title: Str(100),
+  description: Str(1000),
   /** ISO 4217 code; the goal's amounts are minor units of it. */
-  currency: string;
-  targetAmount: number;
+  currency: Str(3),
+  targetAmount: Int(1, 1e15),
   /** Saved so far (contributions − withdrawals), ≥ 0. */
-  currentAmount: number;
+  currentAmount: Int(0, 1e15),
   /** Highest currentAmount ever reached: saving rewards are paid only above it. */
-  peakAmount: number;
-  category: GoalCategory;
-  priority: GoalPriority;
-  isPublic: boolean;
-  status: StoredGoalStatus;
-  startDate: number;
-  endDate: number;
+  peakAmount: Int(0, 1e15),
+  category: EnumOf(GOAL_CATEGORIES),
+  priority: EnumOf(GOAL_PRIORITIES),
+  isPublic: Bool(),
+  status: EnumOf(STORED_GOAL_STATUSES),
+  startDate: Ms(),
+  endDate: Ms(),
   /** When the target was reached; 0 while not completed. */
-  completedAt: number;
-  contributionCount: number;
+  completedAt: Ms(),
+  contributionCount: Int(0, 1e9),
   /** 0 when there was none. */
-  lastContributionAt: number;
-  createdAt: number;
-  updatedAt: number;
-}
+  lastContributionAt: Ms(),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type GoalDoc = Static<typeof GoalDocument>;
 
 export const TRADE_KINDS = ['grant', 'reward', 'buy', 'sell'] as const;
 export type TradeKind = (typeof TRADE_KINDS)[number];
@@ -62,119 +64,65 @@ export type RewardReason = (typeof REWARD_REASONS)[number];
  * (createdAt, id) order. Rewards carry deterministic ids (`<userId>:<reason>:<ref>`), so the same
  * reward can never be written twice, on this computer or by a synced device.
  */
-export interface TradeDoc {
-  id: string;
-  userId: string;
-  kind: TradeKind;
-  reason: RewardReason;
+export const TradeDocument = Type.Object({
+  id: Str(120),
+  userId: IdField(),
+  kind: EnumOf(TRADE_KINDS, 10),
+  reason: EnumOf(REWARD_REASONS),
   /** What a reward was for: goal id, achievement id, day (YYYY-MM-DD), 'grant' for the welcome grant; '' for trades. */
-  ref: string;
+  ref: Str(64),
   /** '' for grants and rewards. */
-  stockId: string;
+  stockId: Str(16),
   /** Shares bought or sold; 0 for grants and rewards. */
-  quantity: number;
+  quantity: Int(0, 1e9),
   /** Price per share in coin cents; 0 for grants and rewards. */
-  price: number;
+  price: Int(0, 1e15),
   /** Change of the wallet's cash in coin cents: + for grants, rewards and sells, − for buys. */
-  cash: number;
+  cash: Int(-1e15, 1e15),
   /** Short text shown in the wallet history. */
-  note: string;
-  createdAt: number;
-}
+  note: Str(200),
+  createdAt: Ms(),
+});
+export type TradeDoc = Static<typeof TradeDocument>;
 
-export interface AchievementDoc {
+export const AchievementDocument = Type.Object({
   /** `<userId>:<achievementId>`: one unlock per user and achievement. */
-  id: string;
-  userId: string;
-  achievementId: string;
-  unlockedAt: number;
+  id: Str(120),
+  userId: IdField(),
+  achievementId: Str(40),
+  unlockedAt: Ms(),
   /** Coin cents credited with the unlock. */
-  reward: number;
-  createdAt: number;
-  updatedAt: number;
-}
+  reward: Int(0, 1e15),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type AchievementDoc = Static<typeof AchievementDocument>;
 
-
-export const goalsCollection: CollectionDefinition<GoalDoc> = {
+export const goalsCollection = defineCollection({
   name: 'goals',
+  version: 0,
+  primaryKey: 'id',
+  document: GoalDocument,
+  indexes: [['userId', 'createdAt']],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id,
-      userId: id,
-      title: str(100),
-      description: str(1000),
-      currency: str(3),
-      targetAmount: int(1, 1e15),
-      currentAmount: int(0, 1e15),
-      peakAmount: int(0, 1e15),
-      category: enumOf(GOAL_CATEGORIES),
-      priority: enumOf(GOAL_PRIORITIES),
-      isPublic: { type: 'boolean' },
-      status: enumOf(STORED_GOAL_STATUSES),
-      startDate: ms,
-      endDate: ms,
-      completedAt: ms,
-      contributionCount: int(0, 1e9),
-      lastContributionAt: ms,
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: [
-      'id', 'userId', 'title', 'description', 'currency', 'targetAmount', 'currentAmount', 'peakAmount', 'category', 'priority',
-      'isPublic', 'status', 'startDate', 'endDate', 'completedAt', 'contributionCount', 'lastContributionAt', 'createdAt', 'updatedAt',
-    ],
-    indexes: [['userId', 'createdAt']],
-  } as any,
-};
+});
 
-export const tradesCollection: CollectionDefinition<TradeDoc> = {
+export const tradesCollection = defineCollection({
   name: 'trades',
+  version: 0,
+  primaryKey: 'id',
+  document: TradeDocument,
+  indexes: [['userId', 'createdAt']],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: str(120),
-      userId: id,
-      kind: enumOf(TRADE_KINDS, 10),
-      reason: enumOf(REWARD_REASONS),
-      ref: str(64),
-      stockId: str(16),
-      quantity: int(0, 1e9),
-      price: int(0, 1e15),
-      cash: int(-1e15, 1e15),
-      note: str(200),
-      createdAt: ms,
-    },
-    required: ['id', 'userId', 'kind', 'reason', 'ref', 'stockId', 'quantity', 'price', 'cash', 'note', 'createdAt'],
-    indexes: [['userId', 'createdAt']],
-  } as any,
-};
+});
 
-export const achievementsCollection: CollectionDefinition<AchievementDoc> = {
+export const achievementsCollection = defineCollection({
   name: 'achievements',
+  version: 0,
+  primaryKey: 'id',
+  document: AchievementDocument,
+  indexes: [['userId', 'unlockedAt']],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: str(120),
-      userId: id,
-      achievementId: str(40),
-      unlockedAt: ms,
-      reward: int(0, 1e15),
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: ['id', 'userId', 'achievementId', 'unlockedAt', 'reward', 'createdAt', 'updatedAt'],
-    indexes: [['userId', 'unlockedAt']],
-  } as any,
-};
+});
 
 export const savingsCollections = [goalsCollection, tradesCollection, achievementsCollection];

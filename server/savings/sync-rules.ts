@@ -4,7 +4,9 @@ import { accept, registerSyncRule, reject, SYNC_CLOCK_SKEW_MS, waitFor, type Syn
 import { ACHIEVEMENTS } from './catalogue';
 import { findStock } from './market';
 import type { AchievementDoc, GoalDoc, TradeDoc } from './schema';
-import { coinsOf, MAX_TRADE_QUANTITY, type SavingsService } from './service';
+import { coinsOf } from './coins';
+import { MAX_TRADE_QUANTITY } from './game-rules';
+import type { SavingsService } from './service';
 import { applyTrade, compareTrades, firstShortfall, replay, sortsLast, type WalletState } from './wallet';
 
 /**
@@ -20,7 +22,7 @@ import { applyTrade, compareTrades, firstShortfall, replay, sortsLast, type Wall
  *   counts one reward per reason and ref.
  * - A buy or sell is checked for consistency (a listed stock, 1 to 1,000,000 shares, cash =
  *   ∓ price × shares, the price of this market at its time) and must carry this PennyPost's
- *   signature (SavingsService.isSignedTrade): prices come from a market whose seed only this
+ *   signature (WalletLog.isSignedTrade): prices come from a market whose seed only this
  *   PennyPost has, so nobody else can write a buy or sell on it — in particular not one dated in
  *   the past at a price known afterwards. It must also not leave the wallet short of coins or
  *   shares at any point of the log (it waits if the entries that pay for it are not here yet).
@@ -58,7 +60,7 @@ interface Working {
  * long log costs one replay per written batch, not one per entry.
  */
 async function workingWallet(savings: SavingsService, ctx: SyncRuleContext): Promise<WalletState> {
-  const base = await savings.walletSnapshot(ctx.userId);
+  const base = await savings.wallets.snapshot(ctx.userId);
   let working = ctx.scratch.get('wallet') as Working | undefined;
   if (!working || working.base !== base || working.baseLength !== base.entries.length) {
     working = { base, baseLength: base.entries.length, state: base, applied: new Set() };
@@ -86,7 +88,7 @@ export async function validateSyncedTrade(savings: SavingsService, doc: TradeDoc
       return reject('its kind and reason do not match (the welcome grant is the only grant; every other credit is a reward with its reason)');
     }
     if (doc.stockId !== '' || doc.quantity !== 0 || doc.price !== 0) return reject('a grant or reward carries no stock, shares or price');
-    const judgement = await savings.judgeReward(ctx.userId, doc, await workingWallet(savings, ctx));
+    const judgement = await savings.rewards.judge(ctx.userId, doc, await workingWallet(savings, ctx));
     if ('never' in judgement) return reject(judgement.never);
     if ('wait' in judgement) return waitFor(`${judgement.wait}; the reward is kept and counted once it is`, judgement.on);
     return accept;
@@ -103,14 +105,14 @@ export async function validateSyncedTrade(savings: SavingsService, doc: TradeDoc
   if (BigInt(doc.cash) !== (doc.kind === 'buy' ? -total : total)) {
     return reject(`its cash (${coinsOf(doc.cash)}) is not ${doc.kind === 'buy' ? '−' : '+'}price × shares (${coinsOf(Number(total))} coins)`);
   }
-  const prices = savings.pricesAround(stock, doc.createdAt);
+  const prices = savings.quotes.pricesAround(stock, doc.createdAt);
   if (!prices.includes(doc.price)) {
     return reject(
       `${stock.id} cost ${coinsOf(prices[prices.length - 1])} coins on this PennyPost's market at ${iso(doc.createdAt)}, not ${coinsOf(doc.price)}: ` +
         'every PennyPost has its own market, so trades are played on the PennyPost that made them',
     );
   }
-  if (!savings.isSignedTrade(ctx.userId, doc)) {
+  if (!savings.wallets.isSignedTrade(ctx.userId, doc)) {
     return reject('this PennyPost did not make this trade: only the PennyPost whose market priced a buy or sell can vouch for it (its id carries that signature)');
   }
   const wallet = await workingWallet(savings, ctx);
@@ -169,7 +171,7 @@ export async function validateSyncedUnlock(savings: SavingsService, doc: Achieve
   if (!def) return reject(`there is no achievement "${doc.achievementId}"`);
   if (doc.reward !== def.reward) return reject(`"${def.title}" pays ${coinsOf(def.reward)} coins, not ${coinsOf(doc.reward)}`);
   if (doc.unlockedAt > ctx.now + SYNC_CLOCK_SKEW_MS) return reject('it is dated in the future');
-  const wallet = await savings.walletSnapshot(ctx.userId);
+  const wallet = await savings.wallets.snapshot(ctx.userId);
   if (!wallet.rewardKeys.has(`achievement:${def.id}`)) {
     return waitFor(`waiting for the reward of "${def.title}" in the wallet log: an achievement is unlocked with its reward, which is not here (yet)`, ['trades']);
   }

@@ -3,8 +3,9 @@ import type { TradeDoc } from './schema';
 /**
  * The wallet is never stored: cash, positions, average costs and realised profit are the result
  * of replaying the append-only trade log in (createdAt, id) order. `replay` is the one definition
- * of that meaning; the service keeps a replayed state per user in memory and extends it entry by
- * entry with `applyTrade` (the same code), and drops it when a synced entry arrives.
+ * of that meaning; the wallet log (wallet-log.ts) keeps a replayed state per user in memory,
+ * extends it entry by entry with `applyTrade` (the same code), and drops it when a synced entry
+ * arrives.
  */
 
 export interface PositionState {
