@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { backupErrors } from './errors';
 import type { ActionContext } from '../api/action';
 import type { BackupService } from './service';
 
@@ -12,7 +12,7 @@ declare module '../app-context' {
 
 function service(ctx: ActionContext): BackupService {
   const backup = ctx.app.services.backup;
-  if (!backup) throw new ApiError(ErrorCode.Unavailable, 'Backups are unavailable.');
+  if (!backup) throw backupErrors.backupsUnavailable();
   return backup;
 }
 
@@ -34,7 +34,10 @@ const createSnapshot = defineAction({
   auth: 'admin',
   params: Params({}),
   returns: '`{id, createdAt, reason: "manual", bytes, records, keys, files, tookMs}`',
-  errors: [[503, 'the snapshot failed (it is logged and listed as failed) or the server is stopping']],
+  errors: [
+    [backupErrors.rows.snapshotFailed, 'the snapshot failed (it is logged and listed as failed)'],
+    [backupErrors.rows.serverStopping, 'the server is stopping'],
+  ],
   handler: async (_params, ctx) => {
     const m = await service(ctx).createSnapshot('manual');
     return { id: m.id, createdAt: m.createdAt, reason: m.reason, bytes: m.bytes, records: m.records, keys: m.keys, files: m.files, tookMs: m.tookMs };
@@ -50,9 +53,9 @@ const restoreSnapshot = defineAction({
   params: Params({ id: Type.String({ pattern: SNAPSHOT_ID, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
   returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
   errors: [
-    [404, 'no snapshot has this id'],
-    [409, 'the snapshot is damaged (its data does not match its manifest); nothing was changed'],
-    [503, 'the snapshot before the restore failed; nothing was changed'],
+    [backupErrors.rows.snapshotNotFound, 'no snapshot has this id'],
+    [backupErrors.rows.snapshotDamaged, 'the snapshot is damaged (its data does not match its manifest); nothing was changed'],
+    [backupErrors.rows.snapshotFailed, 'the snapshot before the restore failed; nothing was changed'],
   ],
   handler: (params, ctx) => service(ctx).restoreSnapshot(params.id, { ownRequests: 1 }),
 });
