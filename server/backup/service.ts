@@ -4,25 +4,20 @@ import type { AppContext } from '../app-context';
 import type { Settings } from '../config/settings';
 import { describeError } from '../lib/logger';
 import {
-  finishRestore,
   listSnapshots,
-  planRotation,
-  prepareRestore,
+  newSnapshotId,
   readManifest,
   recordFailure,
   removeLeftovers,
-  removeSnapshot,
-  rollbackRestore,
   snapshotsDir,
-  SnapshotAborted,
-  swapInRestore,
   writeSnapshot,
-  newSnapshotId,
   type SnapshotEntry,
   type SnapshotManifest,
   type SnapshotReason,
-  type SourceLevel,
 } from './snapshots';
+import { SnapshotAborted, type SourceLevel } from './level-copy';
+import { planRotation, removeSnapshot } from './rotation';
+import { finishRestore, prepareRestore, rollbackRestore, swapInRestore } from './restore';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** How often the running server checks whether the daily snapshot is due. */
