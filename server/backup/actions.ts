@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { backupErrors } from './errors';
+import { SNAPSHOT_ID_PATTERN } from './snapshots';
 import type { ActionContext } from '../api/action';
 import type { BackupService } from './service';
 
@@ -16,7 +17,6 @@ function service(ctx: ActionContext): BackupService {
   return backup;
 }
 
-const SNAPSHOT_ID = '^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$';
 const WHO = 'The owner and admins only (members get 1004): it acts on the whole data dir, every account.';
 
 const listSnapshots = defineAction({
@@ -50,7 +50,7 @@ const restoreSnapshot = defineAction({
     'Every account, record, file and local state (sessions included) returns to the snapshot: devices that signed in after it must sign in again. ' +
     `The server stays up; other requests answer 503 "restoring" for the few seconds of the swap. settings.json is not changed. ${WHO}`,
   auth: 'admin',
-  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
+  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
   returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
   errors: [
     [backupErrors.rows.snapshotNotFound, 'no snapshot has this id'],
