@@ -6,14 +6,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AppContext, ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
 import { PACKAGE_ROOT, packageVersion } from './app-info/package-root';
-import type { SourceLevel } from './backup/snapshots';
+import type { SourceLevel } from './backup/level-copy';
 import { recordRunVersion, snapshotBeforeUpgrade } from './backup/upgrade';
 import { envelope, ErrorCode } from './api/errors';
 import { SecretStore, type KeyProtector } from './config/secrets';
 import { SettingsStore, type SettingsPatch } from './config/settings';
 import { openDatabase, type AppDatabase, type OpenDatabaseOptions } from './db/database';
 import { enforceDataDirPrivacy } from './db/data-dir-privacy';
-import { finishInterruptedRestore } from './backup/snapshots';
+import { finishInterruptedRestore } from './backup/restore';
 import { MaintenanceGate } from './http/maintenance';
 import type { Domain } from './domain';
 import { allDomains } from './domains';

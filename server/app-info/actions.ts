@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { appInfoErrors } from './errors';
 import { summarize } from './licenses';
 import type { AppInfoService } from './service';
 
@@ -36,12 +36,12 @@ const licenses = defineAction({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 214, description: 'A package name, e.g. "express" or "@mantine/core".' })),
   }),
   returns: 'Without `name`: `{total, byLicense, packages: [{name, version, license, scope, homepage?}]}`. With `name`: `{packages: [{name, version, license, scope, homepage?, text?}]}` (every version of that package).',
-  errors: [[404, 'no shipped package has that name']],
+  errors: [[appInfoErrors.rows.packageNotFound, 'no shipped package has that name']],
   handler: (params, ctx) => {
     const all = ctx.app.services.appInfo.licences();
     if (params.name !== undefined) {
       const matches = all.filter((entry) => entry.name === params.name);
-      if (matches.length === 0) throw new ApiError(ErrorCode.NotFound, `PennyPost ships no package named "${params.name}".`);
+      if (matches.length === 0) throw appInfoErrors.packageNotFound(params.name);
       return { packages: matches };
     }
     return { ...summarize(all), packages: all.map(({ text: _text, ...entry }) => entry) };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { backupErrors } from './errors';
+import { SNAPSHOT_ID_PATTERN } from './snapshots';
 import type { ActionContext } from '../api/action';
 import type { BackupService } from './service';
 
@@ -12,11 +13,10 @@ declare module '../app-context' {
 
 function service(ctx: ActionContext): BackupService {
   const backup = ctx.app.services.backup;
-  if (!backup) throw new ApiError(ErrorCode.Unavailable, 'Backups are unavailable.');
+  if (!backup) throw backupErrors.backupsUnavailable();
   return backup;
 }
 
-const SNAPSHOT_ID = '^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$';
 const WHO = 'The owner and admins only (members get 1004): it acts on the whole data dir, every account.';
 
 const listSnapshots = defineAction({
@@ -34,7 +34,10 @@ const createSnapshot = defineAction({
   auth: 'admin',
   params: Params({}),
   returns: '`{id, createdAt, reason: "manual", bytes, records, keys, files, tookMs}`',
-  errors: [[503, 'the snapshot failed (it is logged and listed as failed) or the server is stopping']],
+  errors: [
+    [backupErrors.rows.snapshotFailed, 'the snapshot failed (it is logged and listed as failed)'],
+    [backupErrors.rows.serverStopping, 'the server is stopping'],
+  ],
   handler: async (_params, ctx) => {
     const m = await service(ctx).createSnapshot('manual');
     return { id: m.id, createdAt: m.createdAt, reason: m.reason, bytes: m.bytes, records: m.records, keys: m.keys, files: m.files, tookMs: m.tookMs };
@@ -47,12 +50,12 @@ const restoreSnapshot = defineAction({
     'Every account, record, file and local state (sessions included) returns to the snapshot: devices that signed in after it must sign in again. ' +
     `The server stays up; other requests answer 503 "restoring" for the few seconds of the swap. settings.json is not changed. ${WHO}`,
   auth: 'admin',
-  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
+  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
   returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
   errors: [
-    [404, 'no snapshot has this id'],
-    [409, 'the snapshot is damaged (its data does not match its manifest); nothing was changed'],
-    [503, 'the snapshot before the restore failed; nothing was changed'],
+    [backupErrors.rows.snapshotNotFound, 'no snapshot has this id'],
+    [backupErrors.rows.snapshotDamaged, 'the snapshot is damaged (its data does not match its manifest); nothing was changed'],
+    [backupErrors.rows.snapshotFailed, 'the snapshot before the restore failed; nothing was changed'],
   ],
   handler: (params, ctx) => service(ctx).restoreSnapshot(params.id, { ownRequests: 1 }),
 });

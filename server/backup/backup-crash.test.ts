@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, tempDataDir } from '../test-support/test-server';
-import { listSnapshots, readBack, readManifest, snapshotsDir } from './snapshots';
+import { listSnapshots, readManifest, snapshotsDir } from './snapshots';
+import { readBack } from './level-copy';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const READY = /^PennyPost listening on (http:\/\/127\.0\.0\.1:\d+)$/m;

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
-import { listSnapshots, planRotation, readBack, readManifest, snapshotsDir, type SnapshotEntry } from './snapshots';
+import { listSnapshots, readManifest, snapshotsDir, type SnapshotEntry } from './snapshots';
+import { planRotation } from './rotation';
+import { readBack } from './level-copy';
 
 /** Polls `read` until `done` holds (snapshots taken before an import finish in the background). */
 async function eventually<T>(read: () => T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { backupActions } from './actions';
+import { backupErrors } from './errors';
 import { BackupService } from './service';
 
 /** Automatic snapshots of the data dir and restore: backup.* actions (docs/data-safety.md). */
@@ -7,6 +8,7 @@ export function backupDomain() {
   return defineDomain({
     name: 'backup',
     actions: backupActions,
+    errors: backupErrors,
     async start(app) {
       // Kept across the domain restart of a restore: its queue must outlive it.
       app.services.backup ??= new BackupService(app);

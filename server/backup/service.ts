@@ -1,28 +1,23 @@
-import { ApiError, ErrorCode } from '../api/errors';
 import { DomainError } from '../lib/errors';
+import { backupErrors } from './errors';
 import type { AppContext } from '../app-context';
 import type { Settings } from '../config/settings';
 import { describeError } from '../lib/logger';
 import {
-  finishRestore,
   listSnapshots,
-  planRotation,
-  prepareRestore,
+  newSnapshotId,
   readManifest,
   recordFailure,
   removeLeftovers,
-  removeSnapshot,
-  rollbackRestore,
   snapshotsDir,
-  SnapshotAborted,
-  swapInRestore,
   writeSnapshot,
-  newSnapshotId,
   type SnapshotEntry,
   type SnapshotManifest,
   type SnapshotReason,
-  type SourceLevel,
 } from './snapshots';
+import { SnapshotAborted, type SourceLevel } from './level-copy';
+import { planRotation, removeSnapshot } from './rotation';
+import { finishRestore, prepareRestore, rollbackRestore, swapInRestore } from './restore';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** How often the running server checks whether the daily snapshot is due. */
@@ -88,8 +83,8 @@ export class BackupService {
     try {
       const newest = this.list().find((s) => s.status === 'ok');
       if (newest && this.app.clock.now() - newest.createdAt < DAY) return null;
-      const users = this.app.db.rx.collections['users'];
-      if (!users || (await users.count().exec()) === 0 || this.stopped) return null;
+      const users = this.app.services.users;
+      if (!users || (await users.count()) === 0 || this.stopped) return null;
       return await this.createSnapshot('daily');
     } catch (error) {
       // A failed snapshot is logged and recorded by createSnapshot; anything else (shutdown) here.
@@ -143,15 +138,15 @@ export class BackupService {
   restoreSnapshot(id: string, options: { ownRequests: number }): Promise<{ restored: string; snapshotBefore: string; records: number }> {
     return this.exclusive(async () => {
       const manifest = readManifest(this.app.dataDir, id);
-      if (!manifest) throw new ApiError(ErrorCode.NotFound, `There is no snapshot ${id}.`, { id });
+      if (!manifest) throw backupErrors.snapshotNotFound(id).with({ id });
       const replaceDatabase = this.app.replaceDatabase;
-      if (!replaceDatabase) throw new ApiError(ErrorCode.Unavailable, 'This server cannot swap its database while running.');
+      if (!replaceDatabase) throw backupErrors.cannotSwapDatabase();
       const before = await this.snapshotNow('restore', [id]);
       try {
         await prepareRestore(this.app.dataDir, manifest);
       } catch (error) {
         this.app.log.error('backup: restore refused', { id, ...describeError(error) });
-        throw new ApiError(ErrorCode.Conflict, `Snapshot ${id} cannot be restored: ${(error as Error).message}. Nothing was changed.`, { id });
+        throw backupErrors.snapshotDamaged(id, (error as Error).message).with({ id });
       }
       await replaceDatabase(() => swapInRestore(this.app.dataDir, manifest), { ownRequests: options.ownRequests, rollback: () => rollbackRestore(this.app.dataDir) });
       await finishRestore(this.app.dataDir);
@@ -170,7 +165,7 @@ export class BackupService {
   }
 
   private async snapshotNow(reason: SnapshotReason, protect: string[], onPinned?: (id: string) => void): Promise<SnapshotManifest> {
-    if (this.stopped) throw new ApiError(ErrorCode.Unavailable, 'The server is stopping; no snapshot was taken.');
+    if (this.stopped) throw backupErrors.serverStopping();
     const now = this.app.clock.now();
     const id = newSnapshotId(now);
     const abort = new AbortController();
@@ -190,11 +185,11 @@ export class BackupService {
     } catch (error) {
       if (error instanceof SnapshotAborted) {
         this.app.log.info('backup: snapshot stopped by shutdown', { id, reason });
-        throw new ApiError(ErrorCode.Unavailable, 'The server is stopping; no snapshot was taken.');
+        throw backupErrors.serverStopping();
       }
       this.app.log.error('backup: snapshot failed', { id, reason, ...describeError(error) });
       recordFailure(this.app.dataDir, { id, createdAt: now, reason, error: (error as Error).message ?? String(error) });
-      throw new ApiError(ErrorCode.Unavailable, `The snapshot failed: ${(error as Error).message}. Nothing was changed.`, { id });
+      throw backupErrors.snapshotFailed((error as Error).message).with({ id });
     } finally {
       this.current = null;
     }

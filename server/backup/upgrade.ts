@@ -1,7 +1,8 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../lib/logger';
-import { newSnapshotId, writeSnapshot, type SnapshotManifest, type SourceLevel } from './snapshots';
+import { newSnapshotId, writeSnapshot, type SnapshotManifest } from './snapshots';
+import type { SourceLevel } from './level-copy';
 
 /**
  * The snapshot before an upgrade. A new PennyPost version may change how the data is kept (a schema

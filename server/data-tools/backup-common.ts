@@ -3,7 +3,8 @@ import { ClassicLevel } from 'classic-level';
 import { SettingsStore } from '../config/settings';
 import { levelDirOf } from '../db/database';
 import { rotationPolicy } from '../backup/service';
-import { listSnapshots, planRotation, removeSnapshot } from '../backup/snapshots';
+import { listSnapshots } from '../backup/snapshots';
+import { planRotation, removeSnapshot } from '../backup/rotation';
 
 /** The data dir is held by a running server (exit code 2). */
 export class InUse extends Error {}

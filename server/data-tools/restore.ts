@@ -1,4 +1,6 @@
-import { finishInterruptedRestore, finishRestore, prepareRestore, readManifest, removeLeftovers, swapInRestore, writeSnapshot, type SourceLevel } from '../backup/snapshots';
+import { readManifest, removeLeftovers, writeSnapshot } from '../backup/snapshots';
+import { finishInterruptedRestore, finishRestore, prepareRestore, swapInRestore } from '../backup/restore';
+import type { SourceLevel } from '../backup/level-copy';
 import type { DataTool } from './tool';
 import { InUse, openLiveLevel, rotate } from './backup-common';
 

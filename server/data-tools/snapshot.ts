@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { finishInterruptedRestore, listSnapshots, removeLeftovers, writeSnapshot, type SourceLevel } from '../backup/snapshots';
+import { listSnapshots, removeLeftovers, writeSnapshot } from '../backup/snapshots';
+import { finishInterruptedRestore } from '../backup/restore';
+import type { SourceLevel } from '../backup/level-copy';
 import type { DataTool } from './tool';
 import { describe, InUse, openLiveLevel, rotate } from './backup-common';
 

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params, type ActionContext } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { apiErrors } from '../api/errors';
+import { commonErrors } from '../lib/errors';
+import { settingsErrors } from './errors';
 import { RegistrationPolicy, SettingsError, type Settings } from '../config/settings';
 import { localHostNames } from '../http/addresses';
 
@@ -41,7 +43,7 @@ const SHAPE =
 const settingsGet = defineAction({
   summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses. Owner and admins only.',
   auth: 'admin',
-  errors: [[1004, 'the caller is a household member, not the owner or an admin']],
+  errors: [[apiErrors.rows.adminOnly, 'the caller is a household member, not the owner or an admin']],
   params: Params({}),
   returns: SHAPE,
   handler: (_params, ctx) => view(ctx, ctx.app.settings.get()),
@@ -100,18 +102,17 @@ const settingsUpdate = defineAction({
   }),
   returns: SHAPE,
   errors: [
-    [1004, 'the caller is a household member, not the owner or an admin'],
-    [403, 'the caller is not on this computer'],
-    [400, 'a value breaks its rule'],
+    [apiErrors.rows.adminOnly, 'the caller is a household member, not the owner or an admin'],
+    [settingsErrors.rows.localOnly, 'the caller is not on this computer'],
+    [commonErrors.rows.invalid, 'a value breaks its schema'],
+    [settingsErrors.rows.invalidSetting, 'a value breaks a rule of the settings file'],
   ],
   handler: (params, ctx) => {
-    if (!ctx.fromThisComputer) {
-      throw new ApiError(ErrorCode.Forbidden, 'Settings can only be changed on the computer PennyPost runs on.');
-    }
+    if (!ctx.fromThisComputer) throw settingsErrors.localOnly();
     try {
       return view(ctx, ctx.app.settings.update(params as never));
     } catch (error) {
-      if (error instanceof SettingsError) throw new ApiError(ErrorCode.Validation, error.message);
+      if (error instanceof SettingsError) throw settingsErrors.invalidSetting(error.message);
       throw error;
     }
   },

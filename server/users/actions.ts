@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { defineAction, defineActions, Params, type ActionErrorDoc } from '../api/action';
+import { apiErrors } from '../api/errors';
+import { Id } from '../api/params';
+import { commonErrors } from '../lib/errors';
+import { usersErrors } from './errors';
 import type { UserService } from './service';
 import type { HouseholdService } from './household';
 
@@ -46,10 +49,14 @@ const register = defineAction({
   }),
   returns: USER_OBJECT,
   errors: [
-    [400, 'username, email or password breaks the rules above, or the invite code is used, expired or revoked'],
-    [403, 'sign-ups from where the caller is are closed or need an invite code'],
-    [409, 'the email or the username is already used'],
-    [429, 'too many sign-in attempts from this address'],
+    [commonErrors.rows.invalid, 'username, email or password breaks the rules above'],
+    [usersErrors.rows.inviteCodeInvalid, 'the invite code is used, expired or revoked'],
+    [usersErrors.rows.signUpsClosed, 'sign-ups from where the caller is are closed'],
+    [usersErrors.rows.inviteNeeded, 'sign-ups from where the caller is need an invite code'],
+    [usersErrors.rows.firstAccountLocalOnly, 'the first account would be created from the network while registration.fromNetwork is not open'],
+    [usersErrors.rows.emailTaken, 'the email is already used'],
+    [usersErrors.rows.usernameTaken, 'the username is already used'],
+    [commonErrors.rows.rateLimited, 'too many sign-in attempts from this address'],
   ],
   handler: (params, ctx) => ctx.app.services.users.register(params, origin(ctx)),
 });
@@ -75,26 +82,35 @@ const login = defineAction({
   }),
   returns: USER_OBJECT,
   errors: [
-    [400, 'a field that the platform needs is missing, or the platform is not configured on this server'],
-    [1002, 'wrong email or password, or the platform refused the code'],
-    [1004, 'the account is locked after too many wrong passwords, or disabled by the owner'],
-    [403, 'a first platform sign-in would create an account where sign-ups are closed or need an invite code'],
-    [429, 'too many sign-in attempts from this address'],
-    [502, 'WeChat or Alipay could not be reached or refused this server\'s credentials'],
+    [usersErrors.rows.loginParamMissing, 'a field that the platform needs is missing'],
+    [usersErrors.rows.platformNotConfigured, 'the platform is not configured on this server'],
+    [usersErrors.rows.alipayKeysInvalid, 'the Alipay keys in the settings are not valid RSA keys'],
+    [usersErrors.rows.invalidCredentials, 'wrong email or password'],
+    [usersErrors.rows.platformCodeRefused, 'the platform refused the code'],
+    [usersErrors.rows.platformAnswerRefused, 'Alipay\'s answer refuses the code'],
+    [usersErrors.rows.accountLocked, 'the account is locked after too many wrong passwords'],
+    [usersErrors.rows.accountDisabled, 'the account is disabled by the owner or an admin'],
+    [usersErrors.rows.signUpsClosed, 'a first platform sign-in would create an account where sign-ups are closed'],
+    [usersErrors.rows.inviteNeeded, 'a first platform sign-in would create an account where sign-ups need an invite code'],
+    [commonErrors.rows.rateLimited, 'too many sign-in attempts from this address'],
+    [usersErrors.rows.platformFailed, 'WeChat or Alipay could not be reached or answered something unusable'],
+    [usersErrors.rows.wechatRefusedCredentials, 'WeChat refused this server\'s credentials'],
+    [usersErrors.rows.wechatBusy, 'WeChat is busy'],
+    [usersErrors.rows.alipayRefusedRequest, 'Alipay refused this server\'s request'],
   ],
   handler: (params, ctx) => {
     const device = { deviceId: params.deviceId, deviceInfo: params.deviceInfo };
     const users = ctx.app.services.users;
     switch (params.platform) {
       case 'wechat':
-        if (!params.code) throw new ApiError(ErrorCode.Validation, 'params.code is required for platform "wechat"', { field: 'params.code' });
+        if (!params.code) throw usersErrors.loginParamMissing('code', 'wechat').at('code');
         return users.loginWithPlatform('wechat', params.code, { ...device, inviteCode: params.inviteCode }, origin(ctx));
       case 'alipay':
-        if (!params.authCode) throw new ApiError(ErrorCode.Validation, 'params.authCode is required for platform "alipay"', { field: 'params.authCode' });
+        if (!params.authCode) throw usersErrors.loginParamMissing('authCode', 'alipay').at('authCode');
         return users.loginWithPlatform('alipay', params.authCode, { ...device, inviteCode: params.inviteCode }, origin(ctx));
       default:
-        if (!params.email) throw new ApiError(ErrorCode.Validation, 'params.email is required', { field: 'params.email' });
-        if (!params.password) throw new ApiError(ErrorCode.Validation, 'params.password is required', { field: 'params.password' });
+        if (!params.email) throw usersErrors.loginParamMissing('email').at('email');
+        if (!params.password) throw usersErrors.loginParamMissing('password').at('password');
         return users.loginWithEmail({ email: params.email, password: params.password, ...device });
     }
   },
@@ -106,10 +122,11 @@ const verifyToken = defineAction({
   params: Params({ token: Type.String({ minLength: 1, maxLength: 4096 }) }),
   returns: '`{valid: true, user: {id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}, expiresAt}`',
   errors: [
-    [401, 'the token is not a PennyPost token of this server, or its session was signed out'],
-    [1003, 'the token has expired'],
-    [1001, 'the account of the token no longer exists'],
-    [1004, 'the account is disabled'],
+    [usersErrors.rows.invalidToken, 'the token is not a PennyPost token of this server'],
+    [usersErrors.rows.sessionSignedOut, 'the session of the token was signed out'],
+    [usersErrors.rows.tokenExpired, 'the token has expired'],
+    [usersErrors.rows.tokenUserNotFound, 'the account of the token no longer exists'],
+    [usersErrors.rows.accountDisabled, 'the account is disabled'],
   ],
   handler: (params, ctx) => ctx.app.services.users.verifyToken(params.token),
 });
@@ -120,7 +137,7 @@ const logout = defineAction({
   duringPasswordChange: true,
   params: Params({}),
   returns: '`{loggedOut: true}`',
-  errors: [[401, 'missing or invalid token']],
+  errors: [[commonErrors.rows.unauthorized, 'missing or invalid token']],
   handler: async (_params, ctx) => {
     await ctx.app.services.users.logout(ctx.session.id);
     return { loggedOut: true };
@@ -155,11 +172,11 @@ const desktopSignIn = defineAction({
   }),
   returns: USER_OBJECT,
   errors: [
-    [401, 'the secret is unknown, used or expired'],
-    [403, 'the caller is not on this computer'],
+    [usersErrors.rows.desktopSecretUsed, 'the secret is unknown, used or expired'],
+    [usersErrors.rows.desktopOnlyHere, 'the caller is not on this computer'],
   ],
   handler: (params, ctx) => {
-    if (!ctx.fromThisComputer) throw new ApiError(ErrorCode.Forbidden, 'Desktop sign-in works only on the computer PennyPost runs on.');
+    if (!ctx.fromThisComputer) throw usersErrors.desktopOnlyHere();
     return ctx.app.services.users.desktopSignIn(params.secret, params);
   },
 });
@@ -176,25 +193,35 @@ const changePassword = defineAction({
   }),
   returns: 'the account: `{id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}`',
   errors: [
-    [400, 'the current password is wrong or missing, or the new password breaks the rules or equals the current one'],
+    [usersErrors.rows.currentPasswordWrong, 'the current password is wrong or missing'],
+    [commonErrors.rows.invalid, 'the new password breaks the rules'],
+    [usersErrors.rows.samePassword, 'the new password equals the current one'],
   ],
   handler: (params, ctx) => ctx.app.services.users.changePassword(ctx.user.id, ctx.session.id, params),
 });
 
-const UserId = Type.String({ minLength: 1, maxLength: 64, description: 'Id of the account (from user.listMembers).' });
+const UserId = Id('Id of the account (from user.listMembers).');
 const MEMBER = '`{id, username, email, role, disabled, mustChangePassword, signIn: ["password"|"wechat"|"alipay"|"desktop"], createdAt}`';
-const MANAGE_ERRORS = [
-  [1004, 'the caller is a member, or the account is the owner or (for an admin caller) another admin'],
-  [1001, 'no account with this id'],
-  [400, 'the caller named their own account'],
-] as const;
+const MEMBER_CALLER: ActionErrorDoc = [apiErrors.rows.adminOnly, 'the caller is a member'];
+/** The errors of acting on another account, whoever the caller is. */
+const TARGET_ERRORS: ActionErrorDoc[] = [
+  [usersErrors.rows.memberNotFound, 'no account with this id'],
+  [usersErrors.rows.ownAccount, 'the caller named their own account'],
+];
+/** Owner and admins acting on an account below their rank. */
+const ADMIN_MANAGES: ActionErrorDoc[] = [
+  MEMBER_CALLER,
+  [usersErrors.rows.ownerUnchangeable, 'an admin names the owner'],
+  [usersErrors.rows.onlyOwnerManagesAdmins, 'an admin names another admin'],
+  ...TARGET_ERRORS,
+];
 
 const listMembers = defineAction({
   summary: 'The household: every account with its role and state, and the pending invites.',
   auth: 'admin',
   params: Params({}),
   returns: `\`{members: [${MEMBER}], invites: [{id, role, createdBy, createdAt, expiresAt}]}\` — owner first, then admins, then members`,
-  errors: [[1004, 'the caller is a member']],
+  errors: [MEMBER_CALLER],
   handler: (_params, ctx) => ctx.app.services.household.list(),
 });
 
@@ -205,8 +232,9 @@ const createInvite = defineAction({
   params: Params({ role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')], { default: 'member' })) }),
   returns: '`{code, id, role, createdBy, createdAt, expiresAt}` — `code` looks like `K7QX-4M2P-9RTA`',
   errors: [
-    [1004, 'the caller is a member, or an admin inviting an admin'],
-    [409, 'registration is closed from everywhere, so no invite could be used'],
+    MEMBER_CALLER,
+    [usersErrors.rows.onlyOwnerInvitesAdmins, 'an admin invites an admin'],
+    [usersErrors.rows.registrationClosedEverywhere, 'registration is closed from everywhere, so no invite could be used'],
   ],
   handler: (params, ctx) => ctx.app.services.household.createInvite(ctx.user, params.role ?? 'member'),
 });
@@ -214,12 +242,9 @@ const createInvite = defineAction({
 const revokeInvite = defineAction({
   summary: 'Withdraw a pending invite before it is used.',
   auth: 'admin',
-  params: Params({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+  params: Params({ id: Id() }),
   returns: '`{revoked: true}`',
-  errors: [
-    [1004, 'the caller is a member'],
-    [404, 'no pending invite with this id'],
-  ],
+  errors: [MEMBER_CALLER, [usersErrors.rows.inviteNotFound, 'no pending invite with this id']],
   handler: (params, ctx) => ctx.app.services.household.revokeInvite(params.id),
 });
 
@@ -228,7 +253,7 @@ const setRole = defineAction({
   auth: 'owner',
   params: Params({ userId: UserId, role: Type.Union([Type.Literal('admin'), Type.Literal('member')]) }),
   returns: MEMBER,
-  errors: MANAGE_ERRORS,
+  errors: [[apiErrors.rows.ownerOnly, 'the caller is not the owner'], ...TARGET_ERRORS],
   handler: (params, ctx) => ctx.app.services.household.setRole(ctx.user, params.userId, params.role),
 });
 
@@ -237,7 +262,7 @@ const disable = defineAction({
   auth: 'admin',
   params: Params({ userId: UserId }),
   returns: MEMBER,
-  errors: MANAGE_ERRORS,
+  errors: ADMIN_MANAGES,
   handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, true),
 });
 
@@ -246,7 +271,7 @@ const enable = defineAction({
   auth: 'admin',
   params: Params({ userId: UserId }),
   returns: MEMBER,
-  errors: MANAGE_ERRORS,
+  errors: ADMIN_MANAGES,
   handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, false),
 });
 
@@ -255,7 +280,7 @@ const resetPassword = defineAction({
   auth: 'admin',
   params: Params({ userId: UserId }),
   returns: '`{userId, temporaryPassword}`',
-  errors: [...MANAGE_ERRORS, [400, 'the account has no email (WeChat or Alipay sign-in only)']],
+  errors: [...ADMIN_MANAGES, [usersErrors.rows.noPasswordToReset, 'the account has no email (WeChat or Alipay sign-in only)']],
   handler: (params, ctx) => ctx.app.services.household.resetPassword(ctx.user, params.userId),
 });
 
@@ -265,7 +290,7 @@ const deleteUser = defineAction({
   auth: 'admin',
   params: Params({ userId: UserId, confirm: Type.String({ maxLength: 64 }) }),
   returns: '`{deleted: true, userId}`',
-  errors: [...MANAGE_ERRORS, [400, 'confirm does not repeat the username']],
+  errors: [...ADMIN_MANAGES, [usersErrors.rows.deleteNotConfirmed, 'confirm does not repeat the username']],
   handler: (params, ctx) => ctx.app.services.household.remove(ctx.user, params.userId, params.confirm),
 });
 

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { AppContext } from '../app-context';
 import type { AuthUser } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { usersErrors } from './errors';
 import { hashPassword } from './password';
 import type { UserDoc, UserRole } from './schema';
 import type { InviteRecord } from './invites';
@@ -56,10 +56,10 @@ export class HouseholdService {
   }
 
   async createInvite(actor: AuthUser, role: InviteRecord['role']) {
-    if (role === 'admin' && actor.role !== 'owner') throw new ApiError(ErrorCode.NotPermitted, 'Only the owner can invite an admin.');
+    if (role === 'admin' && actor.role !== 'owner') throw usersErrors.onlyOwnerInvitesAdmins();
     const policy = this.app.settings.get().registration;
     if (policy.fromThisComputer === 'closed' && policy.fromNetwork === 'closed') {
-      throw new ApiError(ErrorCode.Conflict, 'Registration is closed from everywhere: an invite could not be used. Allow invites in Settings first.');
+      throw usersErrors.registrationClosedEverywhere();
     }
     const { code, invite } = await this.users.invites.create(role, actor.id);
     return { code, ...invite };
@@ -72,11 +72,11 @@ export class HouseholdService {
 
   /** The account `actor` may manage, or a clear refusal. */
   private async target(actor: AuthUser, userId: string): Promise<UserDoc> {
-    if (userId === actor.id) throw new ApiError(ErrorCode.Validation, 'You cannot do this to your own account here.', { field: 'params.userId' });
+    if (userId === actor.id) throw usersErrors.ownAccount().at('userId');
     const doc = await this.users.findById(userId);
-    if (!doc) throw new ApiError(ErrorCode.UserNotFound, 'No account with this id.', { field: 'params.userId' });
+    if (!doc) throw usersErrors.memberNotFound().at('userId');
     if (RANK[doc.role] >= RANK[actor.role]) {
-      throw new ApiError(ErrorCode.NotPermitted, doc.role === 'owner' ? 'The owner of this PennyPost cannot be changed by others.' : 'Only the owner can manage an admin.');
+      throw doc.role === 'owner' ? usersErrors.ownerUnchangeable() : usersErrors.onlyOwnerManagesAdmins();
     }
     return doc;
   }
@@ -101,7 +101,7 @@ export class HouseholdService {
   async resetPassword(actor: AuthUser, userId: string): Promise<{ userId: string; temporaryPassword: string }> {
     const doc = await this.target(actor, userId);
     if (!doc.email) {
-      throw new ApiError(ErrorCode.Validation, 'This account signs in through WeChat or Alipay and has no email to sign in with; there is no password to reset.');
+      throw usersErrors.noPasswordToReset();
     }
     let temporaryPassword = '';
     for (let i = 0; i < 16; i++) temporaryPassword += (i > 0 && i % 4 === 0 ? '-' : '') + TEMP_ALPHABET[randomInt(TEMP_ALPHABET.length)];
@@ -117,7 +117,7 @@ export class HouseholdService {
   async remove(actor: AuthUser, userId: string, confirm: string): Promise<{ deleted: true; userId: string }> {
     const doc = await this.target(actor, userId);
     if (confirm !== doc.username) {
-      throw new ApiError(ErrorCode.Validation, `To delete this account and all its data, repeat its username ("${doc.username}") in params.confirm.`, { field: 'params.confirm' });
+      throw usersErrors.deleteNotConfirmed(doc.username).at('confirm');
     }
     // Signed out and unable to sign in while its data goes.
     await this.users.patch(userId, { disabled: true });

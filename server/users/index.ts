@@ -1,6 +1,7 @@
 import { defineDomain } from '../domain';
 import { userActions } from './actions';
 import { usersCollection } from './schema';
+import { usersErrors } from './errors';
 import { UserService } from './service';
 import { HouseholdService } from './household';
 
@@ -12,6 +13,7 @@ export function usersDomain() {
   return defineDomain({
     name: 'users',
     collections: [usersCollection],
+    errors: usersErrors,
     actions: userActions,
     async start(app) {
       const users = new UserService(app);

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
+import { usersErrors } from './errors';
 import type { UserRole } from './schema';
 
 /** A pending invite as the owner sees it (the code itself is shown once, when it is created). */
@@ -69,7 +69,7 @@ export class InviteStore {
 
   async revoke(id: string): Promise<void> {
     const entry = (await this.app.db.local.entries<InviteRecord>(PREFIX)).find(([, invite]) => invite.id === id);
-    if (!entry) throw new ApiError(ErrorCode.NotFound, 'No pending invite with this id (already used, expired or revoked).', { field: 'params.id' });
+    if (!entry) throw usersErrors.inviteNotFound().at('id');
     await this.app.db.local.del(entry[0]);
   }
 
@@ -82,9 +82,7 @@ export class InviteStore {
     const invite = await this.app.db.local.get<InviteRecord>(key);
     if (!invite || invite.expiresAt <= this.app.clock.now()) {
       if (invite) await this.app.db.local.del(key);
-      throw new ApiError(ErrorCode.Validation, 'This invite code is not valid: it was already used, has expired or was revoked. Ask for a new one.', {
-        field: 'params.inviteCode',
-      });
+      throw usersErrors.inviteCodeInvalid().at('inviteCode');
     }
     await this.app.db.local.del(key);
     return invite.role;

@@ -1,67 +1,52 @@
-import type { CollectionDefinition } from '../db/collections';
-import { ID_MAX_LENGTH } from '../lib/ids';
-import { ms, str } from '../db/schema-fields';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineCollection } from '../db/collections';
+import { Bool, EnumOf, IdField, Ms, Str } from '../db/schema-fields';
 
 export type UserRole = 'owner' | 'admin' | 'member';
 export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'member'];
 
-export interface UserDoc {
-  id: string;
-  username: string;
+/** A local account of this PennyPost. */
+export const UserDocument = Type.Object({
+  id: IdField(),
+  username: Str(64),
   /** NFKC + lower case: usernames are unique regardless of case. */
-  usernameKey: string;
+  usernameKey: Str(64),
   /** Lower case; '' for accounts created by a platform sign-in. */
-  email: string;
+  email: Str(254),
   /** scrypt$… (see password.ts); '' when the account has no password (platform sign-in only). */
-  passwordHash: string;
-  avatar: string;
+  passwordHash: Str(256),
+  avatar: Str(2048),
   /** openid of the configured WeChat app; '' when not linked. */
-  wechatId: string;
+  wechatId: Str(128),
   /** Alipay user_id / open_id; '' when not linked. */
-  alipayId: string;
+  alipayId: Str(128),
   /** 'owner' (the first account of the data dir), 'admin' (named by the owner) or 'member'. */
-  role: UserRole;
+  role: EnumOf(USER_ROLES, 8),
   /** Disabled by the owner or an admin: cannot sign in, every session ended. */
-  disabled: boolean;
+  disabled: Bool(),
   /** Set by a password reset: the next sign-in must choose a new password before anything else. */
-  mustChangePassword: boolean;
+  mustChangePassword: Bool(),
   /** Free-form per-user preferences owned by other domains (base currency, language…). */
-  prefs: Record<string, unknown>;
-  createdAt: number;
-  updatedAt: number;
-}
+  prefs: Type.Unsafe<Record<string, unknown>>({ type: 'object' }),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type UserDoc = Static<typeof UserDocument>;
 
+/** A document of version 0, before roles. */
+type UserDocV0 = Omit<UserDoc, 'role' | 'disabled' | 'mustChangePassword'>;
 
 /** Users are local accounts of this PennyPost; they never sync (password hashes stay here). */
-export const usersCollection: CollectionDefinition<UserDoc> = {
+export const usersCollection = defineCollection({
   name: 'users',
-  schema: {
-    title: 'PennyPost users',
-    version: 1,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: str(ID_MAX_LENGTH),
-      username: str(64),
-      usernameKey: str(64),
-      email: str(254),
-      passwordHash: str(256),
-      avatar: str(2048),
-      wechatId: str(128),
-      alipayId: str(128),
-      role: { type: 'string', enum: ['owner', 'admin', 'member'], maxLength: 8 },
-      disabled: { type: 'boolean' },
-      mustChangePassword: { type: 'boolean' },
-      prefs: { type: 'object' },
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: ['id', 'username', 'usernameKey', 'email', 'passwordHash', 'avatar', 'wechatId', 'alipayId', 'role', 'disabled', 'mustChangePassword', 'prefs', 'createdAt', 'updatedAt'],
-    indexes: ['usernameKey', 'email', 'wechatId', 'alipayId'],
-  } as any,
+  title: 'PennyPost users',
+  version: 1,
+  primaryKey: 'id',
+  document: UserDocument,
+  indexes: ['usernameKey', 'email', 'wechatId', 'alipayId'],
   // Version 1 added roles. Which account came first is decided once every document is migrated
   // (UserService.start promotes the oldest account when no owner exists), so each starts as a member.
   migrationStrategies: {
-    1: (doc: Omit<UserDoc, 'role' | 'disabled' | 'mustChangePassword'>) => ({ ...doc, role: 'member', disabled: false, mustChangePassword: false }),
+    1: (doc: UserDocV0): UserDoc => ({ ...doc, role: 'member', disabled: false, mustChangePassword: false }),
   },
-};
+});

@@ -2,7 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import type { AuthSession, AuthUser } from '../api/action';
 import type { Authenticator } from '../api/router';
-import { ApiError, ErrorCode } from '../api/errors';
+import type { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId, randomBase62 } from '../lib/ids';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
@@ -10,6 +10,7 @@ import { LoginLockout } from './lockout';
 import { SessionService } from './sessions';
 import type { UserDoc, UserRole } from './schema';
 import { InviteStore } from './invites';
+import { usersErrors } from './errors';
 import { DesktopSignIn } from './desktop-sign-in';
 import { wechatIdentity, type PlatformIdentity } from './providers/wechat';
 import { alipayIdentity } from './providers/alipay';
@@ -66,10 +67,8 @@ export function publicUser(doc: UserDoc): PublicUser {
   };
 }
 
-const INVALID_CREDENTIALS = 'Wrong email or password.';
-
-function disabledError(): ApiError {
-  return new ApiError(ErrorCode.NotPermitted, 'This account is disabled. Ask the owner of this PennyPost.', { disabled: true });
+function disabledError(): DomainError {
+  return usersErrors.accountDisabled().with({ disabled: true });
 }
 
 /** Accounts, sign-in and sessions. Published as app.services.users. */
@@ -139,16 +138,16 @@ export class UserService implements Authenticator {
     return (await this.users.find().exec()).map((doc) => doc.toJSON() as UserDoc);
   }
 
+  /** How many accounts this PennyPost has (0 on a new data dir). */
+  async count(): Promise<number> {
+    return this.users.count().exec();
+  }
+
   async owner(): Promise<UserDoc | null> {
     const doc = await this.users.findOne({ selector: { role: 'owner' } }).exec();
     return doc ? (doc.toJSON() as UserDoc) : null;
   }
 
-  /**
-   * The role a new account gets, or the reason it may not be created (settings.registration):
-   * the first account is the owner; after that, the policy of where the sign-up comes from. Runs
-   * under the write lock; `inviteCode` is used up only when the account will be created.
-   */
   /**
    * What a sign-up from `origin` meets (settings.registration): the first account becomes the owner
    * and may come from the network only when fromNetwork is open; later ones follow the policy of
@@ -156,7 +155,7 @@ export class UserService implements Authenticator {
    */
   async signUpRule(origin: Origin): Promise<{ first: boolean; rule: 'open' | 'invite' | 'closed' }> {
     const policy = this.app.settings.get().registration;
-    if ((await this.users.count().exec()) === 0) return { first: true, rule: origin.local || policy.fromNetwork === 'open' ? 'open' : 'closed' };
+    if ((await this.count()) === 0) return { first: true, rule: origin.local || policy.fromNetwork === 'open' ? 'open' : 'closed' };
     return { first: false, rule: origin.local ? policy.fromThisComputer : policy.fromNetwork };
   }
 
@@ -168,20 +167,13 @@ export class UserService implements Authenticator {
     const { first, rule } = await this.signUpRule(origin);
     if (first) {
       if (rule === 'closed') {
-        throw new ApiError(
-          ErrorCode.Forbidden,
-          'The first account of a PennyPost is its owner and is created on the computer PennyPost runs on (or set registration.fromNetwork to "open" in settings.json for the first sign-up).',
-        );
+        throw usersErrors.firstAccountLocalOnly();
       }
       return 'owner';
     }
-    if (rule === 'closed') {
-      throw new ApiError(ErrorCode.Forbidden, 'New accounts are closed on this PennyPost. Ask its owner.');
-    }
+    if (rule === 'closed') throw usersErrors.signUpsClosed();
     if (inviteCode) return this.invites.consume(inviteCode);
-    if (rule === 'invite') {
-      throw new ApiError(ErrorCode.Forbidden, 'An invite code is needed to create an account on this PennyPost. Ask its owner for one.', { field: 'params.inviteCode' });
-    }
+    if (rule === 'invite') throw usersErrors.inviteNeeded().at('inviteCode');
     return 'member';
   }
 
@@ -201,12 +193,8 @@ export class UserService implements Authenticator {
     // Hash outside the lock: it is the slow part and does not depend on the checks.
     const passwordHash = await hashPassword(input.password);
     const user = await this.writes.run('users', async () => {
-      if (await this.findOneBy('email', email)) {
-        throw new ApiError(ErrorCode.Conflict, 'An account with this email already exists.', { field: 'params.email' });
-      }
-      if (await this.findOneBy('usernameKey', key)) {
-        throw new ApiError(ErrorCode.Conflict, 'This username is taken.', { field: 'params.username' });
-      }
+      if (await this.findOneBy('email', email)) throw usersErrors.emailTaken().at('email');
+      if (await this.findOneBy('usernameKey', key)) throw usersErrors.usernameTaken().at('username');
       const role = await this.admit(origin, input.inviteCode);
       const now = this.app.clock.now();
       const doc: UserDoc = {
@@ -246,7 +234,7 @@ export class UserService implements Authenticator {
     if (!user || !user.passwordHash || !ok) {
       const lockedNow = await this.lockout.recordFailure(email);
       if (lockedNow) throw this.lockedError(lockedNow);
-      throw new ApiError(ErrorCode.InvalidCredentials, INVALID_CREDENTIALS);
+      throw usersErrors.invalidCredentials();
     }
     await this.lockout.clear(email);
     // Checked after the password, so that a guesser learns nothing about the account.
@@ -254,14 +242,10 @@ export class UserService implements Authenticator {
     return this.issue(user, input);
   }
 
-  private lockedError(until: number): ApiError {
+  private lockedError(until: number): DomainError {
     const { maxFailures, lockMinutes } = this.app.settings.get().auth.lockout;
     const minutes = Math.max(1, Math.ceil((until - this.app.clock.now()) / 60_000));
-    return new ApiError(
-      ErrorCode.AccountLocked,
-      `Too many wrong passwords (${maxFailures}): sign-in is locked for ${lockMinutes} minutes. Try again in ${minutes} min.`,
-      { lockedUntil: until },
-    );
+    return usersErrors.accountLocked(maxFailures, lockMinutes, minutes).with({ lockedUntil: until });
   }
 
   /** Sign-in through WeChat or Alipay: the first sign-in creates the account, later ones find it. */
@@ -269,10 +253,10 @@ export class UserService implements Authenticator {
     const auth = this.app.settings.get().auth;
     let identity: PlatformIdentity;
     if (platform === 'wechat') {
-      if (!auth.wechat) throw new ApiError(ErrorCode.Validation, 'WeChat sign-in is not configured on this PennyPost (settings auth.wechat).');
+      if (!auth.wechat) throw usersErrors.platformNotConfigured('WeChat', 'wechat');
       identity = await wechatIdentity(auth.wechat, code, auth.providerTimeoutMs);
     } else {
-      if (!auth.alipay) throw new ApiError(ErrorCode.Validation, 'Alipay sign-in is not configured on this PennyPost (settings auth.alipay).');
+      if (!auth.alipay) throw usersErrors.platformNotConfigured('Alipay', 'alipay');
       identity = await alipayIdentity(auth.alipay, code, auth.providerTimeoutMs, this.app.clock.now());
     }
     const field = platform === 'wechat' ? 'wechatId' : 'alipayId';
@@ -315,16 +299,12 @@ export class UserService implements Authenticator {
    * owner's session without a password. On a new data dir it creates the owner, named `username`.
    */
   async desktopSignIn(secret: string, input: { username?: string } & Device): Promise<LoginResult> {
-    if (!this.desktop.redeem(secret)) {
-      throw new ApiError(ErrorCode.Unauthorized, 'This desktop sign-in has expired or was already used; reopen the window.');
-    }
+    if (!this.desktop.redeem(secret)) throw usersErrors.desktopSecretUsed();
     const owner = await this.writes.run('users', async () => {
       const existing = await this.owner();
       if (existing) return existing;
       const username = input.username ?? 'owner';
-      if (await this.findOneBy('usernameKey', usernameKey(username))) {
-        throw new ApiError(ErrorCode.Conflict, 'This username is taken.', { field: 'params.username' });
-      }
+      if (await this.findOneBy('usernameKey', usernameKey(username))) throw usersErrors.usernameTaken().at('username');
       const now = this.app.clock.now();
       const doc: UserDoc = {
         id: newId(now),
@@ -354,14 +334,12 @@ export class UserService implements Authenticator {
    */
   async changePassword(userId: string, sessionId: string, input: { currentPassword?: string; newPassword: string }): Promise<PublicUser> {
     const user = await this.findById(userId);
-    if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
+    if (!user) throw usersErrors.userNotFound();
     if (user.passwordHash) {
       const ok = input.currentPassword !== undefined && (await verifyPassword(input.currentPassword, user.passwordHash));
       // 400, not 1002: a 401-class answer would tell clients that the session itself ended.
-      if (!ok) throw new ApiError(ErrorCode.Validation, 'The current password is wrong.', { field: 'params.currentPassword' });
-      if (await verifyPassword(input.newPassword, user.passwordHash)) {
-        throw new ApiError(ErrorCode.Validation, 'Choose a password different from the current one.', { field: 'params.newPassword' });
-      }
+      if (!ok) throw usersErrors.currentPasswordWrong().at('currentPassword');
+      if (await verifyPassword(input.newPassword, user.passwordHash)) throw usersErrors.samePassword().at('newPassword');
     }
     const passwordHash = await hashPassword(input.newPassword);
     const updated = await this.patch(userId, { passwordHash, mustChangePassword: false });
@@ -373,7 +351,7 @@ export class UserService implements Authenticator {
   async patch(userId: string, fields: Partial<Omit<UserDoc, 'id' | 'createdAt'>>): Promise<UserDoc> {
     return this.writes.run('users', async () => {
       const doc = await this.users.findOne(userId).exec();
-      if (!doc) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
+      if (!doc) throw usersErrors.userNotFound();
       const next = await doc.incrementalPatch({ ...fields, updatedAt: this.app.clock.now() });
       this.byId.delete(userId);
       return next.toJSON() as UserDoc;
@@ -384,7 +362,7 @@ export class UserService implements Authenticator {
   async authenticate(token: string): Promise<{ user: AuthUser; session: AuthSession }> {
     const { session } = await this.sessions.verify(token);
     const user = await this.findById(session.userId);
-    if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account of this token no longer exists.');
+    if (!user) throw usersErrors.tokenUserNotFound();
     if (user.disabled) throw disabledError();
     return { user: { id: user.id, username: user.username, role: user.role, mustChangePassword: user.mustChangePassword }, session: { id: session.id, userId: session.userId, expiresAt: session.expiresAt } };
   }
@@ -392,7 +370,7 @@ export class UserService implements Authenticator {
   async verifyToken(token: string): Promise<{ valid: true; user: PublicUser; expiresAt: number }> {
     const { session } = await this.sessions.verify(token);
     const user = await this.findById(session.userId);
-    if (!user) throw new ApiError(ErrorCode.UserNotFound, 'The account of this token no longer exists.');
+    if (!user) throw usersErrors.tokenUserNotFound();
     if (user.disabled) throw disabledError();
     return { valid: true, user: publicUser(user), expiresAt: session.expiresAt };
   }
@@ -406,7 +384,7 @@ export class UserService implements Authenticator {
   /** Merges `patch` into one namespace of a user's preferences. */
   async updatePrefs(userId: string, namespace: string, patch: Record<string, unknown>): Promise<void> {
     const doc = await this.users.findOne(userId).exec();
-    if (!doc) throw new ApiError(ErrorCode.UserNotFound, 'The account no longer exists.');
+    if (!doc) throw usersErrors.userNotFound();
     await doc.incrementalModify((data) => {
       const current = (data.prefs?.[namespace] as Record<string, unknown> | undefined) ?? {};
       data.prefs = { ...data.prefs, [namespace]: { ...current, ...patch } };

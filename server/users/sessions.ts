@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import type { AppContext } from '../app-context';
 import type { AuthSession } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { usersErrors } from './errors';
 import { randomBase62 } from '../lib/ids';
 
 /** A signed-in device. Kept in the local store (never synced): `session:<id>`. */
@@ -66,16 +66,16 @@ export class SessionService {
       }) as TokenClaims;
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) {
-        throw new ApiError(ErrorCode.TokenExpired, 'Your session has expired. Please sign in again.');
+        throw usersErrors.tokenExpired();
       }
-      throw new ApiError(ErrorCode.Unauthorized, 'Invalid token. Please sign in again.');
+      throw usersErrors.invalidToken();
     }
     if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') {
-      throw new ApiError(ErrorCode.Unauthorized, 'Invalid token. Please sign in again.');
+      throw usersErrors.invalidToken();
     }
     const session = await this.app.db.local.get<SessionRecord>(SESSION_PREFIX + claims.sid);
     if (!session || session.userId !== claims.sub) {
-      throw new ApiError(ErrorCode.Unauthorized, 'This session was signed out. Please sign in again.');
+      throw usersErrors.sessionSignedOut();
     }
     return { claims, session };
   }

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Settings } from '../../config/settings';
-import { ApiError, ErrorCode } from '../../api/errors';
+import { usersErrors } from '../errors';
 import { OutboundError, outbound } from '../../lib/outbound';
 import type { PlatformIdentity } from './wechat';
 
@@ -93,7 +93,7 @@ export async function alipayIdentity(config: AlipayConfig, authCode: string, tim
     privateKey = privateKeyOf(config);
     publicKey = publicKeyOf(config);
   } catch {
-    throw new ApiError(ErrorCode.Validation, 'Alipay sign-in is misconfigured: settings auth.alipay.privateKey or alipayPublicKey is not a valid RSA key.');
+    throw usersErrors.alipayKeysInvalid();
   }
   const params: Record<string, string> = {
     app_id: config.appId,
@@ -119,35 +119,35 @@ export async function alipayIdentity(config: AlipayConfig, authCode: string, tim
       service: 'Alipay',
     }));
   } catch (error) {
-    if (error instanceof OutboundError) throw new ApiError(ErrorCode.BadGateway, `Alipay sign-in failed: ${error.message}.`);
+    if (error instanceof OutboundError) throw usersErrors.platformFailed('Alipay', error.message);
     throw error;
   }
-  if (status >= 500) throw new ApiError(ErrorCode.BadGateway, `Alipay sign-in failed: the gateway answered HTTP ${status}.`);
+  if (status >= 500) throw usersErrors.platformFailed('Alipay', `the gateway answered HTTP ${status}`);
 
   let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new ApiError(ErrorCode.BadGateway, 'Alipay sign-in failed: the gateway answered something that is not JSON.');
+    throw usersErrors.platformFailed('Alipay', 'the gateway answered something that is not JSON');
   }
   const errorNode = parsed.error_response as AlipayError | undefined;
   if (errorNode) {
     const detail = [errorNode.code, errorNode.sub_code, errorNode.sub_msg ?? errorNode.msg].filter(Boolean).join(' ');
     if (errorNode.sub_code === 'isv.code-invalid' || errorNode.sub_code === 'isv.invalid-auth-code') {
-      throw new ApiError(ErrorCode.InvalidCredentials, `Alipay did not accept this sign-in code (${detail}). Start the sign-in again.`);
+      throw usersErrors.platformCodeRefused('Alipay', detail);
     }
-    throw new ApiError(ErrorCode.BadGateway, `Alipay refused the sign-in request (${detail}). Check settings auth.alipay.`);
+    throw usersErrors.alipayRefusedRequest(detail);
   }
   const raw = extractJsonNode(text, RESPONSE_NODE);
   const signature = typeof parsed.sign === 'string' ? parsed.sign : '';
   if (!raw || !signature || !verify('RSA-SHA256', Buffer.from(raw, 'utf8'), publicKey, Buffer.from(signature, 'base64'))) {
-    throw new ApiError(ErrorCode.BadGateway, 'Alipay sign-in failed: the answer is not signed by Alipay (check auth.alipay.alipayPublicKey).');
+    throw usersErrors.platformFailed('Alipay', 'the answer is not signed by Alipay (check auth.alipay.alipayPublicKey)');
   }
   const answer = JSON.parse(raw) as { user_id?: string; open_id?: string; code?: string; sub_code?: string; sub_msg?: string };
   if (answer.code && answer.code !== '10000') {
-    throw new ApiError(ErrorCode.InvalidCredentials, `Alipay did not accept this sign-in code (${answer.code} ${answer.sub_code ?? ''}).`);
+    throw usersErrors.platformAnswerRefused('Alipay', `${answer.code} ${answer.sub_code ?? ''}`);
   }
   const id = answer.user_id ?? answer.open_id;
-  if (!id) throw new ApiError(ErrorCode.BadGateway, 'Alipay sign-in failed: the answer has no user id.');
+  if (!id) throw usersErrors.platformFailed('Alipay', 'the answer has no user id');
   return { id };
 }

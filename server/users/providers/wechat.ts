@@ -1,5 +1,5 @@
 import type { Settings } from '../../config/settings';
-import { ApiError, ErrorCode } from '../../api/errors';
+import { usersErrors } from '../errors';
 import { OutboundError, outboundJson } from '../../lib/outbound';
 
 export interface PlatformIdentity {
@@ -30,13 +30,13 @@ function fail(answer: WechatAnswer): never {
   const code = answer.errcode ?? 0;
   const detail = `${code} ${answer.errmsg ?? ''}`.trim();
   if (CONFIG_ERRCODES.has(code)) {
-    throw new ApiError(ErrorCode.BadGateway, `WeChat refused this server's app credentials (${detail}). Check settings auth.wechat.`);
+    throw usersErrors.wechatRefusedCredentials(detail);
   }
   if (code === -1 || code === 45011) {
-    throw new ApiError(ErrorCode.BadGateway, `WeChat is busy (${detail}). Try again in a moment.`);
+    throw usersErrors.wechatBusy(detail);
   }
   // 40029 invalid code, 40163 code been used, 40226 high-risk user, …: the user's side.
-  throw new ApiError(ErrorCode.InvalidCredentials, `WeChat did not accept this sign-in code (${detail}). Start the sign-in again.`);
+  throw usersErrors.platformCodeRefused('WeChat', detail);
 }
 
 /**
@@ -75,7 +75,7 @@ export async function wechatIdentity(config: WechatConfig, code: string, timeout
     }
     return identity;
   } catch (error) {
-    if (error instanceof OutboundError) throw new ApiError(ErrorCode.BadGateway, `WeChat sign-in failed: ${error.message}.`);
+    if (error instanceof OutboundError) throw usersErrors.platformFailed('WeChat', error.message);
     throw error;
   }
 }
