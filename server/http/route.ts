@@ -251,7 +251,7 @@ function multipartFields(limit: string) {
 }
 
 /** The 400 for a body that could not be read (body-parser's error types). */
-export function unreadableBody(error: unknown, limit: string): DomainError {
+function unreadableBody(error: unknown, limit: string): DomainError {
   const err = error as { type?: string; message?: string };
   if (err.type === 'multipart.parse.failed') return commonErrors.invalid('Malformed multipart/form-data body.');
   if (err.type === 'entity.too.large') return commonErrors.invalid(`The request body is larger than ${limit.toUpperCase()}.`);
