@@ -6,21 +6,19 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, clipboard, ipcMain, Menu, nativeImage, Notification, safeStorage, screen, session, shell, Tray } from 'electron';
-import { defaultDataDir } from '../server/config/paths';
+import { desktopLaunchOptions } from '../server/config/launch-options';
 import { shouldWatchParent, watchParent } from '../server/lib/parent-watch';
 import { startServer } from '../server/server';
-import { desktopEnv } from './args';
 import { DesktopShell } from './shell';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const env = desktopEnv(process.argv, process.env);
 app.setName('PennyPost');
 // Started by `npm start`: quit (closing the server and database) if that launcher dies.
 if (shouldWatchParent(process.env)) watchParent(() => app.quit());
 // Windows shows notifications only for an app with this id (electron-builder.yml appId).
 if (process.platform === 'win32') app.setAppUserModelId('org.pennypost.desktop');
 // One folder for everything, shared with the headless server; Chromium's own files in a subfolder.
-const dataDir = path.resolve(env.PENNYPOST_DATA_DIR || defaultDataDir());
+const dataDir = path.resolve(desktopLaunchOptions(process.argv, process.env).dataDir);
 app.setPath('userData', dataDir);
 app.setPath('sessionData', path.join(dataDir, 'chromium'));
 
@@ -31,7 +29,7 @@ const desktop = new DesktopShell({
   app,
   platform: process.platform,
   argv: process.argv,
-  env,
+  env: process.env,
   dataDir,
   preloadPath: path.join(here, 'preload.cjs'),
   rendererDir: path.join(app.getAppPath(), 'dist', 'renderer'),

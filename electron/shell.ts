@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
+import { desktopLaunchOptions } from '../server/config/launch-options';
 import type { Settings, SettingsPatch } from '../server/config/settings';
 import { SecretProtectedError } from '../server/config/secrets';
 import { DataDirLockedError } from '../server/db/database';
@@ -82,7 +83,7 @@ export interface ShellEnv {
   platform: NodeJS.Platform;
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
-  /** Where the data lives: PENNYPOST_DATA_DIR, or the same default as the headless server. */
+  /** Where the data lives: --data-dir, PENNYPOST_DATA_DIR, or the same default as the headless server (desktopLaunchOptions). */
   dataDir: string;
   /** Port tried first when PENNYPOST_PORT is not set (default 5733). */
   defaultPort?: number;
@@ -136,12 +137,13 @@ export class DesktopShell {
   exitCode = 0;
 
   constructor(private readonly env: ShellEnv) {
-    const port = env.env.PENNYPOST_PORT ? Number(env.env.PENNYPOST_PORT) : undefined;
+    // --port/--host in argv, else PENNYPOST_PORT/PENNYPOST_HOST: read as the headless server reads them.
+    const { port, host } = desktopLaunchOptions(env.argv, env.env);
     this.host = new ServerHost({
       dataDir: env.dataDir,
       rendererDir: env.rendererDir,
-      port: port !== undefined && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : undefined,
-      host: env.env.PENNYPOST_HOST || undefined,
+      port,
+      host,
       defaultPort: env.defaultPort,
       keyProtector: () => safeStorageKeyProtector(env.safeStorage, env.platform),
       startServer: env.startServer,

@@ -1,23 +1,23 @@
 import { parseArgs } from 'node:util';
+import { LAUNCH_FLAGS, resolveLaunchOptions, UsageError, type LaunchOptions } from './config/launch-options';
 import { defaultDataDir } from './config/paths';
 import { DATA_TOOLS } from './data-tools/registry';
 
 /** What to do: run the server (the default), or one of the data tools (server/data-tools/). */
 export type CliCommand = string;
 
-export interface CliOptions {
+/** The command, and where it runs (LaunchOptions: --port, --host, --data-dir, shared with the desktop app). */
+export interface CliOptions extends LaunchOptions {
   command: CliCommand;
   /** A data tool's own flags and arguments. */
   toolValues: Record<string, string | boolean | undefined>;
   toolPositionals: string[];
-  port?: number;
-  host?: string;
-  dataDir: string;
   help: boolean;
   version: boolean;
 }
 
-export class CliUsageError extends Error {}
+/** Bad command-line usage: cli.ts prints it with the usage and exits 64. */
+export { UsageError as CliUsageError };
 
 function toolLines(): string {
   return DATA_TOOLS.map((t) => `  ${t.name.padEnd(18)}${t.summary}\n${t.usage ? t.usage.replace(/^/gm, '                    ') + '\n' : ''}`).join('');
@@ -39,12 +39,7 @@ ${toolLines()}
   --version         print the version
 `;
 
-function parsePort(value: string, source: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new CliUsageError(`${source} must be a port number 0–65535 (got "${value}")`);
-  return Number(value);
-}
-
-/** Flags win over environment variables, which win over defaults (a contract, README.md "Headless mode"). */
+/** Flags win over environment variables, which win over defaults (a contract, README.md "Headless mode"; config/launch-options.ts). */
 export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
   const first = argv.find((arg) => !arg.startsWith('-'));
   const tool = DATA_TOOLS.find((t) => t.name === first);
@@ -54,9 +49,7 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process
     ({ values, positionals } = parseArgs({
       args: argv,
       options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'data-dir': { type: 'string' },
+        ...LAUNCH_FLAGS,
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
         ...(tool?.options ?? {}),
@@ -65,23 +58,23 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process
       allowPositionals: true,
     }));
   } catch (error) {
-    throw new CliUsageError((error as Error).message);
+    throw new UsageError((error as Error).message);
   }
   const [command = 'serve', ...extra] = positionals;
-  if (command !== 'serve' && !tool) throw new CliUsageError(`unknown command "${command}"`);
-  if (command === 'serve' && extra.length > 0) throw new CliUsageError(`unexpected argument "${extra[0]}"`);
+  if (command !== 'serve' && !tool) throw new UsageError(`unknown command "${command}"`);
+  if (command === 'serve' && extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   const toolValues = Object.fromEntries(Object.keys(tool?.options ?? {}).map((name) => [name, values[name]]));
-  if (tool && (values.port !== undefined || values.host !== undefined)) throw new CliUsageError(`${tool.name} works on a data dir; --port and --host are for serve`);
-  const portText = (values.port as string | undefined) ?? env.PENNYPOST_PORT;
-  const host = (values.host as string | undefined) ?? env.PENNYPOST_HOST;
-  if (host !== undefined && host.trim() === '') throw new CliUsageError('--host must not be empty');
+  if (tool && (values.port !== undefined || values.host !== undefined)) throw new UsageError(`${tool.name} works on a data dir; --port and --host are for serve`);
+  const launch = resolveLaunchOptions(
+    { port: values.port as string | undefined, host: values.host as string | undefined, 'data-dir': values['data-dir'] as string | undefined },
+    env,
+    'strict',
+  );
   return {
     command,
     toolValues,
     toolPositionals: tool ? extra : [],
-    port: portText === undefined || portText === '' ? undefined : parsePort(portText, values.port !== undefined ? '--port' : 'PENNYPOST_PORT'),
-    host: host || undefined,
-    dataDir: (values['data-dir'] as string | undefined) || env.PENNYPOST_DATA_DIR || defaultDataDir(),
+    ...launch,
     help: (values.help as boolean | undefined) ?? false,
     version: (values.version as boolean | undefined) ?? false,
   };

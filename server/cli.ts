@@ -4,7 +4,7 @@ import { DATA_TOOLS } from './data-tools/registry';
 import { SettingsError } from './config/settings';
 import { DataDirLockedError } from './db/database';
 import { shouldWatchParent, watchParent } from './lib/parent-watch';
-import { startServer, type RunningServer } from './server';
+import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from './server';
 
 /**
  * Headless PennyPost (`pennypost serve`, `npm run serve`, and `npm start` where the desktop app
@@ -56,11 +56,11 @@ async function main(): Promise<number> {
     }
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') {
-      process.stderr.write(`PennyPost: port ${options.port ?? 5733} is already in use. Pick another with --port (0 picks a free one).\n`);
+      process.stderr.write(`PennyPost: port ${options.port ?? DEFAULT_PORT} is already in use. Pick another with --port (0 picks a free one).\n`);
       return 1;
     }
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      process.stderr.write(`PennyPost: cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 5733} (${code}).\n`);
+      process.stderr.write(`PennyPost: cannot listen on ${options.host ?? DEFAULT_HOST}:${options.port ?? DEFAULT_PORT} (${code}).\n`);
       return 1;
     }
     if (error instanceof SettingsError) {

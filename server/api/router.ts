@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from '../app-context';
 import { isFromThisComputer, isLoopback, normalizeAddress } from '../http/addresses';
+import { bearerToken, type Authenticator as BearerAuthenticator } from '../http/bearer';
+import { envelope, errorEnvelope, sendEnvelope } from '../http/envelope';
+import { answerableError } from '../http/failures';
 import { RateLimit } from '../http/rate-limit';
+import { type DomainError, commonErrors } from '../lib/errors';
 import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { apiErrors } from './errors';
-import { DomainError, commonErrors } from '../lib/errors';
-import { envelope, errorEnvelope, sendEnvelope } from '../http/envelope';
 import { checkJsonShape, compileParams, describeValidationError } from './validation';
-import { describeError } from '../lib/logger';
-import { isCorruptionError } from '../db/integrity';
-import { errorChain } from '../lib/error-chain';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -20,36 +19,7 @@ export function wireField(field: string): string {
 }
 
 /** Resolves a bearer token to its user and session, or throws a DomainError (401/1001/1003). */
-export interface Authenticator {
-  authenticate(token: string): Promise<{ user: AuthUser; session: AuthSession }>;
-}
-
-const STORAGE_CODES = new Set(['LEVEL_IO_ERROR', 'LEVEL_DATABASE_NOT_OPEN', 'STORAGE_UNAVAILABLE', 'ENOSPC', 'EROFS', 'EACCES', 'EIO', 'EDQUOT']);
-
-/**
- * Maps errors that are not DomainErrors: storage trouble (disk full, read-only, damaged data) is
- * 503, everything else 500. The storage
- * error may be wrapped (RxDB errors carry it in `parameters.error`, others in `cause`).
- */
-export function classifyUnexpected(error: unknown): DomainError | null {
-  // Damaged data (LevelDB "Corruption: …", e.g. a table file with flipped bytes), anywhere in the
-  // chain: retrying will not help and the person must act (docs/data-safety.md).
-  if (isCorruptionError(error)) {
-    return commonErrors
-      .unavailable(
-      'The database on disk is damaged: part of the stored data cannot be read (LevelDB reported corruption). Nothing was changed. ' +
-        'Stop PennyPost, then run `pennypost check --data-dir <data dir>` to see what is affected and `pennypost repair --data-dir <data dir>` to recover (it keeps a copy first).',
-      )
-      .with({ storage: 'damaged' });
-  }
-  const storageTrouble = errorChain(error).some(
-    (e) =>
-      (typeof e.code === 'string' && STORAGE_CODES.has(e.code)) ||
-      (typeof e.message === 'string' && /No space left|Read-only file system|Input\/output error|Disk quota exceeded/i.test(e.message)),
-  );
-  if (storageTrouble) return commonErrors.unavailable('Storage is unavailable right now (disk full or not writable). Nothing was changed; try again later.');
-  return null;
-}
+export type Authenticator = BearerAuthenticator<{ user: AuthUser; session: AuthSession }>;
 
 /** The role wrapper: members never reach an 'admin' or 'owner' action; a pending password reset allows only a few. */
 export function checkRole(action: AnyAction, user: AuthUser): void {
@@ -62,13 +32,6 @@ export function checkRole(action: AnyAction, user: AuthUser): void {
   if (action.auth === 'admin' && user.role === 'member') {
     throw apiErrors.adminOnly(action.name).with({ role: user.role });
   }
-}
-
-function bearerToken(req: Request): string | null {
-  const header = req.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : '';
 }
 
 export interface ApiRouterOptions {
@@ -189,13 +152,7 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       const data = await action.handler(params as never, ctx as never);
       sendEnvelope(res, 200, envelope(200, 'ok', data ?? null));
     } catch (error) {
-      let known = error instanceof DomainError ? error : classifyUnexpected(error);
-      if (!known) {
-        app.log.error('action failed', { requestId, action: actionName, ...describeError(error) });
-        known = commonErrors.internal(`Internal error. Quote request id ${requestId} when reporting it.`).with({ requestId });
-      } else if (known.code === 503 && !(error instanceof DomainError)) {
-        app.log.warn('storage unavailable', { requestId, action: actionName, ...describeError(error) });
-      }
+      const known = answerableError(error, { log: app.log, requestId, what: 'action', fields: { action: actionName } });
       code = known.code;
       sendError(res, known);
     } finally {

@@ -19,7 +19,10 @@ export function errorEnvelope(error: DomainError, wireField: (field: string) => 
   return envelope(error.code, error.message, details);
 }
 
-/** Sends an envelope with its status, never cached. */
+/**
+ * Sends an envelope with its status, never cached. The JSON type is set even when a route had set
+ * another (a file answer that failed before its bytes left).
+ */
 export function sendEnvelope(res: Response, status: number, body: Envelope, headers: Readonly<Record<string, string>> = {}): void {
-  res.set(headers).set('Cache-Control', 'no-store').status(status).json(body);
+  res.set(headers).set({ 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8' }).status(status).json(body);
 }

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { commonErrors } from '../lib/errors';
+import { commonErrors, type DomainError } from '../lib/errors';
 import { addressBucket } from './addresses';
 
 /**
@@ -34,11 +34,24 @@ export class RateLimit {
       await this.limiter.consume(key);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw commonErrors
-        .rateLimited(`Too many requests (${this.label}: ${this.points} per ${this.durationSeconds} s). Try again in ${retryAfter} s.`)
-        .with({ retryAfterSeconds: retryAfter })
-        .withHeaders({ 'Retry-After': String(retryAfter) });
+      throw this.refusal(rejection.msBeforeNext);
     }
+  }
+
+  /**
+   * Refuses (the same 429) an address that is over the limit in the current window, without
+   * counting this request: for limits that count only some requests (misses) but then bar all.
+   */
+  async checkAddress(address: string): Promise<void> {
+    const state = await this.limiter.get(addressBucket(address));
+    if (state && state.consumedPoints > this.points) throw this.refusal(state.msBeforeNext);
+  }
+
+  private refusal(msBeforeNext: number): DomainError {
+    const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
+    return commonErrors
+      .rateLimited(`Too many requests (${this.label}: ${this.points} per ${this.durationSeconds} s). Try again in ${retryAfter} s.`)
+      .with({ retryAfterSeconds: retryAfter })
+      .withHeaders({ 'Retry-After': String(retryAfter) });
   }
 }

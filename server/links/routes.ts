@@ -1,9 +1,7 @@
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import type { AppContext } from '../app-context';
-import { ApiError } from '../api/errors';
-import { DomainError } from '../lib/errors';
-import { normalizeAddress } from '../http/addresses';
-import { RateLimit } from '../http/rate-limit';
+import { route } from '../http/route';
+import { commonErrors, type DomainError } from '../lib/errors';
 import type { LinkDoc } from './schema';
 
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -25,9 +23,16 @@ function page(res: Response, status: number, title: string, text: string, header
     );
 }
 
-function bearerToken(req: Request): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return match ? match[1] : null;
+/** The answers of GET /s/{code} that are not a redirect; `title` heads the page. */
+const notFound = () =>
+  commonErrors.notFound('There is no short link at this address. Check that it was copied completely.').with({ title: 'Link not found' });
+
+const TITLES: Record<number, string> = { 429: 'Too many requests', 500: 'Internal error', 503: 'Try again later' };
+
+/** A refusal as the route's page: the error's `title` (or one for its status) and its message. */
+function refusalPage(res: Response, error: DomainError): void {
+  const title = typeof error.details?.title === 'string' ? error.details.title : (TITLES[error.status] ?? 'Link not available');
+  page(res, error.status, title, error.message, error.headers);
 }
 
 /**
@@ -37,90 +42,54 @@ function bearerToken(req: Request): string | null {
  * address over the limit gets 429 for every code (so it cannot keep probing for hits).
  */
 export function linkRoutes(router: Router, app: AppContext): void {
-  const misses = new RateLimit('short-link misses per address', app.settings.get().links.missesPerAddress);
-  app.settings.onChange((settings) => misses.setPoints(settings.links.missesPerAddress));
-  /** Addresses over the miss limit, until when (real time, like the limiter's window). */
-  const blocked = new Map<string, number>();
-
-  const tooMany = (res: Response, until: number) => {
-    const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-    page(res, 429, 'Too many requests', `Too many unknown short links were asked for from your address. Try again in ${seconds} s.`, {
-      'Retry-After': String(seconds),
-    });
-  };
-
-  const miss = async (res: Response, address: string) => {
-    try {
-      await misses.consumeAddress(address);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const until = Date.now() + Number(error.headers['Retry-After'] ?? 60) * 1000;
-      if (blocked.size >= 10_000) for (const [key, value] of blocked) if (value <= Date.now()) blocked.delete(key);
-      blocked.set(address, until);
-      tooMany(res, until);
-      return;
-    }
-    page(res, 404, 'Link not found', 'There is no short link at this address. Check that it was copied completely.');
-  };
-
-  router.get('/s/:code', async (req: Request, res: Response) => {
-    const links = app.services.links;
-    const address = normalizeAddress(req.socket.remoteAddress);
-    const blockedUntil = blocked.get(address);
-    if (blockedUntil !== undefined) {
-      if (Date.now() < blockedUntil) {
-        tooMany(res, blockedUntil);
-        return;
-      }
-      blocked.delete(address);
-    }
-
-    const link: LinkDoc | null = await links.findByCode(String(req.params.code));
-    if (!link) {
-      await miss(res, address);
-      return;
-    }
-    if (!link.isPublic) {
-      let owner = false;
-      const t = req.query.t;
-      if (typeof t === 'string') {
-        const check = links.checkOwnerToken(link, t);
-        if (check === 'expired') {
-          page(res, 403, 'Link access expired', 'This private link was opened with an access token that has expired. Open it again from PennyPost.');
-          return;
-        }
-        owner = check === 'valid';
-      } else {
-        const token = bearerToken(req);
-        if (token) {
-          try {
-            owner = (await app.services.users.authenticate(token)).user.id === link.userId;
-          } catch (error) {
-            if (!(error instanceof DomainError)) throw error;
+  router.get(
+    '/s/:code',
+    route(app, {
+      name: 'short link',
+      refusals: refusalPage,
+      rateLimit: {
+        label: 'short-link misses per address',
+        points: (settings) => settings.links.missesPerAddress,
+        counts: 'misses',
+        refusal: (seconds) =>
+          commonErrors.rateLimited(`Too many unknown short links were asked for from your address. Try again in ${seconds} s.`).with({ title: 'Too many requests' }),
+      },
+      auth: { mode: 'optional', authenticator: (current) => current.services.users },
+      async handler({ req, res, signInIfAny }) {
+        const links = app.services.links;
+        const link: LinkDoc | null = await links.findByCode(String(req.params.code));
+        if (!link) throw notFound();
+        if (!link.isPublic) {
+          let owner = false;
+          const t = req.query.t;
+          if (typeof t === 'string') {
+            const check = links.checkOwnerToken(link, t);
+            if (check === 'expired') {
+              throw commonErrors
+                .forbidden('This private link was opened with an access token that has expired. Open it again from PennyPost.')
+                .with({ title: 'Link access expired' });
+            }
+            owner = check === 'valid';
+          } else {
+            owner = (await signInIfAny())?.user.id === link.userId;
           }
+          if (!owner) throw notFound();
         }
-      }
-      if (!owner) {
-        await miss(res, address);
-        return;
-      }
-    }
-    if (links.isExpired(link)) {
-      page(res, 410, 'Link expired', `This short link expired on ${new Date(link.expireAt).toUTCString()}.`);
-      return;
-    }
-    if (links.reachesThisServer(link.url)) {
-      // Stored before targets on this server were refused (or synced from a device that allowed
-      // them): not followed, so two such links cannot send a browser round in circles.
-      page(
-        res,
-        410,
-        'Link not followed',
-        'This short link leads back to this PennyPost server itself, which short links may no longer do. Its owner can give it another target in PennyPost.',
-      );
-      return;
-    }
-    if (req.method === 'GET') links.recordHit(link.id);
-    res.set('Cache-Control', 'no-store').redirect(302, link.url);
-  });
+        if (links.isExpired(link)) {
+          throw commonErrors.gone(`This short link expired on ${new Date(link.expireAt).toUTCString()}.`).with({ title: 'Link expired' });
+        }
+        if (links.reachesThisServer(link.url)) {
+          // Stored before targets on this server were refused (or synced from a device that allowed
+          // them): not followed, so two such links cannot send a browser round in circles.
+          throw commonErrors
+            .gone(
+              'This short link leads back to this PennyPost server itself, which short links may no longer do. Its owner can give it another target in PennyPost.',
+            )
+            .with({ title: 'Link not followed' });
+        }
+        if (req.method === 'GET') links.recordHit(link.id);
+        res.set('Cache-Control', 'no-store').redirect(302, link.url);
+      },
+    }),
+  );
 }
