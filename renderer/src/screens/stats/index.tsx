@@ -1,42 +1,16 @@
 import { useMemo, useState } from 'react';
 import { Group, SegmentedControl, Select, Skeleton, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Chart } from '../charts/Chart';
-import { Empty, ErrorNote, PageHeader } from '../components/common';
-import { useApi } from '../lib/data';
-import { addDays, fromDateInput, startOfMonth, startOfYear, timeZone, toDateInput, useFormat } from '../lib/format';
-
-type Preset = 'thisMonth' | 'last3Months' | 'last12Months' | 'thisYear' | 'lastYear' | 'custom';
-type GroupBy = 'day' | 'week' | 'month' | 'year';
-
-function presetRange(preset: Preset, now: number): { start: number; end: number } {
-  switch (preset) {
-    case 'thisMonth':
-      return { start: startOfMonth(now), end: startOfMonth(now, 1) };
-    case 'last3Months':
-      return { start: startOfMonth(now, -2), end: startOfMonth(now, 1) };
-    case 'last12Months':
-      return { start: startOfMonth(now, -11), end: startOfMonth(now, 1) };
-    case 'thisYear':
-      return { start: startOfYear(now), end: startOfYear(now, 1) };
-    case 'lastYear':
-      return { start: startOfYear(now, -1), end: startOfYear(now) };
-    default:
-      return { start: startOfMonth(now), end: startOfMonth(now, 1) };
-  }
-}
-
-function defaultGroup(start: number, end: number): GroupBy {
-  const days = (end - start) / 86_400_000;
-  if (days <= 45) return 'day';
-  if (days <= 120) return 'week';
-  if (days <= 1100) return 'month';
-  return 'year';
-}
+import { Chart } from '../../charts/Chart';
+import { Empty, ErrorNote, PageHeader } from '../../components/common';
+import { useApi } from '../../lib/data';
+import { addDays, fromDateInput, startOfMonth, timeZone, toDateInput, useFormat } from '../../lib/format';
+import { defaultGroup, presetRange, type GroupBy, type Preset } from './ranges';
+import { Summary } from './Summary';
 
 const PIE_COLORS = ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'];
 
-export default function StatsPage() {
+export function StatsPage() {
   const { t } = useTranslation();
   const f = useFormat();
   const [preset, setPreset] = useState<Preset>('last12Months');
@@ -218,20 +192,6 @@ export default function StatsPage() {
           )}
         </section>
       </div>
-    </div>
-  );
-}
-
-function Summary({ label, value, tone, note, trend, previous }: { label: string; value: string | null; tone?: string; note: string; trend?: 'up' | 'down' | 'stable'; previous?: string }) {
-  const { t } = useTranslation();
-  return (
-    <div className="pp-card">
-      <div className="pp-stat-label">{label}</div>
-      {value === null ? <Skeleton h={30} /> : <div className={`pp-stat-value ${tone ?? ''}`}>{value}</div>}
-      <Text size="xs" c="dimmed">
-        {note}
-        {trend && previous ? ` · ${t(`stats.trend.${trend}`)} ${t('stats.previous', { amount: previous })}` : ''}
-      </Text>
     </div>
   );
 }

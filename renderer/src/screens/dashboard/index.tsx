@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
 import { Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Amount, Empty, ErrorNote, PageHeader, ProgressBar } from '../components/common';
-import { Chart } from '../charts/Chart';
-import { useApi } from '../lib/data';
-import { startOfMonth, timeZone, useFormat } from '../lib/format';
-import { Link, navigate } from '../lib/router';
+import { Amount, Empty, ErrorNote, PageHeader, ProgressBar } from '../../components/common';
+import { Chart } from '../../charts/Chart';
+import { useApi } from '../../lib/data';
+import { startOfMonth, timeZone, useFormat } from '../../lib/format';
+import { Link, navigate } from '../../lib/router';
+import { Compare, StatCard } from './StatCard';
 
 /** The numbers a person looks at first: net worth, this month against last, trend, categories, recent records, goals. */
 export function DashboardPage() {
@@ -192,28 +193,5 @@ export function DashboardPage() {
         </section>
       </div>
     </div>
-  );
-}
-
-function StatCard({ label, loading, testId, children }: { label: string; loading: boolean; testId: string; children: React.ReactNode }) {
-  return (
-    <div className="pp-card" data-testid={testId}>
-      <div className="pp-stat-label">{label}</div>
-      {loading ? <Skeleton h={32} mt={4} /> : <div className="pp-stat-value">{children}</div>}
-    </div>
-  );
-}
-
-function Compare({ current, previous, currency, goodWhenUp }: { current: number; previous: number; currency: string; goodWhenUp: boolean }) {
-  const { t } = useTranslation();
-  const f = useFormat();
-  const diff = current - previous;
-  if (previous === 0 && current === 0) return null;
-  const up = diff > 0;
-  const good = diff === 0 ? undefined : up === goodWhenUp;
-  return (
-    <Text size="xs" c={good === undefined ? 'dimmed' : good ? 'teal' : 'red'} fw={500}>
-      {t('dashboard.vsLastMonth', { diff: f.money(diff, currency, { sign: true }) })}
-    </Text>
   );
 }
