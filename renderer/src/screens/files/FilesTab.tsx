@@ -25,7 +25,7 @@ export function FilesTab() {
   const [uploadCategory, setUploadCategory] = useState<string>('receipt');
   const [uploads, setUploads] = useState<{ name: string; progress: number; error?: string }[]>([]);
   const [dragging, setDragging] = useState(false);
-  const [deleting, setDeleting] = useState<{ file: FileItem; attached?: number } | null>(null);
+  const [deleting, setDeleting] = useState<FileItem | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const remove = useAction();
 
@@ -132,7 +132,7 @@ export function FilesTab() {
                     <Group gap={4} wrap="nowrap">
                       <CopyButton value={absolute(file.signedUrl)} label={t('files.copyLink', { name: file.fileName })} />
                       <Tooltip label={t('files.delete')}>
-                        <ActionIcon variant="subtle" color="red" aria-label={t('files.deleteNamed', { name: file.fileName })} onClick={() => (remove.setError(null), setDeleting({ file }))}>
+                        <ActionIcon variant="subtle" color="red" aria-label={t('files.deleteNamed', { name: file.fileName })} onClick={() => (remove.setError(null), setDeleting(file))}>
                           <Icon name="trash" size={16} />
                         </ActionIcon>
                       </Tooltip>
@@ -152,7 +152,7 @@ export function FilesTab() {
           {t('files.linkNote')}
         </Text>
       </section>
-      <DeleteFileDialog file={deleting?.file ?? null} remove={remove} onClose={() => setDeleting(null)} />
+      <DeleteFileDialog file={deleting} remove={remove} onClose={() => setDeleting(null)} />
     </Stack>
   );
 }
