@@ -1,7 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
+import { ROUTES } from '../renderer/src/screens/routes';
 import { startE2eServer, watchPage } from './support';
 
 /**
@@ -30,18 +31,14 @@ test.afterAll(async () => {
   await running?.stop();
 });
 
-const SCREENS = [
-  { path: '/', en: 'Dashboard', zh: '概览' },
-  { path: '/records', en: 'Records', zh: '记账' },
-  { path: '/assets', en: 'Assets', zh: '账户' },
-  { path: '/stats', en: 'Statistics', zh: '统计' },
-  { path: '/savings', en: 'Savings game', zh: '储蓄游戏' },
-  { path: '/savings?tab=market', en: 'Savings game', zh: '储蓄游戏' },
-  { path: '/push', en: 'Push', zh: '推送' },
-  { path: '/files', en: 'Files & links', zh: '文件与短链' },
-  { path: '/settings', en: 'Settings', zh: '设置' },
-  { path: '/settings?tab=server', en: 'Settings', zh: '设置' },
-];
+/** Every screen of the route table in both languages, and some tabs besides each screen's first. */
+const strings = (language: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
+const EN = strings('en');
+const ZH = strings('zh-CN');
+const MORE_TABS: Record<string, string[]> = { '/savings': ['market'], '/settings': ['server'] };
+const SCREENS = ROUTES.flatMap((route) =>
+  [route.path, ...(MORE_TABS[route.path] ?? []).map((tab) => `${route.path}?tab=${tab}`)].map((url) => ({ path: url, en: EN[route.key].title, zh: ZH[route.key].title })),
+);
 
 for (const variant of [
   { name: 'light-en', language: 'en', scheme: 'light' as const },

@@ -19,7 +19,7 @@ const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const YEARS = 5;
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
-/** Characters per request body part, as the UI's splitCsv (renderer/src/pages/SettingsPage.tsx). */
+/** Characters per request body part, as the UI's splitCsv (renderer/src/screens/settings/split-csv.ts). */
 const PART_CHARS = 700_000;
 
 /** A CSV like a bank export: `rows` rows over 5 years, 10 assets, 2 % of rows repeated (same content). */

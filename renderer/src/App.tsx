@@ -1,23 +1,16 @@
-import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { ActionIcon, Center, Drawer, Group, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, Tooltip, createTheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { AuthProvider, useAuth } from './lib/auth';
 import { Link, navigate, usePath } from './lib/router';
-import { Icon, type IconName } from './components/icons';
+import { Icon } from './components/icons';
 import { onFeedMessage, usePushFeedConnection } from './lib/push-feed';
-import { AuthPage } from './pages/AuthPage';
-import { NewPasswordPage } from './pages/PasswordPage';
+import { AuthPage } from './screens/auth';
+import { NewPasswordPage } from './screens/auth/NewPasswordPage';
 import { LanguageSelect, ThemeToggle } from './components/Prefs';
-import { DashboardPage } from './pages/DashboardPage';
-
-const RecordsPage = lazy(() => import('./pages/RecordsPage'));
-const AssetsPage = lazy(() => import('./pages/AssetsPage'));
-const StatsPage = lazy(() => import('./pages/StatsPage'));
-const SavingsPage = lazy(() => import('./pages/SavingsPage'));
-const PushPage = lazy(() => import('./pages/PushPage'));
-const FilesPage = lazy(() => import('./pages/FilesPage'));
-const SettingsPage = lazy(() => import('./pages/SettingsPage'));
+import { ROUTES, routeAt, titleKey } from './screens/routes';
+import { SCREEN_COMPONENTS } from './screens/screen-components';
 
 /** The theme; its defaults carry translated names (the close buttons of dialogs). */
 function useTheme() {
@@ -37,21 +30,10 @@ function useTheme() {
           Notification: MantineNotification.extend({ defaultProps: { closeButtonProps: { 'aria-label': close } } }),
         },
       }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- i18n.language: a new theme object on every language switch
     [close, i18n.language],
   );
 }
-
-const NAV: { path: string; key: 'dashboard' | 'records' | 'assets' | 'stats' | 'savings' | 'push' | 'files' | 'settings'; icon: IconName }[] = [
-  { path: '/', key: 'dashboard', icon: 'dashboard' },
-  { path: '/records', key: 'records', icon: 'records' },
-  { path: '/assets', key: 'assets', icon: 'assets' },
-  { path: '/stats', key: 'stats', icon: 'stats' },
-  { path: '/savings', key: 'savings', icon: 'savings' },
-  { path: '/push', key: 'push', icon: 'push' },
-  { path: '/files', key: 'files', icon: 'files' },
-  { path: '/settings', key: 'settings', icon: 'settings' },
-];
 
 export function App() {
   const theme = useTheme();
@@ -92,29 +74,6 @@ function PageLoader() {
   );
 }
 
-function screenFor(path: string): ReactNode {
-  switch (path) {
-    case '/':
-      return <DashboardPage />;
-    case '/records':
-      return <RecordsPage />;
-    case '/assets':
-      return <AssetsPage />;
-    case '/stats':
-      return <StatsPage />;
-    case '/savings':
-      return <SavingsPage />;
-    case '/push':
-      return <PushPage />;
-    case '/files':
-      return <FilesPage />;
-    case '/settings':
-      return <SettingsPage />;
-    default:
-      return <NotFound />;
-  }
-}
-
 function NotFound() {
   const { t } = useTranslation();
   return (
@@ -130,10 +89,11 @@ function NotFound() {
 function Shell({ path }: { path: string }) {
   const { t } = useTranslation();
   const { session, signOut } = useAuth();
-  const section = NAV.find((item) => item.path === path);
+  const route = routeAt(path);
+  const Screen = route ? SCREEN_COMPONENTS[route.key] : NotFound;
   useEffect(() => {
-    document.title = section ? `${t(`nav.${section.key}`)} · PennyPost` : 'PennyPost';
-  }, [section, t]);
+    document.title = route ? `${t(titleKey(route))} · PennyPost` : 'PennyPost';
+  }, [route, t]);
   useEffect(
     () =>
       onFeedMessage((message) => {
@@ -154,10 +114,10 @@ function Shell({ path }: { path: string }) {
           </span>
           PennyPost
         </div>
-        {NAV.map((item) => (
+        {ROUTES.map((item) => (
           <Link key={item.path} href={item.path} className="pp-nav-link" aria-current={item.path === path ? 'page' : undefined}>
             <Icon name={item.icon} />
-            {t(`nav.${item.key}`)}
+            {t(titleKey(item))}
           </Link>
         ))}
         <div className="pp-nav-footer">
@@ -176,7 +136,9 @@ function Shell({ path }: { path: string }) {
         </div>
       </nav>
       <main className="pp-main" id="main">
-        <Suspense fallback={<PageLoader />}>{screenFor(path)}</Suspense>
+        <Suspense fallback={<PageLoader />}>
+          <Screen />
+        </Suspense>
       </main>
     </div>
   );

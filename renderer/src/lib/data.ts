@@ -86,4 +86,7 @@ export function useAction() {
   return { run, busy, error, setError };
 }
 
+/** What useAction gives: a dialog handed its screen's action shows the same busy and error state. */
+export type ActionState = ReturnType<typeof useAction>;
+
 export { call };

@@ -1,0 +1,197 @@
+import { useMemo } from 'react';
+import { Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Amount, Empty, ErrorNote, PageHeader, ProgressBar } from '../../components/common';
+import { Chart } from '../../charts/Chart';
+import { useApi } from '../../lib/data';
+import { startOfMonth, timeZone, useFormat } from '../../lib/format';
+import { Link, navigate } from '../../lib/router';
+import { Compare, StatCard } from './StatCard';
+
+/** The numbers a person looks at first: net worth, this month against last, trend, categories, recent records, goals. */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const range = useMemo(() => {
+    const now = Date.now();
+    return { yearStart: startOfMonth(now, -11), monthStart: startOfMonth(now), nextMonth: startOfMonth(now, 1) };
+  }, []);
+  const assets = useApi('stats.getAssetStats', {});
+  const months = useApi('stats.getIncomeExpense', { startDate: range.yearStart, endDate: range.nextMonth, groupBy: 'month', timeZone });
+  const categories = useApi('stats.getCategoryStats', { type: 'expense', startDate: range.monthStart, endDate: range.nextMonth, limit: 5 });
+  const recent = useApi('accounting.query', { page: 1, pageSize: 6 });
+  const goals = useApi('savings.queryGoals', { status: 'active', page: 1, pageSize: 4 });
+
+  const series = months.data?.series ?? [];
+  const thisMonth = series[series.length - 1];
+  const lastMonth = series[series.length - 2];
+  const currency = assets.data?.currency ?? months.data?.currency ?? 'USD';
+  const noAssets = assets.data !== undefined && assets.data.byType.length === 0;
+
+  return (
+    <div className="pp-page">
+      <PageHeader title={t('dashboard.title')}>
+        <Button onClick={() => navigate('/records?new=expense')}>{t('dashboard.addRecord')}</Button>
+      </PageHeader>
+      <ErrorNote error={assets.error ?? months.error} onRetry={() => (assets.reload(), months.reload())} />
+      {noAssets && (
+        <div className="pp-card" style={{ marginBottom: 16 }}>
+          <Group justify="space-between">
+            <div>
+              <Title order={2} size="h4">
+                {t('dashboard.startTitle')}
+              </Title>
+              <Text c="dimmed" size="sm">
+                {t('dashboard.startText')}
+              </Text>
+            </div>
+            <Button onClick={() => navigate('/assets?new=1')}>{t('dashboard.createAsset')}</Button>
+          </Group>
+        </div>
+      )}
+      <section className="pp-grid pp-grid-4" aria-label={t('dashboard.summary')}>
+        <StatCard label={t('dashboard.netWorth')} testId="net-worth" loading={!assets.data}>
+          {assets.data && f.money(assets.data.netWorth, currency)}
+          {assets.data && assets.data.liabilities !== 0 && (
+            <Text size="xs" c="dimmed">
+              {t('dashboard.assetsLiabilities', { assets: f.money(assets.data.assets, currency), liabilities: f.money(assets.data.liabilities, currency) })}
+            </Text>
+          )}
+        </StatCard>
+        <StatCard label={t('dashboard.incomeThisMonth')} testId="month-income" loading={!months.data}>
+          {thisMonth && <span className="pp-income">{f.money(thisMonth.income, currency)}</span>}
+          {thisMonth && <Compare current={thisMonth.income} previous={lastMonth?.income ?? 0} currency={currency} goodWhenUp />}
+        </StatCard>
+        <StatCard label={t('dashboard.expenseThisMonth')} testId="month-expense" loading={!months.data}>
+          {thisMonth && <span className="pp-expense">{f.money(thisMonth.expense, currency)}</span>}
+          {thisMonth && <Compare current={thisMonth.expense} previous={lastMonth?.expense ?? 0} currency={currency} goodWhenUp={false} />}
+        </StatCard>
+        <StatCard label={t('dashboard.netThisMonth')} testId="month-net" loading={!months.data}>
+          {thisMonth && f.money(thisMonth.net, currency, { sign: true })}
+          {thisMonth && <Compare current={thisMonth.net} previous={lastMonth?.net ?? 0} currency={currency} goodWhenUp />}
+        </StatCard>
+      </section>
+
+      <div className="pp-grid pp-grid-main" style={{ marginTop: 16 }}>
+        <section className="pp-card" aria-labelledby="dash-trend">
+          <Title order={2} size="h5" id="dash-trend" mb="xs">
+            {t('dashboard.trend')}
+          </Title>
+          {months.data ? (
+            <Chart
+              label={t('dashboard.trendChart')}
+              option={{
+                tooltip: { trigger: 'axis' },
+                legend: { top: 0 },
+                grid: { left: 8, right: 8, top: 36, bottom: 4, containLabel: true },
+                xAxis: { type: 'category', data: series.map((p) => f.date(p.startDate, 'month')) },
+                yAxis: { type: 'value' },
+                series: [
+                  { name: t('common.income'), type: 'bar', data: series.map((p) => p.income), itemStyle: { color: '#12b886' } },
+                  { name: t('common.expense'), type: 'bar', data: series.map((p) => p.expense), itemStyle: { color: '#fa5252' } },
+                  { name: t('common.net'), type: 'line', smooth: true, data: series.map((p) => p.net), itemStyle: { color: '#4c6ef5' } },
+                ],
+              }}
+            />
+          ) : (
+            <Skeleton className="pp-chart" />
+          )}
+        </section>
+        <section className="pp-card" aria-labelledby="dash-categories">
+          <Title order={2} size="h5" id="dash-categories" mb="xs">
+            {t('dashboard.topCategories')}
+          </Title>
+          {!categories.data ? (
+            <Skeleton h={200} />
+          ) : categories.data.categories.length === 0 ? (
+            <Empty>{t('dashboard.noExpenses')}</Empty>
+          ) : (
+            <Stack gap="sm">
+              {categories.data.categories.map((c) => (
+                <div key={c.category}>
+                  <Group justify="space-between" gap="xs" wrap="nowrap">
+                    <Text size="sm" truncate>
+                      {c.category}
+                    </Text>
+                    <Text size="sm" className="pp-num">
+                      {f.money(c.amount, categories.data!.currency)} · {f.percent(c.share)}
+                    </Text>
+                  </Group>
+                  <ProgressBar value={c.share * 100} label={c.category} tone="expense" />
+                </div>
+              ))}
+            </Stack>
+          )}
+        </section>
+      </div>
+
+      <div className="pp-grid pp-grid-main" style={{ marginTop: 16 }}>
+        <section className="pp-card" aria-labelledby="dash-recent">
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h5" id="dash-recent">
+              {t('dashboard.recent')}
+            </Title>
+            <Link href="/records">{t('dashboard.allRecords')}</Link>
+          </Group>
+          {!recent.data ? (
+            <Skeleton h={200} />
+          ) : recent.data.list.length === 0 ? (
+            <Empty>{t('dashboard.noRecords')}</Empty>
+          ) : (
+            <ul className="pp-plain-list" aria-label={t('dashboard.recent')}>
+              {recent.data.list.map((r) => (
+                <li key={r.id}>
+                  <Group justify="space-between" wrap="nowrap" py={6}>
+                    <div style={{ minWidth: 0 }}>
+                      <Text size="sm" fw={500} truncate>
+                        {r.type === 'transfer' ? `${r.assetName} → ${(r as { toAssetName?: string }).toAssetName ?? ''}` : r.description || r.category}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {f.date(r.date)} · {r.type === 'transfer' ? t('common.transfer') : r.category} · {r.assetName}
+                      </Text>
+                    </div>
+                    <Amount amount={r.amount} currency={r.currency} type={r.type} />
+                  </Group>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="pp-card" aria-labelledby="dash-goals">
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h5" id="dash-goals">
+              {t('dashboard.goals')}
+            </Title>
+            <Link href="/savings">{t('dashboard.allGoals')}</Link>
+          </Group>
+          {goals.error ? (
+            <ErrorNote error={goals.error} />
+          ) : !goals.data ? (
+            <Skeleton h={160} />
+          ) : goals.data.list.length === 0 ? (
+            <Empty>{t('dashboard.noGoals')}</Empty>
+          ) : (
+            <Stack gap="md">
+              {goals.data.list.map((g) => (
+                <div key={g.id}>
+                  <Group justify="space-between" wrap="nowrap" gap="xs">
+                    <Text size="sm" fw={500} truncate>
+                      {g.title}
+                    </Text>
+                    <Badge variant="light" color={g.pace === 'behind' ? 'orange' : 'teal'}>
+                      {f.percent(g.percent / 100, 0)}
+                    </Badge>
+                  </Group>
+                  <ProgressBar value={g.percent} label={g.title} />
+                  <Text size="xs" c="dimmed" mt={2}>
+                    {f.money(g.currentAmount, g.currency)} / {f.money(g.targetAmount, g.currency)}
+                  </Text>
+                </div>
+              ))}
+            </Stack>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

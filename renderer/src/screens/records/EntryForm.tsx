@@ -1,0 +1,165 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, SegmentedControl, Select, TagsInput, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { call, type ParamsOf } from '../../api/client';
+import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
+import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
+import { useAction } from '../../lib/data';
+import { useErrorText } from '../../lib/errors';
+import { currencyDigits, toDateInput } from '../../lib/format';
+import { lastCategory, rememberCategory, useAssets, useCategories, type RecordType } from '../../lib/ledger';
+import { navigate } from '../../lib/router';
+import { dateValue } from './record-date';
+
+export function EntryForm({ preset }: { preset: RecordType | null }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const assets = useAssets();
+  const categories = useCategories();
+  const [type, setType] = useState<RecordType>(preset ?? 'expense');
+  const [asset, setAsset] = useState<string | null>(null);
+  const [toAsset, setToAsset] = useState<string | null>(null);
+  const [category, setCategory] = useState<string | null>(null);
+  const [date, setDate] = useState(toDateInput(Date.now()));
+  const [description, setDescription] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [files, setFiles] = useState<PickedFile[]>([]);
+  const { run, busy, error, setError } = useAction();
+
+  useEffect(() => {
+    if (preset) {
+      setType(preset);
+      amountRef.current?.focus();
+      navigate('/records', { replace: true });
+    }
+  }, [preset]);
+  // Sensible defaults: the default asset, the last category of this type.
+  useEffect(() => {
+    if (!asset && assets.defaultAsset) setAsset(assets.defaultAsset.id);
+  }, [asset, assets.defaultAsset]);
+  const typeCategories = type === 'income' ? categories.income : categories.expense;
+  useEffect(() => {
+    if (type === 'transfer') return;
+    const remembered = lastCategory(type);
+    const names = typeCategories.map((c) => c.name);
+    if (category && names.includes(category)) return;
+    setCategory(remembered && names.includes(remembered) ? remembered : (names[0] ?? null));
+  }, [type, typeCategories, category]);
+
+  const from = asset ? assets.byId.get(asset) : undefined;
+  const to = toAsset ? assets.byId.get(toAsset) : undefined;
+  const crossCurrency = type === 'transfer' && from && to && from.currency !== to.currency;
+  const fromCurrency = from?.currency ?? assets.baseCurrency;
+  const toCurrency = to?.currency ?? fromCurrency;
+  const amount = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'positive' });
+  const fee = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'nonNegative', optional: true });
+  const toAmount = useNumberField({ kind: 'money', currency: toCurrency, decimals: currencyDigits(toCurrency), sign: 'positive', optional: true });
+  const amountRef = amount.ref;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!asset) return;
+    if (!checkFields(amount, ...(type === 'transfer' ? [fee, ...(crossCurrency ? [toAmount] : [])] : []))) return;
+    const common = { amount: amount.value ?? 0, description: description.trim() || undefined, date: dateValue(date), tags: tags.length ? tags : undefined };
+    const params: ParamsOf<'accounting.create'> =
+      type === 'transfer'
+        ? {
+            type,
+            ...common,
+            fromAsset: asset,
+            toAsset: toAsset ?? undefined,
+            fee: fee.value ?? undefined,
+            toAmount: crossCurrency ? (toAmount.value ?? undefined) : undefined,
+            attachments: files.length ? files.map((f) => f.fileId) : undefined,
+          }
+        : { type, ...common, asset, category: category ?? undefined, attachments: files.length ? files.map((f) => f.fileId) : undefined };
+    const saved = await run(() => call('accounting.create', params));
+    if (!saved) return;
+    if (type !== 'transfer' && category) rememberCategory(type, category);
+    notifications.show({ color: 'teal', message: t('records.saved') });
+    amount.reset();
+    setDescription('');
+    setTags([]);
+    setFiles([]);
+    fee.reset();
+    toAmount.reset();
+    amountRef.current?.focus();
+  };
+
+  const fieldErr = (name: string) => (error && error.field === name ? errorText(error) : null);
+  const amountError = fieldErr('amount') ?? (error && (error.code === 3003 || error.code === 2002) ? errorText(error) : null);
+  const general = error && !amountError && !['asset', 'fromAsset', 'toAsset', 'fee', 'toAmount', 'category', 'description', 'date', 'tags'].includes(error.field ?? '') ? errorText(error) : null;
+  const assetOptions = assets.active.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
+
+  if (assets.data && assets.list.length === 0) {
+    return (
+      <Alert color="teal" mb="md">
+        <Group justify="space-between">
+          <span>{t('records.needAsset')}</span>
+          <Button size="xs" onClick={() => navigate('/assets?new=1')}>
+            {t('dashboard.createAsset')}
+          </Button>
+        </Group>
+      </Alert>
+    );
+  }
+
+  return (
+    <form className="pp-card" onSubmit={submit} aria-label={t('records.newRecord')} style={{ marginBottom: 16 }}>
+      <Group justify="space-between" mb="sm">
+        <SegmentedControl
+          value={type}
+          onChange={(v) => {
+            setType(v as RecordType);
+            setError(null);
+          }}
+          data={[
+            { value: 'expense', label: t('common.expense') },
+            { value: 'income', label: t('common.income') },
+            { value: 'transfer', label: t('common.transfer') },
+          ]}
+          aria-label={t('records.type')}
+        />
+        <Text size="xs" c="dimmed">
+          {t('records.enterHint')}
+        </Text>
+      </Group>
+      <div className="pp-entry">
+        <NumberField field={amount} label={t('records.amount')} required autoFocus error={amountError} />
+        <Select label={type === 'transfer' ? t('records.fromAsset') : t('records.asset')} data={assetOptions} value={asset} onChange={setAsset} allowDeselect={false} error={fieldErr('asset') ?? fieldErr('fromAsset')} required searchable />
+        {type === 'transfer' ? (
+          <Select label={t('records.toAsset')} data={assetOptions.filter((o) => o.value !== asset)} value={toAsset} onChange={setToAsset} error={fieldErr('toAsset')} required searchable />
+        ) : (
+          <Select label={t('records.category')} data={typeCategories.map((c) => c.name)} value={category} onChange={setCategory} allowDeselect={false} error={fieldErr('category')} searchable />
+        )}
+        <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required error={fieldErr('date')} />
+        <Button type="submit" loading={busy} disabled={amount.text.trim() === '' || !asset || (type === 'transfer' && !toAsset)}>
+          {t('records.save')}
+        </Button>
+        {type === 'transfer' && (
+          <>
+            <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
+            {crossCurrency ? (
+              <NumberField field={toAmount} label={t('records.toAmount', { currency: to?.currency })} error={fieldErr('toAmount')} />
+            ) : (
+              <div />
+            )}
+          </>
+        )}
+        <TextInput className={type === 'transfer' ? '' : 'pp-entry-wide'} label={t('records.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} error={fieldErr('description')} />
+        <TagsInput className={type === 'transfer' ? '' : 'pp-entry-wide'} label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable error={fieldErr('tags')} />
+        <div />
+      </div>
+      <Group mt="sm" justify="space-between" align="flex-start">
+        <AttachmentPicker files={files} onChange={setFiles} />
+        {general && (
+          <Text c="red" size="sm" role="alert">
+            {general}
+          </Text>
+        )}
+      </Group>
+    </form>
+  );
+}

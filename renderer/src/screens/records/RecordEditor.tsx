@@ -1,0 +1,162 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { call, type ParamsOf, type ResultOf } from '../../api/client';
+import { ErrorNote } from '../../components/common';
+import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
+import { AttachmentPreview } from '../../components/AttachmentPreview';
+import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
+import { useAction } from '../../lib/data';
+import { useErrorText } from '../../lib/errors';
+import { numberText } from '../../lib/parse-number';
+import { currencyDigits, toDateInput } from '../../lib/format';
+import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
+import { dateValue } from './record-date';
+
+export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const assets = useAssets();
+  const categories = useCategories();
+  const [detail, setDetail] = useState<ResultOf<'accounting.get'> | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [date, setDate] = useState(toDateInput(record.date));
+  const [category, setCategory] = useState<string | null>(record.category);
+  const [asset, setAsset] = useState<string | null>(record.asset);
+  const [toAsset, setToAsset] = useState<string | null>(record.toAsset ?? null);
+  const [description, setDescription] = useState(record.description);
+  const [tags, setTags] = useState<string[]>(record.tags);
+  const [files, setFiles] = useState<PickedFile[]>([]);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const save = useAction();
+  const remove = useAction();
+
+  useEffect(() => {
+    call('accounting.get', { id: record.id }).then(
+      (d) => {
+        setDetail(d);
+        setFiles(d.attachmentDetails.map((a) => ({ fileId: a.fileId, name: a.fileName ?? a.fileId })));
+      },
+      setLoadError,
+    );
+  }, [record.id]);
+
+  const typeCategories = record.type === 'income' ? categories.income : categories.expense;
+  const digits = currencyDigits(record.currency);
+  const amount = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'positive' }, numberText(record.amount));
+  const fee = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'nonNegative', optional: true }, numberText(record.fee));
+  const onSave = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!checkFields(amount, ...(record.type === 'transfer' ? [fee] : []))) return;
+    const originalDay = toDateInput(record.date);
+    const patch: ParamsOf<'accounting.update'> = {
+      id: record.id,
+      amount: amount.value ?? 0,
+      description,
+      tags,
+      attachments: files.map((f) => f.fileId),
+      expectedUpdatedAt: detail?.updatedAt ?? record.updatedAt,
+      ...(date !== originalDay ? { date: dateValue(date) } : {}),
+      ...(record.type === 'transfer'
+        ? { fromAsset: asset ?? undefined, toAsset: toAsset ?? undefined, fee: fee.value ?? 0 }
+        : { asset: asset ?? undefined, category: category ?? undefined }),
+    };
+    const ok = await save.run(() => call('accounting.update', patch));
+    if (ok) {
+      notifications.show({ color: 'teal', message: t('records.updated') });
+      onClose();
+    }
+  };
+  const onDelete = async () => {
+    const ok = await remove.run(() => call('accounting.delete', { id: record.id }));
+    if (ok) {
+      notifications.show({ color: 'teal', message: t('records.deleted') });
+      onClose();
+    }
+  };
+  const assetOptions = assets.list.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
+  const err = save.error;
+  const fieldErr = (name: string) => (err && err.field === name ? errorText(err) : null);
+  const amountError = fieldErr('amount') ?? (err && (err.code === 3003 || err.code === 2002) ? errorText(err) : null);
+  const general = err && !amountError && !err.field ? (err.code === 409 ? t('records.staleEdit') : errorText(err)) : null;
+
+  return (
+    <Modal opened onClose={onClose} title={t('records.editTitle', { type: t(`common.${record.type}`) })} size="lg">
+      <form onSubmit={onSave}>
+        <Stack gap="sm">
+          <Group grow align="flex-start">
+            <NumberField field={amount} label={t('records.amount')} required error={amountError} data-autofocus />
+            <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required />
+          </Group>
+          <Group grow align="flex-start">
+            <Select label={record.type === 'transfer' ? t('records.fromAsset') : t('records.asset')} data={assetOptions} value={asset} onChange={setAsset} allowDeselect={false} error={fieldErr('asset') ?? fieldErr('fromAsset')} />
+            {record.type === 'transfer' ? (
+              <Select label={t('records.toAsset')} data={assetOptions} value={toAsset} onChange={setToAsset} allowDeselect={false} error={fieldErr('toAsset')} />
+            ) : (
+              <Select label={t('records.category')} data={[...new Set([record.category, ...typeCategories.map((c) => c.name)])]} value={category} onChange={setCategory} allowDeselect={false} error={fieldErr('category')} />
+            )}
+          </Group>
+          {record.type === 'transfer' && <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />}
+          <TextInput label={t('records.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} />
+          <TagsInput label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable />
+          <div>
+            <Text size="sm" fw={500} mb={4}>
+              {t('records.attachments')}
+            </Text>
+            {loadError !== null && <ErrorNote error={loadError} />}
+            {detail && detail.attachmentDetails.length > 0 && (
+              <Group gap="sm" mb="xs">
+                {detail.attachmentDetails
+                  .filter((a) => files.some((f) => f.fileId === a.fileId))
+                  .map((a) => (
+                    <AttachmentPreview key={a.fileId} attachment={a} />
+                  ))}
+              </Group>
+            )}
+            <AttachmentPicker files={files} onChange={setFiles} />
+          </div>
+          {general && (
+            <Alert color="red" role="alert">
+              {general}
+            </Alert>
+          )}
+          {confirmDelete ? (
+            <Alert color="red" title={t('records.confirmDeleteTitle')}>
+              <Text size="sm" mb="sm">
+                {t('records.confirmDeleteText')}
+              </Text>
+              {remove.error && (
+                <Text size="sm" c="red" role="alert" mb="sm">
+                  {errorText(remove.error)}
+                </Text>
+              )}
+              <Group>
+                <Button color="red" onClick={() => void onDelete()} loading={remove.busy}>
+                  {t('records.confirmDelete')}
+                </Button>
+                <Button variant="default" onClick={() => setConfirmDelete(false)}>
+                  {t('common.cancel')}
+                </Button>
+              </Group>
+            </Alert>
+          ) : (
+            <Group justify="space-between">
+              <Button color="red" variant="subtle" onClick={() => setConfirmDelete(true)}>
+                {t('records.delete')}
+              </Button>
+              <Group>
+                <Button variant="default" onClick={onClose}>
+                  {t('common.cancel')}
+                </Button>
+                <Button type="submit" loading={save.busy}>
+                  {t('common.save')}
+                </Button>
+              </Group>
+            </Group>
+          )}
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

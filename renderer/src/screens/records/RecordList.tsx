@@ -1,0 +1,179 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import { ApiCallError, call, type ResultOf } from '../../api/client';
+import { ErrorNote } from '../../components/common';
+import { useDataVersion } from '../../lib/data';
+import { fromDateInput, useFormat } from '../../lib/format';
+import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
+import { useDebounced } from '../../lib/use-debounced';
+import { RecordEditor } from './RecordEditor';
+import { PlaceholderRow, RecordRow, type TFn } from './RecordRow';
+
+const PAGE_SIZE = 100;
+const ROW_HEIGHT = 52;
+const PREFETCH_ROWS = 40;
+
+interface Filters {
+  from: string;
+  to: string;
+  type: string | null;
+  asset: string | null;
+  category: string | null;
+  tag: string;
+  text: string;
+}
+
+const NO_FILTERS: Filters = { from: '', to: '', type: null, asset: null, category: null, tag: '', text: '' };
+type QueryResult = ResultOf<'accounting.query'>;
+
+/**
+ * Server-paged, virtualised list: only the pages under the visible rows are requested (100 rows a
+ * page), and only the visible rows are in the DOM, so 100,000 records scroll like 100.
+ */
+export function RecordList() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const assets = useAssets();
+  const categories = useCategories();
+  const version = useDataVersion();
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const textFilters = useDebounced({ tag: filters.tag, text: filters.text }, 300);
+  const [editing, setEditing] = useState<LedgerRecord | null>(null);
+
+  const query = useMemo(() => {
+    const startDate = fromDateInput(filters.from);
+    const endDay = fromDateInput(filters.to);
+    return {
+      type: filters.type ?? undefined,
+      asset: filters.asset ?? undefined,
+      category: filters.category ?? undefined,
+      startDate: startDate ?? undefined,
+      endDate: endDay === null ? undefined : endDay + 86_400_000,
+      tag: textFilters.tag.trim() || undefined,
+      text: textFilters.text.trim() || undefined,
+    };
+  }, [filters.type, filters.asset, filters.category, filters.from, filters.to, textFilters]);
+  const queryKey = JSON.stringify(query);
+
+  const [pages, setPages] = useState<Map<number, LedgerRecord[]>>(new Map());
+  const [meta, setMeta] = useState<{ total: number; totals: QueryResult['totals'] } | null>(null);
+  const [error, setError] = useState<ApiCallError | null>(null);
+  const inFlight = useRef(new Set<number>());
+  const generation = useRef(0);
+
+  const loadPage = useCallback(
+    async (page: number) => {
+      if (inFlight.current.has(page)) return;
+      inFlight.current.add(page);
+      const gen = generation.current;
+      try {
+        const result = await call('accounting.query', { ...(JSON.parse(queryKey) as object), page, pageSize: PAGE_SIZE });
+        if (gen !== generation.current) return;
+        setPages((prev) => new Map(prev).set(page, result.list));
+        setMeta({ total: result.total, totals: result.totals });
+        setError(null);
+      } catch (err) {
+        if (gen === generation.current) setError(err as ApiCallError);
+      } finally {
+        inFlight.current.delete(page);
+      }
+    },
+    [queryKey],
+  );
+
+  // New filters or changed data: start over from page 1 (keep showing the old rows meanwhile).
+  useEffect(() => {
+    generation.current++;
+    inFlight.current.clear();
+    setPages(new Map());
+    void loadPage(1);
+  }, [loadPage, version]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const total = meta?.total ?? 0;
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    if (!total) return;
+    // one screenful ahead and behind, so crossing a page boundary shows no placeholders
+    const firstPage = Math.floor(Math.max(0, firstIndex - PREFETCH_ROWS) / PAGE_SIZE) + 1;
+    const lastPage = Math.floor(Math.min(total - 1, lastIndex + PREFETCH_ROWS) / PAGE_SIZE) + 1;
+    for (let page = firstPage; page <= lastPage; page++) if (!pages.has(page)) void loadPage(page);
+  }, [firstIndex, lastIndex, total, pages, loadPage]);
+
+  const rowAt = (index: number): LedgerRecord | undefined => pages.get(Math.floor(index / PAGE_SIZE) + 1)?.[index % PAGE_SIZE];
+  const set = (patch: Partial<Filters>) => setFilters((prev) => ({ ...prev, ...patch }));
+  const allCategories = useMemo(() => [...new Set(categories.list.map((c) => c.name))], [categories.list]);
+  const currency = meta?.totals.currency ?? assets.baseCurrency;
+
+  return (
+    <section className="pp-card" aria-label={t('records.list')}>
+      <div className="pp-filters" role="search" aria-label={t('records.filters')}>
+        <TextInput size="xs" type="date" label={t('records.from')} value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
+        <TextInput size="xs" type="date" label={t('records.to')} value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+        <Select
+          size="xs"
+          label={t('records.type')}
+          placeholder={t('records.any')}
+          clearable
+          value={filters.type}
+          onChange={(v) => set({ type: v })}
+          data={[
+            { value: 'expense', label: t('common.expense') },
+            { value: 'income', label: t('common.income') },
+            { value: 'transfer', label: t('common.transfer') },
+          ]}
+        />
+        <Select size="xs" label={t('records.asset')} placeholder={t('records.any')} clearable searchable value={filters.asset} onChange={(v) => set({ asset: v })} data={assets.list.map((a) => ({ value: a.id, label: a.name }))} />
+        <Select size="xs" label={t('records.category')} placeholder={t('records.any')} clearable searchable value={filters.category} onChange={(v) => set({ category: v })} data={allCategories} />
+        <TextInput size="xs" label={t('records.tag')} value={filters.tag} onChange={(e) => set({ tag: e.currentTarget.value })} />
+        <TextInput size="xs" label={t('records.search')} type="search" value={filters.text} onChange={(e) => set({ text: e.currentTarget.value })} />
+        <Button size="xs" variant="subtle" onClick={() => setFilters(NO_FILTERS)} disabled={JSON.stringify(filters) === JSON.stringify(NO_FILTERS)}>
+          {t('records.clearFilters')}
+        </Button>
+      </div>
+      <Group gap="lg" my="sm" aria-live="polite" data-testid="record-totals">
+        <Text size="sm">{t('records.count', { count: total, formatted: f.number(total) })}</Text>
+        {meta && (
+          <>
+            <Text size="sm">
+              {t('common.income')}: <span className="pp-num pp-income">{f.money(meta.totals.income, currency)}</span>
+            </Text>
+            <Text size="sm">
+              {t('common.expense')}: <span className="pp-num pp-expense">{f.money(meta.totals.expense, currency)}</span>
+            </Text>
+            <Text size="sm">
+              {t('common.net')}: <span className="pp-num">{f.money(meta.totals.net, currency, { sign: true })}</span>
+            </Text>
+          </>
+        )}
+      </Group>
+      <ErrorNote error={error} onRetry={() => void loadPage(1)} />
+      <div className="pp-row pp-row-head" aria-hidden="true">
+        <span>{t('records.date')}</span>
+        <span>{t('records.description')}</span>
+        <span>{t('records.asset')}</span>
+        <span>{t('records.tags')}</span>
+        <span className="pp-cell-amount">{t('records.amount')}</span>
+      </div>
+      <div ref={scrollRef} className="pp-list-viewport" data-testid="record-list">
+        {meta && total === 0 && <div className="pp-empty">{t('records.none')}</div>}
+        <div className="pp-list-inner" role="list" aria-label={t('records.list')} aria-rowcount={total} style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const record = rowAt(item.index);
+            return (
+              <div key={item.key} role="listitem" className="pp-row-slot" style={{ transform: `translateY(${item.start}px)` }} aria-setsize={total} aria-posinset={item.index + 1}>
+                {record ? <RecordRow record={record} onOpen={setEditing} f={f} t={t as TFn} /> : <PlaceholderRow />}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {editing && <RecordEditor record={editing} onClose={() => setEditing(null)} />}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { memo } from 'react';
+import { Icon } from '../../components/icons';
+import { useFormat } from '../../lib/format';
+import type { LedgerRecord } from '../../lib/ledger';
+
+export function PlaceholderRow() {
+  return (
+    <div className="pp-row" aria-busy="true">
+      <div className="pp-row-placeholder" />
+      <div className="pp-row-placeholder" />
+      <div className="pp-row-placeholder" />
+      <div className="pp-row-placeholder" />
+      <div className="pp-row-placeholder" />
+    </div>
+  );
+}
+
+type Fmt = ReturnType<typeof useFormat>;
+
+/** Loosely typed on purpose: the fully typed TFunction as a prop exceeds TypeScript's instantiation depth as the strings grow. */
+export type TFn = (key: string, options?: Record<string, unknown>) => string;
+
+/** One row: plain elements (no per-row hooks), memoised, so scrolling renders only what is new. */
+export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { record: LedgerRecord; onOpen: (record: LedgerRecord) => void; f: Fmt; t: TFn }) {
+  const title = record.description || (record.type === 'transfer' ? t('common.transfer') : record.category);
+  const sub =
+    record.type === 'transfer'
+      ? [record.description ? t('common.transfer') : '', record.fee ? t('records.feeOf', { fee: f.money(record.fee, record.currency) }) : ''].filter(Boolean).join(' · ')
+      : record.description
+        ? record.category
+        : '';
+  const date = f.date(record.date);
+  const signed = record.type === 'expense' ? -record.amount : record.amount;
+  const amount = f.money(signed, record.currency, { sign: record.type !== 'transfer' });
+  const tone = record.type === 'income' ? 'pp-income' : record.type === 'expense' ? 'pp-expense' : 'pp-transfer';
+  return (
+    <button type="button" className="pp-row" onClick={() => onOpen(record)} aria-label={t('records.rowLabel', { date, what: title, amount }) + (record.attachments.length ? t('records.hasAttachments') : '')}>
+      <span className="pp-cell pp-num">{date}</span>
+      <span className="pp-cell">
+        <span className="pp-row-title">
+          {title}
+          {record.attachments.length > 0 && <Icon name="paperclip" size={13} className="pp-inline-icon" />}
+        </span>
+        <span className="pp-row-sub">{sub}</span>
+      </span>
+      <span className="pp-cell">{record.type === 'transfer' ? `${record.assetName} → ${record.toAssetName ?? ''}` : record.assetName}</span>
+      <span className="pp-cell pp-row-sub">{record.tags.map((tag) => `#${tag}`).join(' ')}</span>
+      <span className={`pp-cell pp-cell-amount ${tone}`}>{amount}</span>
+    </button>
+  );
+});

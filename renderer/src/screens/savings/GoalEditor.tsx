@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import { Checkbox, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client';
+import { FormActions } from '../../components/common';
+import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
+import { useAction } from '../../lib/data';
+import { useErrorText } from '../../lib/errors';
+import { addDays, currencyDigits, fromDateInput, toDateInput } from '../../lib/format';
+import { useAssets } from '../../lib/ledger';
+import { CURRENCIES } from '../../lib/currencies';
+import type { Goal } from './goal';
+import { useRewardToast } from './rewards';
+
+const GOAL_CATEGORIES = ['emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other'] as const;
+
+export function GoalEditor({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  const assets = useAssets();
+  const toast = useRewardToast();
+  const [title, setTitle] = useState('');
+  const [currency, setCurrency] = useState<string | null>(null);
+  const [end, setEnd] = useState(toDateInput(addDays(Date.now(), 90)));
+  const [category, setCategory] = useState<string>('other');
+  const [priority, setPriority] = useState<string>('medium');
+  const [description, setDescription] = useState('');
+  const [isPublic, setIsPublic] = useState(false);
+  const { run, busy, error } = useAction();
+  const cur = currency ?? assets.baseCurrency;
+  const target = useNumberField({ kind: 'money', currency: cur, decimals: currencyDigits(cur), sign: 'positive' });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const endDate = fromDateInput(end);
+    if (endDate === null || !checkFields(target)) return;
+    const goal = await run(() =>
+      call('savings.createGoal', {
+        title: title.trim(),
+        targetAmount: target.value ?? 0,
+        currency: cur,
+        endDate: endDate + 86_400_000 - 1,
+        category: category as Goal['category'],
+        priority: priority as Goal['priority'],
+        isPublic,
+        description: description || undefined,
+      }),
+    );
+    if (goal) {
+      toast(goal.rewards);
+      onClose();
+    }
+  };
+  const fieldErr = (field: string) => (error && error.field === field ? errorText(error) : null);
+  const general = error && !['title', 'targetAmount', 'endDate', 'currency'].includes(error.field ?? '') && error.code !== 3003 ? errorText(error) : null;
+  return (
+    <Modal opened onClose={onClose} title={t('savings.newGoal')}>
+      <form onSubmit={submit}>
+        <Stack gap="sm">
+          <TextInput label={t('savings.goalTitle')} placeholder={t('savings.goalTitlePlaceholder')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} required maxLength={100} error={fieldErr('title')} data-autofocus />
+          <Group grow align="flex-start">
+            <NumberField field={target} label={t('savings.target')} required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
+            <Select label={t('assets.currency')} data={CURRENCIES} value={cur} onChange={setCurrency} searchable allowDeselect={false} />
+          </Group>
+          <Group grow align="flex-start">
+            <TextInput type="date" label={t('savings.endDate')} value={end} onChange={(e) => setEnd(e.currentTarget.value)} required error={fieldErr('endDate')} />
+            <Select label={t('savings.category')} data={GOAL_CATEGORIES.map((c) => ({ value: c, label: t(`savings.categories.${c}`) }))} value={category} onChange={(v) => v && setCategory(v)} allowDeselect={false} />
+            <Select
+              label={t('savings.priority')}
+              data={(['low', 'medium', 'high'] as const).map((p) => ({ value: p, label: t(`savings.priorities.${p}`) }))}
+              value={priority}
+              onChange={(v) => v && setPriority(v)}
+              allowDeselect={false}
+            />
+          </Group>
+          <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+          <Checkbox label={t('savings.isPublic')} description={t('savings.isPublicHint')} checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />
+          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!title.trim() || target.text.trim() === ''} submitLabel={t('savings.createGoal')} />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

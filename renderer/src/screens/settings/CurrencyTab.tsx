@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import { ActionIcon, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client';
+import { Empty, ErrorNote } from '../../components/common';
+import { Icon } from '../../components/icons';
+import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
+import { CURRENCIES } from '../../lib/currencies';
+import { useAction, useApi } from '../../lib/data';
+import { useErrorText } from '../../lib/errors';
+import { fromDateInput, toDateInput, useFormat } from '../../lib/format';
+
+export function CurrencyTab() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const errorText = useErrorText();
+  const base = useApi('currency.get', {});
+  const rates = useApi('currency.listRates', {});
+  const setBase = useAction();
+  const [from, setFrom] = useState<string | null>('USD');
+  const [to, setTo] = useState<string | null>(null);
+  const rate = useNumberField({ kind: 'rate' });
+  const [date, setDate] = useState(toDateInput(Date.now()));
+  const add = useAction();
+  const remove = useAction();
+  const baseCurrency = base.data?.baseCurrency ?? 'USD';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!from || !checkFields(rate) || !rate.parsed.ok) return;
+    const exact = rate.parsed.text; // the decimal as typed, without grouping: rates travel as exact text
+    const day = fromDateInput(date);
+    const ok = await add.run(() => call('currency.setRate', { from, to: to ?? baseCurrency, rate: exact, ...(day !== null ? { date: day } : {}) }));
+    if (ok) rate.reset();
+  };
+  return (
+    <Stack>
+      <section className="pp-card" aria-labelledby="set-base">
+        <Title order={2} size="h5" id="set-base" mb="xs">
+          {t('settings.baseCurrency')}
+        </Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          {t('settings.baseCurrencyHint')}
+        </Text>
+        {base.data ? (
+          <Select
+            aria-labelledby="set-base"
+            data={CURRENCIES}
+            value={baseCurrency}
+            searchable
+            allowDeselect={false}
+            w={200}
+            onChange={(v) => v && void setBase.run(() => call('currency.setBase', { currency: v }))}
+            error={setBase.error ? errorText(setBase.error) : null}
+          />
+        ) : (
+          <Skeleton h={36} w={200} />
+        )}
+        {base.data && !base.data.explicit && (
+          <Text size="xs" c="dimmed" mt={4}>
+            {t('settings.baseDerived')}
+          </Text>
+        )}
+      </section>
+      <section className="pp-card" aria-labelledby="set-rates">
+        <Title order={2} size="h5" id="set-rates" mb="xs">
+          {t('settings.rates')}
+        </Title>
+        <form onSubmit={submit}>
+          <Group align="flex-start" gap="xs" mb="sm">
+            <Select label={t('settings.rateFrom')} data={CURRENCIES} value={from} onChange={setFrom} searchable allowDeselect={false} w={120} />
+            <Select label={t('settings.rateTo')} data={CURRENCIES} value={to ?? baseCurrency} onChange={setTo} searchable allowDeselect={false} w={120} />
+            <NumberField field={rate} label={t('settings.rate')} description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined} required w={200} error={add.error ? errorText(add.error) : null} />
+            <TextInput label={t('settings.rateDate')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} />
+            <Button type="submit" mt={24} loading={add.busy} disabled={rate.text.trim() === ''}>
+              {t('settings.addRate')}
+            </Button>
+          </Group>
+        </form>
+        <ErrorNote error={rates.error ?? remove.error} onRetry={rates.reload} />
+        {rates.data && rates.data.list.length === 0 ? (
+          <Empty>{t('settings.noRates')}</Empty>
+        ) : (
+          <Table aria-labelledby="set-rates">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.pair')}</Table.Th>
+                <Table.Th ta="right">{t('settings.rate')}</Table.Th>
+                <Table.Th>{t('settings.rateDate')}</Table.Th>
+                <Table.Th w={40}>
+                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rates.data?.list.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td>
+                    1 {r.from} → {r.to}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {String(r.rate)}
+                  </Table.Td>
+                  <Table.Td>{f.date(r.date)}</Table.Td>
+                  <Table.Td>
+                    <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteRate', { from: r.from, to: r.to })} onClick={() => void remove.run(() => call('currency.deleteRate', { id: r.id }))}>
+                      <Icon name="trash" size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </section>
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ErrorNote } from '../../../components/common';
+import { useApi } from '../../../lib/data';
+
+export function About() {
+  const { t } = useTranslation();
+  const info = useApi('app.info', {}, { live: false });
+  return (
+    <section className="pp-card" aria-labelledby="set-about">
+      <Title order={2} size="h5" id="set-about" mb="xs">
+        {t('settings.about')}
+      </Title>
+      <ErrorNote error={info.error} />
+      {info.data && (
+        <Stack gap={2}>
+          <Text size="sm">
+            {info.data.name} {info.data.version} · {t(`settings.modes.${info.data.mode as 'desktop'}`)} · {info.data.platform}/{info.data.arch}
+          </Text>
+          <Text size="xs" c="dimmed">
+            Node {info.data.versions.node}
+            {info.data.versions.electron ? ` · Electron ${info.data.versions.electron} · Chrome ${info.data.versions.chrome}` : ''}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('settings.licences', { count: info.data.licences.total })}
+          </Text>
+        </Stack>
+      )}
+    </section>
+  );
+}

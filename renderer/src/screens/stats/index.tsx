@@ -1,0 +1,197 @@
+import { useMemo, useState } from 'react';
+import { Group, SegmentedControl, Select, Skeleton, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Chart } from '../../charts/Chart';
+import { Empty, ErrorNote, PageHeader } from '../../components/common';
+import { useApi } from '../../lib/data';
+import { addDays, fromDateInput, startOfMonth, timeZone, toDateInput, useFormat } from '../../lib/format';
+import { defaultGroup, presetRange, type GroupBy, type Preset } from './ranges';
+import { Summary } from './Summary';
+
+const PIE_COLORS = ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'];
+
+export function StatsPage() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const [preset, setPreset] = useState<Preset>('last12Months');
+  const [custom, setCustom] = useState(() => ({ from: toDateInput(startOfMonth(Date.now(), -2)), to: toDateInput(Date.now()) }));
+  const [groupOverride, setGroupOverride] = useState<GroupBy | null>(null);
+  const [catType, setCatType] = useState<'expense' | 'income'>('expense');
+
+  const range = useMemo(() => {
+    if (preset !== 'custom') return presetRange(preset, Date.now());
+    const start = fromDateInput(custom.from);
+    const endDay = fromDateInput(custom.to);
+    if (start === null || endDay === null || endDay < start) return null;
+    return { start, end: addDays(endDay, 1) };
+  }, [preset, custom]);
+  const groupBy = groupOverride ?? (range ? defaultGroup(range.start, range.end) : 'month');
+
+  const ie = useApi('stats.getIncomeExpense', range ? { startDate: range.start, endDate: range.end, groupBy, timeZone } : null);
+  const cats = useApi('stats.getCategoryStats', range ? { type: catType, startDate: range.start, endDate: range.end, limit: 8 } : null);
+  const balance = useApi('stats.getTrend', range ? { type: 'balance', startDate: range.start, endDate: range.end, groupBy, timeZone } : null);
+  const assets = useApi('stats.getAssetStats', {});
+
+  const currency = ie.data?.currency ?? assets.data?.currency ?? 'USD';
+  const series = ie.data?.series ?? [];
+  const label = (ms: number) => (groupBy === 'month' ? f.date(ms, 'month') : groupBy === 'year' ? String(new Date(ms).getFullYear()) : f.date(ms, 'short'));
+  const pieData = cats.data ? [...cats.data.categories.map((c) => ({ name: c.category, value: c.amount })), ...(cats.data.other ? [{ name: t('stats.otherCategories'), value: cats.data.other.amount }] : [])] : [];
+
+  return (
+    <div className="pp-page">
+      <PageHeader title={t('stats.title')} />
+      <div className="pp-card" style={{ marginBottom: 16 }}>
+        <Group align="flex-end" gap="md" wrap="wrap">
+          <Select
+            label={t('stats.range')}
+            value={preset}
+            onChange={(v) => {
+              if (v) setPreset(v as Preset);
+              setGroupOverride(null);
+            }}
+            allowDeselect={false}
+            data={(['thisMonth', 'last3Months', 'last12Months', 'thisYear', 'lastYear', 'custom'] as const).map((p) => ({ value: p, label: t(`stats.presets.${p}`) }))}
+            w={200}
+          />
+          {preset === 'custom' && (
+            <>
+              <TextInput type="date" label={t('records.from')} value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} error={range === null ? t('stats.badRange') : null} />
+              <TextInput type="date" label={t('records.to')} value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
+            </>
+          )}
+          <div>
+            <Text size="sm" fw={500} mb={4} id="group-by-label">
+              {t('stats.groupBy')}
+            </Text>
+            <SegmentedControl
+              aria-labelledby="group-by-label"
+              value={groupBy}
+              onChange={(v) => setGroupOverride(v as GroupBy)}
+              data={(['day', 'week', 'month', 'year'] as const).map((g) => ({ value: g, label: t(`stats.groups.${g}`) }))}
+            />
+          </div>
+        </Group>
+      </div>
+      <ErrorNote error={ie.error ?? cats.error ?? balance.error} onRetry={() => (ie.reload(), cats.reload(), balance.reload())} />
+
+      <section className="pp-grid pp-grid-4" aria-label={t('dashboard.summary')} style={{ marginBottom: 16 }}>
+        <Summary label={t('common.income')} value={ie.data ? f.money(ie.data.income.total, currency) : null} tone="pp-income" note={ie.data ? t('stats.count', { count: ie.data.income.count }) : ''} trend={ie.data?.income.trend} previous={ie.data ? f.money(ie.data.income.previousTotal, currency) : ''} />
+        <Summary label={t('common.expense')} value={ie.data ? f.money(ie.data.expense.total, currency) : null} tone="pp-expense" note={ie.data ? t('stats.count', { count: ie.data.expense.count }) : ''} trend={ie.data?.expense.trend} previous={ie.data ? f.money(ie.data.expense.previousTotal, currency) : ''} />
+        <Summary label={t('common.net')} value={ie.data ? f.money(ie.data.netIncome, currency, { sign: true }) : null} note="" />
+        <Summary label={t('stats.averageExpense')} value={ie.data ? f.money(ie.data.expense.average, currency) : null} note={t('stats.perRecord')} />
+      </section>
+
+      <div className="pp-grid pp-grid-2">
+        <section className="pp-card pp-span-2" aria-labelledby="st-ie">
+          <Title order={2} size="h5" id="st-ie" mb="xs">
+            {t('stats.incomeVsExpense')}
+          </Title>
+          {ie.data ? (
+            <Chart
+              label={t('stats.incomeVsExpenseChart')}
+              className="pp-chart pp-chart-tall"
+              option={{
+                tooltip: { trigger: 'axis' },
+                legend: { top: 0 },
+                grid: { left: 8, right: 8, top: 36, bottom: series.length > 40 ? 40 : 4, containLabel: true },
+                dataZoom: series.length > 40 ? [{ type: 'slider', height: 18, bottom: 4 }] : undefined,
+                xAxis: { type: 'category', data: series.map((p) => label(p.startDate)) },
+                yAxis: { type: 'value' },
+                series: [
+                  { name: t('common.income'), type: 'bar', data: series.map((p) => p.income), itemStyle: { color: '#12b886' } },
+                  { name: t('common.expense'), type: 'bar', data: series.map((p) => p.expense), itemStyle: { color: '#fa5252' } },
+                  { name: t('common.net'), type: 'line', smooth: true, data: series.map((p) => p.net), itemStyle: { color: '#4c6ef5' } },
+                ],
+              }}
+            />
+          ) : (
+            <Skeleton className="pp-chart pp-chart-tall" />
+          )}
+        </section>
+
+        <section className="pp-card" aria-labelledby="st-cat">
+          <Group justify="space-between" mb="xs">
+            <Title order={2} size="h5" id="st-cat">
+              {t('stats.byCategory')}
+            </Title>
+            <SegmentedControl
+              size="xs"
+              aria-label={t('stats.categoryType')}
+              value={catType}
+              onChange={(v) => setCatType(v as 'income' | 'expense')}
+              data={[
+                { value: 'expense', label: t('common.expense') },
+                { value: 'income', label: t('common.income') },
+              ]}
+            />
+          </Group>
+          {!cats.data ? (
+            <Skeleton className="pp-chart" />
+          ) : pieData.length === 0 ? (
+            <Empty>{t('stats.noData')}</Empty>
+          ) : (
+            <Chart
+              label={t('stats.byCategoryChart')}
+              option={{
+                tooltip: { trigger: 'item' },
+                legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+                color: PIE_COLORS,
+                series: [{ type: 'pie', radius: ['40%', '70%'], center: ['35%', '50%'], data: pieData, label: { show: false }, name: t('stats.byCategory') }],
+              }}
+            />
+          )}
+        </section>
+
+        <section className="pp-card" aria-labelledby="st-assets">
+          <Title order={2} size="h5" id="st-assets" mb="xs">
+            {t('stats.assetDistribution')}
+          </Title>
+          {!assets.data ? (
+            <Skeleton className="pp-chart" />
+          ) : assets.data.byType.length === 0 ? (
+            <Empty>{t('stats.noData')}</Empty>
+          ) : (
+            <Chart
+              label={t('stats.assetDistributionChart')}
+              option={{
+                tooltip: { trigger: 'item' },
+                legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+                color: PIE_COLORS,
+                series: [
+                  {
+                    type: 'pie',
+                    radius: '70%',
+                    center: ['35%', '50%'],
+                    label: { show: false },
+                    name: t('stats.assetDistribution'),
+                    data: assets.data.byType.filter((b) => b.balance > 0).map((b) => ({ name: t(`assets.types.${b.type}`), value: b.balance })),
+                  },
+                ],
+              }}
+            />
+          )}
+        </section>
+
+        <section className="pp-card pp-span-2" aria-labelledby="st-balance">
+          <Title order={2} size="h5" id="st-balance" mb="xs">
+            {t('stats.netWorthTrend')}
+          </Title>
+          {balance.data ? (
+            <Chart
+              label={t('stats.netWorthTrendChart')}
+              option={{
+                tooltip: { trigger: 'axis' },
+                grid: { left: 8, right: 8, top: 16, bottom: 4, containLabel: true },
+                xAxis: { type: 'category', data: balance.data.points.map((p) => label(p.startDate)) },
+                yAxis: { type: 'value', scale: true },
+                series: [{ name: t('dashboard.netWorth'), type: 'line', areaStyle: { opacity: 0.15 }, smooth: true, data: balance.data.points.map((p) => p.value), itemStyle: { color: '#12b886' } }],
+              }}
+            />
+          ) : (
+            <Skeleton className="pp-chart" />
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
