@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import type { ConflictLog } from './conflict-log';
 import { PREFIX_PATTERN, type SyncService } from './service';
-import { SYNCED_COLLECTIONS } from './synced-collections';
 
 declare module '../app-context' {
   interface ServiceMap {
@@ -28,7 +27,7 @@ const syncConfigure = defineAction({
     username: Type.String({ minLength: 1, maxLength: 256 }),
     password: Type.String({ minLength: 1, maxLength: 1024, description: 'The CouchDB password, entered again on every sync.configure.' }),
     live: Type.Optional(Type.Boolean({ default: true, description: 'Keep syncing continuously (true) or sync once (false).' })),
-    collections: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: `Subset of ${SYNCED_COLLECTIONS.join(', ')} (default: all).` })),
+    collections: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: 'Subset of the synced collections (docs/sync.md lists them; default: all).' })),
     prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, description: 'Prefix of the remote database names (CouchDB name rules).' })),
   }),
   returns: STATUS,

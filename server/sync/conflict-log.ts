@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context';
 import { ApiError, ErrorCode } from '../api/errors';
 import { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
-import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from './conflicts';
+import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-rules';
 import type { SyncedCollection } from './synced-collections';
 
 /**

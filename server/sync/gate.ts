@@ -2,7 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
 import { accept, syncRuleOf, waitFor, type SyncRuleContext, type SyncVerdict } from './rules';
-import { SYNCED_COLLECTIONS, type SyncedCollection } from './synced-collections';
+import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /**
  * The door of one account's collection for documents that arrive from CouchDB (docs/sync.md,
@@ -115,7 +115,7 @@ export class SyncGate {
     } catch (error) {
       // Not the document's fault (e.g. the disk): keep it and try again on the next change.
       this.app.log.warn('sync: a domain rule failed', { collection: this.collection, id: doc[this.primaryPath], error: (error as Error).message });
-      return waitFor(`waiting: its rules could not be checked (${(error as Error).message.slice(0, 200)})`, SYNCED_COLLECTIONS);
+      return waitFor(`waiting: its rules could not be checked (${(error as Error).message.slice(0, 200)})`, syncedCollections(this.app));
     }
   }
 
@@ -321,7 +321,7 @@ export class UserGates {
       await gate.load();
       this.gates.set(name, gate);
     }
-    for (const name of SYNCED_COLLECTIONS) {
+    for (const name of syncedCollections(this.app)) {
       const rx = this.app.db.rx.collections[name] as RxCollection | undefined;
       if (!rx) continue;
       this.subscriptions.push(
@@ -337,7 +337,7 @@ export class UserGates {
         }),
       );
     }
-    if ([...this.gates.values()].some((gate) => gate.waiting > 0)) this.touch(SYNCED_COLLECTIONS);
+    if ([...this.gates.values()].some((gate) => gate.waiting > 0)) this.touch(syncedCollections(this.app));
   }
 
   /** Documents of these collections changed (or may have): re-check what waits for them, soon. */

@@ -9,7 +9,7 @@ import { seal, unseal, type SealedSecret } from './credentials';
 import { dropWaiting, UserGates, type SyncGate } from './gate';
 import { SyncLink } from './link';
 import { createReplicationFetch } from './replication-fetch';
-import { SYNCED_COLLECTIONS, type SyncedCollection } from './synced-collections';
+import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /** Stored per user in the local store (never synced): `sync:<userId>`. */
 export interface SyncConfig {
@@ -106,7 +106,7 @@ export class SyncService {
   }
 
   private available(): SyncedCollection[] {
-    return SYNCED_COLLECTIONS.filter((name) => this.app.db.rx.collections[name] !== undefined);
+    return syncedCollections(this.app).filter((name) => this.app.db.rx.collections[name] !== undefined);
   }
 
   /** Resumes the sync of every user that had it enabled (at server start). */
