@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context';
 import { defineDomain } from '../domain';
 import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
+import { syncErrors } from './errors';
 import { SyncService } from './service';
 import { syncedCollections } from './synced-collections';
 
@@ -31,6 +32,7 @@ function stampDeletes(app: AppContext): void {
 export function syncDomain() {
   return defineDomain({
     name: 'sync',
+    errors: syncErrors,
     actions: syncActions,
     async start(app) {
       stampDeletes(app);

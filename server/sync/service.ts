@@ -2,10 +2,10 @@ import type { RxCollection } from 'rxdb';
 import { replicateCouchDB, type RxCouchDBReplicationState } from 'rxdb/plugins/replication-couchdb';
 import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
-import { couchFetch, CouchError, ensureDatabase, toApiError, type CouchTarget } from './couch-client';
+import { couchFetch, CouchError, ensureDatabase, toDomainError, type CouchTarget } from './couch-client';
 import { seal, unseal, type SealedSecret } from './credentials';
+import { syncErrors } from './errors';
 import { dropWaiting, UserGates, type SyncGate } from './gate';
 import { SyncLink } from './link';
 import { createReplicationFetch } from './replication-fetch';
@@ -77,13 +77,13 @@ function normalizeUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ApiError(ErrorCode.Validation, 'params.url must be the CouchDB server\'s address, e.g. https://couch.example.com/', { field: 'params.url' });
+    throw syncErrors.urlNotAnAddress().at('url');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ApiError(ErrorCode.Validation, 'params.url must start with http:// or https://', { field: 'params.url' });
+    throw syncErrors.urlNotHttp().at('url');
   }
   if (parsed.username || parsed.password) {
-    throw new ApiError(ErrorCode.Validation, 'Put the credentials in username and password, not in the URL.', { field: 'params.url' });
+    throw syncErrors.credentialsInUrl().at('url');
   }
   parsed.search = '';
   parsed.hash = '';
@@ -127,9 +127,7 @@ export class SyncService {
     const available = this.available();
     const collections = (input.collections ?? available) as SyncedCollection[];
     for (const name of collections) {
-      if (!available.includes(name)) {
-        throw new ApiError(ErrorCode.Validation, `"${name}" cannot be synced. Syncable: ${available.join(', ')}.`, { field: 'params.collections' });
-      }
+      if (!available.includes(name)) throw syncErrors.notSyncable(name, available).at('collections');
     }
     const prefix = input.prefix ?? defaultPrefix(input.username);
     const target: CouchTarget = { url, username: input.username, password: input.password, timeoutMs: this.settings().requestTimeoutMs };
@@ -159,7 +157,7 @@ export class SyncService {
         }
         for (const name of collections) await ensureDatabase(target, `${prefix}${name}`);
       } catch (error) {
-        throw toApiError(error);
+        throw toDomainError(error);
       }
       await this.stopUser(userId);
       // Everything is pulled again (new checkpoints): what waited is checked again as it comes.
@@ -192,13 +190,7 @@ export class SyncService {
   private async refusePlaceholder(userId: string, url: string, username: string): Promise<never> {
     const previous = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
     const moved = !!previous && (previous.url !== url || previous.username !== username);
-    throw new ApiError(
-      ErrorCode.Validation,
-      moved
-        ? 'Enter the password again: it is kept only for the address it was entered for, and this changes the server address or the username.'
-        : `Enter the password again: "${PASSWORD_PLACEHOLDER}" is what sync.status shows in its place, not the password.`,
-      { field: 'params.password' },
-    );
+    throw (moved ? syncErrors.passwordForOtherServer() : syncErrors.passwordPlaceholder(PASSWORD_PLACEHOLDER)).at('password');
   }
 
   private async startReplications(userId: string, config: SyncConfig): Promise<void> {
@@ -406,7 +398,7 @@ export class SyncService {
   async start(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
-      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured. Use sync.configure first.');
+      if (!config) throw syncErrors.notConfiguredToStart();
       await this.stopUser(userId);
       config.enabled = true;
       await this.app.db.local.put(CONFIG_PREFIX + userId, config);
@@ -418,7 +410,7 @@ export class SyncService {
   async stop(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
-      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
+      if (!config) throw syncErrors.notConfigured();
       await this.stopUser(userId);
       config.enabled = false;
       await this.app.db.local.put(CONFIG_PREFIX + userId, config);
@@ -430,7 +422,7 @@ export class SyncService {
   async resync(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
-      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
+      if (!config) throw syncErrors.notConfigured();
       await this.stopUser(userId);
       // Everything is pulled again (new checkpoints): what waited is checked again as it comes.
       await dropWaiting(this.app, userId);
