@@ -586,4 +586,12 @@ export class LedgerService {
     const byId = new Map(found.map((d) => [d.id, d as unknown as RecordDoc]));
     return ids.map((id) => byId.get(id)).filter((d): d is RecordDoc => d !== undefined);
   }
+
+  /** How many of the user's records list this file among their attachments (files asks before deleting a file). */
+  async countRecordsAttaching(userId: string, fileId: string): Promise<number> {
+    const docs = await this.records.find({ selector: { userId } }).exec();
+    let count = 0;
+    for (const doc of docs) if ((doc.get('attachments') as string[] | undefined)?.includes(fileId)) count++;
+    return count;
+  }
 }
