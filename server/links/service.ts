@@ -1,11 +1,11 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { baseUrlOf, Signer } from '../files/signing';
 import { localHostNames } from '../http/addresses';
 import { newId, randomBase62 } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
+import { linksErrors } from './errors';
 import { URL_MAX, type LinkDoc } from './schema';
 
 /** Length of generated codes: 62^7 ≈ 3.5·10^12 possibilities. */
@@ -49,8 +49,6 @@ export interface LinkPatch {
   expireAt?: number;
   isPublic?: boolean;
 }
-
-const notFound = () => new ApiError(ErrorCode.NotFound, 'No short link of yours has this id or code.');
 
 /**
  * A host name as the WHATWG URL parser writes it (lower case, IPv4 in dotted decimal whatever its
@@ -187,25 +185,13 @@ export class LinkService {
     try {
       parsed = new URL(text);
     } catch {
-      throw new ApiError(ErrorCode.Validation, 'params.url is not an absolute URL (it must start with http:// or https://).', { field: 'params.url' });
+      throw linksErrors.urlNotAbsolute().at('url');
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ApiError(ErrorCode.Validation, `Only http: and https: links are allowed (got "${parsed.protocol}").`, { field: 'params.url' });
-    }
-    if (!parsed.hostname) throw new ApiError(ErrorCode.Validation, 'params.url has no host name.', { field: 'params.url' });
-    if (parsed.username || parsed.password) {
-      throw new ApiError(ErrorCode.Validation, 'Links with a user name or password in the URL are not allowed (they are used to disguise the real site).', {
-        field: 'params.url',
-      });
-    }
-    if (this.reachesThisServer(parsed)) {
-      throw new ApiError(
-        ErrorCode.Validation,
-        `params.url leads to this PennyPost server itself ("${parsed.hostname}"); a short link must lead somewhere else (links to this server could redirect to each other forever).`,
-        { field: 'params.url' },
-      );
-    }
-    if (parsed.href.length > URL_MAX) throw new ApiError(ErrorCode.Validation, `params.url is longer than ${URL_MAX} characters.`, { field: 'params.url' });
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw linksErrors.schemeNotAllowed(parsed.protocol).at('url');
+    if (!parsed.hostname) throw linksErrors.urlWithoutHost().at('url');
+    if (parsed.username || parsed.password) throw linksErrors.credentialsInUrl().at('url');
+    if (this.reachesThisServer(parsed)) throw linksErrors.urlReachesThisServer(parsed.hostname).at('url');
+    if (parsed.href.length > URL_MAX) throw linksErrors.urlTooLong(URL_MAX).at('url');
     return parsed.href;
   }
 
@@ -274,20 +260,12 @@ export class LinkService {
     const url = this.checkTarget(input.url);
     const now = this.app.clock.now();
     const expireAt = input.expireAt ?? 0;
-    if (expireAt !== 0 && expireAt <= now) {
-      throw new ApiError(ErrorCode.Validation, 'params.expireAt is in the past; use 0 (or leave it out) for a link that never expires.', {
-        field: 'params.expireAt',
-      });
-    }
+    if (expireAt !== 0 && expireAt <= now) throw linksErrors.expiryInPast().at('expireAt');
     const doc = await this.codes.run('codes', async () => {
       let code: string;
       if (input.alias) {
         code = input.alias;
-        if (await this.findByCode(code)) {
-          throw new ApiError(ErrorCode.Conflict, `The short code "${code}" is already taken. Choose another, or leave alias out for a random one.`, {
-            field: 'params.alias',
-          });
-        }
+        if (await this.findByCode(code)) throw linksErrors.aliasTaken(code).at('alias');
       } else {
         let found: string | null = null;
         for (let attempt = 0; attempt < 8 && !found; attempt++) {
@@ -320,10 +298,10 @@ export class LinkService {
   /** shortlink.query: one of the user's links by code, with up-to-date statistics. */
   async query(userId: string, code: string): Promise<LinkView> {
     const found = await this.findByCode(code);
-    if (!found || found.userId !== userId) throw notFound();
+    if (!found || found.userId !== userId) throw linksErrors.linkNotFound();
     await this.perLink.run(found.id, () => this.flush(found.id));
     const link = await this.findOwned(userId, found.id);
-    if (!link) throw notFound();
+    if (!link) throw linksErrors.linkNotFound();
     return this.view(link);
   }
 
@@ -344,13 +322,11 @@ export class LinkService {
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.expireAt !== undefined) changes.expireAt = patch.expireAt;
     if (patch.isPublic !== undefined) changes.isPublic = patch.isPublic;
-    if (Object.keys(changes).length === 0) {
-      throw new ApiError(ErrorCode.Validation, 'Nothing to change: give at least one of url, title, description, expireAt, isPublic.');
-    }
+    if (Object.keys(changes).length === 0) throw linksErrors.nothingToChange();
     return this.perLink.run(id, async () => {
       await this.flush(id);
       const doc = await this.links.findOne(id).exec();
-      if (!doc || doc.get('userId') !== userId) throw notFound();
+      if (!doc || doc.get('userId') !== userId) throw linksErrors.linkNotFound();
       const updated = await doc.incrementalPatch({ ...changes, updatedAt: this.app.clock.now() });
       return this.view(updated.toJSON() as LinkDoc);
     });
@@ -359,7 +335,7 @@ export class LinkService {
   async delete(userId: string, id: string): Promise<{ deleted: true; id: string }> {
     return this.perLink.run(id, async () => {
       const doc = await this.links.findOne(id).exec();
-      if (!doc || doc.get('userId') !== userId) throw notFound();
+      if (!doc || doc.get('userId') !== userId) throw linksErrors.linkNotFound();
       this.pendingHits.delete(id);
       await doc.remove();
       return { deleted: true, id };
