@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { RxCollection } from 'rxdb';
 import type { AppContext, ServiceMap } from '../app-context';
@@ -9,7 +8,7 @@ import { filesErrors } from './errors';
 import type { FileDoc } from './schema';
 import { Signer } from './signing';
 import { ByteStore, FILE_ID_PATTERN, UploadAborted, UploadTooLong } from './store';
-import { checkText, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
+import { checkContent, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
 
 /** A file as the API shows it. */
 export interface FileView {
@@ -250,8 +249,8 @@ export class FileService {
       }
       try {
         if (received.size !== doc.fileSize) return await refuse(sizeLie(received.size));
-        const textEncoding = await this.checkContent(received.tmpPath, doc.fileType).catch((error: unknown) => {
-          if (error instanceof UploadRefusal) return refuse(error);
+        const textEncoding = await checkContent(received.tmpPath, doc.fileType).catch((error: unknown) => {
+          if (error instanceof DomainError) return refuse(error);
           throw error;
         });
         await this.bytes.commit(received.tmpPath, fileId);
@@ -263,25 +262,6 @@ export class FileService {
         await this.bytes.discard(received.tmpPath);
       }
     });
-  }
-
-  /** Checks the real type of stored bytes against the declared one; returns the text encoding ('' for binary). */
-  private async checkContent(tmpPath: string, fileType: string): Promise<string> {
-    const info = typeInfo(fileType)!;
-    // Loaded on the first upload, not at every start.
-    const { fileTypeFromFile } = await import('file-type');
-    const detected = await fileTypeFromFile(tmpPath);
-    if (info.detect === 'text') {
-      if (detected) throw UploadRefusal.of(filesErrors.bytesOfAnotherType(detected.mime, fileType).with({ detected: detected.mime }));
-      const result = checkText(await readFile(tmpPath));
-      if (!result.ok) throw UploadRefusal.of(filesErrors.bytesNotText(fileType, result.reason));
-      return result.encoding;
-    }
-    if (!detected || !info.detect.includes(detected.mime)) {
-      const mime = detected?.mime ?? null;
-      throw UploadRefusal.of(filesErrors.bytesNotOfDeclaredType(mime, fileType).with({ detected: mime }));
-    }
-    return '';
   }
 
   /** file.query: the user's stored files, newest first. Pending uploads are not listed. */
