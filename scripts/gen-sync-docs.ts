@@ -2,7 +2,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allDomains } from '../server/domains';
-import { SYNCED_COLLECTIONS } from '../server/sync/synced-collections';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BEGIN = '<!-- generated: document shapes (npm run docs:sync) -->';
@@ -37,11 +36,10 @@ function describe(prop: Record<string, any>): string {
 }
 
 export function renderShapes(): string {
-  const defs = allDomains().flatMap((d) => d.collections ?? []);
   const out: string[] = [BEGIN, ''];
-  for (const name of SYNCED_COLLECTIONS) {
-    const def = defs.find((d) => d.name === name);
-    if (!def) continue;
+  // The collections marked `sync` (server/db/collections.ts), in definition order.
+  for (const def of allDomains().flatMap((d) => d.collections ?? []).filter((d) => d.sync)) {
+    const name = def.name;
     const schema = def.schema as Record<string, any>;
     const required = new Set<string>(schema.required ?? []);
     out.push(`### \`${name}\` (remote database \`<prefix>${name}\`, schema version ${schema.version})`, '');

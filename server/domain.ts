@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { AppContext } from './app-context';
 import type { ActionMap, AnyAction } from './api/action';
-import type { ErrorRow } from './lib/errors';
+import type { ErrorCatalogue, ErrorRow } from './lib/errors';
 import type { CollectionDefinition } from './db/collections';
 
 /**
@@ -12,8 +12,12 @@ import type { CollectionDefinition } from './db/collections';
 export interface Domain {
   name: string;
   collections?: readonly CollectionDefinition[];
-  /** The domain's error catalogue (`<domain>/errors.ts`): one row per error it answers with. */
-  errors?: { readonly rows: Readonly<Record<string, ErrorRow>> };
+  /**
+   * The domain's error catalogue (`<domain>/errors.ts`): one row per error it answers with. Typed
+   * by its rows, which is all docs/api.md reads (a catalogue's factories cannot be typed by an
+   * index signature next to `rows`).
+   */
+  errors?: Pick<ErrorCatalogue<Record<string, ErrorRow>>, 'rows'>;
   /** The domain's /api actions by name (`defineActions`). */
   actions?: ActionMap;
   /** Publishes services into app.services; runs after the database opened, before listening. */

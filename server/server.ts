@@ -18,7 +18,6 @@ import { MaintenanceGate } from './http/maintenance';
 import type { Domain } from './domain';
 import { allDomains } from './domains';
 import { actionsOf } from './domain';
-import { withSyncConflictRules } from './sync/synced-collections';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
 import { securityHeaders } from './http/security-headers';
@@ -103,7 +102,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const open = (beforeCollections?: OpenDatabaseOptions['beforeCollections']) =>
     openDatabase({
       dataDir,
-      collections: withSyncConflictRules(domains.flatMap((d) => d.collections ?? [])),
+      collections: domains.flatMap((d) => d.collections ?? []),
       // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
       health: { onEvent: (event, detail) => (event === 'recovered' ? log.info : log.warn)(`storage ${event}`, detail) },
       beforeCollections,

@@ -4,7 +4,6 @@ import { documentValidator } from '../db/validated-storage';
 import { allDomains } from '../domains';
 import { LedgerViews, effectsOf } from '../ledger/views';
 import type { AssetDoc, RecordDoc } from '../ledger/schema';
-import { withSyncConflictRules } from '../sync/synced-collections';
 
 /**
  * What `pennypost check` and `pennypost repair` read from a stopped data dir: every stored entry
@@ -43,7 +42,7 @@ export interface Inspection {
 
 /** Opens the data dir with every domain's collections (refusing damage: server/db/integrity.ts). */
 export function openForTools(dataDir: string): Promise<AppDatabase> {
-  return openDatabase({ dataDir, collections: withSyncConflictRules(allDomains().flatMap((d) => d.collections ?? [])) });
+  return openDatabase({ dataDir, collections: allDomains().flatMap((d) => d.collections ?? []) });
 }
 
 function describe(error: unknown): string {

@@ -12,9 +12,13 @@ export interface CollectionDefinition<DocType = any> {
   schema: RxJsonSchema<DocType>;
   /** Migration strategies for schema versions > 0, keyed by the version they produce. */
   migrationStrategies?: Record<number, (oldDoc: any) => any>;
-  /** How replication resolves a conflict (default: RxDB's, the server's version wins). */
+  /**
+   * How replication resolves a conflict. Default: the per-field merge for a collection marked
+   * `sync` with an `updatedAt` field (server/db/conflict-rules.ts), else RxDB's (the server's
+   * version wins).
+   */
   conflictHandler?: RxConflictHandler<DocType>;
-  /** Each user's documents of this collection replicate to their CouchDB (server/sync/). */
+  /** Each user's documents of this collection replicate to their CouchDB (the sync domain replicates exactly these). */
   sync?: boolean;
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { assertCollectionBudget, type CollectionDefinition } from './collections';
+import { conflictHandlerOf } from './conflict-rules';
 import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
 import { LocalStore } from './local-store';
 import { healthOf, type HealthOptions, type LevelHealth } from './leveldb-storage/health';
@@ -37,6 +38,8 @@ export interface AppDatabase {
   /** Local-only key/value state outside RxDB (sessions, secrets): never replicated. */
   readonly local: LocalStore;
   collection<T = any>(name: string): RxCollection<T>;
+  /** The collections whose definition is marked `sync` (replicated per user), in definition order. */
+  readonly syncedCollections: readonly string[];
   /** Disk-fault state and recovery of the LevelDB handle (degraded, reopens, onEvent). */
   readonly health: LevelHealth;
   /** The LevelDB handle under RxDB (the data tools read it raw: server/data-tools/). */
@@ -84,9 +87,10 @@ async function openLevelLocked(dataDir: string): Promise<LevelDb> {
 }
 
 /**
- * Opens (or creates) PennyPost's database in `dataDir` and registers the given collections.
- * LevelDB's own LOCK file makes this the only writer: a second open fails at once with
- * DataDirLockedError naming the directory.
+ * Opens (or creates) PennyPost's database in `dataDir` and registers the given collections; a
+ * collection marked `sync` with an `updatedAt` field gets the per-field merge as its conflict
+ * handler unless it names its own (server/db/conflict-rules.ts). LevelDB's own LOCK file makes
+ * this the only writer: a second open fails at once with DataDirLockedError naming the directory.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDatabase> {
   const dataDir = path.resolve(options.dataDir);
@@ -113,7 +117,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
     });
     const spec: Record<string, any> = {};
     for (const def of options.collections) {
-      spec[def.name] = { schema: def.schema, migrationStrategies: def.migrationStrategies ?? {}, ...(def.conflictHandler ? { conflictHandler: def.conflictHandler } : {}) };
+      const conflictHandler = conflictHandlerOf(def);
+      spec[def.name] = { schema: def.schema, migrationStrategies: def.migrationStrategies ?? {}, ...(conflictHandler ? { conflictHandler } : {}) };
     }
     if (options.collections.length > 0) await rx.addCollections(spec);
   } catch (error) {
@@ -123,6 +128,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   }
   const database = rx;
   const local = new LocalStore(level);
+  const syncedCollections = options.collections.filter((def) => def.sync).map((def) => def.name);
   let closing: Promise<void> | undefined;
   return {
     dataDir,
@@ -130,6 +136,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
     local,
     health,
     level,
+    syncedCollections,
     collection<T>(name: string): RxCollection<T> {
       const found = database.collections[name];
       if (!found) throw new Error(`unknown collection "${name}"`);

@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
+import { Id, Page, PageSize } from '../api/params';
+import { commonErrors } from '../lib/errors';
+import { filesErrors } from './errors';
 import { CATEGORY_MAX, FILE_NAME_MAX } from './schema';
 import type { FileService } from './service';
 
@@ -9,7 +12,7 @@ declare module '../app-context' {
   }
 }
 
-const FileId = Type.String({ minLength: 1, maxLength: 40, description: 'fileId from file.upload.' });
+const FileId = Id('fileId from file.upload.', 40);
 const Category = Type.String({
   minLength: 1,
   maxLength: CATEGORY_MAX,
@@ -40,9 +43,9 @@ const upload = defineAction({
   }),
   returns: '`{fileId, url, uploadUrl, uploadExpiresAt, maxBytes}`',
   errors: [
-    [400, 'a parameter is missing or malformed'],
-    [5002, 'fileSize is larger than the maximum (data.maxBytes)'],
-    [5003, 'fileType is not an accepted type (data.allowedTypes)'],
+    [commonErrors.rows.invalid, 'a parameter is missing or malformed'],
+    [filesErrors.rows.fileTooLarge, 'fileSize is larger than the maximum (data.maxBytes)'],
+    [filesErrors.rows.invalidFileType, 'fileType is not an accepted type (data.allowedTypes)'],
   ],
   handler: (params, ctx) => ctx.app.services.files.createUpload(ctx.user.id, params),
 });
@@ -53,11 +56,11 @@ const query = defineAction({
   auth: 'user',
   params: Params({
     category: Type.Optional(Category),
-    page: Type.Integer({ minimum: 1, maximum: 1e6, default: 1 }),
-    pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    page: Page(),
+    pageSize: PageSize(100, 20),
   }),
   returns: `\`{list, total, page, pageSize}\`; each item: ${FILE_OBJECT}`,
-  errors: [[400, 'page or pageSize out of range']],
+  errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (params, ctx) => ctx.app.services.files.query(ctx.user.id, params),
 });
 
@@ -70,8 +73,8 @@ const remove = defineAction({
   params: Params({ fileId: FileId, force: Type.Optional(Type.Boolean({ default: false })) }),
   returns: '`{deleted: true, fileId, detachedRecords}` — detachedRecords: how many records still list the id (only with force).',
   errors: [
-    [5001, 'no such file of yours'],
-    [409, 'the file is attached to records (data.records) and force is not set'],
+    [filesErrors.rows.fileNotFound, 'no such file of yours'],
+    [filesErrors.rows.attachedToRecords, 'the file is attached to records (data.records) and force is not set'],
   ],
   handler: (params, ctx) => ctx.app.services.files.delete(ctx.user.id, params.fileId, params.force ?? false),
 });

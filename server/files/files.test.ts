@@ -103,7 +103,7 @@ describe('files: upload flow and serving', () => {
     const del = await t.api('file.delete', { fileId: id }, bob.token);
     expect(del).toMatchObject({ status: 404, code: 5001 });
     expect((await t.api('file.query', {}, bob.token)).data.list.map((f: any) => f.fileId)).not.toContain(id);
-    await expect(t.server.app.services.files.assertOwned(bob.id, [id])).rejects.toMatchObject({ code: 5001, data: { fileId: id } });
+    await expect(t.server.app.services.files.assertOwned(bob.id, [id])).rejects.toMatchObject({ code: 5001, details: { fileId: id } });
     const described = await t.server.app.services.files.describe(bob.id, [id]);
     expect(described).toEqual([{ fileId: id, fileName: '', fileType: '', fileSize: 0, category: '', url: '', signedUrl: '', missing: true }]);
   });
@@ -344,7 +344,7 @@ describe('files: upload flow and serving', () => {
     const b = (await uploadFile(t, alice.token, tinyJpeg(), { fileName: 'b.jpg', fileType: 'image/jpeg' })).ticket.data.fileId;
     await t.server.app.services.files.assertOwned(alice.id, [a, b, a]);
     await t.server.app.services.files.assertOwned(alice.id, []);
-    await expect(t.server.app.services.files.assertOwned(alice.id, [a, 'nope', '../x'])).rejects.toMatchObject({ code: 5001, data: { fileId: 'nope' } });
+    await expect(t.server.app.services.files.assertOwned(alice.id, [a, 'nope', '../x'])).rejects.toMatchObject({ code: 5001, details: { fileId: 'nope' } });
     const described = await t.server.app.services.files.describe(alice.id, [b, 'nope', a]);
     expect(described.map((d) => [d.fileId, d.fileName, d.missing])).toEqual([
       [b, 'b.jpg', false],

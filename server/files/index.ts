@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { fileActions } from './actions';
+import { filesErrors } from './errors';
 import { fileRoutes } from './routes';
 import { filesCollection } from './schema';
 import { FileService } from './service';
@@ -12,6 +13,7 @@ export function filesDomain() {
   let timer: NodeJS.Timeout | undefined;
   return defineDomain({
     name: 'files',
+    errors: filesErrors,
     collections: [filesCollection],
     actions: fileActions,
     async start(app) {

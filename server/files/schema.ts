@@ -1,63 +1,46 @@
-import type { CollectionDefinition } from '../db/collections';
-import { ID_MAX_LENGTH } from '../lib/ids';
-import { ms, str } from '../db/schema-fields';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineCollection } from '../db/collections';
+import { EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
+
+export const FILE_NAME_MAX = 255;
+export const CATEGORY_MAX = 32;
 
 /**
  * File metadata. The bytes never live in RxDB: they are in `<dataDir>/files/<id>` (see store.ts).
  * A document synced in from another device may have no bytes here; it is reported as missing.
  */
-export interface FileDoc {
-  id: string;
-  userId: string;
+export const FileDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
   /** Name given by the client (display and download name). */
-  fileName: string;
+  fileName: Str(FILE_NAME_MAX),
   /** Canonical media type (server/files/types.ts). */
-  fileType: string;
+  fileType: Str(100),
   /** Size in bytes (declared at file.upload, verified when the bytes arrive). */
-  fileSize: number;
-  category: string;
+  fileSize: Int(1, 1e13),
+  category: Str(CATEGORY_MAX),
   /** pending: waiting for the bytes at the upload URL; ready: bytes stored and checked. */
-  status: 'pending' | 'ready';
+  status: EnumOf(['pending', 'ready'] as const, 10),
   /** Until when the upload URL works (ms). */
-  uploadExpiresAt: number;
+  uploadExpiresAt: Ms(),
   /** Text files: 'utf-8' or 'gb18030'; '' for other types and while pending. */
-  textEncoding: string;
+  textEncoding: Str(16),
   /** Hex SHA-256 of the bytes; '' while pending. */
-  sha256: string;
-  createdAt: number;
-  updatedAt: number;
-}
+  sha256: Str(64),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type FileDoc = Static<typeof FileDocument>;
 
-
-export const FILE_NAME_MAX = 255;
-export const CATEGORY_MAX = 32;
-
-export const filesCollection: CollectionDefinition<FileDoc> = {
+export const filesCollection = defineCollection({
   name: 'files',
+  title: 'PennyPost file metadata',
+  version: 0,
+  primaryKey: 'id',
+  document: FileDocument,
+  indexes: [
+    ['userId', 'status', 'createdAt'],
+    ['userId', 'status', 'category', 'createdAt'],
+  ],
   sync: true,
-  schema: {
-    title: 'PennyPost file metadata',
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: str(ID_MAX_LENGTH),
-      userId: str(ID_MAX_LENGTH),
-      fileName: str(FILE_NAME_MAX),
-      fileType: str(100),
-      fileSize: { type: 'integer', minimum: 1, maximum: 1e13, multipleOf: 1 },
-      category: str(CATEGORY_MAX),
-      status: { type: 'string', enum: ['pending', 'ready'], maxLength: 10 },
-      uploadExpiresAt: ms,
-      textEncoding: str(16),
-      sha256: str(64),
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: ['id', 'userId', 'fileName', 'fileType', 'fileSize', 'category', 'status', 'uploadExpiresAt', 'textEncoding', 'sha256', 'createdAt', 'updatedAt'],
-    indexes: [
-      ['userId', 'status', 'createdAt'],
-      ['userId', 'status', 'category', 'createdAt'],
-    ],
-  } as any,
-};
+});

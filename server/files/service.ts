@@ -1,15 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { RxCollection } from 'rxdb';
-import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
+import type { AppContext, ServiceMap } from '../app-context';
 import { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
+import { filesErrors } from './errors';
 import type { FileDoc } from './schema';
 import { Signer } from './signing';
 import { ByteStore, FILE_ID_PATTERN, UploadAborted, UploadTooLong } from './store';
-import { checkText, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
+import { checkContent, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
 
 /** A file as the API shows it. */
 export interface FileView {
@@ -49,15 +48,18 @@ export interface UploadTicket {
   maxBytes: number;
 }
 
-/** The answer of a refused or failed byte upload: envelope code, HTTP status, message. */
-export class UploadRefusal extends DomainError {}
+/**
+ * A refused byte upload (routes.ts answers it with its envelope code, status, message and details;
+ * any other error of an upload is a 500). Every refusal after the URL was checked removes the pending file.
+ */
+export class UploadRefusal extends DomainError {
+  /** The refusal that answers with this error. */
+  static of(error: DomainError): UploadRefusal {
+    return error instanceof UploadRefusal ? error : new UploadRefusal(error.code, error.status, error.message, error.details, error.headers);
+  }
+}
 
 const DEFAULT_CATEGORY = 'other';
-
-function mib(bytes: number): string {
-  const value = bytes / (1024 * 1024);
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} MiB`;
-}
 
 /** Receipts, statements and pictures: metadata in RxDB, bytes in <dataDir>/files. app.services.files. */
 export class FileService {
@@ -131,21 +133,14 @@ export class FileService {
   private assertTypeAllowed(declared: string): string {
     const mime = normalizeMediaType(declared);
     const allowed = this.allowedTypes();
-    if (!allowed.includes(mime)) {
-      const reason = typeInfo(mime) ? 'is turned off in the settings (files.allowedTypes)' : 'is not accepted';
-      throw new ApiError(ErrorCode.InvalidFileType, `The file type "${declared}" ${reason}. Accepted types: ${allowed.join(', ')}.`, {
-        allowedTypes: allowed,
-      });
-    }
+    if (!allowed.includes(mime)) throw filesErrors.invalidFileType(declared, typeInfo(mime) !== undefined, allowed).with({ allowedTypes: allowed });
     return mime;
   }
 
   /** The size check shared by file.upload and the byte upload (5002). */
   private assertSizeAllowed(size: number): void {
     const max = this.settings.maxBytes;
-    if (size > max) {
-      throw new ApiError(ErrorCode.FileTooLarge, `The file is ${mib(size)}; the largest accepted file is ${mib(max)} (${max} bytes).`, { maxBytes: max });
-    }
+    if (size > max) throw filesErrors.fileTooLarge(size, max).with({ maxBytes: max });
   }
 
   /** file.upload: records the metadata (pending) and hands out the single-use upload URL. */
@@ -214,34 +209,21 @@ export class FileService {
    */
   async receiveUpload(fileId: string, expires: number, sig: unknown, body: Readable, contentLength: number | null): Promise<FileView> {
     if (!FILE_ID_PATTERN.test(fileId) || !this.verifyUploadSignature(fileId, expires, sig)) {
-      throw new UploadRefusal(ErrorCode.Forbidden, 403, 'This upload URL is not valid: it was altered, or it belongs to another PennyPost.');
+      throw UploadRefusal.of(filesErrors.uploadUrlInvalid());
     }
     return this.locks.run(fileId, async () => {
       const doc = await this.findDoc(fileId);
-      if (!doc) {
-        throw new UploadRefusal(
-          ErrorCode.FileNotFound,
-          404,
-          'This file does not exist any more (it was deleted, or an earlier upload to this URL was refused). Call file.upload again.',
-        );
-      }
-      if (doc.status === 'ready') {
-        throw new UploadRefusal(ErrorCode.Gone, 410, 'This upload URL was already used: the file is stored. Call file.upload for a new file.');
-      }
-      if (doc.uploadExpiresAt !== expires) {
-        throw new UploadRefusal(ErrorCode.Forbidden, 403, 'This upload URL is not valid for this file.');
-      }
+      if (!doc) throw UploadRefusal.of(filesErrors.uploadFileGone());
+      if (doc.status === 'ready') throw UploadRefusal.of(filesErrors.uploadUrlUsed());
+      if (doc.uploadExpiresAt !== expires) throw UploadRefusal.of(filesErrors.uploadUrlNotForFile());
       if (this.app.clock.now() >= expires) {
         await this.removeDoc(fileId);
-        throw new UploadRefusal(ErrorCode.Gone, 410, `This upload URL expired at ${new Date(expires).toISOString()}. Call file.upload again.`, {
-          expiredAt: expires,
-        });
+        throw UploadRefusal.of(filesErrors.uploadUrlExpired(expires).with({ expiredAt: expires }));
       }
       // From here on every refusal removes the pending file: nothing is kept.
       const refuse = async (error: DomainError): Promise<never> => {
         await this.removeDoc(fileId);
-        if (error instanceof UploadRefusal) throw error;
-        throw new UploadRefusal(error.code, error.status, error.message, error.details);
+        throw UploadRefusal.of(error);
       };
       try {
         this.assertTypeAllowed(doc.fileType);
@@ -249,20 +231,9 @@ export class FileService {
       } catch (error) {
         return refuse(error as DomainError);
       }
-      const sizeLie = (actual: number | string) =>
-        new UploadRefusal(
-          ErrorCode.Validation,
-          400,
-          `The upload has ${actual} bytes but file.upload declared ${doc.fileSize}. Nothing was kept; call file.upload again with the real size.`,
-          { declared: doc.fileSize },
-        );
+      const sizeLie = (actual: number | string) => filesErrors.sizeMismatch(actual, doc.fileSize).with({ declared: doc.fileSize });
       const tooLarge = (actual: number | string) =>
-        new UploadRefusal(
-          ErrorCode.FileTooLarge,
-          413,
-          `The upload has ${actual} bytes, more than the ${doc.fileSize} declared and more than the ${this.settings.maxBytes} accepted. Nothing was kept.`,
-          { maxBytes: this.settings.maxBytes },
-        );
+        filesErrors.uploadTooLarge(actual, doc.fileSize, this.settings.maxBytes).with({ maxBytes: this.settings.maxBytes });
       if (contentLength !== null && contentLength !== doc.fileSize) {
         return refuse(contentLength > this.settings.maxBytes ? tooLarge(contentLength) : sizeLie(contentLength));
       }
@@ -278,8 +249,8 @@ export class FileService {
       }
       try {
         if (received.size !== doc.fileSize) return await refuse(sizeLie(received.size));
-        const textEncoding = await this.checkContent(received.tmpPath, doc.fileType).catch((error: unknown) => {
-          if (error instanceof UploadRefusal) return refuse(error);
+        const textEncoding = await checkContent(received.tmpPath, doc.fileType).catch((error: unknown) => {
+          if (error instanceof DomainError) return refuse(error);
           throw error;
         });
         await this.bytes.commit(received.tmpPath, fileId);
@@ -291,31 +262,6 @@ export class FileService {
         await this.bytes.discard(received.tmpPath);
       }
     });
-  }
-
-  /** Checks the real type of stored bytes against the declared one; returns the text encoding ('' for binary). */
-  private async checkContent(tmpPath: string, fileType: string): Promise<string> {
-    const info = typeInfo(fileType)!;
-    // Loaded on the first upload, not at every start.
-    const { fileTypeFromFile } = await import('file-type');
-    const detected = await fileTypeFromFile(tmpPath);
-    if (info.detect === 'text') {
-      if (detected) {
-        throw new UploadRefusal(ErrorCode.InvalidFileType, 415, `The bytes are a ${detected.mime} file, not ${fileType}. Nothing was kept.`, {
-          detected: detected.mime,
-        });
-      }
-      const result = checkText(await readFile(tmpPath));
-      if (!result.ok) throw new UploadRefusal(ErrorCode.InvalidFileType, 415, `The bytes are not ${fileType}: ${result.reason}. Nothing was kept.`);
-      return result.encoding;
-    }
-    if (!detected || !info.detect.includes(detected.mime)) {
-      const what = detected ? `a ${detected.mime} file` : 'not a recognisable file of that type';
-      throw new UploadRefusal(ErrorCode.InvalidFileType, 415, `The bytes are ${what}, but file.upload declared ${fileType}. Nothing was kept.`, {
-        detected: detected?.mime ?? null,
-      });
-    }
-    return '';
   }
 
   /** file.query: the user's stored files, newest first. Pending uploads are not listed. */
@@ -332,14 +278,10 @@ export class FileService {
     return { list, total, page: input.page, pageSize: input.pageSize };
   }
 
-  /** How many of the user's accounting records list this file among their attachments. */
+  /** How many of the user's accounting records list this file among their attachments (the ledger's count; 0 without a ledger). */
   async countAttachedRecords(userId: string, fileId: string): Promise<number> {
-    const records = this.app.db.rx.collections['records'] as RxCollection<{ userId: string; attachments?: string[] }> | undefined;
-    if (!records) return 0;
-    const docs = await records.find({ selector: { userId } }).exec();
-    let count = 0;
-    for (const doc of docs) if ((doc.get('attachments') as string[] | undefined)?.includes(fileId)) count++;
-    return count;
+    const ledger = (this.app.services as Partial<ServiceMap>).ledger;
+    return ledger ? ledger.countRecordsAttaching(userId, fileId) : 0;
   }
 
   /**
@@ -349,15 +291,9 @@ export class FileService {
   async delete(userId: string, fileId: string, force: boolean): Promise<{ deleted: true; fileId: string; detachedRecords: number }> {
     return this.locks.run(fileId, async () => {
       const doc = await this.findOwned(userId, fileId);
-      if (!doc) throw new ApiError(ErrorCode.FileNotFound, 'This file does not exist.', { fileId });
+      if (!doc) throw filesErrors.fileNotFound().with({ fileId });
       const attached = await this.countAttachedRecords(userId, fileId);
-      if (attached > 0 && !force) {
-        throw new ApiError(
-          ErrorCode.Conflict,
-          `This file is attached to ${attached} accounting record${attached === 1 ? '' : 's'}. Remove it from ${attached === 1 ? 'that record' : 'those records'} first, or delete with force: true (the records will then show it as missing).`,
-          { fileId, records: attached },
-        );
-      }
+      if (attached > 0 && !force) throw filesErrors.attachedToRecords(attached).with({ fileId, records: attached });
       await this.removeDoc(fileId);
       await this.bytes.remove(fileId);
       return { deleted: true, fileId, detachedRecords: attached };
@@ -365,7 +301,7 @@ export class FileService {
   }
 
   /**
-   * For the ledger: every id must be a stored file of this user, or ApiError 5001 naming the
+   * For the ledger: every id must be a stored file of this user, or 5001 (filesErrors) naming the
    * first one that is not. A file whose bytes were not uploaded yet does not count.
    */
   async assertOwned(userId: string, fileIds: string[]): Promise<void> {
@@ -374,10 +310,8 @@ export class FileService {
     const found = valid.length ? await this.files.findByIds(valid).exec() : new Map();
     for (const id of unique) {
       const doc = found.get(id)?.toJSON() as FileDoc | undefined;
-      if (!doc || doc.userId !== userId) throw new ApiError(ErrorCode.FileNotFound, `File ${id} does not exist.`, { fileId: id });
-      if (doc.status !== 'ready') {
-        throw new ApiError(ErrorCode.FileNotFound, `File ${id} has no bytes yet: send them to its uploadUrl before attaching it.`, { fileId: id });
-      }
+      if (!doc || doc.userId !== userId) throw filesErrors.attachmentNotFound(id).with({ fileId: id });
+      if (doc.status !== 'ready') throw filesErrors.attachmentWithoutBytes(id).with({ fileId: id });
     }
   }
 

@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { filesErrors } from './errors';
+
 /**
  * The media types PennyPost accepts as files, how each is recognised from its bytes, and how it
  * is served. Types a browser could execute (HTML, SVG, XML, JavaScript) are not supported at all:
@@ -79,4 +82,27 @@ export function checkText(bytes: Uint8Array): { ok: true; encoding: TextEncoding
   if (/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text)) return { ok: false, reason: 'it contains control characters, so it is not a text file' };
   if (MARKUP_START.test(text.slice(0, 1024))) return { ok: false, reason: 'it looks like an HTML or XML document, which is not accepted' };
   return { ok: true, encoding };
+}
+
+/**
+ * Checks stored bytes against their declared type: magic numbers for binary types, checkText for
+ * text types. Returns the text encoding ('' for binary types), or throws 5003 (filesErrors)
+ * saying what the bytes are instead.
+ */
+export async function checkContent(path: string, declared: string): Promise<TextEncoding | ''> {
+  const info = typeInfo(declared)!;
+  // Loaded on the first upload, not at every start.
+  const { fileTypeFromFile } = await import('file-type');
+  const detected = await fileTypeFromFile(path);
+  if (info.detect === 'text') {
+    if (detected) throw filesErrors.bytesOfAnotherType(detected.mime, declared).with({ detected: detected.mime });
+    const result = checkText(await readFile(path));
+    if (!result.ok) throw filesErrors.bytesNotText(declared, result.reason);
+    return result.encoding;
+  }
+  if (!detected || !info.detect.includes(detected.mime)) {
+    const mime = detected?.mime ?? null;
+    throw filesErrors.bytesNotOfDeclaredType(mime, declared).with({ detected: mime });
+  }
+  return '';
 }

@@ -598,4 +598,12 @@ export class LedgerService {
       if (doc?.userId) listener({ userId: doc.userId, operation: event.operation, createdAt: doc.createdAt });
     });
   }
+
+  /** How many of the user's records list this file among their attachments (files asks before deleting a file). */
+  async countRecordsAttaching(userId: string, fileId: string): Promise<number> {
+    const docs = await this.records.find({ selector: { userId } }).exec();
+    let count = 0;
+    for (const doc of docs) if ((doc.get('attachments') as string[] | undefined)?.includes(fileId)) count++;
+    return count;
+  }
 }

@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineAction, defineActions, Params } from '../api/action';
+import { defineAction, defineActions, Params, type ActionErrorDoc } from '../api/action';
+import { Id, Ms, Page, PageSize } from '../api/params';
+import { commonErrors } from '../lib/errors';
+import { linksErrors } from './errors';
 import { CODE_MAX, DESCRIPTION_MAX, TITLE_MAX, URL_MAX } from './schema';
 import type { LinkService } from './service';
 
@@ -9,15 +12,25 @@ declare module '../app-context' {
   }
 }
 
-const LinkId = Type.String({ minLength: 1, maxLength: 40, description: 'id of the link (from shortlink.create or shortlink.list).' });
+const LinkId = Id('id of the link (from shortlink.create or shortlink.list).', 40);
 const Url = Type.String({ minLength: 1, maxLength: URL_MAX, description: 'Target: an absolute http:// or https:// URL without user:password@.' });
 const Title = Type.String({ maxLength: TITLE_MAX });
 const Description = Type.String({ maxLength: DESCRIPTION_MAX });
-const ExpireAt = Type.Integer({ minimum: 0, maximum: 8.64e15, description: 'When the link stops redirecting (ms); 0 = never.' });
+const ExpireAt = Ms('When the link stops redirecting (ms); 0 = never.');
 
 const LINK_OBJECT =
   '`{id, code, shortUrl, url, title, description, expireAt, isPublic, expired, accessCount, lastAccessAt, createdAt, updatedAt}`; ' +
   'private links also carry `ownerUrl` (the short URL with a `?t=` access token that opens it in any browser) and `ownerUrlExpiresAt`.';
+
+/** The refusals of a target URL (LinkService.checkTarget), for shortlink.create and shortlink.update. */
+const URL_ERRORS: readonly ActionErrorDoc[] = [
+  [linksErrors.rows.urlNotAbsolute, 'url is not an absolute URL'],
+  [linksErrors.rows.schemeNotAllowed, 'url is not http: or https:'],
+  [linksErrors.rows.urlWithoutHost, 'url has no host'],
+  [linksErrors.rows.credentialsInUrl, 'url carries a user name or password'],
+  [linksErrors.rows.urlReachesThisServer, 'url reaches this server (any of its names, addresses or ports)'],
+  [linksErrors.rows.urlTooLong, 'url is too long once normalised'],
+];
 
 const create = defineAction({
   summary: 'Create a short link /s/{code} that redirects (302) to a web address.',
@@ -37,8 +50,10 @@ const create = defineAction({
   }),
   returns: LINK_OBJECT,
   errors: [
-    [400, 'url is not an absolute http(s) URL, carries credentials, or points to a short link; expireAt is in the past; alias is malformed'],
-    [409, 'the alias is already taken'],
+    [commonErrors.rows.invalid, 'a parameter is missing or malformed (e.g. alias)'],
+    ...URL_ERRORS,
+    [linksErrors.rows.expiryInPast, 'expireAt is in the past'],
+    [linksErrors.rows.aliasTaken, 'the alias is already taken'],
   ],
   handler: (params, ctx) => ctx.app.services.links.create(ctx.user.id, params),
 });
@@ -49,7 +64,7 @@ const query = defineAction({
   auth: 'user',
   params: Params({ code: Type.String({ minLength: 1, maxLength: CODE_MAX }) }),
   returns: LINK_OBJECT,
-  errors: [[404, 'no link of yours has this code']],
+  errors: [[linksErrors.rows.linkNotFound, 'no link of yours has this code']],
   handler: (params, ctx) => ctx.app.services.links.query(ctx.user.id, params.code),
 });
 
@@ -57,11 +72,11 @@ const list = defineAction({
   summary: 'Your short links, newest first.',
   auth: 'user',
   params: Params({
-    page: Type.Integer({ minimum: 1, maximum: 1e6, default: 1 }),
-    pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    page: Page(),
+    pageSize: PageSize(100, 20),
   }),
   returns: `\`{list, total, page, pageSize}\`; each item: ${LINK_OBJECT}`,
-  errors: [[400, 'page or pageSize out of range']],
+  errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (params, ctx) => ctx.app.services.links.list(ctx.user.id, params.page, params.pageSize),
 });
 
@@ -81,8 +96,9 @@ const update = defineAction({
   }),
   returns: LINK_OBJECT,
   errors: [
-    [400, 'no field to change, or url is not allowed (see shortlink.create)'],
-    [404, 'no link of yours has this id'],
+    [linksErrors.rows.nothingToChange, 'no field to change'],
+    ...URL_ERRORS,
+    [linksErrors.rows.linkNotFound, 'no link of yours has this id'],
   ],
   handler: (params, ctx) => {
     const { id, ...patch } = params;
@@ -95,7 +111,7 @@ const remove = defineAction({
   auth: 'user',
   params: Params({ id: LinkId }),
   returns: '`{deleted: true, id}`',
-  errors: [[404, 'no link of yours has this id']],
+  errors: [[linksErrors.rows.linkNotFound, 'no link of yours has this id']],
   handler: (params, ctx) => ctx.app.services.links.delete(ctx.user.id, params.id),
 });
 

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { linkActions } from './actions';
+import { linksErrors } from './errors';
 import { linkRoutes } from './routes';
 import { linksCollection } from './schema';
 import { LinkService } from './service';
@@ -8,6 +9,7 @@ import { LinkService } from './service';
 export function linksDomain() {
   return defineDomain({
     name: 'links',
+    errors: linksErrors,
     collections: [linksCollection],
     actions: linkActions,
     start(app) {

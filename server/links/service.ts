@@ -1,11 +1,12 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { baseUrlOf, Signer } from '../files/signing';
 import { localHostNames } from '../http/addresses';
 import { newId, randomBase62 } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
+import { linksErrors } from './errors';
+import { canonicalHost, isLoopbackHost } from './hosts';
 import { URL_MAX, type LinkDoc } from './schema';
 
 /** Length of generated codes: 62^7 ≈ 3.5·10^12 possibilities. */
@@ -48,59 +49,6 @@ export interface LinkPatch {
   description?: string;
   expireAt?: number;
   isPublic?: boolean;
-}
-
-const notFound = () => new ApiError(ErrorCode.NotFound, 'No short link of yours has this id or code.');
-
-/**
- * A host name as the WHATWG URL parser writes it (lower case, IPv4 in dotted decimal whatever its
- * spelling, IPv6 in brackets and compressed, IDN in punycode), without trailing dots; null when it
- * is not a host. Accepts `name`, `name:port`, `[v6]`, `[v6]:port` and a bare IPv6 address.
- */
-export function canonicalHost(name: string): string | null {
-  const text = name.trim();
-  const bracketed = !text.startsWith('[') && text.split(':').length > 2 ? `[${text}]` : text;
-  try {
-    return new URL(`http://${bracketed}/`).hostname.replace(/\.+$/, '') || null;
-  } catch {
-    return null;
-  }
-}
-
-/** The 8 groups of an IPv6 address as the URL parser writes it (hex groups, at most one `::`). */
-function ipv6Groups(address: string): number[] | null {
-  const [head, tail, extra] = address.split('::');
-  if (extra !== undefined) return null;
-  const left = head ? head.split(':') : [];
-  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
-  const missing = 8 - left.length - right.length;
-  if (tail === undefined ? missing !== 0 : missing < 1) return null;
-  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
-  return groups.some(Number.isNaN) ? null : groups;
-}
-
-/** 127.0.0.0/8 (loopback) and 0.0.0.0/8 (`0.0.0.0` connects to this machine), dotted decimal. */
-function isLocalIPv4(address: string): boolean {
-  const match = /^(\d{1,3})\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.exec(address);
-  return match !== null && (match[1] === '127' || match[1] === '0');
-}
-
-/**
- * Whether a canonical host (canonicalHost) always means this machine: `localhost` and
- * `*.localhost`, 127.0.0.0/8, 0.0.0.0/8, `[::1]`, `[::]`, and those IPv4 addresses written as
- * IPv6 (`[::ffff:127.0.0.1]`, `[::127.0.0.1]`).
- */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isLocalIPv4(host)) return true;
-  if (!host.startsWith('[') || !host.endsWith(']')) return false;
-  const groups = ipv6Groups(host.slice(1, -1));
-  if (!groups) return false;
-  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] <= 1) return true; // :: and ::1
-  if (!groups.slice(0, 5).every((g) => g === 0) || (groups[5] !== 0xffff && groups[5] !== 0)) return false;
-  const ipv4 = `${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}`;
-  // IPv4-mapped (::ffff:a.b.c.d) as the address it maps; the old IPv4-compatible form (::a.b.c.d) only for 127/8.
-  return groups[5] === 0xffff ? isLocalIPv4(ipv4) : ipv4.startsWith('127.');
 }
 
 /** Short links: create, look up, count hits. Published as app.services.links. */
@@ -187,25 +135,13 @@ export class LinkService {
     try {
       parsed = new URL(text);
     } catch {
-      throw new ApiError(ErrorCode.Validation, 'params.url is not an absolute URL (it must start with http:// or https://).', { field: 'params.url' });
+      throw linksErrors.urlNotAbsolute().at('url');
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new ApiError(ErrorCode.Validation, `Only http: and https: links are allowed (got "${parsed.protocol}").`, { field: 'params.url' });
-    }
-    if (!parsed.hostname) throw new ApiError(ErrorCode.Validation, 'params.url has no host name.', { field: 'params.url' });
-    if (parsed.username || parsed.password) {
-      throw new ApiError(ErrorCode.Validation, 'Links with a user name or password in the URL are not allowed (they are used to disguise the real site).', {
-        field: 'params.url',
-      });
-    }
-    if (this.reachesThisServer(parsed)) {
-      throw new ApiError(
-        ErrorCode.Validation,
-        `params.url leads to this PennyPost server itself ("${parsed.hostname}"); a short link must lead somewhere else (links to this server could redirect to each other forever).`,
-        { field: 'params.url' },
-      );
-    }
-    if (parsed.href.length > URL_MAX) throw new ApiError(ErrorCode.Validation, `params.url is longer than ${URL_MAX} characters.`, { field: 'params.url' });
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw linksErrors.schemeNotAllowed(parsed.protocol).at('url');
+    if (!parsed.hostname) throw linksErrors.urlWithoutHost().at('url');
+    if (parsed.username || parsed.password) throw linksErrors.credentialsInUrl().at('url');
+    if (this.reachesThisServer(parsed)) throw linksErrors.urlReachesThisServer(parsed.hostname).at('url');
+    if (parsed.href.length > URL_MAX) throw linksErrors.urlTooLong(URL_MAX).at('url');
     return parsed.href;
   }
 
@@ -274,20 +210,12 @@ export class LinkService {
     const url = this.checkTarget(input.url);
     const now = this.app.clock.now();
     const expireAt = input.expireAt ?? 0;
-    if (expireAt !== 0 && expireAt <= now) {
-      throw new ApiError(ErrorCode.Validation, 'params.expireAt is in the past; use 0 (or leave it out) for a link that never expires.', {
-        field: 'params.expireAt',
-      });
-    }
+    if (expireAt !== 0 && expireAt <= now) throw linksErrors.expiryInPast().at('expireAt');
     const doc = await this.codes.run('codes', async () => {
       let code: string;
       if (input.alias) {
         code = input.alias;
-        if (await this.findByCode(code)) {
-          throw new ApiError(ErrorCode.Conflict, `The short code "${code}" is already taken. Choose another, or leave alias out for a random one.`, {
-            field: 'params.alias',
-          });
-        }
+        if (await this.findByCode(code)) throw linksErrors.aliasTaken(code).at('alias');
       } else {
         let found: string | null = null;
         for (let attempt = 0; attempt < 8 && !found; attempt++) {
@@ -320,10 +248,10 @@ export class LinkService {
   /** shortlink.query: one of the user's links by code, with up-to-date statistics. */
   async query(userId: string, code: string): Promise<LinkView> {
     const found = await this.findByCode(code);
-    if (!found || found.userId !== userId) throw notFound();
+    if (!found || found.userId !== userId) throw linksErrors.linkNotFound();
     await this.perLink.run(found.id, () => this.flush(found.id));
     const link = await this.findOwned(userId, found.id);
-    if (!link) throw notFound();
+    if (!link) throw linksErrors.linkNotFound();
     return this.view(link);
   }
 
@@ -344,13 +272,11 @@ export class LinkService {
     if (patch.description !== undefined) changes.description = patch.description;
     if (patch.expireAt !== undefined) changes.expireAt = patch.expireAt;
     if (patch.isPublic !== undefined) changes.isPublic = patch.isPublic;
-    if (Object.keys(changes).length === 0) {
-      throw new ApiError(ErrorCode.Validation, 'Nothing to change: give at least one of url, title, description, expireAt, isPublic.');
-    }
+    if (Object.keys(changes).length === 0) throw linksErrors.nothingToChange();
     return this.perLink.run(id, async () => {
       await this.flush(id);
       const doc = await this.links.findOne(id).exec();
-      if (!doc || doc.get('userId') !== userId) throw notFound();
+      if (!doc || doc.get('userId') !== userId) throw linksErrors.linkNotFound();
       const updated = await doc.incrementalPatch({ ...changes, updatedAt: this.app.clock.now() });
       return this.view(updated.toJSON() as LinkDoc);
     });
@@ -359,7 +285,7 @@ export class LinkService {
   async delete(userId: string, id: string): Promise<{ deleted: true; id: string }> {
     return this.perLink.run(id, async () => {
       const doc = await this.links.findOne(id).exec();
-      if (!doc || doc.get('userId') !== userId) throw notFound();
+      if (!doc || doc.get('userId') !== userId) throw linksErrors.linkNotFound();
       this.pendingHits.delete(id);
       await doc.remove();
       return { deleted: true, id };

@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
+import { Id, Page, PageSize } from '../api/params';
+import { commonErrors } from '../lib/errors';
 import type { ConflictLog } from './conflict-log';
+import { syncErrors } from './errors';
 import { PREFIX_PATTERN, type SyncService } from './service';
-import { SYNCED_COLLECTIONS } from './synced-collections';
 
 declare module '../app-context' {
   interface ServiceMap {
@@ -28,14 +30,20 @@ const syncConfigure = defineAction({
     username: Type.String({ minLength: 1, maxLength: 256 }),
     password: Type.String({ minLength: 1, maxLength: 1024, description: 'The CouchDB password, entered again on every sync.configure.' }),
     live: Type.Optional(Type.Boolean({ default: true, description: 'Keep syncing continuously (true) or sync once (false).' })),
-    collections: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: `Subset of ${SYNCED_COLLECTIONS.join(', ')} (default: all).` })),
+    collections: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: 'Subset of the synced collections (docs/sync.md lists them; default: all).' })),
     prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, description: 'Prefix of the remote database names (CouchDB name rules).' })),
   }),
   returns: STATUS,
   errors: [
-    [400, 'bad URL, wrong username or password, the password placeholder instead of the password, unknown collection'],
-    [403, 'the user may not create or use the databases'],
-    [502, 'the server cannot be reached or is not CouchDB'],
+    [commonErrors.rows.invalid, 'wrong username or password (CouchDB refused them)'],
+    [syncErrors.rows.urlNotAnAddress, 'url is not an address'],
+    [syncErrors.rows.urlNotHttp, 'url is not http:// or https://'],
+    [syncErrors.rows.credentialsInUrl, 'url carries a user name or password'],
+    [syncErrors.rows.passwordPlaceholder, 'the password placeholder instead of the password'],
+    [syncErrors.rows.passwordForOtherServer, 'the password placeholder, with another url or username than the stored password\'s'],
+    [syncErrors.rows.notSyncable, 'unknown collection'],
+    [commonErrors.rows.forbidden, 'the user may not create or use the databases'],
+    [commonErrors.rows.badGateway, 'the server cannot be reached or is not CouchDB'],
   ],
   handler: (params, ctx) => ctx.app.services.sync.configure(ctx.user.id, params),
 });
@@ -53,7 +61,7 @@ const syncStart = defineAction({
   auth: 'user',
   params: Params({}),
   returns: STATUS,
-  errors: [[404, 'sync is not configured']],
+  errors: [[syncErrors.rows.notConfiguredToStart, 'sync is not configured']],
   handler: (_params, ctx) => ctx.app.services.sync.start(ctx.user.id),
 });
 
@@ -62,7 +70,7 @@ const syncStop = defineAction({
   auth: 'user',
   params: Params({}),
   returns: STATUS,
-  errors: [[404, 'sync is not configured']],
+  errors: [[syncErrors.rows.notConfigured, 'sync is not configured']],
   handler: (_params, ctx) => ctx.app.services.sync.stop(ctx.user.id),
 });
 
@@ -71,7 +79,7 @@ const syncResync = defineAction({
   auth: 'user',
   params: Params({}),
   returns: STATUS,
-  errors: [[404, 'sync is not configured']],
+  errors: [[syncErrors.rows.notConfigured, 'sync is not configured']],
   handler: (_params, ctx) => ctx.app.services.sync.resync(ctx.user.id),
 });
 
@@ -87,6 +95,8 @@ const CONFLICT =
   '`{id, collection, documentId, at, kind: fields|edit-lost|delete-undone, lost: this-device|other-device, fields: [{field, lost, kept}], summary, ' +
   'lostUpdatedAt, keptUpdatedAt, status: open|kept-other|dismissed}`';
 
+const ConflictId = Id('', 64);
+
 const syncConflicts = defineAction({
   summary: 'The conflict log: what the sync\'s conflict rules overwrote that a person wrote, newest first.',
   notes:
@@ -95,12 +105,9 @@ const syncConflicts = defineAction({
     'kept its value and `fields[].lost` is the overwritten one; `edit-lost` — an edit lost to a later delete; `delete-undone` — a delete lost to a later ' +
     'edit. `lost` says whose version lost: this PennyPost\'s or the server\'s (another device or a phone). `open` counts the entries still open.',
   auth: 'user',
-  params: Params({
-    page: Type.Integer({ minimum: 1, maximum: 1e6, default: 1 }),
-    pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-  }),
+  params: Params({ page: Page(), pageSize: PageSize(100, 20) }),
   returns: `\`{list, total, open, page, pageSize}\`; each item: ${CONFLICT}`,
-  errors: [[400, 'page or pageSize out of range']],
+  errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (params, ctx) => ctx.app.services.syncConflicts.list(ctx.user.id, params.page, params.pageSize),
 });
 
@@ -110,11 +117,14 @@ const syncKeepOtherVersion = defineAction({
     '`fields`: the lost field values are written back; `edit-lost`: the lost edit is written back (the document returns); `delete-undone`: the document ' +
     'is deleted again. It is a new change with a later `updatedAt`, so it wins on every device. The entry becomes `kept-other`.',
   auth: 'user',
-  params: Params({ conflictId: Type.String({ minLength: 1, maxLength: 64 }) }),
+  params: Params({ conflictId: ConflictId }),
   returns: CONFLICT,
   errors: [
-    [404, 'no such entry in your conflict log'],
-    [409, 'the entry is closed already (kept or dismissed), the document was deleted since (fields), or the version no longer fits the document\'s rules'],
+    [syncErrors.rows.conflictNotFound, 'no such entry in your conflict log'],
+    [syncErrors.rows.conflictClosed, 'the entry is closed already (kept or dismissed)'],
+    [syncErrors.rows.collectionUnavailable, 'the entry\'s collection is not open on this PennyPost'],
+    [syncErrors.rows.documentDeletedSince, 'the document was deleted since (fields)'],
+    [syncErrors.rows.otherVersionNotWritten, 'the version no longer fits the document\'s rules'],
   ],
   handler: (params, ctx) => ctx.app.services.syncConflicts.keepOtherVersion(ctx.user.id, params.conflictId),
 });
@@ -122,11 +132,11 @@ const syncKeepOtherVersion = defineAction({
 const syncDismissConflict = defineAction({
   summary: 'Close a conflict log entry, keeping the resolution as it is.',
   auth: 'user',
-  params: Params({ conflictId: Type.String({ minLength: 1, maxLength: 64 }) }),
+  params: Params({ conflictId: ConflictId }),
   returns: CONFLICT,
   errors: [
-    [404, 'no such entry in your conflict log'],
-    [409, 'the entry is closed already'],
+    [syncErrors.rows.conflictNotFound, 'no such entry in your conflict log'],
+    [syncErrors.rows.conflictClosed, 'the entry is closed already'],
   ],
   handler: (params, ctx) => ctx.app.services.syncConflicts.dismiss(ctx.user.id, params.conflictId),
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RxCollection, RxConflictHandlerInput } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
-import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from './conflicts';
+import { syncErrors } from './errors';
+import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-rules';
 import type { SyncedCollection } from './synced-collections';
 
 /**
@@ -126,8 +126,8 @@ export class ConflictLog {
     return this.lock.run(userId, async () => {
       const entries = await this.load(userId);
       const entry = entries.find((e) => e.id === conflictId);
-      if (!entry) throw new ApiError(ErrorCode.NotFound, 'No such conflict in your conflict log.');
-      if (entry.status !== 'open') throw new ApiError(ErrorCode.Conflict, `This conflict is closed already (${entry.status}).`);
+      if (!entry) throw syncErrors.conflictNotFound();
+      if (entry.status !== 'open') throw syncErrors.conflictClosed(entry.status);
       await apply(entry);
       await this.app.db.local.put(KEY_PREFIX + userId, entries);
       return view(entry);
@@ -148,15 +148,15 @@ export class ConflictLog {
   async keepOtherVersion(userId: string, conflictId: string): Promise<ConflictView> {
     return this.change(userId, conflictId, async (entry) => {
       const collection = this.app.db.rx.collections[entry.collection] as RxCollection | undefined;
-      if (!collection) throw new ApiError(ErrorCode.NotFound, `The ${entry.collection} collection is not available here.`);
+      if (!collection) throw syncErrors.collectionUnavailable(entry.collection);
       const current = await collection.findOne(entry.documentId).exec();
-      if (current && (current.toJSON() as Doc).userId !== userId) throw new ApiError(ErrorCode.NotFound, 'No such conflict in your conflict log.');
+      if (current && (current.toJSON() as Doc).userId !== userId) throw syncErrors.conflictNotFound();
       const later = (doc: Doc | undefined) => Math.max(this.app.clock.now(), (typeof doc?.updatedAt === 'number' ? doc.updatedAt : 0) + 1);
       try {
         if (entry.kind === 'delete-undone') {
           if (current) await current.remove();
         } else if (entry.kind === 'fields') {
-          if (!current) throw new ApiError(ErrorCode.Conflict, 'The document has been deleted since; there is nothing to change.');
+          if (!current) throw syncErrors.documentDeletedSince();
           await current.incrementalModify((doc: Doc) => {
             for (const { field, lost } of entry.fields) {
               if (lost === undefined) delete doc[field];
@@ -176,7 +176,7 @@ export class ConflictLog {
         }
       } catch (error) {
         if (error instanceof DomainError) throw error;
-        throw new ApiError(ErrorCode.Conflict, `The other version could not be written back: ${(error as Error).message.split('\n')[0].slice(0, 200)}`);
+        throw syncErrors.otherVersionNotWritten((error as Error).message.split('\n')[0].slice(0, 200));
       }
       entry.status = 'kept-other';
     });

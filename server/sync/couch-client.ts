@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from '../api/errors';
+import { commonErrors } from '../lib/errors';
 
 /**
  * The few CouchDB calls sync makes itself (besides RxDB's replication): check the server and
@@ -76,10 +76,10 @@ export async function ensureDatabase(target: CouchTarget, name: string): Promise
   }
 }
 
-/** Maps a CouchError to the API envelope: the user's input (400) or the server (502). */
-export function toApiError(error: unknown): unknown {
+/** Maps a CouchError to a domain error in CouchDB's words: the user's input (400, 403) or the server (502). */
+export function toDomainError(error: unknown): unknown {
   if (!(error instanceof CouchError)) return error;
-  if (error.kind === 'auth') return new ApiError(ErrorCode.Validation, error.message, { field: 'params.password' });
-  if (error.kind === 'forbidden') return new ApiError(ErrorCode.Forbidden, error.message);
-  return new ApiError(ErrorCode.BadGateway, error.message);
+  if (error.kind === 'auth') return commonErrors.invalid(error.message).at('password');
+  if (error.kind === 'forbidden') return commonErrors.forbidden(error.message);
+  return commonErrors.badGateway(error.message);
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/listen';
 import { COUCH_ADMIN, RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
-import { SYNCED_COLLECTIONS } from './synced-collections';
+import { allDomains } from '../domains';
 import { COUCH_START_TIMEOUT, FAST } from '../test-support/sync';
 
 /**
@@ -34,7 +34,8 @@ beforeAll(async () => {
   // A plain user, a member of the ledger's databases (made by the admin): CouchDB accepts a
   // `_users` user at once (a server admin added through the config API is refused for a moment).
   second = { url: couch.directUrl, username: 'second_user', password: 'second-secret' };
-  await couch.setUser(second.username, second.password, { members: ['meta', ...SYNCED_COLLECTIONS].map((name) => `cred_${name}`) });
+  const synced = allDomains().flatMap((domain) => domain.collections ?? []).filter((def) => def.sync).map((def) => def.name);
+  await couch.setUser(second.username, second.password, { members: ['meta', ...synced].map((name) => `cred_${name}`) });
   attacker = await listenFake((req, res, body) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     if ((req.url ?? '/') === '/') return sendJson(res, { couchdb: 'Welcome', version: '3.3.3' });

@@ -3,18 +3,19 @@ import type { AppContext } from '../app-context';
 import { defineDomain } from '../domain';
 import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
+import { syncErrors } from './errors';
 import { SyncService } from './service';
-import { SYNCED_COLLECTIONS } from './synced-collections';
+import { syncedCollections } from './synced-collections';
 
 const stamped = new WeakSet<RxCollection>();
 
 /**
  * A delete made here records when it was made: `updatedAt` becomes the time of the delete, so the
- * conflict rules can tell a later delete from an earlier one (server/sync/conflicts.ts). Writes
+ * conflict rules can tell a later delete from an earlier one (server/db/conflict-rules.ts). Writes
  * by the replication do not run hooks; only deletes made by PennyPost itself are stamped.
  */
 function stampDeletes(app: AppContext): void {
-  for (const name of SYNCED_COLLECTIONS) {
+  for (const name of syncedCollections(app)) {
     const collection = app.db.rx.collections[name] as RxCollection | undefined;
     if (!collection || stamped.has(collection)) continue;
     const properties = (collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>;
@@ -31,6 +32,7 @@ function stampDeletes(app: AppContext): void {
 export function syncDomain() {
   return defineDomain({
     name: 'sync',
+    errors: syncErrors,
     actions: syncActions,
     async start(app) {
       stampDeletes(app);

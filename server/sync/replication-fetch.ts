@@ -12,7 +12,7 @@ import { LinkStoppedError, type SyncLink } from './link';
  *   server cannot be reached, the request waits and tries again with the others, and goes the
  *   moment any collection of the user reaches the server;
  * - answers the push's `_all_docs` pre-check itself for ids CouchDB cannot have (`freshIds`: new
- *   documents, see service.ts): no request, no rule checks for them;
+ *   documents, see replication.ts): no request, no rule checks for them;
  * - reads the next page of an initial pull while RxDB stores the current one;
  * - maps ownership: remote documents of the ledger's owner id become the local account's;
  *   documents with a foreign or missing owner are dropped and reported, never imported;

@@ -1,15 +1,14 @@
 import type { RxCollection } from 'rxdb';
-import { replicateCouchDB, type RxCouchDBReplicationState } from 'rxdb/plugins/replication-couchdb';
-import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
-import { couchFetch, CouchError, ensureDatabase, toApiError, type CouchTarget } from './couch-client';
+import { couchFetch, CouchError, ensureDatabase, toDomainError, type CouchTarget } from './couch-client';
 import { seal, unseal, type SealedSecret } from './credentials';
-import { dropWaiting, UserGates, type SyncGate } from './gate';
+import { syncErrors } from './errors';
+import { dropWaiting } from './gate';
 import { SyncLink } from './link';
-import { createReplicationFetch } from './replication-fetch';
-import { SYNCED_COLLECTIONS, type SyncedCollection } from './synced-collections';
+import { replicateCollection, type CollectionSync, type SyncState } from './replication';
+import { UserGates } from './user-gates';
+import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /** Stored per user in the local store (never synced): `sync:<userId>`. */
 export interface SyncConfig {
@@ -24,23 +23,6 @@ export interface SyncConfig {
   generation: number;
   enabled: boolean;
   configuredAt: number;
-}
-
-export type SyncState = 'idle' | 'active' | 'paused' | 'error' | 'stopped';
-
-interface CollectionSync {
-  name: SyncedCollection;
-  replication: RxCouchDBReplicationState<any>;
-  state: SyncState;
-  lastError: string | null;
-  lastPushedAt: number | null;
-  lastPulledAt: number | null;
-  pending: Set<string>;
-  /** Domain rules of incoming documents; what was ignored or waits (server/sync/gate.ts). */
-  gate: SyncGate;
-  subscriptions: Subscription[];
-  /** Wall-clock time of the last failed attempt to reach the server (0: none since it worked). */
-  lastNetworkErrorAt: number;
 }
 
 interface UserSync {
@@ -66,9 +48,6 @@ export const PREFIX_PATTERN = '^[a-z][a-z0-9_$()+-]{0,99}$';
 /** What sync.status shows instead of the password. sync.configure refuses it: it is not a password. */
 export const PASSWORD_PLACEHOLDER = '********';
 
-/** `_bulk_docs` requests of one collection's push that may be under way together (initial push). */
-const PUSH_REQUESTS_IN_FLIGHT = 4;
-
 /** How long stopping a user's sync waits for the requests in flight before answering. */
 const STOP_WAIT_MS = 5_000;
 
@@ -77,13 +56,13 @@ function normalizeUrl(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ApiError(ErrorCode.Validation, 'params.url must be the CouchDB server\'s address, e.g. https://couch.example.com/', { field: 'params.url' });
+    throw syncErrors.urlNotAnAddress().at('url');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ApiError(ErrorCode.Validation, 'params.url must start with http:// or https://', { field: 'params.url' });
+    throw syncErrors.urlNotHttp().at('url');
   }
   if (parsed.username || parsed.password) {
-    throw new ApiError(ErrorCode.Validation, 'Put the credentials in username and password, not in the URL.', { field: 'params.url' });
+    throw syncErrors.credentialsInUrl().at('url');
   }
   parsed.search = '';
   parsed.hash = '';
@@ -106,7 +85,7 @@ export class SyncService {
   }
 
   private available(): SyncedCollection[] {
-    return SYNCED_COLLECTIONS.filter((name) => this.app.db.rx.collections[name] !== undefined);
+    return syncedCollections(this.app).filter((name) => this.app.db.rx.collections[name] !== undefined);
   }
 
   /** Resumes the sync of every user that had it enabled (at server start). */
@@ -127,9 +106,7 @@ export class SyncService {
     const available = this.available();
     const collections = (input.collections ?? available) as SyncedCollection[];
     for (const name of collections) {
-      if (!available.includes(name)) {
-        throw new ApiError(ErrorCode.Validation, `"${name}" cannot be synced. Syncable: ${available.join(', ')}.`, { field: 'params.collections' });
-      }
+      if (!available.includes(name)) throw syncErrors.notSyncable(name, available).at('collections');
     }
     const prefix = input.prefix ?? defaultPrefix(input.username);
     const target: CouchTarget = { url, username: input.username, password: input.password, timeoutMs: this.settings().requestTimeoutMs };
@@ -159,7 +136,7 @@ export class SyncService {
         }
         for (const name of collections) await ensureDatabase(target, `${prefix}${name}`);
       } catch (error) {
-        throw toApiError(error);
+        throw toDomainError(error);
       }
       await this.stopUser(userId);
       // Everything is pulled again (new checkpoints): what waited is checked again as it comes.
@@ -192,13 +169,7 @@ export class SyncService {
   private async refusePlaceholder(userId: string, url: string, username: string): Promise<never> {
     const previous = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
     const moved = !!previous && (previous.url !== url || previous.username !== username);
-    throw new ApiError(
-      ErrorCode.Validation,
-      moved
-        ? 'Enter the password again: it is kept only for the address it was entered for, and this changes the server address or the username.'
-        : `Enter the password again: "${PASSWORD_PLACEHOLDER}" is what sync.status shows in its place, not the password.`,
-      { field: 'params.password' },
-    );
+    throw (moved ? syncErrors.passwordForOtherServer() : syncErrors.passwordPlaceholder(PASSWORD_PLACEHOLDER)).at('password');
   }
 
   private async startReplications(userId: string, config: SyncConfig): Promise<void> {
@@ -235,147 +206,9 @@ export class SyncService {
       const collection = this.app.db.rx.collections[name] as RxCollection | undefined;
       const gate = gates.get(name);
       if (!collection || !gate) continue;
-      const entry: CollectionSync = {
-        name,
-        replication: undefined as unknown as RxCouchDBReplicationState<any>,
-        state: 'active',
-        lastError: null,
-        lastPushedAt: null,
-        lastPulledAt: null,
-        pending: new Set(),
-        gate,
-        subscriptions: [],
-        lastNetworkErrorAt: 0,
-      };
-      // Ids of the push batches under way that CouchDB cannot have (see the push handler below).
-      const freshIds = new Set<string>();
-      // Revisions this replication wrote, whose echo the live feed leaves out (replication-fetch.ts).
-      const ownWrites = new Map<string, string>();
-      const replicationFetch = createReplicationFetch({
-        collection,
-        username: config.username,
-        password,
-        ownerId: config.ownerId,
-        localUserId: userId,
-        timeoutMs: requestTimeoutMs,
-        gate,
-        link,
-        freshIds,
-        ownWrites,
-        onAuthFailure: (message) => {
-          entry.state = 'error';
-          entry.lastError = message;
-          // Stop at once: retrying what the server forbids would only hammer it.
-          void entry.replication?.cancel();
-        },
-      });
-      const replication = replicateCouchDB<any>({
-        replicationIdentifier: `pennypost-${userId}-${name}-${config.generation}-${config.url}${config.prefix}`,
-        collection,
-        url: `${config.url}${config.prefix}${name}/`,
-        fetch: replicationFetch,
-        live: config.live,
-        retryTime: retrySeconds * 1000,
-        waitForLeadership: false,
-        autoStart: true,
-        pull: { batchSize, heartbeat: 10_000 },
-        push: {
-          // RxDB sends one batch at a time; the handler below splits it into requests of
-          // `batchSize` documents that CouchDB works on together.
-          batchSize: batchSize * PUSH_REQUESTS_IN_FLIGHT,
-          // Only this account's documents go up (the fetch wrapper puts them under the owner id).
-          modifier: (doc: Record<string, any>) => (doc.userId === userId ? doc : null) as any,
-        },
-      });
-      entry.replication = replication;
-      this.skipPointlessPrechecks(replication, freshIds, ownWrites, batchSize);
-      entry.subscriptions.push(
-        replication.error$.subscribe((error) => {
-          if (entry.state === 'error') return;
-          const text = JSON.stringify((error as { parameters?: unknown }).parameters ?? error.message ?? '');
-          const unreachable = /fetch failed|ECONNREFUSED|ECONNRESET|socket|network|timeout|TimeoutError|terminated|other side closed|HTTP 5\d\d/i.test(text);
-          if (unreachable) {
-            entry.lastNetworkErrorAt = Date.now();
-            entry.lastError = `Cannot reach ${config.url}; retrying every ${retrySeconds} s.`;
-          } else {
-            entry.state = 'error';
-            entry.lastError = `Sync failed: ${(error as Error).message.split('\n')[0].slice(0, 300)}`;
-          }
-        }),
-        replication.active$.subscribe((active) => {
-          if (entry.state === 'error') return;
-          entry.state = active ? 'active' : 'idle';
-        }),
-        replication.sent$.subscribe((doc: Record<string, any>) => {
-          entry.lastPushedAt = this.app.clock.now();
-          entry.lastNetworkErrorAt = 0;
-          entry.pending.delete(doc[collection.schema.primaryPath]);
-        }),
-        replication.received$.subscribe(() => {
-          entry.lastPulledAt = this.app.clock.now();
-          entry.lastNetworkErrorAt = 0;
-        }),
-        // What a conflict resolution overwrote goes to the conflict log (server/sync/conflict-log.ts).
-        replication.conflict$.subscribe((conflict) => {
-          void this.app.services.syncConflicts
-            ?.record(userId, name, collection.schema.primaryPath as string, conflict.input)
-            .catch((error: Error) => this.app.log.warn('sync: recording a conflict failed', { collection: name, error: error.message }));
-        }),
-        collection.eventBulks$.subscribe((bulk) => {
-          if (typeof bulk.context === 'string' && bulk.context.includes('replication')) return;
-          for (const event of bulk.events) {
-            const doc = (event.documentData ?? event.previousDocumentData) as Record<string, any> | undefined;
-            if (doc?.userId === userId) entry.pending.add(event.documentId);
-          }
-        }),
-      );
+      const entry = replicateCollection({ app: this.app, userId, name, collection, gate, link, config, password, settings: { retrySeconds, requestTimeoutMs, batchSize } });
       userSync.collections.set(name, entry);
     }
-  }
-
-  /**
-   * RxDB's CouchDB push first reads every pushed id from the server (`_all_docs`), to compare it
-   * with the state it assumes there. A row without an assumed state, once the first pull is done,
-   * is a document CouchDB did not have when it was read (the pull stores an assumed state for every
-   * document it brings): a new document. The read is pointless for those; the fetch answers it
-   * (server/sync/replication-fetch.ts), and should another device have written the same id since,
-   * CouchDB answers the write with a conflict, which RxDB resolves as before. Deletions always ask.
-   */
-  private skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>, ownWrites: Map<string, string>, requestSize: number): void {
-    const push = replication.push;
-    if (!push) return;
-    const primaryPath = replication.collection.schema.primaryPath as string;
-    const writeOne = push.handler.bind(push);
-    // A batch goes up as requests of `requestSize` documents at once (different ids each: their
-    // pre-checks and writes do not meet). Every request ends before the batch does, so a retry of
-    // the batch after a failed request never overlaps one still under way.
-    const write = async (rows: Parameters<typeof writeOne>[0]) => {
-      if (rows.length <= requestSize) return writeOne(rows);
-      const parts: Array<typeof rows> = [];
-      for (let i = 0; i < rows.length; i += requestSize) parts.push(rows.slice(i, i + requestSize));
-      const settled = await Promise.allSettled(parts.map((part) => writeOne(part)));
-      const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed) throw failed.reason;
-      return settled.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
-    };
-    push.handler = async (rows) => {
-      const pulled = replication.internalReplicationState?.firstSyncDone.down.getValue() === true;
-      const fresh = pulled
-        ? rows.filter((row) => !row.assumedMasterState && !row.newDocumentState._deleted).map((row) => (row.newDocumentState as Record<string, any>)[primaryPath] as string)
-        : [];
-      for (const id of fresh) freshIds.add(id);
-      try {
-        return await write(rows);
-      } catch (error) {
-        // RxDB stores nothing for a failed batch and tries it again: what did reach CouchDB comes
-        // back through the feed like any change (an echo left out already is met by the retry as
-        // a conflict, which stores the server's state too).
-        for (const row of rows) ownWrites.delete((row.newDocumentState as Record<string, any>)[primaryPath] as string);
-        throw error;
-      } finally {
-        for (const id of fresh) freshIds.delete(id);
-      }
-    };
   }
 
   private async stopUser(userId: string): Promise<void> {
@@ -406,7 +239,7 @@ export class SyncService {
   async start(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
-      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured. Use sync.configure first.');
+      if (!config) throw syncErrors.notConfiguredToStart();
       await this.stopUser(userId);
       config.enabled = true;
       await this.app.db.local.put(CONFIG_PREFIX + userId, config);
@@ -418,7 +251,7 @@ export class SyncService {
   async stop(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
-      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
+      if (!config) throw syncErrors.notConfigured();
       await this.stopUser(userId);
       config.enabled = false;
       await this.app.db.local.put(CONFIG_PREFIX + userId, config);
@@ -430,7 +263,7 @@ export class SyncService {
   async resync(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
-      if (!config) throw new ApiError(ErrorCode.NotFound, 'Sync is not configured.');
+      if (!config) throw syncErrors.notConfigured();
       await this.stopUser(userId);
       // Everything is pulled again (new checkpoints): what waited is checked again as it comes.
       await dropWaiting(this.app, userId);

@@ -1,24 +1,17 @@
-import type { CollectionDefinition } from '../db/collections';
-import { mergeByField } from './conflicts';
+import type { AppContext } from '../app-context';
 
 /**
- * The collections that sync to CouchDB (per user): the ledger and the game, short links and file
- * metadata. Never synced: users (password hashes), push_targets (channels, secrets, app keys),
- * push_messages, and everything in the local store (sessions, settings secrets).
+ * The collections that sync to CouchDB (per user) are those whose definition is marked `sync`
+ * (server/db/collections.ts): the ledger and the game, short links and file metadata. Never
+ * synced: users (password hashes), push_targets (channels, secrets, app keys), push_messages, and
+ * everything in the local store (sessions, settings secrets).
+ *
+ * Their names as a type, so that a domain's sync rule (server/sync/rules.ts) names a collection
+ * that exists: synced-collections.test.ts checks that it is exactly the marked definitions.
  */
-export const SYNCED_COLLECTIONS = ['assets', 'records', 'categories', 'rates', 'goals', 'trades', 'achievements', 'links', 'files'] as const;
-export type SyncedCollection = (typeof SYNCED_COLLECTIONS)[number];
+export type SyncedCollection = 'assets' | 'records' | 'categories' | 'rates' | 'goals' | 'trades' | 'achievements' | 'links' | 'files';
 
-export function isSynced(name: string): name is SyncedCollection {
-  return (SYNCED_COLLECTIONS as readonly string[]).includes(name);
-}
-
-/** Gives every synced collection with an `updatedAt` field the conflict rules (per-field merge, later edit or delete wins; server/sync/conflicts.ts). */
-export function withSyncConflictRules(defs: readonly CollectionDefinition[]): CollectionDefinition[] {
-  return defs.map((def) => {
-    const properties = (def.schema as { properties?: Record<string, unknown> }).properties ?? {};
-    if (Boolean(def.sync) !== isSynced(def.name)) throw new Error(`collection ${def.name}: its sync flag and SYNCED_COLLECTIONS disagree`);
-    if (!def.sync || def.conflictHandler || !('updatedAt' in properties)) return def;
-    return { ...def, conflictHandler: mergeByField };
-  });
+/** The collections marked `sync` that this PennyPost opened, in definition order. */
+export function syncedCollections(app: AppContext): readonly SyncedCollection[] {
+  return app.db.syncedCollections as readonly SyncedCollection[];
 }

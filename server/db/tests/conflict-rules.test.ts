@@ -1,7 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Type } from '@sinclair/typebox';
+import type { RxConflictHandler } from 'rxdb';
 import { describe, expect, it } from 'vitest';
-import { analyzeConflict } from './conflicts';
+import { defineCollection } from '../collections';
+import { analyzeConflict, conflictHandlerOf, mergeByField } from '../conflict-rules';
+import { openDatabase } from '../database';
+import { IdField, Ms } from '../schema-fields';
 
-/** The conflict rules as pure functions (docs/sync.md, "Conflicts"); conflicts.test.ts runs them against a real CouchDB. */
+/** The conflict rules as pure functions (docs/sync.md, "Conflicts"); server/sync/conflicts.test.ts runs them against a real CouchDB. */
 
 const base = { id: 'r1', userId: 'u', description: 'lunch', amount: 1000, tags: ['a'], updatedAt: 100, _deleted: false };
 const resolve = (mine: object, theirs: object, assumed: object | undefined = base) =>
@@ -41,5 +49,41 @@ describe('conflict rules', () => {
     const out = analyzeConflict({ newDocumentState: { ...base, description: 'mine', amount: 1, updatedAt: 100 }, realMasterState: { ...base, description: 'theirs', updatedAt: 200 } } as never);
     expect(out.doc).toMatchObject({ description: 'theirs', amount: 1000 });
     expect(out.losses[0].fields.map((f) => f.field).sort()).toEqual(['amount', 'description']);
+  });
+});
+
+describe('which collections get the conflict rules', () => {
+  const doc = (withUpdatedAt: boolean) =>
+    Type.Object({ id: IdField(), userId: IdField(), ...(withUpdatedAt ? { updatedAt: Ms() } : {}) });
+  const collection = (name: string, extra: { sync?: boolean; updatedAt?: boolean; conflictHandler?: RxConflictHandler<any> }) =>
+    defineCollection({ name, title: name, version: 0, primaryKey: 'id', document: doc(extra.updatedAt ?? true), sync: extra.sync, conflictHandler: extra.conflictHandler });
+  const own: RxConflictHandler<any> = { isEqual: () => true, resolve: (input) => input.realMasterState };
+  const defs = [
+    collection('synced', { sync: true }),
+    collection('synced_untimed', { sync: true, updatedAt: false }),
+    collection('local_only', {}),
+    collection('synced_own', { sync: true, conflictHandler: own }),
+  ];
+
+  it('a collection marked sync with updatedAt gets the per-field merge; its own handler wins; others get none', () => {
+    expect(defs.map((def) => conflictHandlerOf(def))).toEqual([mergeByField, undefined, undefined, own]);
+  });
+
+  it('openDatabase gives the collections their handler and names the synced ones', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-conflict-rules-'));
+    try {
+      const db = await openDatabase({ dataDir, collections: defs });
+      try {
+        expect(db.syncedCollections).toEqual(['synced', 'synced_untimed', 'synced_own']);
+        expect(db.rx.collections.synced.conflictHandler).toBe(mergeByField);
+        expect(db.rx.collections.synced_own.conflictHandler).toBe(own);
+        expect(db.rx.collections.synced_untimed.conflictHandler).not.toBe(mergeByField);
+        expect(db.rx.collections.local_only.conflictHandler).not.toBe(mergeByField);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,12 @@
 import { defaultConflictHandler, type RxConflictHandler, type RxConflictHandlerInput } from 'rxdb';
+import type { CollectionDefinition } from './collections';
 
 /**
- * The conflict rules of a synced collection with `updatedAt` (docs/sync.md, "Conflicts"), the
- * same on every device. RxDB calls them when a push finds that the server's version
- * (`realMasterState`) is not the one this device last saw (`assumedMasterState`, the common base):
+ * The conflict rules of a collection marked `sync` that has an `updatedAt` field (docs/sync.md,
+ * "Conflicts"), the same on every device: openDatabase gives them to every such collection that
+ * names no conflict handler of its own (conflictHandlerOf). RxDB calls them when a push finds that
+ * the server's version (`realMasterState`) is not the one this device last saw
+ * (`assumedMasterState`, the common base):
  *
  * - both alive, with a base: a **per-field merge**. A field changed on one side only keeps that
  *   change; a field changed on both sides to different values takes the value of the side with
@@ -11,13 +14,13 @@ import { defaultConflictHandler, type RxConflictHandler, type RxConflictHandlerI
  * - both alive, no base (after sync.resync or a lost checkpoint): the later `updatedAt` wins the
  *   whole document (a tie: the server's).
  * - one side deleted: the later of the edit and the delete wins. A delete stamps `updatedAt` with
- *   the time of the delete (server/sync/index.ts), so a delete made after an edit wins over it and
- *   an edit made after a delete brings the document back. A delete without a time (a phone's bare
+ *   the time of the delete (the sync domain does so), so a delete made after an edit wins over it
+ *   and an edit made after a delete brings the document back. A delete without a time (a phone's bare
  *   `remove()`, whose tombstone has no fields) counts as older than any edit it meets.
  * - both deleted: deleted (this device's tombstone).
  *
- * `analyzeConflict` also says what the resolution overwrote that a person wrote (the conflict log,
- * server/sync/conflict-log.ts).
+ * `analyzeConflict` also says what the resolution overwrote that a person wrote (the sync domain's
+ * conflict log).
  */
 
 /** Fields that are bookkeeping, not something a person wrote. */
@@ -146,7 +149,7 @@ export function analyzeConflict(input: RxConflictHandlerInput<any>): ConflictOut
   return { doc: merged, losses };
 }
 
-/** The conflict handler of every synced collection with `updatedAt` (server/sync/synced-collections.ts). */
+/** The conflict handler of every collection marked `sync` that has an `updatedAt` field (conflictHandlerOf). */
 export const mergeByField: RxConflictHandler<any> = {
   // Two tombstones are the same state whatever fields each kept: no conflict, nothing to push
   // (otherwise this device's fuller tombstone is pushed again and again and refused again).
@@ -155,3 +158,14 @@ export const mergeByField: RxConflictHandler<any> = {
     return analyzeConflict(input).doc as any;
   },
 };
+
+/**
+ * How replication resolves a conflict of this collection: its own handler when it names one; the
+ * per-field merge (mergeByField) when it is marked `sync` and has an `updatedAt` field; otherwise
+ * none (RxDB's default: the server's version wins).
+ */
+export function conflictHandlerOf(def: CollectionDefinition): RxConflictHandler<any> | undefined {
+  if (def.conflictHandler) return def.conflictHandler;
+  const properties = (def.schema as { properties?: Record<string, unknown> }).properties ?? {};
+  return def.sync && 'updatedAt' in properties ? mergeByField : undefined;
+}
