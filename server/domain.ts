@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { AppContext } from './app-context';
 import type { ActionMap, AnyAction } from './api/action';
-import type { ErrorCatalogue, ErrorRow } from './lib/errors';
+import type { ErrorRow } from './lib/errors';
 import type { CollectionDefinition } from './db/collections';
 
 /**
@@ -13,7 +13,7 @@ export interface Domain {
   name: string;
   collections?: readonly CollectionDefinition[];
   /** The domain's error catalogue (`<domain>/errors.ts`): one row per error it answers with. */
-  errors?: ErrorCatalogue<Record<string, ErrorRow>>;
+  errors?: { readonly rows: Readonly<Record<string, ErrorRow>> };
   /** The domain's /api actions by name (`defineActions`). */
   actions?: ActionMap;
   /** Publishes services into app.services; runs after the database opened, before listening. */

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
 import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { isCurrencyCode } from '../lib/money';
+import { ledgerErrors } from './errors';
 import { isValidRate } from './rates';
 import { listRecords } from './record-list';
 import { ASSET_STATUSES, ASSET_TYPES, type RateDoc } from './schema';
@@ -34,7 +34,7 @@ const ledger = (ctx: { app: { services: { ledger: LedgerService } } }) => ctx.ap
 
 function zoneOf(timeZone: string | undefined): string {
   if (timeZone === undefined) return localTimeZone();
-  if (!isTimeZone(timeZone)) throw new ApiError(ErrorCode.Validation, `Unknown time zone "${timeZone}".`, { field: 'params.timeZone' });
+  if (!isTimeZone(timeZone)) throw ledgerErrors.unknownTimeZone(timeZone).at('timeZone');
   return timeZone;
 }
 
@@ -208,10 +208,10 @@ const accountingQuery = defineAction({
   handler: async (params, ctx) => {
     const service = ledger(ctx);
     if (params.type !== undefined && !['income', 'expense', 'transfer'].includes(params.type)) {
-      throw new ApiError(ErrorCode.InvalidRecordType, `Unknown record type "${params.type}".`, { field: 'params.type' });
+      throw ledgerErrors.unknownRecordTypeFilter(params.type).at('type');
     }
     if (params.startDate !== undefined && params.endDate !== undefined && params.endDate <= params.startDate) {
-      throw new ApiError(ErrorCode.Validation, 'params.endDate must be after params.startDate', { field: 'params.endDate' });
+      throw ledgerErrors.endBeforeStart().at('endDate');
     }
     const page = params.page ?? 1;
     const pageSize = params.pageSize ?? PAGE_SIZE_DEFAULT;
@@ -366,9 +366,9 @@ const currencySetRate = defineAction({
   errors: [[400, 'unknown currency, same currency twice, or a rate that is not a positive decimal']],
   handler: async (params, ctx) => {
     const rate = typeof params.rate === 'number' ? String(params.rate) : params.rate.trim();
-    if (!isCurrencyCode(params.from) || !isCurrencyCode(params.to)) throw new ApiError(ErrorCode.Validation, 'Unknown currency.');
-    if (params.from === params.to) throw new ApiError(ErrorCode.Validation, 'A rate needs two different currencies.', { field: 'params.to' });
-    if (!isValidRate(rate)) throw new ApiError(ErrorCode.Validation, 'params.rate must be a positive decimal with at most 12 decimals', { field: 'params.rate' });
+    if (!isCurrencyCode(params.from) || !isCurrencyCode(params.to)) throw ledgerErrors.unknownRateCurrency();
+    if (params.from === params.to) throw ledgerErrors.sameCurrencyRate().at('to');
+    if (!isValidRate(rate)) throw ledgerErrors.invalidRate('rate').at('rate');
     const userId = ctx.user.id;
     const date = params.date ?? ctx.app.clock.now();
     const collection = ctx.app.db.collection<RateDoc>('rates');
@@ -409,7 +409,7 @@ const currencyDeleteRate = defineAction({
   errors: [[404, 'unknown or another user\'s rate']],
   handler: async (params, ctx) => {
     const doc = await ctx.app.db.collection<RateDoc>('rates').findOne(params.id).exec();
-    if (!doc || doc.userId !== ctx.user.id) throw new ApiError(ErrorCode.NotFound, 'Rate not found.');
+    if (!doc || doc.userId !== ctx.user.id) throw ledgerErrors.rateNotFound();
     await doc.remove();
     return { deleted: true };
   },

@@ -4,10 +4,11 @@ import { normalizeMangoQuery, prepareQuery, type RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import { stringify } from 'csv-stringify/sync';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { isTimeZone, localTimeZone, zonedMidnight } from '../lib/calendar';
+import type { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { formatMajor, isCurrencyCode, toMinor } from '../lib/money';
+import { ledgerErrors } from './errors';
 import { isValidRate } from './rates';
 import { ASSET_STATUSES, ASSET_TYPES, type AssetDoc, type CategoryDoc, type RateDoc, type RecordDoc, type RecordType } from './schema';
 import type { LedgerService } from './service';
@@ -265,19 +266,17 @@ export function importKeyIndex(app: AppContext, service: LedgerService): ImportK
 
 export async function importCsv(app: AppContext, service: LedgerService, userId: string, options: ImportOptions) {
   const timeZone = options.timeZone ?? localTimeZone();
-  if (!isTimeZone(timeZone)) throw new ApiError(ErrorCode.Validation, `Unknown time zone "${timeZone}".`, { field: 'params.timeZone' });
+  if (!isTimeZone(timeZone)) throw ledgerErrors.unknownTimeZone(timeZone).at('timeZone');
   let table: string[][];
   try {
     table = parse(options.csv.replace(/^\uFEFF/, ''), { skip_empty_lines: true, relax_column_count: true, trim: false }) as string[][];
   } catch (error) {
-    throw new ApiError(ErrorCode.Validation, `The CSV cannot be read: ${(error as Error).message}`, { field: 'params.csv' });
+    throw ledgerErrors.csvUnreadable((error as Error).message).at('csv');
   }
-  if (table.length === 0) throw new ApiError(ErrorCode.Validation, 'The CSV is empty.', { field: 'params.csv' });
+  if (table.length === 0) throw ledgerErrors.csvEmpty().at('csv');
   const header = table[0].map((h) => HEADER_ALIASES[h.trim().toLowerCase().replace(/[\s_-]/g, '')]);
   for (const needed of ['date', 'type', 'amount', 'asset'] as const) {
-    if (!header.includes(needed)) {
-      throw new ApiError(ErrorCode.Validation, `The CSV needs a "${needed}" column (columns: ${CSV_COLUMNS.join(', ')}).`, { field: 'params.csv' });
-    }
+    if (!header.includes(needed)) throw ledgerErrors.csvMissingColumn(needed, CSV_COLUMNS).at('csv');
   }
 
   const columns = Object.fromEntries(CSV_COLUMNS.map((name) => [name, header.indexOf(name)])) as Record<(typeof CSV_COLUMNS)[number], number>;
@@ -411,7 +410,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
     };
     // Every amount, and every balance the import would leave, stays exact (limits.ts): the whole
     // file is refused, with the row and the limit named, before anything is written. A preview says the same.
-    assertLedgerInRange(view, { records: fresh.map((row) => row.doc) }, 'params.csv');
+    assertLedgerInRange(view, { records: fresh.map((row) => row.doc) }, 'csv');
     if (!options.dryRun && fresh.length > 0) {
       for (const category of plannedCategories.values()) {
         const exists = categoryName.has(`${category.type}:${category.name.toLowerCase()}`);
@@ -484,8 +483,8 @@ export function restoredId(userId: string, originalId: string): string {
   return 'r' + createHash('sha256').update(`${userId}:${originalId}`).digest('base64url').slice(0, 24).replace(/[-_]/g, 'x');
 }
 
-function bad(message: string): ApiError {
-  return new ApiError(ErrorCode.Validation, `Invalid backup: ${message}`, { field: 'params.backup' });
+function bad(problem: string): DomainError {
+  return ledgerErrors.invalidBackup(problem).at('backup');
 }
 
 /**
@@ -502,11 +501,9 @@ export async function restore(app: AppContext, service: LedgerService, userId: s
     const now = app.clock.now();
     const map = (id: string) => restoredId(userId, id);
     if (!input.append) {
-      if (view.assets.size > 0 || view.entries.length > 0) {
-        throw new ApiError(ErrorCode.Conflict, 'Restore needs an empty ledger: this account already has assets or records. Use a new account, or append: true to continue a restore.');
-      }
+      if (view.assets.size > 0 || view.entries.length > 0) throw ledgerErrors.restoreNeedsEmptyLedger();
     } else if (view.assets.size === 0) {
-      throw new ApiError(ErrorCode.Validation, 'append: true continues a restore, but this account has no restored assets yet.');
+      throw ledgerErrors.nothingToAppend();
     }
     const assets: AssetDoc[] = [];
     for (const a of data.assets ?? []) {
@@ -528,7 +525,7 @@ export async function restore(app: AppContext, service: LedgerService, userId: s
       if (!isValidRate(rate.rate) || !isCurrencyCode(rate.from) || !isCurrencyCode(rate.to)) throw bad(`rate ${rate.from}→${rate.to} is invalid`);
       rates.push({ ...rate, id: map(rate.id), userId });
     }
-    assertLedgerInRange(view, { assets, records }, 'params.backup');
+    assertLedgerInRange(view, { assets, records }, 'backup');
     if (!input.append && categories.length > 0) {
       const existing = await db.collection<CategoryDoc>('categories').find({ selector: { userId } }).exec();
       await db.collection<CategoryDoc>('categories').bulkRemove(existing.map((d) => d.id));

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { ledgerActions } from './actions';
+import { ledgerErrors } from './errors';
 import { ioActions } from './io-actions';
 import { ledgerCollections } from './schema';
 import { LedgerService } from './service';
@@ -11,6 +12,7 @@ export function ledgerDomain() {
   return defineDomain({
     name: 'ledger',
     collections: ledgerCollections,
+    errors: ledgerErrors,
     actions: { ...ledgerActions, ...ioActions },
     start(app) {
       const ledger = new LedgerService(app);

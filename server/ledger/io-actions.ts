@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
+import { commonErrors } from '../lib/errors';
 import { backup, CSV_COLUMNS, exportCsv, importCsv, restore, type LedgerBackup } from './import-export';
 import type { RecordDoc } from './schema';
 
@@ -80,7 +80,7 @@ const ledgerRestore = defineAction({
     [400, 'not a PennyPost ledger backup, or a document breaks the schema'],
   ],
   handler: async (params, ctx) => {
-    if (!ctx.app.services.ledger) throw new ApiError(ErrorCode.Unavailable, 'Ledger unavailable.');
+    if (!ctx.app.services.ledger) throw commonErrors.unavailable('Ledger unavailable.');
     if (!params.append) await ctx.app.services.backup?.snapshotBefore('restore');
     return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as LedgerBackup, append: params.append ?? false });
   },

@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
+import { ledgerErrors } from './errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
 import { inRange, isCurrencyCode, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/money';
@@ -162,7 +162,7 @@ export class LedgerService {
   }
 
   async setBaseCurrency(userId: string, currency: string): Promise<{ baseCurrency: string }> {
-    if (!isCurrencyCode(currency)) throw new ApiError(ErrorCode.Validation, `Unknown currency "${currency}".`, { field: 'params.currency' });
+    if (!isCurrencyCode(currency)) throw ledgerErrors.unknownCurrency(currency).at('currency');
     await this.app.services.users.updatePrefs(userId, 'ledger', { baseCurrency: currency });
     return { baseCurrency: currency };
   }
@@ -191,16 +191,16 @@ export class LedgerService {
     return result;
   }
 
-  /** A live (not deleted) asset of this user, or 2001. */
-  liveAsset(view: UserLedgerView, id: string, field = 'params.asset'): AssetDoc {
+  /** A live (not deleted) asset of this user, or 2001 blaming `field`. */
+  liveAsset(view: UserLedgerView, id: string, field = 'asset'): AssetDoc {
     const asset = view.assets.get(id);
-    if (!asset || asset.delFlag) throw new ApiError(ErrorCode.AssetNotFound, `Asset not found (${field}).`, { field });
+    if (!asset || asset.delFlag) throw ledgerErrors.assetNotFound(field).at(field);
     return asset;
   }
 
   private checkAssetType(type: string): AssetType {
     if (!(ASSET_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError(ErrorCode.InvalidAssetType, `Unknown asset type "${type}". Use one of: ${ASSET_TYPES.join(', ')}.`, { field: 'params.type' });
+      throw ledgerErrors.invalidAssetType(type).at('type');
     }
     return type as AssetType;
   }
@@ -219,11 +219,9 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const currency = input.currency ?? (await this.baseCurrency(userId, view)).currency;
-      if (!isCurrencyCode(currency)) throw new ApiError(ErrorCode.Validation, `Unknown currency "${currency}".`, { field: 'params.currency' });
-      const opening = toMinor(input.balance ?? 0, currency, 'params.balance');
-      if (opening < 0 && !NEGATIVE_ALLOWED.has(type)) {
-        throw new ApiError(ErrorCode.Validation, `A ${type} asset cannot start below zero; only credit_card and loan can.`, { field: 'params.balance' });
-      }
+      if (!isCurrencyCode(currency)) throw ledgerErrors.unknownCurrency(currency).at('currency');
+      const opening = toMinor(input.balance ?? 0, currency, 'balance');
+      if (opening < 0 && !NEGATIVE_ALLOWED.has(type)) throw ledgerErrors.negativeOpeningBalance(type).at('balance');
       const live = [...view.assets.values()].filter((a) => !a.delFlag);
       const now = this.app.clock.now();
       const doc: AssetDoc = {
@@ -253,9 +251,7 @@ export class LedgerService {
   ): Promise<{ list: AssetView[]; total: number; page: number; pageSize: number; baseCurrency: string }> {
     if (input.type !== undefined) this.checkAssetType(input.type);
     if (input.status !== undefined && !(ASSET_STATUSES as readonly string[]).includes(input.status)) {
-      throw new ApiError(ErrorCode.Validation, `Unknown asset status "${input.status}". Use one of: ${ASSET_STATUSES.join(', ')}.`, {
-        field: 'params.status',
-      });
+      throw ledgerErrors.unknownAssetStatusFilter(input.status).at('status');
     }
     const view = await this.views.get(userId);
     const matching = [...view.assets.values()]
@@ -274,7 +270,7 @@ export class LedgerService {
   async assetDetail(userId: string, id: string): Promise<AssetView> {
     const view = await this.views.get(userId);
     const asset = view.assets.get(id);
-    if (!asset || asset.delFlag) throw new ApiError(ErrorCode.AssetNotFound, 'Asset not found.');
+    if (!asset || asset.delFlag) throw ledgerErrors.assetNotFound();
     return this.assetView(view, asset, true);
   }
 
@@ -296,34 +292,30 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const current = view.assets.get(input.id);
-      if (!current || current.delFlag) throw new ApiError(ErrorCode.AssetNotFound, 'Asset not found.');
+      if (!current || current.delFlag) throw ledgerErrors.assetNotFound();
       if (input.expectedUpdatedAt !== undefined && input.expectedUpdatedAt !== current.updatedAt) {
-        throw new ApiError(ErrorCode.Conflict, 'This asset was changed elsewhere since you loaded it. Reload and try again.', {
-          updatedAt: current.updatedAt,
-        });
+        throw ledgerErrors.changedElsewhere('asset').with({ updatedAt: current.updatedAt });
       }
       const type = input.type !== undefined ? this.checkAssetType(input.type) : current.type;
       if (input.status !== undefined && !(ASSET_STATUSES as readonly string[]).includes(input.status)) {
-        throw new ApiError(ErrorCode.Validation, `Unknown asset status "${input.status}".`, { field: 'params.status' });
+        throw ledgerErrors.unknownAssetStatus(input.status).at('status');
       }
       const currency = input.currency ?? current.currency;
       if (currency !== current.currency) {
-        if (!isCurrencyCode(currency)) throw new ApiError(ErrorCode.Validation, `Unknown currency "${currency}".`, { field: 'params.currency' });
-        if (view.recordCountOf(current.id) > 0) {
-          throw new ApiError(ErrorCode.Conflict, 'The currency of an asset with records cannot change: its amounts are in that currency.');
-        }
+        if (!isCurrencyCode(currency)) throw ledgerErrors.unknownCurrency(currency).at('currency');
+        if (view.recordCountOf(current.id) > 0) throw ledgerErrors.currencyLocked();
       }
       const openingBalance =
         input.openingBalance !== undefined
-          ? toMinor(input.openingBalance, currency, 'params.openingBalance')
+          ? toMinor(input.openingBalance, currency, 'openingBalance')
           : currency !== current.currency
-            ? toMinor(toMajor(current.openingBalance, current.currency), currency, 'params.openingBalance')
+            ? toMinor(toMajor(current.openingBalance, current.currency), currency, 'openingBalance')
             : current.openingBalance;
       const balanceAfter = BigInt(openingBalance) + view.movementOf(current.id);
       if (!NEGATIVE_ALLOWED.has(type) && balanceAfter < 0n && balanceAfter < view.exactBalanceOf(current.id)) {
-        throw new ApiError(ErrorCode.InsufficientBalance, `This change would take ${current.name} below zero, which a ${type} asset cannot be.`);
+        throw ledgerErrors.assetBelowZero(current.name, type);
       }
-      assertLedgerInRange(view, { assets: [{ ...current, currency, openingBalance }] }, 'params.openingBalance');
+      assertLedgerInRange(view, { assets: [{ ...current, currency, openingBalance }] }, 'openingBalance');
       const patch: Partial<AssetDoc> = {
         name: input.name?.trim() ?? current.name,
         description: input.description ?? current.description,
@@ -347,7 +339,7 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const current = view.assets.get(id);
-      if (!current || current.delFlag) throw new ApiError(ErrorCode.AssetNotFound, 'Asset not found.');
+      if (!current || current.delFlag) throw ledgerErrors.assetNotFound();
       const doc = await this.assets.findOne(id).exec();
       await doc!.incrementalPatch({ delFlag: true, isDefault: false, updatedAt: this.app.clock.now() });
       return { deleted: true };
@@ -389,14 +381,14 @@ export class LedgerService {
 
   private checkRecordType(type: string): RecordType {
     if (!(RECORD_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError(ErrorCode.InvalidRecordType, `Unknown record type "${type}". Use income, expense or transfer.`, { field: 'params.type' });
+      throw ledgerErrors.invalidRecordType(type).at('type');
     }
     return type as RecordType;
   }
 
   private positiveMinor(amount: number, currency: string, field: string): number {
     if (typeof amount !== 'number' || !(amount > 0)) {
-      throw new ApiError(ErrorCode.InvalidAmount, `${field} must be greater than zero.`, { field });
+      throw ledgerErrors.invalidAmount(field).at(field);
     }
     return toMinor(amount, currency, field);
   }
@@ -406,7 +398,7 @@ export class LedgerService {
    * lower than it was. `before` entries are taken out, `after` entries put in.
    */
   private checkBalances(view: UserLedgerView, before: Entry[], after: Entry[]): void {
-    assertLedgerInRange(view, { removed: before, records: after }, 'params.amount');
+    assertLedgerInRange(view, { removed: before, records: after }, 'amount');
     const delta = new Map<string, number>();
     for (const entry of before) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) - d);
     for (const entry of after) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) + d);
@@ -417,11 +409,9 @@ export class LedgerService {
       const now = view.exactBalanceOf(assetId);
       const next = now + BigInt(d);
       if (next < 0n) {
-        throw new ApiError(
-          ErrorCode.InsufficientBalance,
-          `Not enough money in ${asset.name}: the balance is ${toMajor(now, asset.currency)} ${asset.currency} and this needs ${toMajor(-d, asset.currency)} ${asset.currency}. Only credit_card and loan assets can go below zero.`,
-          { assetId, balance: toMajor(now, asset.currency) },
-        );
+        throw ledgerErrors
+          .insufficientBalance(asset.name, toMajor(now, asset.currency), toMajor(-d, asset.currency), asset.currency)
+          .with({ assetId, balance: toMajor(now, asset.currency) });
       }
     }
   }
@@ -430,7 +420,7 @@ export class LedgerService {
     const unique = [...new Set(ids ?? [])];
     if (unique.length === 0) return [];
     const files = this.files;
-    if (!files) throw new ApiError(ErrorCode.FileNotFound, 'File attachments are not available.');
+    if (!files) throw ledgerErrors.attachmentsUnavailable();
     await files.assertOwned(userId, unique);
     return unique;
   }
@@ -461,58 +451,50 @@ export class LedgerService {
           updatedAt: now,
         };
     if (type === 'transfer') {
-      if (input.category !== undefined && input.category !== '') {
-        throw new ApiError(ErrorCode.Validation, 'Transfers have no category.', { field: 'params.category' });
-      }
+      if (input.category !== undefined && input.category !== '') throw ledgerErrors.transferWithCategory().at('category');
       const fromId = input.fromAsset ?? input.asset ?? current?.asset;
       const toId = input.toAsset ?? current?.toAsset;
-      if (!fromId) throw new ApiError(ErrorCode.Validation, 'params.fromAsset is required for a transfer', { field: 'params.fromAsset' });
-      if (!toId) throw new ApiError(ErrorCode.Validation, 'params.toAsset is required for a transfer', { field: 'params.toAsset' });
-      if (fromId === toId) throw new ApiError(ErrorCode.Validation, 'A transfer needs two different assets.', { field: 'params.toAsset' });
-      const from = this.liveAsset(view, fromId, 'params.fromAsset');
-      const to = this.liveAsset(view, toId, 'params.toAsset');
+      if (!fromId) throw ledgerErrors.requiredForTransfer('fromAsset').at('fromAsset');
+      if (!toId) throw ledgerErrors.requiredForTransfer('toAsset').at('toAsset');
+      if (fromId === toId) throw ledgerErrors.sameAssetTransfer().at('toAsset');
+      const from = this.liveAsset(view, fromId, 'fromAsset');
+      const to = this.liveAsset(view, toId, 'toAsset');
       const currencyChanged = !current || current.asset !== from.id || current.toAsset !== to.id;
       doc.asset = from.id;
       doc.toAsset = to.id;
-      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, from.currency, 'params.amount');
+      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, from.currency, 'amount');
       if (input.fee !== undefined) {
-        if (!(input.fee >= 0)) throw new ApiError(ErrorCode.Validation, 'params.fee must be zero or more.', { field: 'params.fee' });
-        doc.fee = toMinor(input.fee, from.currency, 'params.fee');
+        if (!(input.fee >= 0)) throw ledgerErrors.negativeFee('fee').at('fee');
+        doc.fee = toMinor(input.fee, from.currency, 'fee');
       }
-      if (doc.amount + doc.fee > MAX_MINOR) throw outOfRangeError('amount + fee', from.currency, input.fee !== undefined ? 'params.fee' : 'params.amount');
+      if (doc.amount + doc.fee > MAX_MINOR) throw outOfRangeError('amount + fee', from.currency, input.fee !== undefined ? 'fee' : 'amount');
       if (from.currency === to.currency) {
-        if (input.toAmount !== undefined && toMinor(input.toAmount, to.currency, 'params.toAmount') !== doc.amount) {
-          throw new ApiError(ErrorCode.Validation, 'params.toAmount must equal amount when both assets use the same currency (put costs in fee).', {
-            field: 'params.toAmount',
-          });
+        if (input.toAmount !== undefined && toMinor(input.toAmount, to.currency, 'toAmount') !== doc.amount) {
+          throw ledgerErrors.toAmountNotAmount('toAmount').at('toAmount');
         }
         doc.toAmount = 0;
       } else if (input.toAmount !== undefined) {
-        doc.toAmount = this.positiveMinor(input.toAmount, to.currency, 'params.toAmount');
+        doc.toAmount = this.positiveMinor(input.toAmount, to.currency, 'toAmount');
       } else if (currencyChanged || input.amount !== undefined || input.date !== undefined) {
         const exact = view.rates.convertExact(doc.amount, from.currency, to.currency, input.date ?? doc.date);
-        if (exact !== undefined && !inRange(exact)) throw outOfRangeError('The amount received (converted at the exchange rate)', to.currency, 'params.toAmount');
+        if (exact !== undefined && !inRange(exact)) throw outOfRangeError('The amount received (converted at the exchange rate)', to.currency, 'toAmount');
         const converted = exact === undefined ? undefined : Number(exact);
         if (converted === undefined || converted <= 0) {
-          throw new ApiError(
-            ErrorCode.Validation,
-            `params.toAmount is required for a transfer from ${from.currency} to ${to.currency}: there is no exchange rate to compute it (set one with currency.setRate).`,
-            { field: 'params.toAmount' },
-          );
+          throw ledgerErrors.toAmountNeeded('toAmount', from.currency, to.currency).at('toAmount');
         }
         doc.toAmount = converted;
       }
       doc.category = '';
     } else {
       if (input.fromAsset !== undefined || input.toAsset !== undefined || input.fee !== undefined || input.toAmount !== undefined) {
-        throw new ApiError(ErrorCode.Validation, `fromAsset, toAsset, fee and toAmount apply to transfers only, not to ${type}.`);
+        throw ledgerErrors.transferFieldsOnly(type);
       }
       const assetId = input.asset ?? current?.asset;
-      if (!assetId) throw new ApiError(ErrorCode.Validation, 'params.asset is required', { field: 'params.asset' });
+      if (!assetId) throw ledgerErrors.required('asset').at('asset');
       const asset = this.liveAsset(view, assetId);
       doc.asset = asset.id;
-      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, asset.currency, 'params.amount');
-      else if (current.asset !== asset.id) doc.amount = toMinor(toMajor(current.amount, view.assets.get(current.asset)?.currency ?? asset.currency), asset.currency);
+      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, asset.currency, 'amount');
+      else if (current.asset !== asset.id) doc.amount = toMinor(toMajor(current.amount, view.assets.get(current.asset)?.currency ?? asset.currency), asset.currency, 'amount');
       if (input.category !== undefined) doc.category = await this.categories.resolve(userId, type, input.category);
       else if (!current) doc.category = await this.categories.resolve(userId, type, 'Other').catch(() => '');
     }
@@ -539,7 +521,7 @@ export class LedgerService {
 
   private async ownRecord(userId: string, id: string): Promise<RecordDoc> {
     const doc = await this.records.findOne(id).exec();
-    if (!doc || doc.userId !== userId) throw new ApiError(ErrorCode.RecordNotFound, 'Record not found.');
+    if (!doc || doc.userId !== userId) throw ledgerErrors.recordNotFound();
     return doc.toJSON() as RecordDoc;
   }
 
@@ -554,9 +536,7 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const current = await this.ownRecord(userId, patch.id);
       if (patch.expectedUpdatedAt !== undefined && patch.expectedUpdatedAt !== current.updatedAt) {
-        throw new ApiError(ErrorCode.Conflict, 'This record was changed elsewhere since you loaded it. Reload and try again.', {
-          updatedAt: current.updatedAt,
-        });
+        throw ledgerErrors.changedElsewhere('record').with({ updatedAt: current.updatedAt });
       }
       const view = await this.views.get(userId);
       const { id: _id, expectedUpdatedAt: _e, ...changes } = patch;
