@@ -21,8 +21,8 @@ export interface CollectionDefinition<DocType = any> {
 /** What `defineCollection` needs: the document as one TypeBox object, and the RxDB extras. */
 export interface CollectionSpec<T extends TObject> {
   name: string;
-  /** Shown in RxDB's schema; part of the schema hash (keep it when rewriting a schema). */
-  title: string;
+  /** Shown in RxDB's schema; part of the schema hash (keep it when rewriting a schema, and leave it out where the schema had none). */
+  title?: string;
   version: number;
   primaryKey: string;
   /** The document: its TypeBox schema is the RxDB JSON schema, its `Static` the document type. */
@@ -41,7 +41,7 @@ export interface CollectionSpec<T extends TObject> {
 export function defineCollection<T extends TObject>(spec: CollectionSpec<T>): CollectionDefinition<Static<T>> {
   const document = JSON.parse(JSON.stringify(spec.document)) as { properties: Record<string, unknown>; required?: string[] };
   const schema = {
-    title: spec.title,
+    ...(spec.title === undefined ? {} : { title: spec.title }),
     version: spec.version,
     primaryKey: spec.primaryKey,
     type: 'object',
