@@ -1,12 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
-import { newId } from '../lib/ids';
-import { isCurrencyCode } from '../lib/money';
 import { ledgerErrors } from './errors';
-import { isValidRate } from './rates';
 import { listRecords } from './record-list';
-import { ASSET_STATUSES, ASSET_TYPES, type RateDoc } from './schema';
+import { ASSET_STATUSES, ASSET_TYPES } from './schema';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, type LedgerService } from './service';
 import { assetStats, categoryStats, incomeExpense, trendSeries } from './stats';
 
@@ -364,26 +361,7 @@ const currencySetRate = defineAction({
   }),
   returns: RATE_SHAPE,
   errors: [[400, 'unknown currency, same currency twice, or a rate that is not a positive decimal']],
-  handler: async (params, ctx) => {
-    const rate = typeof params.rate === 'number' ? String(params.rate) : params.rate.trim();
-    if (!isCurrencyCode(params.from) || !isCurrencyCode(params.to)) throw ledgerErrors.unknownRateCurrency();
-    if (params.from === params.to) throw ledgerErrors.sameCurrencyRate().at('to');
-    if (!isValidRate(rate)) throw ledgerErrors.invalidRate('rate').at('rate');
-    const userId = ctx.user.id;
-    const date = params.date ?? ctx.app.clock.now();
-    const collection = ctx.app.db.collection<RateDoc>('rates');
-    return ledger(ctx).exclusive(userId, async () => {
-      const existing = await collection.findOne({ selector: { userId, from: params.from, to: params.to, date } }).exec();
-      const now = ctx.app.clock.now();
-      if (existing) {
-        await existing.incrementalPatch({ rate, updatedAt: now });
-        return { id: existing.id, from: params.from, to: params.to, rate, date };
-      }
-      const doc: RateDoc = { id: newId(now), userId, from: params.from, to: params.to, rate, date, createdAt: now, updatedAt: now };
-      await collection.insert(doc);
-      return { id: doc.id, from: doc.from, to: doc.to, rate, date };
-    });
-  },
+  handler: (params, ctx) => ledger(ctx).rates.set(ctx.user.id, params),
 });
 
 const currencyListRates = defineAction({
@@ -391,14 +369,7 @@ const currencyListRates = defineAction({
   auth: 'user',
   params: Params({ currency: Type.Optional(Currency) }),
   returns: `\`{list: [${RATE_SHAPE}]}\``,
-  handler: async (params, ctx) => {
-    const docs = await ledger(ctx).views.scan<RateDoc>('rates', ctx.user.id);
-    const list = docs
-      .filter((d) => !params.currency || d.from === params.currency || d.to === params.currency)
-      .sort((a, b) => b.date - a.date || (a.from + a.to < b.from + b.to ? -1 : 1))
-      .map((d) => ({ id: d.id, from: d.from, to: d.to, rate: d.rate, date: d.date }));
-    return { list };
-  },
+  handler: async (params, ctx) => ({ list: await ledger(ctx).rates.list(ctx.user.id, params.currency) }),
 });
 
 const currencyDeleteRate = defineAction({
@@ -407,12 +378,7 @@ const currencyDeleteRate = defineAction({
   params: Params({ id: Id() }),
   returns: '`{deleted: true}`',
   errors: [[404, 'unknown or another user\'s rate']],
-  handler: async (params, ctx) => {
-    const doc = await ctx.app.db.collection<RateDoc>('rates').findOne(params.id).exec();
-    if (!doc || doc.userId !== ctx.user.id) throw ledgerErrors.rateNotFound();
-    await doc.remove();
-    return { deleted: true };
-  },
+  handler: (params, ctx) => ledger(ctx).rates.delete(ctx.user.id, params.id),
 });
 
 // ------------------------------------------------------------------ statistics

@@ -9,7 +9,7 @@ import type { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { formatMajor, isCurrencyCode, toMinor } from '../lib/money';
 import { ledgerErrors } from './errors';
-import { isValidRate } from './rates';
+import { isValidRate } from './rate-book';
 import { ASSET_STATUSES, ASSET_TYPES, type AssetDoc, type CategoryDoc, type RateDoc, type RecordDoc, type RecordType } from './schema';
 import type { LedgerService } from './service';
 import type { UserLedgerView } from './views';

@@ -6,6 +6,7 @@ import { newId } from '../lib/ids';
 import { inRange, isCurrencyCode, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/money';
 import { assertLedgerInRange } from './limits';
 import { CategoryService } from './categories';
+import { RateService } from './rates';
 import { effectsOf, LedgerViews, type Entry, type UserLedgerView } from './views';
 import {
   ASSET_STATUSES,
@@ -125,11 +126,13 @@ function normalizeTags(tags: string[] | undefined): string[] {
 export class LedgerService {
   readonly views: LedgerViews;
   readonly categories: CategoryService;
+  readonly rates: RateService;
   private readonly writes = new KeyedMutex();
 
   constructor(private readonly app: AppContext) {
     this.views = new LedgerViews(app.db);
     this.categories = new CategoryService(app);
+    this.rates = new RateService(app, this.views, (userId, task) => this.exclusive(userId, task));
   }
 
   private get assets(): RxCollection<AssetDoc> {
