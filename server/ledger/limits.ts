@@ -1,3 +1,5 @@
+import type { ActionErrorDoc } from '../api/action';
+import { commonErrors } from '../lib/errors';
 import { inRange, MAX_MINOR, outOfRangeError, toMajor } from '../lib/money';
 import { ledgerErrors } from './errors';
 import type { AssetDoc, RecordDoc } from './schema';
@@ -9,6 +11,12 @@ import { effectsOf, type UserLedgerView } from './views';
  * would take a balance beyond it, or further beyond it than it already is, is refused with a 400
  * naming the limit in the currency's major units.
  */
+
+/** How the actions document the 400 of the exact range (docs/ledger.md, "Exact amounts and their limits"). */
+export const OUT_OF_RANGE_ERROR: ActionErrorDoc = [
+  commonErrors.rows.invalid,
+  'an amount or the resulting balance of an asset beyond ±10^15 minor units (10,000,000,000,000.00 with 2 decimals), the exact range: `data.limit`, `data.currency`',
+];
 
 export type RangeRecord = Pick<RecordDoc, 'id' | 'type' | 'amount' | 'asset' | 'toAsset' | 'toAmount' | 'fee'>;
 export type RangeAsset = Pick<AssetDoc, 'id' | 'name' | 'currency' | 'openingBalance'>;
