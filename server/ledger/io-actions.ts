@@ -3,7 +3,8 @@ import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Ms, TimeZone } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
-import { backup, CSV_COLUMNS, exportCsv, importCsv, restore, type LedgerBackup } from './import-export';
+import { CSV_COLUMNS, exportCsv, importCsv } from './import-export';
+import { backup, restore, type LedgerBackup } from './ledger-backup';
 import type { RecordDoc } from './schema';
 
 const DocList = Type.Array(Type.Object({ id: Id() }, { additionalProperties: true }), { maxItems: 200_000 });

@@ -1,126 +1,20 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ledgerErrors } from './errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
-import { inRange, isCurrencyCode, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/money';
-import { assertLedgerInRange } from './limits';
+import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
 import { CategoryService } from './categories';
+import { ledgerErrors } from './errors';
+import { assertLedgerInRange } from './limits';
+import { assetView, recordView, type AssetView, type RecordView } from './presenters';
 import { RateService } from './rates';
-import { effectsOf, LedgerViews, type Entry, type UserLedgerView } from './views';
-import {
-  ASSET_STATUSES,
-  ASSET_TYPES,
-  NEGATIVE_ALLOWED,
-  RECORD_TYPES,
-  type AssetDoc,
-  type AssetStatus,
-  type AssetType,
-  type RecordDoc,
-  type RecordType,
-} from './schema';
+import { buildRecord, checkBalances, liveAsset, type AttachmentInfo, type FileAttachments, type RecordInput, type RecordPatch } from './record-rules';
+import { ASSET_STATUSES, ASSET_TYPES, NEGATIVE_ALLOWED, type AssetDoc, type AssetStatus, type AssetType, type RecordDoc } from './schema';
+import { LedgerViews, type Entry, type UserLedgerView } from './views';
 
 /** Pagination used by every list of the ledger (documented in docs/api.md). */
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 200;
-
-/** The seed's Asset shape, plus openingBalance and recordCount. Money in major units. */
-export interface AssetView {
-  _id: string;
-  id: string;
-  name: string;
-  type: AssetType;
-  balance: number;
-  openingBalance: number;
-  currency: string;
-  description: string;
-  status: AssetStatus;
-  icon: string;
-  isDefault: boolean;
-  createdAt: number;
-  updatedAt: number;
-  delFlag: boolean;
-  recordCount?: number;
-  /** ['balance'] when the balance is beyond the exact range (records arrived by sync): `balance` is then the nearest number. */
-  inexact?: string[];
-}
-
-export interface RecordView {
-  id: string;
-  type: RecordType;
-  amount: number;
-  currency: string;
-  category: string;
-  asset: string;
-  assetName: string;
-  fromAsset?: string;
-  toAsset?: string;
-  toAssetName?: string;
-  toAmount?: number;
-  toCurrency?: string;
-  fee?: number;
-  description: string;
-  date: number;
-  tags: string[];
-  attachments: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AttachmentInfo {
-  fileId: string;
-  fileName?: string;
-  fileType?: string;
-  fileSize?: number;
-  url?: string;
-  missing: boolean;
-}
-
-/** What the files domain offers the ledger (server/files). Optional: the ledger works without it. */
-export interface FileAttachments {
-  assertOwned(userId: string, fileIds: string[]): Promise<void>;
-  describe(userId: string, fileIds: string[]): Promise<AttachmentInfo[]>;
-}
-
-export interface RecordInput {
-  type: string;
-  amount?: number;
-  asset?: string;
-  fromAsset?: string;
-  toAsset?: string;
-  fee?: number;
-  toAmount?: number;
-  category?: string;
-  description?: string;
-  date?: number;
-  tags?: string[];
-  attachments?: string[];
-}
-
-export interface RecordPatch {
-  id: string;
-  amount?: number;
-  description?: string;
-  category?: string;
-  date?: number;
-  tags?: string[];
-  asset?: string;
-  fromAsset?: string;
-  toAsset?: string;
-  fee?: number;
-  toAmount?: number;
-  attachments?: string[];
-  expectedUpdatedAt?: number;
-}
-
-function normalizeTags(tags: string[] | undefined): string[] {
-  const out: string[] = [];
-  for (const tag of tags ?? []) {
-    const t = tag.normalize('NFKC').trim();
-    if (t && !out.includes(t)) out.push(t);
-  }
-  return out;
-}
 
 /** Assets and records: the rules of money (docs/ledger.md). */
 export class LedgerService {
@@ -172,33 +66,14 @@ export class LedgerService {
 
   // ---------------------------------------------------------------- assets
 
+  /** An asset as the actions show it (presenters.ts). */
   assetView(view: UserLedgerView, doc: AssetDoc, withCount = false): AssetView {
-    const result: AssetView = {
-      _id: doc.id,
-      id: doc.id,
-      name: doc.name,
-      type: doc.type,
-      balance: toMajor(view.exactBalanceOf(doc.id), doc.currency),
-      openingBalance: toMajor(doc.openingBalance, doc.currency),
-      currency: doc.currency,
-      description: doc.description,
-      status: doc.status,
-      icon: doc.icon,
-      isDefault: doc.isDefault,
-      createdAt: doc.createdAt,
-      updatedAt: doc.updatedAt,
-      delFlag: doc.delFlag,
-    };
-    if (withCount) result.recordCount = view.recordCountOf(doc.id);
-    if (!view.balanceInRange(doc.id)) result.inexact = ['balance'];
-    return result;
+    return assetView(view, doc, withCount);
   }
 
   /** A live (not deleted) asset of this user, or 2001 blaming `field`. */
   liveAsset(view: UserLedgerView, id: string, field = 'asset'): AssetDoc {
-    const asset = view.assets.get(id);
-    if (!asset || asset.delFlag) throw ledgerErrors.assetNotFound(field).at(field);
-    return asset;
+    return liveAsset(view, id, field);
   }
 
   private checkAssetType(type: string): AssetType {
@@ -351,49 +226,9 @@ export class LedgerService {
 
   // ---------------------------------------------------------------- records
 
-  recordView(view: UserLedgerView, doc: RecordDoc | Entry & Partial<RecordDoc>): RecordView {
-    const asset = view.assets.get(doc.asset);
-    const currency = asset?.currency ?? 'USD';
-    const base: RecordView = {
-      id: doc.id,
-      type: doc.type,
-      amount: toMajor(doc.amount, currency),
-      currency,
-      category: doc.category,
-      asset: doc.asset,
-      assetName: asset?.name ?? '(unknown asset)',
-      description: doc.description ?? '',
-      date: doc.date,
-      tags: doc.tags,
-      attachments: doc.attachments ?? [],
-      createdAt: doc.createdAt ?? 0,
-      updatedAt: doc.updatedAt ?? 0,
-    };
-    if (doc.type === 'transfer') {
-      const target = view.assets.get(doc.toAsset);
-      const toCurrency = target?.currency ?? currency;
-      base.fromAsset = doc.asset;
-      base.toAsset = doc.toAsset;
-      base.toAssetName = target?.name ?? '(unknown asset)';
-      base.fee = toMajor(doc.fee, currency);
-      base.toAmount = toMajor(doc.toAmount > 0 ? doc.toAmount : doc.amount, toCurrency);
-      base.toCurrency = toCurrency;
-    }
-    return base;
-  }
-
-  private checkRecordType(type: string): RecordType {
-    if (!(RECORD_TYPES as readonly string[]).includes(type)) {
-      throw ledgerErrors.invalidRecordType(type).at('type');
-    }
-    return type as RecordType;
-  }
-
-  private positiveMinor(amount: number, currency: string, field: string): number {
-    if (typeof amount !== 'number' || !(amount > 0)) {
-      throw ledgerErrors.invalidAmount(field).at(field);
-    }
-    return toMinor(amount, currency, field);
+  /** A record as the actions show it (presenters.ts). */
+  recordView(view: UserLedgerView, doc: RecordDoc | (Entry & Partial<RecordDoc>)): RecordView {
+    return recordView(view, doc);
   }
 
   /**
@@ -401,22 +236,7 @@ export class LedgerService {
    * lower than it was. `before` entries are taken out, `after` entries put in.
    */
   private checkBalances(view: UserLedgerView, before: Entry[], after: Entry[]): void {
-    assertLedgerInRange(view, { removed: before, records: after }, 'amount');
-    const delta = new Map<string, number>();
-    for (const entry of before) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) - d);
-    for (const entry of after) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) + d);
-    for (const [assetId, d] of delta) {
-      if (d >= 0) continue;
-      const asset = view.assets.get(assetId);
-      if (!asset || NEGATIVE_ALLOWED.has(asset.type)) continue;
-      const now = view.exactBalanceOf(assetId);
-      const next = now + BigInt(d);
-      if (next < 0n) {
-        throw ledgerErrors
-          .insufficientBalance(asset.name, toMajor(now, asset.currency), toMajor(-d, asset.currency), asset.currency)
-          .with({ assetId, balance: toMajor(now, asset.currency) });
-      }
-    }
+    checkBalances(view, before, after);
   }
 
   private async checkAttachments(userId: string, ids: string[] | undefined): Promise<string[]> {
@@ -429,87 +249,9 @@ export class LedgerService {
   }
 
   /** Builds the stored record from an input, checking every rule; `current` for updates. */
-  private async buildRecord(userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
-    const type = this.checkRecordType(input.type);
-    const now = this.app.clock.now();
-    const doc: RecordDoc = current
-      ? { ...current, tags: [...current.tags], attachments: [...current.attachments] }
-      : {
-          id: newId(now),
-          userId,
-          type,
-          amount: 0,
-          asset: '',
-          toAsset: '',
-          toAmount: 0,
-          fee: 0,
-          category: '',
-          description: '',
-          searchText: '',
-          date: now,
-          tags: [],
-          attachments: [],
-          importKey: '',
-          createdAt: now,
-          updatedAt: now,
-        };
-    if (type === 'transfer') {
-      if (input.category !== undefined && input.category !== '') throw ledgerErrors.transferWithCategory().at('category');
-      const fromId = input.fromAsset ?? input.asset ?? current?.asset;
-      const toId = input.toAsset ?? current?.toAsset;
-      if (!fromId) throw ledgerErrors.requiredForTransfer('fromAsset').at('fromAsset');
-      if (!toId) throw ledgerErrors.requiredForTransfer('toAsset').at('toAsset');
-      if (fromId === toId) throw ledgerErrors.sameAssetTransfer().at('toAsset');
-      const from = this.liveAsset(view, fromId, 'fromAsset');
-      const to = this.liveAsset(view, toId, 'toAsset');
-      const currencyChanged = !current || current.asset !== from.id || current.toAsset !== to.id;
-      doc.asset = from.id;
-      doc.toAsset = to.id;
-      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, from.currency, 'amount');
-      if (input.fee !== undefined) {
-        if (!(input.fee >= 0)) throw ledgerErrors.negativeFee('fee').at('fee');
-        doc.fee = toMinor(input.fee, from.currency, 'fee');
-      }
-      if (doc.amount + doc.fee > MAX_MINOR) throw outOfRangeError('amount + fee', from.currency, input.fee !== undefined ? 'fee' : 'amount');
-      if (from.currency === to.currency) {
-        if (input.toAmount !== undefined && toMinor(input.toAmount, to.currency, 'toAmount') !== doc.amount) {
-          throw ledgerErrors.toAmountNotAmount('toAmount').at('toAmount');
-        }
-        doc.toAmount = 0;
-      } else if (input.toAmount !== undefined) {
-        doc.toAmount = this.positiveMinor(input.toAmount, to.currency, 'toAmount');
-      } else if (currencyChanged || input.amount !== undefined || input.date !== undefined) {
-        const exact = view.rates.convertExact(doc.amount, from.currency, to.currency, input.date ?? doc.date);
-        if (exact !== undefined && !inRange(exact)) throw outOfRangeError('The amount received (converted at the exchange rate)', to.currency, 'toAmount');
-        const converted = exact === undefined ? undefined : Number(exact);
-        if (converted === undefined || converted <= 0) {
-          throw ledgerErrors.toAmountNeeded('toAmount', from.currency, to.currency).at('toAmount');
-        }
-        doc.toAmount = converted;
-      }
-      doc.category = '';
-    } else {
-      if (input.fromAsset !== undefined || input.toAsset !== undefined || input.fee !== undefined || input.toAmount !== undefined) {
-        throw ledgerErrors.transferFieldsOnly(type);
-      }
-      const assetId = input.asset ?? current?.asset;
-      if (!assetId) throw ledgerErrors.required('asset').at('asset');
-      const asset = this.liveAsset(view, assetId);
-      doc.asset = asset.id;
-      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, asset.currency, 'amount');
-      else if (current.asset !== asset.id) doc.amount = toMinor(toMajor(current.amount, view.assets.get(current.asset)?.currency ?? asset.currency), asset.currency, 'amount');
-      if (input.category !== undefined) doc.category = await this.categories.resolve(userId, type, input.category);
-      else if (!current) doc.category = await this.categories.resolve(userId, type, 'Other').catch(() => '');
-    }
-    if (input.description !== undefined) {
-      doc.description = input.description;
-      doc.searchText = input.description.normalize('NFKC').toLowerCase();
-    }
-    if (input.date !== undefined) doc.date = input.date;
-    if (input.tags !== undefined) doc.tags = normalizeTags(input.tags);
-    if (input.attachments !== undefined) doc.attachments = await this.checkAttachments(userId, input.attachments);
-    if (current) doc.updatedAt = Math.max(now, current.updatedAt + 1);
-    return doc;
+  private buildRecord(userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
+    const context = { now: this.app.clock.now(), categories: this.categories, checkAttachments: (ids: string[]) => this.checkAttachments(userId, ids) };
+    return buildRecord(context, userId, view, input, current);
   }
 
   async createRecord(userId: string, input: RecordInput): Promise<RecordView> {
