@@ -278,7 +278,7 @@ export class LedgerViews {
     const schema = collection.schema.jsonSchema;
     const query = prepareQuery(
       schema,
-      normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } as any }),
+      normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } }),
     );
     const result = await collection.storageInstance.query(query);
     return result.documents as unknown as T[];
