@@ -1,8 +1,8 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
+import { ledgerErrors } from './errors';
 import type { CategoryDoc, RecordDoc } from './schema';
 
 export type CategoryType = 'income' | 'expense';
@@ -109,9 +109,7 @@ export class CategoryService {
   async resolve(userId: string, type: CategoryType, name: string): Promise<string> {
     const wanted = key(name);
     const found = (await this.list(userId, type)).find((c) => key(c.name) === wanted);
-    if (!found) {
-      throw new ApiError(ErrorCode.Validation, `Unknown ${type} category "${name}". Create it with category.create first.`, { field: 'params.category' });
-    }
+    if (!found) throw ledgerErrors.unknownCategory(type, name).at('category');
     return found.name;
   }
 
@@ -119,7 +117,7 @@ export class CategoryService {
     const existing = await this.list(userId, input.type);
     const name = input.name.trim();
     if (existing.some((c) => key(c.name) === key(name))) {
-      throw new ApiError(ErrorCode.Conflict, `There is already a ${input.type} category "${name}".`);
+      throw ledgerErrors.categoryExists(input.type, name);
     }
     const now = this.app.clock.now();
     const doc: CategoryDoc = {
@@ -138,7 +136,7 @@ export class CategoryService {
 
   private async own(userId: string, id: string): Promise<CategoryDoc> {
     const doc = await this.collection.findOne(id).exec();
-    if (!doc || doc.userId !== userId) throw new ApiError(ErrorCode.NotFound, 'Category not found.');
+    if (!doc || doc.userId !== userId) throw ledgerErrors.categoryNotFound();
     return doc.toJSON() as CategoryDoc;
   }
 
@@ -148,7 +146,7 @@ export class CategoryService {
     const name = input.name?.trim() ?? current.name;
     if (key(name) !== key(current.name)) {
       const clash = (await this.list(userId, current.type)).some((c) => c.id !== current.id && key(c.name) === key(name));
-      if (clash) throw new ApiError(ErrorCode.Conflict, `There is already a ${current.type} category "${name}".`);
+      if (clash) throw ledgerErrors.categoryExists(current.type, name);
     }
     const doc = await this.collection.findOne(current.id).exec();
     const updated = await doc!.incrementalPatch({ name, icon: input.icon ?? current.icon, updatedAt: this.app.clock.now() });
@@ -175,12 +173,10 @@ export class CategoryService {
     let moved = 0;
     if (used > 0) {
       if (!input.moveTo) {
-        throw new ApiError(ErrorCode.Conflict, `${used} records use "${current.name}". Pass moveTo with another ${current.type} category to move them.`, {
-          records: used,
-        });
+        throw ledgerErrors.categoryInUse(used, current.name, current.type).with({ records: used });
       }
       const target = await this.resolve(userId, current.type, input.moveTo);
-      if (key(target) === key(current.name)) throw new ApiError(ErrorCode.Validation, 'moveTo must be a different category.');
+      if (key(target) === key(current.name)) throw ledgerErrors.moveToSameCategory();
       moved = await this.moveRecords(userId, current.type, current.name, target);
     }
     const doc = await this.collection.findOne(current.id).exec();

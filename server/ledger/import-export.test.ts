@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LevelHealth } from '../db/leveldb-storage/health';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { seedSyntheticRecords } from '../test-support/synthetic-records';
-import { ImportKeyIndex, importKeyIndex } from './import-export';
+import { ImportKeyIndex, importKeyIndex } from './import-keys';
 import type { RecordDoc } from './schema';
 
 type User = Awaited<ReturnType<typeof registerUser>>;

@@ -1,9 +1,23 @@
 import { defineDomain } from '../domain';
-import { ledgerActions } from './actions';
+import { assetActions } from './asset-actions';
+import { categoryActions } from './category-actions';
+import { currencyActions } from './currency-actions';
+import { ledgerErrors } from './errors';
 import { ioActions } from './io-actions';
+import { recordActions } from './record-actions';
 import { ledgerCollections } from './schema';
 import { LedgerService } from './service';
+import { statsActions } from './stats-actions';
 import { registerLedgerSyncRules } from './sync-rules';
+
+declare module '../app-context' {
+  interface ServiceMap {
+    ledger: LedgerService;
+  }
+}
+
+/** Every action of the ledger, by name (docs/api.md lists them in this order). */
+export const ledgerActions = { ...assetActions, ...recordActions, ...categoryActions, ...currencyActions, ...statsActions, ...ioActions };
 
 /** Assets, records, categories, exchange rates, statistics, import/export. */
 export function ledgerDomain() {
@@ -11,7 +25,8 @@ export function ledgerDomain() {
   return defineDomain({
     name: 'ledger',
     collections: ledgerCollections,
-    actions: { ...ledgerActions, ...ioActions },
+    errors: ledgerErrors,
+    actions: ledgerActions,
     start(app) {
       const ledger = new LedgerService(app);
       ledger.views.start();

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { ApiError, ErrorCode } from '../api/errors';
-import { backup, CSV_COLUMNS, exportCsv, importCsv, restore, type LedgerBackup } from './import-export';
+import { Id, Ms, TimeZone } from '../api/params';
+import { commonErrors } from '../lib/errors';
+import { ledgerErrors } from './errors';
+import { CSV_COLUMNS, exportCsv, importCsv } from './import-export';
+import { backup, restore, type LedgerBackup } from './ledger-backup';
 import type { RecordDoc } from './schema';
 
-const Ms = (description: string) => Type.Integer({ minimum: 0, maximum: 8.64e15, description });
-const DocList = Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: true }), { maxItems: 200_000 });
+const DocList = Type.Array(Type.Object({ id: Id() }, { additionalProperties: true }), { maxItems: 200_000 });
 
 const accountingExportCsv = defineAction({
   summary: 'Export records (all, or a date range) as CSV text.',
@@ -35,11 +37,11 @@ const accountingImportCsv = defineAction({
   params: Params({
     csv: Type.String({ minLength: 1, maxLength: 1_000_000 }),
     dryRun: Type.Boolean({ description: 'true: report only; false: write the new rows.' }),
-    timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    timeZone: Type.Optional(TimeZone("IANA time zone of the dates given without one (default: this computer's).")),
     createMissingCategories: Type.Optional(Type.Boolean({ description: 'Create categories that the file names but you do not have (default false: such rows are invalid).' })),
   }),
   returns: '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors}]}`',
-  errors: [[400, 'unreadable CSV, missing required columns, unknown time zone']],
+  errors: [[commonErrors.rows.invalid, 'unreadable CSV, missing required columns, unknown time zone']],
   handler: async (params, ctx) => {
     if (!params.dryRun) await ctx.app.services.backup?.snapshotBefore('import');
     return importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params);
@@ -76,11 +78,11 @@ const ledgerRestore = defineAction({
   }),
   returns: '`{restored: {assets, categories, rates, records}}`',
   errors: [
-    [409, 'the ledger is not empty (and append is not set)'],
-    [400, 'not a PennyPost ledger backup, or a document breaks the schema'],
+    [ledgerErrors.rows.restoreNeedsEmptyLedger, 'the ledger is not empty (and append is not set)'],
+    [commonErrors.rows.invalid, 'not a PennyPost ledger backup, or a document breaks the schema'],
   ],
   handler: async (params, ctx) => {
-    if (!ctx.app.services.ledger) throw new ApiError(ErrorCode.Unavailable, 'Ledger unavailable.');
+    if (!ctx.app.services.ledger) throw commonErrors.unavailable('Ledger unavailable.');
     if (!params.append) await ctx.app.services.backup?.snapshotBefore('restore');
     return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as LedgerBackup, append: params.append ?? false });
   },

@@ -1,5 +1,7 @@
-import { ApiError, ErrorCode } from '../api/errors';
+import type { ActionErrorDoc } from '../api/action';
+import { commonErrors } from '../lib/errors';
 import { inRange, MAX_MINOR, outOfRangeError, toMajor } from '../lib/money';
+import { ledgerErrors } from './errors';
 import type { AssetDoc, RecordDoc } from './schema';
 import { effectsOf, type UserLedgerView } from './views';
 
@@ -9,6 +11,12 @@ import { effectsOf, type UserLedgerView } from './views';
  * would take a balance beyond it, or further beyond it than it already is, is refused with a 400
  * naming the limit in the currency's major units.
  */
+
+/** How the actions document the 400 of the exact range (docs/ledger.md, "Exact amounts and their limits"). */
+export const OUT_OF_RANGE_ERROR: ActionErrorDoc = [
+  commonErrors.rows.invalid,
+  'an amount or the resulting balance of an asset beyond ±10^15 minor units (10,000,000,000,000.00 with 2 decimals), the exact range: `data.limit`, `data.currency`',
+];
 
 export type RangeRecord = Pick<RecordDoc, 'id' | 'type' | 'amount' | 'asset' | 'toAsset' | 'toAmount' | 'fee'>;
 export type RangeAsset = Pick<AssetDoc, 'id' | 'name' | 'currency' | 'openingBalance'>;
@@ -34,9 +42,9 @@ const abs = (v: bigint) => (v < 0n ? -v : v);
  *
  * Balances are computed exactly (BigInt) from the user's view plus the change. A balance already
  * beyond the range (records that arrived by sync) may move back towards it, never further out.
- * `field` goes into the error's `data.field`.
+ * `field` (domain terms: 'amount', 'csv') goes into the error's `data.field`.
  */
-export function assertLedgerInRange(view: UserLedgerView, change: LedgerChange, field = 'params'): void {
+export function assertLedgerInRange(view: UserLedgerView, change: LedgerChange, field: string): void {
   const newAssets = new Map((change.assets ?? []).map((a) => [a.id, a]));
   const assetOf = (id: string): RangeAsset | undefined => newAssets.get(id) ?? view.assets.get(id);
   const currencyOf = (id: string) => assetOf(id)?.currency ?? 'USD';
@@ -65,7 +73,7 @@ export function assertLedgerInRange(view: UserLedgerView, change: LedgerChange, 
   for (const record of change.removed ?? []) for (const [asset, d] of effectsOf(record)) add(asset, -BigInt(d));
   for (const asset of change.assets ?? []) {
     if (!Number.isSafeInteger(asset.openingBalance)) {
-      throw new ApiError(ErrorCode.Validation, `The opening balance of ${asset.name} is not a whole number of minor units.`, { field, assetId: asset.id });
+      throw ledgerErrors.openingBalanceNotWhole(asset.name).with({ field, assetId: asset.id });
     }
     add(asset.id, BigInt(asset.openingBalance) - BigInt(view.assets.get(asset.id)?.openingBalance ?? 0));
   }

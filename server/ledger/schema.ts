@@ -1,6 +1,7 @@
-import type { CollectionDefinition } from '../db/collections';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineCollection } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
-import { idField as id, int, ms, str } from '../db/schema-fields';
+import { Bool, EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
 
 /**
  * The ledger's collections. Money is integer minor units of the document's currency; times are
@@ -18,191 +19,127 @@ export const LIABILITY_TYPES: ReadonlySet<AssetType> = new Set<AssetType>(['cred
 export const ASSET_STATUSES = ['normal', 'archived'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
-export interface AssetDoc {
-  id: string;
-  userId: string;
-  name: string;
-  type: AssetType;
-  currency: string;
+export const AssetDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
+  name: Str(100),
+  type: EnumOf(ASSET_TYPES, 20),
+  currency: Str(3),
   /** Opening balance in minor units; the live balance is derived from records. */
-  openingBalance: number;
-  description: string;
-  icon: string;
-  status: AssetStatus;
-  isDefault: boolean;
-  delFlag: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+  openingBalance: Int(-1e15, 1e15),
+  description: Str(1000),
+  icon: Str(200),
+  status: EnumOf(ASSET_STATUSES, 10),
+  isDefault: Bool(),
+  delFlag: Bool(),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type AssetDoc = Static<typeof AssetDocument>;
 
 export const RECORD_TYPES = ['income', 'expense', 'transfer'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
-export interface RecordDoc {
-  id: string;
-  userId: string;
-  type: RecordType;
+export const RecordDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
+  type: EnumOf(RECORD_TYPES, 10),
   /** Minor units of the (source) asset's currency, > 0. */
-  amount: number;
+  amount: Int(1, 1e15),
   /** income/expense: the asset; transfer: the source asset. */
-  asset: string;
+  asset: IdField(),
   /** transfer only: the target asset ('' otherwise). */
-  toAsset: string;
+  toAsset: Str(ID_MAX_LENGTH),
   /** transfer only: amount received by the target in its currency (minor units); 0 = same as amount. */
-  toAmount: number;
+  toAmount: Int(0, 1e15),
   /** transfer only: fee taken from the source, minor units, ≥ 0. */
-  fee: number;
+  fee: Int(0, 1e15),
   /** income/expense: category name ('' for transfers). */
-  category: string;
-  description: string;
+  category: Str(64),
+  description: Str(1000),
   /** Lower-cased description for text search. */
-  searchText: string;
-  date: number;
-  tags: string[];
+  searchText: Str(1000),
+  date: Ms(),
+  tags: Type.Array(Str(32), { maxItems: 20 }),
   /** File ids attached to this record (receipts). */
-  attachments: string[];
+  attachments: Type.Array(Str(ID_MAX_LENGTH), { maxItems: 20 }),
   /** Stable key of an imported row (idempotent CSV import); '' when typed in. */
-  importKey: string;
-  createdAt: number;
-  updatedAt: number;
-}
+  importKey: Str(80),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type RecordDoc = Static<typeof RecordDocument>;
 
-export interface CategoryDoc {
-  id: string;
-  userId: string;
-  type: 'income' | 'expense';
-  name: string;
-  icon: string;
+export const CATEGORY_TYPES = ['income', 'expense'] as const;
+
+export const CategoryDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
+  type: EnumOf(CATEGORY_TYPES, 10),
+  name: Str(64),
+  icon: Str(200),
   /** Sort position in pickers. */
-  position: number;
-  createdAt: number;
-  updatedAt: number;
-}
+  position: Int(0, 1e6),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type CategoryDoc = Static<typeof CategoryDocument>;
 
-export interface RateDoc {
-  id: string;
-  userId: string;
+export const RateDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
   /** 1 unit of `from` = `rate` units of `to`, on `date`. */
-  from: string;
-  to: string;
+  from: Str(3),
+  to: Str(3),
   /** Decimal rate as text to keep it exact (e.g. "7.1234"). */
-  rate: string;
-  date: number;
-  createdAt: number;
-  updatedAt: number;
-}
+  rate: Str(40),
+  date: Ms(),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type RateDoc = Static<typeof RateDocument>;
 
-
-export const assetsCollection: CollectionDefinition<AssetDoc> = {
+export const assetsCollection = defineCollection({
   name: 'assets',
+  version: 0,
+  primaryKey: 'id',
+  document: AssetDocument,
+  indexes: [['userId', 'createdAt']],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id,
-      userId: id,
-      name: str(100),
-      type: { type: 'string', enum: [...ASSET_TYPES], maxLength: 20 },
-      currency: str(3),
-      openingBalance: int(-1e15, 1e15),
-      description: str(1000),
-      icon: str(200),
-      status: { type: 'string', enum: [...ASSET_STATUSES], maxLength: 10 },
-      isDefault: { type: 'boolean' },
-      delFlag: { type: 'boolean' },
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: ['id', 'userId', 'name', 'type', 'currency', 'openingBalance', 'description', 'icon', 'status', 'isDefault', 'delFlag', 'createdAt', 'updatedAt'],
-    indexes: [['userId', 'createdAt']],
-  } as any,
-};
+});
 
-export const recordsCollection: CollectionDefinition<RecordDoc> = {
+export const recordsCollection = defineCollection({
   name: 'records',
+  version: 0,
+  primaryKey: 'id',
+  document: RecordDocument,
+  indexes: [
+    ['userId', 'date'],
+    ['userId', 'type', 'date'],
+    ['userId', 'category', 'date'],
+    ['userId', 'asset', 'date'],
+    ['userId', 'toAsset', 'date'],
+    ['userId', 'importKey'],
+  ],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id,
-      userId: id,
-      type: { type: 'string', enum: [...RECORD_TYPES], maxLength: 10 },
-      amount: int(1, 1e15),
-      asset: id,
-      toAsset: str(ID_MAX_LENGTH),
-      toAmount: int(0, 1e15),
-      fee: int(0, 1e15),
-      category: str(64),
-      description: str(1000),
-      searchText: str(1000),
-      date: ms,
-      tags: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 32 } },
-      attachments: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: ID_MAX_LENGTH } },
-      importKey: str(80),
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: [
-      'id', 'userId', 'type', 'amount', 'asset', 'toAsset', 'toAmount', 'fee', 'category', 'description', 'searchText',
-      'date', 'tags', 'attachments', 'importKey', 'createdAt', 'updatedAt',
-    ],
-    indexes: [
-      ['userId', 'date'],
-      ['userId', 'type', 'date'],
-      ['userId', 'category', 'date'],
-      ['userId', 'asset', 'date'],
-      ['userId', 'toAsset', 'date'],
-      ['userId', 'importKey'],
-    ],
-  } as any,
-};
+});
 
-export const categoriesCollection: CollectionDefinition<CategoryDoc> = {
+export const categoriesCollection = defineCollection({
   name: 'categories',
+  version: 0,
+  primaryKey: 'id',
+  document: CategoryDocument,
+  indexes: [['userId', 'type', 'position']],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id,
-      userId: id,
-      type: { type: 'string', enum: ['income', 'expense'], maxLength: 10 },
-      name: str(64),
-      icon: str(200),
-      position: int(0, 1e6),
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: ['id', 'userId', 'type', 'name', 'icon', 'position', 'createdAt', 'updatedAt'],
-    indexes: [['userId', 'type', 'position']],
-  } as any,
-};
+});
 
-export const ratesCollection: CollectionDefinition<RateDoc> = {
+export const ratesCollection = defineCollection({
   name: 'rates',
+  version: 0,
+  primaryKey: 'id',
+  document: RateDocument,
+  indexes: [['userId', 'from', 'to', 'date']],
   sync: true,
-  schema: {
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id,
-      userId: id,
-      from: str(3),
-      to: str(3),
-      rate: str(40),
-      date: ms,
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: ['id', 'userId', 'from', 'to', 'rate', 'date', 'createdAt', 'updatedAt'],
-    indexes: [['userId', 'from', 'to', 'date']],
-  } as any,
-};
+});
 
 export const ledgerCollections = [assetsCollection, recordsCollection, categoriesCollection, ratesCollection];

@@ -1,135 +1,32 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { ApiError, ErrorCode } from '../api/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
-import { inRange, isCurrencyCode, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/money';
-import { assertLedgerInRange } from './limits';
+import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
 import { CategoryService } from './categories';
-import { effectsOf, LedgerViews, type Entry, type UserLedgerView } from './views';
-import {
-  ASSET_STATUSES,
-  ASSET_TYPES,
-  NEGATIVE_ALLOWED,
-  RECORD_TYPES,
-  type AssetDoc,
-  type AssetStatus,
-  type AssetType,
-  type RecordDoc,
-  type RecordType,
-} from './schema';
+import { ledgerErrors } from './errors';
+import { assertLedgerInRange } from './limits';
+import { assetView, recordView, type AssetView, type RecordView } from './presenters';
+import { RateService } from './rates';
+import { buildRecord, checkBalances, liveAsset, type AttachmentInfo, type FileAttachments, type RecordInput, type RecordPatch } from './record-rules';
+import { ASSET_STATUSES, ASSET_TYPES, NEGATIVE_ALLOWED, type AssetDoc, type AssetStatus, type AssetType, type RecordDoc } from './schema';
+import { LedgerViews, type Entry, type UserLedgerView } from './views';
 
 /** Pagination used by every list of the ledger (documented in docs/api.md). */
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 200;
 
-/** The seed's Asset shape, plus openingBalance and recordCount. Money in major units. */
-export interface AssetView {
-  _id: string;
-  id: string;
-  name: string;
-  type: AssetType;
-  balance: number;
-  openingBalance: number;
-  currency: string;
-  description: string;
-  status: AssetStatus;
-  icon: string;
-  isDefault: boolean;
-  createdAt: number;
-  updatedAt: number;
-  delFlag: boolean;
-  recordCount?: number;
-  /** ['balance'] when the balance is beyond the exact range (records arrived by sync): `balance` is then the nearest number. */
-  inexact?: string[];
-}
-
-export interface RecordView {
-  id: string;
-  type: RecordType;
-  amount: number;
-  currency: string;
-  category: string;
-  asset: string;
-  assetName: string;
-  fromAsset?: string;
-  toAsset?: string;
-  toAssetName?: string;
-  toAmount?: number;
-  toCurrency?: string;
-  fee?: number;
-  description: string;
-  date: number;
-  tags: string[];
-  attachments: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AttachmentInfo {
-  fileId: string;
-  fileName?: string;
-  fileType?: string;
-  fileSize?: number;
-  url?: string;
-  missing: boolean;
-}
-
-/** What the files domain offers the ledger (server/files). Optional: the ledger works without it. */
-export interface FileAttachments {
-  assertOwned(userId: string, fileIds: string[]): Promise<void>;
-  describe(userId: string, fileIds: string[]): Promise<AttachmentInfo[]>;
-}
-
-export interface RecordInput {
-  type: string;
-  amount?: number;
-  asset?: string;
-  fromAsset?: string;
-  toAsset?: string;
-  fee?: number;
-  toAmount?: number;
-  category?: string;
-  description?: string;
-  date?: number;
-  tags?: string[];
-  attachments?: string[];
-}
-
-export interface RecordPatch {
-  id: string;
-  amount?: number;
-  description?: string;
-  category?: string;
-  date?: number;
-  tags?: string[];
-  asset?: string;
-  fromAsset?: string;
-  toAsset?: string;
-  fee?: number;
-  toAmount?: number;
-  attachments?: string[];
-  expectedUpdatedAt?: number;
-}
-
-function normalizeTags(tags: string[] | undefined): string[] {
-  const out: string[] = [];
-  for (const tag of tags ?? []) {
-    const t = tag.normalize('NFKC').trim();
-    if (t && !out.includes(t)) out.push(t);
-  }
-  return out;
-}
-
 /** Assets and records: the rules of money (docs/ledger.md). */
 export class LedgerService {
   readonly views: LedgerViews;
   readonly categories: CategoryService;
+  readonly rates: RateService;
   private readonly writes = new KeyedMutex();
 
   constructor(private readonly app: AppContext) {
     this.views = new LedgerViews(app.db);
     this.categories = new CategoryService(app);
+    this.rates = new RateService(app, this.views, (userId, task) => this.exclusive(userId, task));
   }
 
   private get assets(): RxCollection<AssetDoc> {
@@ -162,45 +59,26 @@ export class LedgerService {
   }
 
   async setBaseCurrency(userId: string, currency: string): Promise<{ baseCurrency: string }> {
-    if (!isCurrencyCode(currency)) throw new ApiError(ErrorCode.Validation, `Unknown currency "${currency}".`, { field: 'params.currency' });
+    if (!isCurrencyCode(currency)) throw ledgerErrors.unknownCurrency(currency).at('currency');
     await this.app.services.users.updatePrefs(userId, 'ledger', { baseCurrency: currency });
     return { baseCurrency: currency };
   }
 
   // ---------------------------------------------------------------- assets
 
+  /** An asset as the actions show it (presenters.ts). */
   assetView(view: UserLedgerView, doc: AssetDoc, withCount = false): AssetView {
-    const result: AssetView = {
-      _id: doc.id,
-      id: doc.id,
-      name: doc.name,
-      type: doc.type,
-      balance: toMajor(view.exactBalanceOf(doc.id), doc.currency),
-      openingBalance: toMajor(doc.openingBalance, doc.currency),
-      currency: doc.currency,
-      description: doc.description,
-      status: doc.status,
-      icon: doc.icon,
-      isDefault: doc.isDefault,
-      createdAt: doc.createdAt,
-      updatedAt: doc.updatedAt,
-      delFlag: doc.delFlag,
-    };
-    if (withCount) result.recordCount = view.recordCountOf(doc.id);
-    if (!view.balanceInRange(doc.id)) result.inexact = ['balance'];
-    return result;
+    return assetView(view, doc, withCount);
   }
 
-  /** A live (not deleted) asset of this user, or 2001. */
-  liveAsset(view: UserLedgerView, id: string, field = 'params.asset'): AssetDoc {
-    const asset = view.assets.get(id);
-    if (!asset || asset.delFlag) throw new ApiError(ErrorCode.AssetNotFound, `Asset not found (${field}).`, { field });
-    return asset;
+  /** A live (not deleted) asset of this user, or 2001 blaming `field`. */
+  liveAsset(view: UserLedgerView, id: string, field = 'asset'): AssetDoc {
+    return liveAsset(view, id, field);
   }
 
   private checkAssetType(type: string): AssetType {
     if (!(ASSET_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError(ErrorCode.InvalidAssetType, `Unknown asset type "${type}". Use one of: ${ASSET_TYPES.join(', ')}.`, { field: 'params.type' });
+      throw ledgerErrors.invalidAssetType(type).at('type');
     }
     return type as AssetType;
   }
@@ -219,11 +97,9 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const currency = input.currency ?? (await this.baseCurrency(userId, view)).currency;
-      if (!isCurrencyCode(currency)) throw new ApiError(ErrorCode.Validation, `Unknown currency "${currency}".`, { field: 'params.currency' });
-      const opening = toMinor(input.balance ?? 0, currency, 'params.balance');
-      if (opening < 0 && !NEGATIVE_ALLOWED.has(type)) {
-        throw new ApiError(ErrorCode.Validation, `A ${type} asset cannot start below zero; only credit_card and loan can.`, { field: 'params.balance' });
-      }
+      if (!isCurrencyCode(currency)) throw ledgerErrors.unknownCurrency(currency).at('currency');
+      const opening = toMinor(input.balance ?? 0, currency, 'balance');
+      if (opening < 0 && !NEGATIVE_ALLOWED.has(type)) throw ledgerErrors.negativeOpeningBalance(type).at('balance');
       const live = [...view.assets.values()].filter((a) => !a.delFlag);
       const now = this.app.clock.now();
       const doc: AssetDoc = {
@@ -253,9 +129,7 @@ export class LedgerService {
   ): Promise<{ list: AssetView[]; total: number; page: number; pageSize: number; baseCurrency: string }> {
     if (input.type !== undefined) this.checkAssetType(input.type);
     if (input.status !== undefined && !(ASSET_STATUSES as readonly string[]).includes(input.status)) {
-      throw new ApiError(ErrorCode.Validation, `Unknown asset status "${input.status}". Use one of: ${ASSET_STATUSES.join(', ')}.`, {
-        field: 'params.status',
-      });
+      throw ledgerErrors.unknownAssetStatusFilter(input.status).at('status');
     }
     const view = await this.views.get(userId);
     const matching = [...view.assets.values()]
@@ -274,7 +148,7 @@ export class LedgerService {
   async assetDetail(userId: string, id: string): Promise<AssetView> {
     const view = await this.views.get(userId);
     const asset = view.assets.get(id);
-    if (!asset || asset.delFlag) throw new ApiError(ErrorCode.AssetNotFound, 'Asset not found.');
+    if (!asset || asset.delFlag) throw ledgerErrors.assetNotFound();
     return this.assetView(view, asset, true);
   }
 
@@ -296,34 +170,30 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const current = view.assets.get(input.id);
-      if (!current || current.delFlag) throw new ApiError(ErrorCode.AssetNotFound, 'Asset not found.');
+      if (!current || current.delFlag) throw ledgerErrors.assetNotFound();
       if (input.expectedUpdatedAt !== undefined && input.expectedUpdatedAt !== current.updatedAt) {
-        throw new ApiError(ErrorCode.Conflict, 'This asset was changed elsewhere since you loaded it. Reload and try again.', {
-          updatedAt: current.updatedAt,
-        });
+        throw ledgerErrors.changedElsewhere('asset').with({ updatedAt: current.updatedAt });
       }
       const type = input.type !== undefined ? this.checkAssetType(input.type) : current.type;
       if (input.status !== undefined && !(ASSET_STATUSES as readonly string[]).includes(input.status)) {
-        throw new ApiError(ErrorCode.Validation, `Unknown asset status "${input.status}".`, { field: 'params.status' });
+        throw ledgerErrors.unknownAssetStatus(input.status).at('status');
       }
       const currency = input.currency ?? current.currency;
       if (currency !== current.currency) {
-        if (!isCurrencyCode(currency)) throw new ApiError(ErrorCode.Validation, `Unknown currency "${currency}".`, { field: 'params.currency' });
-        if (view.recordCountOf(current.id) > 0) {
-          throw new ApiError(ErrorCode.Conflict, 'The currency of an asset with records cannot change: its amounts are in that currency.');
-        }
+        if (!isCurrencyCode(currency)) throw ledgerErrors.unknownCurrency(currency).at('currency');
+        if (view.recordCountOf(current.id) > 0) throw ledgerErrors.currencyLocked();
       }
       const openingBalance =
         input.openingBalance !== undefined
-          ? toMinor(input.openingBalance, currency, 'params.openingBalance')
+          ? toMinor(input.openingBalance, currency, 'openingBalance')
           : currency !== current.currency
-            ? toMinor(toMajor(current.openingBalance, current.currency), currency, 'params.openingBalance')
+            ? toMinor(toMajor(current.openingBalance, current.currency), currency, 'openingBalance')
             : current.openingBalance;
       const balanceAfter = BigInt(openingBalance) + view.movementOf(current.id);
       if (!NEGATIVE_ALLOWED.has(type) && balanceAfter < 0n && balanceAfter < view.exactBalanceOf(current.id)) {
-        throw new ApiError(ErrorCode.InsufficientBalance, `This change would take ${current.name} below zero, which a ${type} asset cannot be.`);
+        throw ledgerErrors.assetBelowZero(current.name, type);
       }
-      assertLedgerInRange(view, { assets: [{ ...current, currency, openingBalance }] }, 'params.openingBalance');
+      assertLedgerInRange(view, { assets: [{ ...current, currency, openingBalance }] }, 'openingBalance');
       const patch: Partial<AssetDoc> = {
         name: input.name?.trim() ?? current.name,
         description: input.description ?? current.description,
@@ -347,7 +217,7 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const current = view.assets.get(id);
-      if (!current || current.delFlag) throw new ApiError(ErrorCode.AssetNotFound, 'Asset not found.');
+      if (!current || current.delFlag) throw ledgerErrors.assetNotFound();
       const doc = await this.assets.findOne(id).exec();
       await doc!.incrementalPatch({ delFlag: true, isDefault: false, updatedAt: this.app.clock.now() });
       return { deleted: true };
@@ -356,49 +226,9 @@ export class LedgerService {
 
   // ---------------------------------------------------------------- records
 
-  recordView(view: UserLedgerView, doc: RecordDoc | Entry & Partial<RecordDoc>): RecordView {
-    const asset = view.assets.get(doc.asset);
-    const currency = asset?.currency ?? 'USD';
-    const base: RecordView = {
-      id: doc.id,
-      type: doc.type,
-      amount: toMajor(doc.amount, currency),
-      currency,
-      category: doc.category,
-      asset: doc.asset,
-      assetName: asset?.name ?? '(unknown asset)',
-      description: doc.description ?? '',
-      date: doc.date,
-      tags: doc.tags,
-      attachments: doc.attachments ?? [],
-      createdAt: doc.createdAt ?? 0,
-      updatedAt: doc.updatedAt ?? 0,
-    };
-    if (doc.type === 'transfer') {
-      const target = view.assets.get(doc.toAsset);
-      const toCurrency = target?.currency ?? currency;
-      base.fromAsset = doc.asset;
-      base.toAsset = doc.toAsset;
-      base.toAssetName = target?.name ?? '(unknown asset)';
-      base.fee = toMajor(doc.fee, currency);
-      base.toAmount = toMajor(doc.toAmount > 0 ? doc.toAmount : doc.amount, toCurrency);
-      base.toCurrency = toCurrency;
-    }
-    return base;
-  }
-
-  private checkRecordType(type: string): RecordType {
-    if (!(RECORD_TYPES as readonly string[]).includes(type)) {
-      throw new ApiError(ErrorCode.InvalidRecordType, `Unknown record type "${type}". Use income, expense or transfer.`, { field: 'params.type' });
-    }
-    return type as RecordType;
-  }
-
-  private positiveMinor(amount: number, currency: string, field: string): number {
-    if (typeof amount !== 'number' || !(amount > 0)) {
-      throw new ApiError(ErrorCode.InvalidAmount, `${field} must be greater than zero.`, { field });
-    }
-    return toMinor(amount, currency, field);
+  /** A record as the actions show it (presenters.ts). */
+  recordView(view: UserLedgerView, doc: RecordDoc | (Entry & Partial<RecordDoc>)): RecordView {
+    return recordView(view, doc);
   }
 
   /**
@@ -406,125 +236,22 @@ export class LedgerService {
    * lower than it was. `before` entries are taken out, `after` entries put in.
    */
   private checkBalances(view: UserLedgerView, before: Entry[], after: Entry[]): void {
-    assertLedgerInRange(view, { removed: before, records: after }, 'params.amount');
-    const delta = new Map<string, number>();
-    for (const entry of before) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) - d);
-    for (const entry of after) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) + d);
-    for (const [assetId, d] of delta) {
-      if (d >= 0) continue;
-      const asset = view.assets.get(assetId);
-      if (!asset || NEGATIVE_ALLOWED.has(asset.type)) continue;
-      const now = view.exactBalanceOf(assetId);
-      const next = now + BigInt(d);
-      if (next < 0n) {
-        throw new ApiError(
-          ErrorCode.InsufficientBalance,
-          `Not enough money in ${asset.name}: the balance is ${toMajor(now, asset.currency)} ${asset.currency} and this needs ${toMajor(-d, asset.currency)} ${asset.currency}. Only credit_card and loan assets can go below zero.`,
-          { assetId, balance: toMajor(now, asset.currency) },
-        );
-      }
-    }
+    checkBalances(view, before, after);
   }
 
   private async checkAttachments(userId: string, ids: string[] | undefined): Promise<string[]> {
     const unique = [...new Set(ids ?? [])];
     if (unique.length === 0) return [];
     const files = this.files;
-    if (!files) throw new ApiError(ErrorCode.FileNotFound, 'File attachments are not available.');
+    if (!files) throw ledgerErrors.attachmentsUnavailable();
     await files.assertOwned(userId, unique);
     return unique;
   }
 
   /** Builds the stored record from an input, checking every rule; `current` for updates. */
-  private async buildRecord(userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
-    const type = this.checkRecordType(input.type);
-    const now = this.app.clock.now();
-    const doc: RecordDoc = current
-      ? { ...current, tags: [...current.tags], attachments: [...current.attachments] }
-      : {
-          id: newId(now),
-          userId,
-          type,
-          amount: 0,
-          asset: '',
-          toAsset: '',
-          toAmount: 0,
-          fee: 0,
-          category: '',
-          description: '',
-          searchText: '',
-          date: now,
-          tags: [],
-          attachments: [],
-          importKey: '',
-          createdAt: now,
-          updatedAt: now,
-        };
-    if (type === 'transfer') {
-      if (input.category !== undefined && input.category !== '') {
-        throw new ApiError(ErrorCode.Validation, 'Transfers have no category.', { field: 'params.category' });
-      }
-      const fromId = input.fromAsset ?? input.asset ?? current?.asset;
-      const toId = input.toAsset ?? current?.toAsset;
-      if (!fromId) throw new ApiError(ErrorCode.Validation, 'params.fromAsset is required for a transfer', { field: 'params.fromAsset' });
-      if (!toId) throw new ApiError(ErrorCode.Validation, 'params.toAsset is required for a transfer', { field: 'params.toAsset' });
-      if (fromId === toId) throw new ApiError(ErrorCode.Validation, 'A transfer needs two different assets.', { field: 'params.toAsset' });
-      const from = this.liveAsset(view, fromId, 'params.fromAsset');
-      const to = this.liveAsset(view, toId, 'params.toAsset');
-      const currencyChanged = !current || current.asset !== from.id || current.toAsset !== to.id;
-      doc.asset = from.id;
-      doc.toAsset = to.id;
-      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, from.currency, 'params.amount');
-      if (input.fee !== undefined) {
-        if (!(input.fee >= 0)) throw new ApiError(ErrorCode.Validation, 'params.fee must be zero or more.', { field: 'params.fee' });
-        doc.fee = toMinor(input.fee, from.currency, 'params.fee');
-      }
-      if (doc.amount + doc.fee > MAX_MINOR) throw outOfRangeError('amount + fee', from.currency, input.fee !== undefined ? 'params.fee' : 'params.amount');
-      if (from.currency === to.currency) {
-        if (input.toAmount !== undefined && toMinor(input.toAmount, to.currency, 'params.toAmount') !== doc.amount) {
-          throw new ApiError(ErrorCode.Validation, 'params.toAmount must equal amount when both assets use the same currency (put costs in fee).', {
-            field: 'params.toAmount',
-          });
-        }
-        doc.toAmount = 0;
-      } else if (input.toAmount !== undefined) {
-        doc.toAmount = this.positiveMinor(input.toAmount, to.currency, 'params.toAmount');
-      } else if (currencyChanged || input.amount !== undefined || input.date !== undefined) {
-        const exact = view.rates.convertExact(doc.amount, from.currency, to.currency, input.date ?? doc.date);
-        if (exact !== undefined && !inRange(exact)) throw outOfRangeError('The amount received (converted at the exchange rate)', to.currency, 'params.toAmount');
-        const converted = exact === undefined ? undefined : Number(exact);
-        if (converted === undefined || converted <= 0) {
-          throw new ApiError(
-            ErrorCode.Validation,
-            `params.toAmount is required for a transfer from ${from.currency} to ${to.currency}: there is no exchange rate to compute it (set one with currency.setRate).`,
-            { field: 'params.toAmount' },
-          );
-        }
-        doc.toAmount = converted;
-      }
-      doc.category = '';
-    } else {
-      if (input.fromAsset !== undefined || input.toAsset !== undefined || input.fee !== undefined || input.toAmount !== undefined) {
-        throw new ApiError(ErrorCode.Validation, `fromAsset, toAsset, fee and toAmount apply to transfers only, not to ${type}.`);
-      }
-      const assetId = input.asset ?? current?.asset;
-      if (!assetId) throw new ApiError(ErrorCode.Validation, 'params.asset is required', { field: 'params.asset' });
-      const asset = this.liveAsset(view, assetId);
-      doc.asset = asset.id;
-      if (input.amount !== undefined || !current) doc.amount = this.positiveMinor(input.amount as number, asset.currency, 'params.amount');
-      else if (current.asset !== asset.id) doc.amount = toMinor(toMajor(current.amount, view.assets.get(current.asset)?.currency ?? asset.currency), asset.currency);
-      if (input.category !== undefined) doc.category = await this.categories.resolve(userId, type, input.category);
-      else if (!current) doc.category = await this.categories.resolve(userId, type, 'Other').catch(() => '');
-    }
-    if (input.description !== undefined) {
-      doc.description = input.description;
-      doc.searchText = input.description.normalize('NFKC').toLowerCase();
-    }
-    if (input.date !== undefined) doc.date = input.date;
-    if (input.tags !== undefined) doc.tags = normalizeTags(input.tags);
-    if (input.attachments !== undefined) doc.attachments = await this.checkAttachments(userId, input.attachments);
-    if (current) doc.updatedAt = Math.max(now, current.updatedAt + 1);
-    return doc;
+  private buildRecord(userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
+    const context = { now: this.app.clock.now(), categories: this.categories, checkAttachments: (ids: string[]) => this.checkAttachments(userId, ids) };
+    return buildRecord(context, userId, view, input, current);
   }
 
   async createRecord(userId: string, input: RecordInput): Promise<RecordView> {
@@ -539,7 +266,7 @@ export class LedgerService {
 
   private async ownRecord(userId: string, id: string): Promise<RecordDoc> {
     const doc = await this.records.findOne(id).exec();
-    if (!doc || doc.userId !== userId) throw new ApiError(ErrorCode.RecordNotFound, 'Record not found.');
+    if (!doc || doc.userId !== userId) throw ledgerErrors.recordNotFound();
     return doc.toJSON() as RecordDoc;
   }
 
@@ -554,9 +281,7 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const current = await this.ownRecord(userId, patch.id);
       if (patch.expectedUpdatedAt !== undefined && patch.expectedUpdatedAt !== current.updatedAt) {
-        throw new ApiError(ErrorCode.Conflict, 'This record was changed elsewhere since you loaded it. Reload and try again.', {
-          updatedAt: current.updatedAt,
-        });
+        throw ledgerErrors.changedElsewhere('record').with({ updatedAt: current.updatedAt });
       }
       const view = await this.views.get(userId);
       const { id: _id, expectedUpdatedAt: _e, ...changes } = patch;

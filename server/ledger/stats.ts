@@ -1,6 +1,6 @@
-import { ApiError, ErrorCode } from '../api/errors';
 import { periodsBetween, type GroupBy } from '../lib/calendar';
 import { exactMinor, MajorWriter, MinorSum } from '../lib/money';
+import { ledgerErrors } from './errors';
 import type { AssetType } from './schema';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
 
@@ -53,7 +53,7 @@ export class Converter {
 }
 
 export function checkRange(startDate: number, endDate: number): void {
-  if (endDate <= startDate) throw new ApiError(ErrorCode.Validation, 'params.endDate must be after params.startDate', { field: 'params.endDate' });
+  if (endDate <= startDate) throw ledgerErrors.endBeforeStart().at('endDate');
 }
 
 /** Entries with startDate ≤ date < endDate. */
@@ -163,7 +163,7 @@ function series(
   try {
     periods = periodsBetween(startDate, endDate, groupBy, timeZone, 3700);
   } catch {
-    throw new ApiError(ErrorCode.Validation, `Too many ${groupBy}s in this range; pick a coarser groupBy.`, { field: 'params.groupBy' });
+    throw ledgerErrors.tooManyPeriods(groupBy).at('groupBy');
   }
   const points = periods.map((p) => ({
     label: p.label,
@@ -303,7 +303,7 @@ export function trendSeries(
   try {
     periods = periodsBetween(input.startDate, input.endDate, input.groupBy, input.timeZone, 3700);
   } catch {
-    throw new ApiError(ErrorCode.Validation, `Too many ${input.groupBy}s in this range; pick a coarser groupBy.`, { field: 'params.groupBy' });
+    throw ledgerErrors.tooManyPeriods(input.groupBy).at('groupBy');
   }
   const live = [...view.assets.values()].filter((a) => !a.delFlag);
   const movement = new Map<string, MinorSum>();

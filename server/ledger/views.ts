@@ -2,7 +2,7 @@ import { normalizeMangoQuery, prepareQuery, type RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppDatabase } from '../db/database';
 import { exactMinor, inRange, MinorSum } from '../lib/money';
-import { RateBook, type Rate } from './rates';
+import { RateBook, type Rate } from './rate-book';
 import type { AssetDoc, RateDoc, RecordDoc, RecordType } from './schema';
 
 /** The part of a record that balances, statistics and list filters need. */
@@ -278,7 +278,7 @@ export class LedgerViews {
     const schema = collection.schema.jsonSchema;
     const query = prepareQuery(
       schema,
-      normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } as any }),
+      normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } }),
     );
     const result = await collection.storageInstance.query(query);
     return result.documents as unknown as T[];

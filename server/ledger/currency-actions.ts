@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, defineActions, Params } from '../api/action';
+import { Currency, Id, Ms } from '../api/params';
+import { commonErrors } from '../lib/errors';
+import { ledgerErrors } from './errors';
+
+const RATE_SHAPE = '`{id, from, to, rate, date}` — 1 `from` = `rate` `to` from `date` on';
+
+const currencyGet = defineAction({
+  summary: 'The base currency used for totals and statistics.',
+  notes: 'Until you set one, it is the currency of your first asset (USD with no assets).',
+  auth: 'user',
+  params: Params({}),
+  returns: '`{baseCurrency, explicit}` — explicit is false while it is derived from the first asset',
+  handler: async (_params, ctx) => {
+    const { currency, explicit } = await ctx.app.services.ledger.baseCurrency(ctx.user.id);
+    return { baseCurrency: currency, explicit };
+  },
+});
+
+const currencySetBase = defineAction({
+  summary: 'Set the base currency.',
+  auth: 'user',
+  params: Params({ currency: Currency() }),
+  returns: '`{baseCurrency}`',
+  errors: [[ledgerErrors.rows.unknownCurrency, 'unknown currency']],
+  handler: (params, ctx) => ctx.app.services.ledger.setBaseCurrency(ctx.user.id, params.currency),
+});
+
+const currencySetRate = defineAction({
+  summary: 'Set an exchange rate effective from a date (replaces a rate of the same pair and date).',
+  notes: 'Conversions use the latest rate on or before the record\'s date (before the first rate: the earliest one); a pair works both ways. Rates are exact decimals; pass them as strings ("7.1234") or numbers.',
+  auth: 'user',
+  params: Params({
+    from: Currency(),
+    to: Currency(),
+    rate: Type.Union([Type.String({ maxLength: 40 }), Type.Number()], { description: 'Positive decimal, up to 12 decimals.' }),
+    date: Type.Optional(Ms('Effective from (default now).')),
+  }),
+  returns: RATE_SHAPE,
+  errors: [[commonErrors.rows.invalid, 'unknown currency, same currency twice, or a rate that is not a positive decimal']],
+  handler: (params, ctx) => ctx.app.services.ledger.rates.set(ctx.user.id, params),
+});
+
+const currencyListRates = defineAction({
+  summary: 'Exchange rates, newest first, optionally for one currency.',
+  auth: 'user',
+  params: Params({ currency: Type.Optional(Currency()) }),
+  returns: `\`{list: [${RATE_SHAPE}]}\``,
+  handler: async (params, ctx) => ({ list: await ctx.app.services.ledger.rates.list(ctx.user.id, params.currency) }),
+});
+
+const currencyDeleteRate = defineAction({
+  summary: 'Delete an exchange rate.',
+  auth: 'user',
+  params: Params({ id: Id() }),
+  returns: '`{deleted: true}`',
+  errors: [[ledgerErrors.rows.rateNotFound, 'unknown or another user\'s rate']],
+  handler: (params, ctx) => ctx.app.services.ledger.rates.delete(ctx.user.id, params.id),
+});
+
+/** currency.*: the base currency and the exchange rates. */
+export const currencyActions = defineActions({
+  'currency.get': currencyGet,
+  'currency.setBase': currencySetBase,
+  'currency.setRate': currencySetRate,
+  'currency.listRates': currencyListRates,
+  'currency.deleteRate': currencyDeleteRate,
+});

@@ -1,0 +1,106 @@
+import { toMajor } from '../lib/money';
+import type { AssetDoc, AssetStatus, AssetType, RecordDoc, RecordType } from './schema';
+import type { Entry, UserLedgerView } from './views';
+
+/**
+ * How assets and records are shown to callers: money in the major units of its currency, balances
+ * derived from the user's view.
+ */
+
+/** The seed's Asset shape, plus openingBalance and recordCount. Money in major units. */
+export interface AssetView {
+  _id: string;
+  id: string;
+  name: string;
+  type: AssetType;
+  balance: number;
+  openingBalance: number;
+  currency: string;
+  description: string;
+  status: AssetStatus;
+  icon: string;
+  isDefault: boolean;
+  createdAt: number;
+  updatedAt: number;
+  delFlag: boolean;
+  recordCount?: number;
+  /** ['balance'] when the balance is beyond the exact range (records arrived by sync): `balance` is then the nearest number. */
+  inexact?: string[];
+}
+
+export interface RecordView {
+  id: string;
+  type: RecordType;
+  amount: number;
+  currency: string;
+  category: string;
+  asset: string;
+  assetName: string;
+  fromAsset?: string;
+  toAsset?: string;
+  toAssetName?: string;
+  toAmount?: number;
+  toCurrency?: string;
+  fee?: number;
+  description: string;
+  date: number;
+  tags: string[];
+  attachments: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An asset with its live balance (and its record count with `withCount`). */
+export function assetView(view: UserLedgerView, doc: AssetDoc, withCount = false): AssetView {
+  const result: AssetView = {
+    _id: doc.id,
+    id: doc.id,
+    name: doc.name,
+    type: doc.type,
+    balance: toMajor(view.exactBalanceOf(doc.id), doc.currency),
+    openingBalance: toMajor(doc.openingBalance, doc.currency),
+    currency: doc.currency,
+    description: doc.description,
+    status: doc.status,
+    icon: doc.icon,
+    isDefault: doc.isDefault,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    delFlag: doc.delFlag,
+  };
+  if (withCount) result.recordCount = view.recordCountOf(doc.id);
+  if (!view.balanceInRange(doc.id)) result.inexact = ['balance'];
+  return result;
+}
+
+/** A record as the actions answer it; transfers add their target, fee and amount received. */
+export function recordView(view: UserLedgerView, doc: RecordDoc | (Entry & Partial<RecordDoc>)): RecordView {
+  const asset = view.assets.get(doc.asset);
+  const currency = asset?.currency ?? 'USD';
+  const base: RecordView = {
+    id: doc.id,
+    type: doc.type,
+    amount: toMajor(doc.amount, currency),
+    currency,
+    category: doc.category,
+    asset: doc.asset,
+    assetName: asset?.name ?? '(unknown asset)',
+    description: doc.description ?? '',
+    date: doc.date,
+    tags: doc.tags,
+    attachments: doc.attachments ?? [],
+    createdAt: doc.createdAt ?? 0,
+    updatedAt: doc.updatedAt ?? 0,
+  };
+  if (doc.type === 'transfer') {
+    const target = view.assets.get(doc.toAsset);
+    const toCurrency = target?.currency ?? currency;
+    base.fromAsset = doc.asset;
+    base.toAsset = doc.toAsset;
+    base.toAssetName = target?.name ?? '(unknown asset)';
+    base.fee = toMajor(doc.fee, currency);
+    base.toAmount = toMajor(doc.toAmount > 0 ? doc.toAmount : doc.amount, toCurrency);
+    base.toCurrency = toCurrency;
+  }
+  return base;
+}

@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import { defineAction, defineActions, Params } from '../api/action';
+import { Ms, TimeZone } from '../api/params';
+import { commonErrors } from '../lib/errors';
+import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
+import { ledgerErrors } from './errors';
+import { assetStats, categoryStats, incomeExpense, trendSeries } from './stats';
+
+const GroupBy = Type.Union(GROUP_BY.map((g) => Type.Literal(g)), { description: 'day, week (ISO, Monday first), month or year.' });
+
+const Range = {
+  startDate: Ms('From (inclusive).'),
+  endDate: Ms('To (exclusive).'),
+};
+
+function zoneOf(timeZone: string | undefined): string {
+  if (timeZone === undefined) return localTimeZone();
+  if (!isTimeZone(timeZone)) throw ledgerErrors.unknownTimeZone(timeZone).at('timeZone');
+  return timeZone;
+}
+
+const statsIncomeExpense = defineAction({
+  summary: 'Income and expense totals of a period, with trends against the previous period of equal length, and an optional series.',
+  notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than ${5}%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
+  auth: 'user',
+  params: Params({ ...Range, groupBy: Type.Optional(GroupBy), timeZone: Type.Optional(TimeZone()) }),
+  returns: '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}], inexact}`',
+  errors: [[commonErrors.rows.invalid, 'endDate not after startDate, unknown groupBy or time zone, too many periods']],
+  handler: async (params, ctx) => {
+    const service = ctx.app.services.ledger;
+    const view = await service.views.get(ctx.user.id);
+    const { currency } = await service.baseCurrency(ctx.user.id, view);
+    return incomeExpense(view, currency, { ...params, timeZone: zoneOf(params.timeZone) });
+  },
+});
+
+const statsCategory = defineAction({
+  summary: 'Top categories of a period by amount, with count and share; the rest folded into "other".',
+  auth: 'user',
+  params: Params({
+    type: Type.Optional(Type.Union([Type.Literal('income'), Type.Literal('expense')], { default: 'expense' })),
+    ...Range,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
+  }),
+  returns: '`{type, currency, total, categories: [{category, amount, count, share}], other: {categories, amount, count, share} | null, period, missingRates, inexact}`',
+  errors: [[commonErrors.rows.invalid, 'endDate not after startDate, limit out of 1–50']],
+  handler: async (params, ctx) => {
+    const service = ctx.app.services.ledger;
+    const view = await service.views.get(ctx.user.id);
+    const { currency } = await service.baseCurrency(ctx.user.id, view);
+    return categoryStats(view, currency, { type: params.type ?? 'expense', startDate: params.startDate, endDate: params.endDate, limit: params.limit ?? 8 });
+  },
+});
+
+const statsAssets = defineAction({
+  summary: 'Net worth now: assets vs liabilities, by type and by currency, in the base currency.',
+  notes: 'Negative balances (credit cards, loans) are liabilities. Deleted assets are left out; archived ones count.',
+  auth: 'user',
+  params: Params({}),
+  returns: '`{currency, netWorth, assets, liabilities, byType: [{type, balance, count}], byCurrency: [{currency, balance, converted, count}], missingRates, inexact}`',
+  handler: async (_params, ctx) => {
+    const service = ctx.app.services.ledger;
+    const view = await service.views.get(ctx.user.id);
+    const { currency } = await service.baseCurrency(ctx.user.id, view);
+    return assetStats(view, currency, ctx.app.clock.now());
+  },
+});
+
+const statsTrend = defineAction({
+  summary: 'A time series for charts: income, expense, net, or balance (net worth at the end of each period).',
+  auth: 'user',
+  params: Params({
+    type: Type.Union([Type.Literal('income'), Type.Literal('expense'), Type.Literal('net'), Type.Literal('balance')]),
+    ...Range,
+    groupBy: Type.Optional(GroupBy),
+    timeZone: Type.Optional(TimeZone()),
+  }),
+  returns: '`{type, currency, points: [{label, startDate, endDate, value}], missingRates, inexact}`',
+  errors: [[commonErrors.rows.invalid, 'endDate not after startDate, unknown type, groupBy or time zone']],
+  handler: async (params, ctx) => {
+    const service = ctx.app.services.ledger;
+    const view = await service.views.get(ctx.user.id);
+    const { currency } = await service.baseCurrency(ctx.user.id, view);
+    return trendSeries(view, currency, { type: params.type, startDate: params.startDate, endDate: params.endDate, groupBy: params.groupBy ?? 'month', timeZone: zoneOf(params.timeZone) });
+  },
+});
+
+/** stats.*: totals, shares, net worth and series in the base currency. */
+export const statsActions = defineActions({
+  'stats.getIncomeExpense': statsIncomeExpense,
+  'stats.getCategoryStats': statsCategory,
+  'stats.getAssetStats': statsAssets,
+  'stats.getTrend': statsTrend,
+});
