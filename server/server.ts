@@ -8,7 +8,7 @@ import { createApiRouter } from './api/router';
 import { PACKAGE_ROOT, packageVersion } from './app-info/package-root';
 import type { SourceLevel } from './backup/level-copy';
 import { recordRunVersion, snapshotBeforeUpgrade } from './backup/upgrade';
-import { envelope, ErrorCode } from './api/errors';
+import { envelope } from './http/envelope';
 import { SecretStore, type KeyProtector } from './config/secrets';
 import { SettingsStore, type SettingsPatch } from './config/settings';
 import { openDatabase, type AppDatabase, type OpenDatabaseOptions } from './db/database';
@@ -237,7 +237,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     web.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
       log.error('request failed', { path: req.path, ...describeError(error) });
       if (res.headersSent) return;
-      if (req.path === '/api') res.status(500).json(envelope(ErrorCode.Internal, 'Internal error.', null));
+      if (req.path === '/api') res.status(500).json(envelope(500, 'Internal error.', null));
       else res.status(500).type('text/plain').send('Internal error.\n');
     });
 
