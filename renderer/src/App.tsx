@@ -15,7 +15,7 @@ const RecordsPage = lazy(() => import('./pages/RecordsPage'));
 const AssetsPage = lazy(() => import('./pages/AssetsPage'));
 const StatsPage = lazy(() => import('./pages/StatsPage'));
 const SavingsPage = lazy(() => import('./pages/SavingsPage'));
-const PushPage = lazy(() => import('./pages/PushPage'));
+const PushPage = lazy(() => import('./screens/push'));
 const FilesPage = lazy(() => import('./pages/FilesPage'));
 const SettingsPage = lazy(() => import('./pages/SettingsPage'));
 

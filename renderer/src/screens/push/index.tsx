@@ -1,16 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Code, Group, Menu, Modal, Pagination, PasswordInput, Select, Skeleton, Stack, Table, Text, TextInput, Textarea, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { call, type ParamsOf, type ResultOf } from '../api/client';
-import { CopyButton, Empty, ErrorNote, PageHeader, FormActions } from '../components/common';
-import { Icon } from '../components/icons';
-import { checkFields, NumberField, useNumberField } from '../components/NumberField';
-import { invalidate, useAction, useApi } from '../lib/data';
-import { useErrorText } from '../lib/errors';
-import { useFormat } from '../lib/format';
-import { useFeed } from '../lib/push-feed';
-import { navigate } from '../lib/router';
-import { RoutedTabs } from '../components/RoutedTabs';
+import { call, type ParamsOf, type ResultOf } from '../../api/client';
+import { CopyButton, Empty, ErrorNote, PageHeader, FormActions } from '../../components/common';
+import { Icon } from '../../components/icons';
+import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
+import { invalidate, useAction, useApi } from '../../lib/data';
+import { useErrorText } from '../../lib/errors';
+import { useFormat } from '../../lib/format';
+import { useFeed } from '../../lib/push-feed';
+import { navigate } from '../../lib/router';
+import { RoutedTabs } from '../../components/RoutedTabs';
 
 type Channel = ResultOf<'push.queryChannels'>['list'][number];
 type App = ResultOf<'push.queryApps'>['list'][number];
