@@ -13,7 +13,7 @@ export interface Domain {
   name: string;
   collections?: readonly CollectionDefinition[];
   /** The domain's error catalogue (`<domain>/errors.ts`): one row per error it answers with. */
-  errors?: ErrorCatalogue<Record<string, ErrorRow>>;
+  errors?: Pick<ErrorCatalogue<Record<string, ErrorRow>>, 'rows'>;
   /** The domain's /api actions by name (`defineActions`). */
   actions?: ActionMap;
   /** Publishes services into app.services; runs after the database opened, before listening. */

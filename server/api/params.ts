@@ -26,3 +26,9 @@ export const Currency = (description = 'ISO 4217 code, e.g. USD, CNY, JPY.') => 
 
 /** An IANA time zone name. */
 export const TimeZone = (description = "IANA time zone for grouping (default: this computer's).") => Type.String({ minLength: 1, maxLength: 64, description });
+
+// ---- push ----
+
+/** One of a fixed list of strings (validation says "must be one of …", docs/api.md lists the values). */
+export const OneOf = <T extends readonly string[]>(values: T, description: string, defaultValue?: T[number]) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description, ...(defaultValue !== undefined ? { default: defaultValue } : {}) });
