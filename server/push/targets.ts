@@ -140,7 +140,7 @@ export class TargetStore extends TargetIndex {
       if (input.config !== undefined) {
         changes.config = this.configs.normalize(channel.type, input.config, channel);
         const driver = channelDriver(channel.type);
-        if (driver.keepsRecipients && this.channelHasRecipients(id)) {
+        if (this.channelHasRecipients(id)) {
           const refusal = driver.keepsRecipients(this.configs.open(channel), this.configs.open({ type: channel.type, config: changes.config }), 'config');
           if (refusal) throw refusal;
         }
@@ -200,7 +200,7 @@ export class TargetStore extends TargetIndex {
   /** Recipients are addresses of one channel type (and, for some types, of one server): an app moving channels keeps them only where they still mean something. */
   private checkRecipientsMove(from: TargetDoc | undefined, to: TargetDoc): void {
     if (from?.type !== to.type) throw pushErrors.recipientsNeedTheirChannelType(String(from?.type), to.type).at('channelId');
-    const refusal = channelDriver(to.type).keepsRecipients?.(this.configs.open(from), this.configs.open(to), 'channel');
+    const refusal = channelDriver(to.type).keepsRecipients(this.configs.open(from), this.configs.open(to), 'channel');
     if (refusal) throw refusal;
   }
 

@@ -9,8 +9,8 @@ import { testMessage, type ChannelDriver } from './driver';
  * which the UI's live feed follows over SSE and the Electron shell shows as a notification. No
  * settings, no recipients.
  */
-export const desktopChannel = {
-  type: 'desktop' as const,
+export const desktopChannel: ChannelDriver<Record<string, never>, DesktopMessage, 'desktop'> = {
+  type: 'desktop',
   config: Type.Object({}),
   secrets: {},
   movedBy: [],
@@ -24,6 +24,7 @@ export const desktopChannel = {
     throw commonErrors.invalid('Desktop apps deliver to this computer and need no recipients; push to the app key directly.').at('appId');
   },
   recipientLabel: (_channel, address) => address,
+  keepsRecipients: () => null,
 
   render: (message) => ({
     id: message.id,
@@ -53,4 +54,4 @@ export const desktopChannel = {
       };
     },
   }),
-} satisfies ChannelDriver<Record<string, never>, DesktopMessage>;
+};

@@ -14,9 +14,9 @@ import type { MessageType } from '../schema';
  * Configs reach a driver open (secrets readable); they are sealed at rest by the service with its
  * own key (server/push/secret-box.ts), for the fields the driver names in `secrets`.
  */
-export interface ChannelDriver<Config extends object = Record<string, unknown>, Payload = unknown> {
+export interface ChannelDriver<Config extends object = Record<string, unknown>, Payload = unknown, Type extends string = string> {
   /** The type name: stored with each channel, shown in answers, key of the UI's labels. */
-  readonly type: string;
+  readonly type: Type;
   /**
    * The config as a TypeBox object: required fields are the ones a new channel needs. The action
    * params take each field optionally (an update sends what changes); the UI builds its form from it.
@@ -54,7 +54,7 @@ export interface ChannelDriver<Config extends object = Record<string, unknown>, 
    * from `from` to `to` ('config'), or an app moving to another channel of this type ('channel').
    * A DomainError to refuse with (blaming `config.<field>` or `channelId`), or null.
    */
-  keepsRecipients?(from: Config, to: Config, change: 'config' | 'channel'): DomainError | null;
+  keepsRecipients(from: Config, to: Config, change: 'config' | 'channel'): DomainError | null;
 
   /** The message in the channel's own form, once per push (shared by every recipient). */
   render(message: OutgoingMessage, app: AppForm): Payload;

@@ -61,8 +61,8 @@ export function addressProblem(channel: WebhookConfig, address: string): string 
 
 const destination = (channel: WebhookConfig) => destinationKey(channel.url || DEFAULT_BASE[channel.format] || '');
 
-export const webhookChannel = {
-  type: 'webhook' as const,
+export const webhookChannel: ChannelDriver<WebhookConfig, WebhookMessage, 'webhook'> = {
+  type: 'webhook',
   config,
   secrets: SECRETS,
   movedBy: ['url', 'format'],
@@ -137,4 +137,4 @@ export const webhookChannel = {
       return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
     },
   }),
-} satisfies ChannelDriver<WebhookConfig, WebhookMessage>;
+};

@@ -65,8 +65,8 @@ function failureOf(error: unknown): Failure {
   throw error;
 }
 
-export const wechatChannel = {
-  type: 'wechat' as const,
+export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'> = {
+  type: 'wechat',
   config,
   secrets: SECRETS,
   movedBy: ['apiBase'],
@@ -98,6 +98,9 @@ export const wechatChannel = {
   },
 
   recipientLabel: (_channel, address) => address,
+
+  /** A config change keeps the openids (they are the followers'; switching the Official Account is the owner's call). */
+  keepsRecipients: () => null,
 
   render(message, app) {
     if (app.messageType === 'template') {
@@ -153,4 +156,4 @@ export const wechatChannel = {
       },
     };
   },
-} satisfies ChannelDriver<WechatConfig, WechatMessage>;
+};
