@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_TYPES, channelConfigParams, channelConfigShapes, channelDriver, channelTypeInfos, DEFAULT_CHANNEL_TYPE } from '.';
 
@@ -33,5 +35,24 @@ describe('channel registry', () => {
     expect(desktop).toEqual({ type: 'desktop', fields: [], recipients: false, templates: false, summary: [] });
     expect(webhook.fields.find((f) => f.name === 'format')).toMatchObject({ kind: 'choice', required: true, options: ['ntfy', 'gotify', 'bark', 'json'] });
     expect(webhook.fields.find((f) => f.name === 'priority')).toMatchObject({ kind: 'integer', minimum: 0, maximum: 5 });
+  });
+});
+
+describe('channel words in the UI', () => {
+  const language = (name: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../renderer/src/i18n', name), 'utf8')) as { push: Record<string, any> };
+
+  it('every type, field and choice has its words in both languages (keys made from the driver’s type and field names)', () => {
+    for (const name of ['en.json', 'zh-CN.json']) {
+      const { push } = language(name);
+      for (const info of channelTypeInfos()) {
+        expect(push.channelTypes[info.type], `${name}: push.channelTypes.${info.type}`).toEqual(expect.any(String));
+        if (info.recipients) expect(push.channelForms[info.type]?.address, `${name}: push.channelForms.${info.type}.address`).toEqual(expect.any(String));
+        for (const field of info.fields) {
+          const words = push.channelForms[info.type]?.fields?.[field.name];
+          expect(words?.label, `${name}: push.channelForms.${info.type}.fields.${field.name}.label`).toEqual(expect.any(String));
+          for (const option of field.options ?? []) expect(words?.options?.[option], `${name}: ${info.type}.${field.name} option ${option}`).toEqual(expect.any(String));
+        }
+      }
+    }
   });
 });
