@@ -39,7 +39,7 @@ describe("the tray's last push", () => {
   });
 
   it('does nothing in a build without the push domain', () => {
-    const stop = watchLastPush({ db: { collection: () => undefined } } as never, () => {
+    const stop = watchLastPush({ services: {} } as never, () => {
       throw new Error('no push expected');
     });
     expect(() => stop()).not.toThrow();

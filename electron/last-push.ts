@@ -1,4 +1,5 @@
 import type { AppContext } from '../server/app-context';
+import type { MessageDoc } from '../server/push/schema';
 
 export interface LastPush {
   title: string;
@@ -7,51 +8,23 @@ export interface LastPush {
   at: number;
 }
 
-interface MessageLike {
-  title?: unknown;
-  appName?: unknown;
-  status?: unknown;
-  createdAt?: unknown;
-}
-
-function toLastPush(doc: MessageLike | null | undefined): LastPush | null {
-  if (!doc || typeof doc.createdAt !== 'number') return null;
-  return {
-    title: typeof doc.title === 'string' ? doc.title : '',
-    appName: typeof doc.appName === 'string' ? doc.appName : '',
-    status: typeof doc.status === 'string' ? doc.status : '',
-    at: doc.createdAt,
-  };
+function toLastPush(doc: Pick<MessageDoc, 'title' | 'appName' | 'status' | 'createdAt'>): LastPush {
+  return { title: doc.title, appName: doc.appName, status: doc.status, at: doc.createdAt };
 }
 
 /**
- * Follows the push history (collection push_messages of the push domain, read only) and reports
- * the newest push of any user to `onPush` — the tray's "last push" line. Returns unsubscribe.
+ * Follows the push history (the push service's `history.followNewest`) and reports the newest
+ * push of any user to `onPush` — the tray's "last push" line. Returns unsubscribe.
  */
-export function watchLastPush(app: Pick<AppContext, 'db'>, onPush: (push: LastPush) => void): () => void {
+export function watchLastPush(app: Pick<AppContext, 'services'>, onPush: (push: LastPush) => void): () => void {
+  const push = app.services.push;
+  if (!push) return () => undefined; // no push domain in this build
   let newest = 0;
-  const offer = (push: LastPush | null) => {
-    if (push && push.at >= newest) {
-      newest = push.at;
-      onPush(push);
+  return push.history.followNewest((message) => {
+    const last = toLastPush(message);
+    if (last.at >= newest) {
+      newest = last.at;
+      onPush(last);
     }
-  };
-  let collection;
-  try {
-    collection = app.db.collection<MessageLike>('push_messages');
-  } catch {
-    return () => undefined; // no push domain in this build
-  }
-  if (!collection) return () => undefined;
-  // Ids are time-ordered (newId), so the newest is the last one by primary key.
-  collection
-    .findOne({ selector: {}, sort: [{ id: 'desc' } as never] })
-    .exec()
-    .then((doc) => offer(toLastPush(doc?.toJSON() as MessageLike | undefined)))
-    .catch(() => undefined);
-  const subscription = collection.$.subscribe((event) => {
-    if (event.operation === 'DELETE') return;
-    offer(toLastPush(event.documentData as MessageLike));
   });
-  return () => subscription.unsubscribe();
 }

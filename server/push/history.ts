@@ -1,4 +1,4 @@
-import type { RxCollection } from 'rxdb';
+import type { MangoQuerySelector, RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import type { DeliveryResult, MessageDoc, MessageStatus } from './schema';
 
@@ -175,25 +175,46 @@ export class HistoryStore {
 
   async get(id: string): Promise<MessageDoc | null> {
     const doc = await this.collection.findOne(id).exec();
-    return doc ? (doc.toJSON() as unknown as MessageDoc) : null;
+    return doc ? doc.toMutableJSON() : null;
   }
 
   async query(userId: string, q: MessageQuery): Promise<{ list: MessageDoc[]; total: number }> {
-    const selector: Record<string, unknown> = { userId };
+    const selector: MangoQuerySelector<MessageDoc> = { userId };
     if (q.appId) selector.appId = q.appId;
     if (q.status) selector.status = q.status;
-    const createdAt: Record<string, number> = {};
+    const createdAt: { $gte?: number; $lte?: number } = {};
     if (q.startDate !== undefined) createdAt.$gte = q.startDate;
     if (q.endDate !== undefined) createdAt.$lte = q.endDate;
     if (Object.keys(createdAt).length > 0) selector.createdAt = createdAt;
     else selector.createdAt = { $gte: 0 };
     const [docs, total] = await Promise.all([
-      this.collection
-        .find({ selector: selector as any, sort: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (q.page - 1) * q.pageSize, limit: q.pageSize })
-        .exec(),
-      this.collection.count({ selector: selector as any }).exec(),
+      this.collection.find({ selector, sort: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (q.page - 1) * q.pageSize, limit: q.pageSize }).exec(),
+      this.collection.count({ selector }).exec(),
     ]);
-    return { list: docs.map((d) => d.toJSON() as unknown as MessageDoc), total };
+    return { list: docs.map((d) => d.toMutableJSON()), total };
+  }
+
+  /**
+   * The newest push of any user now (when there is one), then every push as it is recorded: what
+   * the desktop tray shows as "last push". Returns the unsubscribe function.
+   */
+  followNewest(listener: (message: MessageDoc) => void): () => void {
+    let following = true;
+    // Ids are time-ordered (newId), so the newest is the last one by primary key.
+    this.collection
+      .findOne({ selector: {}, sort: [{ id: 'desc' }] })
+      .exec()
+      .then((doc) => {
+        if (doc && following) listener(doc.toMutableJSON());
+      })
+      .catch(() => undefined);
+    const subscription = this.collection.$.subscribe((event) => {
+      if (event.operation !== 'DELETE') listener(event.documentData);
+    });
+    return () => {
+      following = false;
+      subscription.unsubscribe();
+    };
   }
 
   /**

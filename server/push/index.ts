@@ -1,9 +1,9 @@
 import { defineDomain } from '../domain';
 import { pushActions } from './actions';
+import { pushErrors } from './errors';
 import { mountPushRoutes } from './routes';
 import { pushCollections } from './schema';
 import { PushService } from './service';
-import { useSecretStore } from './targets';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -13,9 +13,9 @@ export function pushDomain() {
   return defineDomain({
     name: 'push',
     collections: pushCollections,
+    errors: pushErrors,
     actions: pushActions,
     async start(app) {
-      useSecretStore(app.secrets);
       const push = new PushService(app);
       await push.start();
       app.services.push = push;

@@ -1,6 +1,6 @@
-import type { CollectionDefinition } from '../db/collections';
-import { ID_MAX_LENGTH } from '../lib/ids';
-import { ms, str } from '../db/schema-fields';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineCollection } from '../db/collections';
+import { EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
 
 /**
  * The push domain's two collections (docs/architecture.md #9 and #10). Neither is synced:
@@ -13,42 +13,57 @@ import { ms, str } from '../db/schema-fields';
 export const TARGET_KINDS = ['channel', 'app', 'recipient'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
-export const CHANNEL_TYPES = ['wechat', 'desktop', 'webhook'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-
 export const MESSAGE_TYPES = ['custom', 'template'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 export const PUSH_MODES = ['all', 'first'] as const;
 export type PushMode = (typeof PUSH_MODES)[number];
 
-export interface TargetDoc {
-  id: string;
-  userId: string;
-  kind: TargetKind;
-  name: string;
-  // channel
-  type: ChannelType | '';
-  /** Channel configuration, secrets included (stored locally only, never returned in full). */
-  config: Record<string, unknown>;
-  // app
-  channelId: string;
-  messageType: MessageType | '';
-  templateId: string;
-  /** Template data keys for title, desp and time: `{title, desp, time}`. */
-  templateFields: Record<string, string>;
-  pushMode: PushMode | '';
-  appKey: string;
-  // recipient
-  appId: string;
-  address: string;
-  remark: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
 export const RESULT_CLASSES = ['ok', 'token', 'recipient', 'systemic', 'transient'] as const;
 export type ResultClass = (typeof RESULT_CLASSES)[number];
+
+export const MESSAGE_STATUSES = ['success', 'partial', 'failed', 'empty'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const NAME_MAX = 64;
+export const ADDRESS_MAX = 2048;
+export const REMARK_MAX = 256;
+export const TEMPLATE_ID_MAX = 128;
+/** Hard ceilings of the stored text (the settings' limits stay below them). */
+export const TITLE_STORE_MAX = 1024;
+export const DESP_STORE_MAX = 262144;
+
+/** A free-form object field (`{type: 'object'}` in the stored schema). */
+const AnyObject = <T>() => Type.Unsafe<T>({ type: 'object' });
+/** A string field whose values the service keeps to a known set ('' where it does not apply). */
+const Known = <V extends string>(maxLength: number) => Type.Unsafe<V>(Str(maxLength));
+
+export const TargetDocument = Type.Object({
+  id: IdField(),
+  userId: IdField(),
+  kind: EnumOf(TARGET_KINDS, 16),
+  name: Str(NAME_MAX),
+  // channel
+  /** The channel type: the name of its driver (server/push/channels/). */
+  type: Str(16),
+  /** Channel configuration, secrets sealed (stored locally only, never returned in full). */
+  config: AnyObject<Record<string, unknown>>(),
+  // app
+  channelId: IdField(),
+  messageType: Known<MessageType | ''>(16),
+  templateId: Str(TEMPLATE_ID_MAX),
+  /** Template data keys for title, desp and time: `{title, desp, time}`. */
+  templateFields: AnyObject<Record<string, string>>(),
+  pushMode: Known<PushMode | ''>(16),
+  appKey: Str(80),
+  // recipient
+  appId: IdField(),
+  address: Str(ADDRESS_MAX),
+  remark: Str(REMARK_MAX),
+  createdAt: Ms(),
+  updatedAt: Ms(),
+});
+export type TargetDoc = Static<typeof TargetDocument>;
 
 /** One recipient's delivery outcome (also the shape of /send `data.results[]`). */
 export interface DeliveryResult {
@@ -62,111 +77,51 @@ export interface DeliveryResult {
   attempts?: number;
 }
 
-export const MESSAGE_STATUSES = ['success', 'partial', 'failed', 'empty'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+const Count = () => Int(0, 1e6);
 
-export interface MessageDoc {
+export const MessageDocument = Type.Object({
   /** newId(): time-ordered, so retention pruning walks the primary key. */
-  id: string;
-  userId: string;
-  appId: string;
-  appName: string;
-  channelId: string;
-  channelType: ChannelType;
-  title: string;
-  desp: string;
-  status: MessageStatus;
+  id: IdField(),
+  userId: IdField(),
+  appId: IdField(),
+  appName: Str(NAME_MAX),
+  channelId: IdField(),
+  channelType: Str(16),
+  title: Str(TITLE_STORE_MAX),
+  desp: Str(DESP_STORE_MAX),
+  status: EnumOf(MESSAGE_STATUSES, 16),
   /** Plain-words summary that the /send answer carried. */
-  summary: string;
-  total: number;
-  success: number;
-  failed: number;
-  results: DeliveryResult[];
+  summary: Str(2048),
+  total: Count(),
+  success: Count(),
+  failed: Count(),
+  results: Type.Array(AnyObject<DeliveryResult>()),
   /** Address of the /send caller. */
-  caller: string;
-  createdAt: number;
-  finishedAt: number;
-}
+  caller: Str(64),
+  createdAt: Ms(),
+  finishedAt: Ms(),
+});
+export type MessageDoc = Static<typeof MessageDocument>;
 
-const count = { type: 'integer', minimum: 0, maximum: 1e6, multipleOf: 1 } as const;
-
-export const NAME_MAX = 64;
-export const ADDRESS_MAX = 2048;
-export const REMARK_MAX = 256;
-export const TEMPLATE_ID_MAX = 128;
-/** Hard ceilings of the stored text (the settings' limits stay below them). */
-export const TITLE_STORE_MAX = 1024;
-export const DESP_STORE_MAX = 262144;
-
-export const pushTargetsCollection: CollectionDefinition<TargetDoc> = {
+export const pushTargetsCollection = defineCollection({
   name: 'push_targets',
-  schema: {
-    title: 'PennyPost push channels, apps and recipients',
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: str(ID_MAX_LENGTH),
-      userId: str(ID_MAX_LENGTH),
-      kind: { type: 'string', enum: [...TARGET_KINDS], maxLength: 16 },
-      name: str(NAME_MAX),
-      type: str(16),
-      config: { type: 'object' },
-      channelId: str(ID_MAX_LENGTH),
-      messageType: str(16),
-      templateId: str(TEMPLATE_ID_MAX),
-      templateFields: { type: 'object' },
-      pushMode: str(16),
-      appKey: str(80),
-      appId: str(ID_MAX_LENGTH),
-      address: str(ADDRESS_MAX),
-      remark: str(REMARK_MAX),
-      createdAt: ms,
-      updatedAt: ms,
-    },
-    required: [
-      'id', 'userId', 'kind', 'name', 'type', 'config', 'channelId', 'messageType', 'templateId', 'templateFields',
-      'pushMode', 'appKey', 'appId', 'address', 'remark', 'createdAt', 'updatedAt',
-    ],
-    indexes: [['userId', 'kind', 'createdAt']],
-  } as any,
-};
+  title: 'PennyPost push channels, apps and recipients',
+  version: 0,
+  primaryKey: 'id',
+  document: TargetDocument,
+  indexes: [['userId', 'kind', 'createdAt']],
+});
 
-export const pushMessagesCollection: CollectionDefinition<MessageDoc> = {
+export const pushMessagesCollection = defineCollection({
   name: 'push_messages',
-  schema: {
-    title: 'PennyPost push history',
-    version: 0,
-    primaryKey: 'id',
-    type: 'object',
-    properties: {
-      id: str(ID_MAX_LENGTH),
-      userId: str(ID_MAX_LENGTH),
-      appId: str(ID_MAX_LENGTH),
-      appName: str(NAME_MAX),
-      channelId: str(ID_MAX_LENGTH),
-      channelType: str(16),
-      title: str(TITLE_STORE_MAX),
-      desp: str(DESP_STORE_MAX),
-      status: { type: 'string', enum: [...MESSAGE_STATUSES], maxLength: 16 },
-      summary: str(2048),
-      total: count,
-      success: count,
-      failed: count,
-      results: { type: 'array', items: { type: 'object' } },
-      caller: str(64),
-      createdAt: ms,
-      finishedAt: ms,
-    },
-    required: [
-      'id', 'userId', 'appId', 'appName', 'channelId', 'channelType', 'title', 'desp', 'status', 'summary', 'total',
-      'success', 'failed', 'results', 'caller', 'createdAt', 'finishedAt',
-    ],
-    indexes: [
-      ['userId', 'createdAt'],
-      ['userId', 'appId', 'createdAt'],
-    ],
-  } as any,
-};
+  title: 'PennyPost push history',
+  version: 0,
+  primaryKey: 'id',
+  document: MessageDocument,
+  indexes: [
+    ['userId', 'createdAt'],
+    ['userId', 'appId', 'createdAt'],
+  ],
+});
 
 export const pushCollections = [pushTargetsCollection, pushMessagesCollection];

@@ -3,7 +3,6 @@ import { registerUser } from '../../test-support/test-server';
 import { startPushServer, type PushTestServer } from './helpers';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { openConfig } from '../targets';
 
 let t: PushTestServer;
 beforeAll(async () => {
@@ -29,7 +28,7 @@ describe('channels', () => {
     // Kept, and sealed at rest (AES-GCM with the data dir's push-secrets key).
     expect(stored.config.appSecret).toMatch(/^enc:v1:/);
     expect(String(stored.config.appSecret)).not.toContain(SECRET);
-    expect(openConfig(stored.config).appSecret).toBe(SECRET);
+    expect(t.server.app.services.push.targets.openConfig(stored).appSecret).toBe(SECRET);
     const onDisk = readdirSync(path.join(t.dataDir, 'db')).map((f) => readFileSync(path.join(t.dataDir, 'db', f)));
     expect(onDisk.some((content) => content.includes(Buffer.from(SECRET)))).toBe(false);
 

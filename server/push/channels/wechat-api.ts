@@ -1,9 +1,9 @@
-import type { Clock } from '../lib/clock';
-import { call, CallError } from './http-client';
-import type { ResultClass } from './schema';
+import type { Clock } from '../../lib/clock';
+import { call, CallError } from '../http-client';
+import type { ResultClass } from '../schema';
 
 /**
- * WeChat Official Account delivery (docs/push.md): access tokens cached per
+ * WeChat Official Account calls (docs/push.md; the driver is ./wechat.ts): access tokens cached per
  * channel with a safety margin and refreshed one at a time, custom and template sends, and the
  * errcode classes with a plain-words message each.
  */

@@ -1,10 +1,11 @@
-import { call, CallError } from './http-client';
-import type { Outcome } from './deliver';
-import { maskSecret } from './keys';
+import { call, CallError } from '../http-client';
+import type { Outcome } from '../deliver';
+import { isHttpUrl, sameOrigin } from './urls';
 
 /**
- * The webhook channel: forwards a push to any HTTP receiver, with ready-made bodies for ntfy,
- * Gotify and Bark and a generic JSON shape. Each recipient's address names the destination:
+ * The webhook channel's HTTP side (its driver is ./webhook.ts): forwards a push to any HTTP
+ * receiver, with ready-made bodies for ntfy, Gotify and Bark and a generic JSON shape. Each
+ * recipient's address names the destination:
  *
  * | format | channel `url` (base)            | recipient address                         |
  * |--------|---------------------------------|-------------------------------------------|
@@ -33,75 +34,12 @@ export const DEFAULT_BASE: Record<WebhookFormat, string> = {
   json: '',
 };
 
-/** Formats whose recipient address is itself a credential (shown masked). */
-export function addressIsSecret(format: WebhookFormat): boolean {
-  return format === 'gotify' || format === 'bark';
-}
-
-/**
- * A destination in comparable form: the WHATWG-normalised URL (scheme and host lower-cased,
- * default port dropped, dot segments resolved) without trailing slashes, which the request paths
- * drop. Two addresses with the same key are the same destination; any other difference (scheme,
- * host, port, path, query, fragment, user info) makes a different one. '' for no address.
- */
-export function destinationKey(value: string): string {
-  if (!value) return '';
-  try {
-    const url = new URL(value);
-    url.pathname = url.pathname.replace(/\/+$/, '');
-    return url.href;
-  } catch {
-    return value;
-  }
-}
-
 function originOf(value: string): string {
   try {
     return ` (${new URL(value).origin})`;
   } catch {
     return '';
   }
-}
-
-/** True when both are http(s) URLs of one origin (scheme, host and port). */
-export function sameOrigin(a: string, b: string): boolean {
-  try {
-    const origin = new URL(a).origin;
-    return origin !== 'null' && origin === new URL(b).origin;
-  } catch {
-    return false;
-  }
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Checks a recipient address for a format; returns a plain-words problem or null. */
-export function checkWebhookAddress(config: WebhookConfig, address: string): string | null {
-  const base = config.url || DEFAULT_BASE[config.format];
-  switch (config.format) {
-    case 'ntfy':
-      if (isHttpUrl(address)) return null;
-      return /^[A-Za-z0-9_-]{1,64}$/.test(address) ? null : 'an ntfy address is a topic (letters, digits, _ and -, up to 64) or a full topic URL';
-    case 'gotify':
-      return /^[A-Za-z0-9._-]{1,256}$/.test(address) ? null : 'a Gotify address is the application token (letters, digits, . _ -)';
-    case 'bark':
-      return /^[A-Za-z0-9_-]{1,256}$/.test(address) ? null : 'a Bark address is the device key (letters, digits, _ -)';
-    case 'json':
-      if (isHttpUrl(address)) return null;
-      if (!base) return 'this channel has no base url, so the address must be a full http(s) URL';
-      return /^[A-Za-z0-9._~!$&'()*+,;=:@%/-]{1,1024}$/.test(address) && !address.includes('..') ? null : 'the address must be a full http(s) URL or a path under the channel url';
-  }
-}
-
-export function webhookLabel(format: WebhookFormat, address: string): string {
-  return addressIsSecret(format) ? maskSecret(address) : address;
 }
 
 export interface WebhookMessage {

@@ -1,0 +1,75 @@
+import { channelDriver } from './channels';
+import { pushErrors } from './errors';
+import { isMasked } from './keys';
+import type { TargetDoc } from './schema';
+import type { SecretBox } from './secret-box';
+
+/** `params.config` as the actions hand it over: the fields of one driver's config schema, each optional. */
+export type ChannelInput = Readonly<Record<string, unknown>>;
+
+type StoredChannel = Pick<TargetDoc, 'type' | 'config'>;
+
+/**
+ * Channel configs between the API and the store, for every type through its driver: checked and
+ * completed by the driver, secrets sealed at rest with this server's key, opened for delivery,
+ * masked for answers. Secrets stay where they were entered (see `normalize`).
+ */
+export class ChannelConfigs {
+  constructor(private readonly box: SecretBox) {}
+
+  /** The stored config with its secrets readable (for delivery, checks and masking). */
+  open(channel: StoredChannel): Record<string, unknown> {
+    const out = { ...channel.config };
+    for (const key of Object.keys(channelDriver(channel.type).secrets)) {
+      const value = out[key];
+      if (typeof value === 'string') out[key] = this.box.unseal(value);
+    }
+    return out;
+  }
+
+  /** The config as answers show it: secrets masked. */
+  masked(channel: StoredChannel): Record<string, unknown> {
+    return channelDriver(channel.type).mask(this.open(channel));
+  }
+
+  /**
+   * Checks and completes a config for its type and seals it. `previous` (stored) supplies the
+   * fields left out: a masked secret sent back unchanged (or left out) keeps the stored one.
+   */
+  normalize(type: string, input: ChannelInput, previous?: StoredChannel): Record<string, unknown> {
+    const driver = channelDriver(type);
+    const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    const takes = Object.keys(driver.config.properties);
+    for (const key of Object.keys(given)) {
+      if (!takes.includes(key)) throw pushErrors.configDoesNotApply(key, type, takes).at(`config.${key}`);
+    }
+    const before = previous ? this.open(previous) : undefined;
+    const merged: Record<string, unknown> = { ...(before ?? {}), ...given };
+    for (const key of Object.keys(driver.secrets)) {
+      if (isMasked(given[key])) merged[key] = before?.[key] ?? '';
+    }
+    const next: Record<string, unknown> = { ...driver.normalize(merged) };
+    if (before) this.checkSecretsStay(type, given, before, next);
+    for (const key of Object.keys(driver.secrets)) {
+      const value = next[key];
+      if (typeof value === 'string') next[key] = this.box.seal(value);
+    }
+    return next;
+  }
+
+  /**
+   * Secrets stay where they were entered: a config change that moves the channel to another
+   * destination must carry every stored secret again. Left out, empty or the masked value that the
+   * API hands out is refused (400), so a stored secret never goes to an address it was not entered for.
+   */
+  private checkSecretsStay(type: string, given: Record<string, unknown>, previous: Record<string, unknown>, next: Record<string, unknown>): void {
+    const driver = channelDriver(type);
+    if (driver.destination(previous) === driver.destination(next)) return;
+    for (const [key, label] of Object.entries(driver.secrets)) {
+      if (!String(previous[key] ?? '')) continue;
+      const value = given[key];
+      if (typeof value === 'string' && value.trim() !== '' && !isMasked(value)) continue;
+      throw pushErrors.secretMustBeEnteredAgain(label, key, driver.movedBy).at(`config.${key}`);
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import type { TObject } from '@sinclair/typebox';
+import type { Clock } from '../../lib/clock';
+import type { DomainError } from '../../lib/errors';
+import type { DeliveryTarget, Failure, Outcome } from '../deliver';
+import type { DesktopHub } from '../desktop';
+import { maskSecret } from '../keys';
+import type { MessageType } from '../schema';
+
+/**
+ * A channel driver: everything PennyPost knows about one channel type (WeChat, desktop, webhook…).
+ * The push service, the channel store and the UI's channel forms ask the driver and never name a
+ * type. Adding a channel type is one driver file in this folder, its entry in ./index.ts and its test.
+ *
+ * Configs reach a driver open (secrets readable); they are sealed at rest by the service with its
+ * own key (server/push/secret-box.ts), for the fields the driver names in `secrets`.
+ */
+export interface ChannelDriver<Config extends object = Record<string, unknown>, Payload = unknown, Type extends string = string> {
+  /** The type name: stored with each channel, shown in answers, key of the UI's labels. */
+  readonly type: Type;
+  /**
+   * The config as a TypeBox object: required fields are the ones a new channel needs. The action
+   * params take each field optionally (an update sends what changes); the UI builds its form from it.
+   */
+  readonly config: TObject;
+  /** Secret config fields, with the name a person knows each by ('AppSecret'): sealed, masked, tied to the destination. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /** The config fields whose change sends the channel somewhere else (named when a secret must be entered again). */
+  readonly movedBy: readonly string[];
+  /** Config fields that sum a channel up in lists (e.g. AppID and API address). */
+  readonly summary: readonly string[];
+  /** Apps of this type may send template messages (messageType 'template' needs a templateId). */
+  readonly templates?: boolean;
+  /**
+   * A channel that delivers to one place of its own (this computer) keeps no recipients: every push
+   * goes to `self` (and checkAddress refuses any address).
+   */
+  readonly self?: Recipient;
+
+  /**
+   * Checks and completes a config: the stored fields merged with the given ones (masked secrets
+   * already replaced by the stored ones). Throws a DomainError `.at('config.<field>')`.
+   */
+  normalize(input: Readonly<Record<string, unknown>>): Config;
+  /** Where the channel's requests go, comparable ('' for none): a change of it needs the secrets again. */
+  destination(config: Config): string;
+  /** The config as answers show it: secrets masked. */
+  mask(config: Config): Record<string, unknown>;
+  /** Checks a recipient address (already trimmed); throws a DomainError `.at('address')`. */
+  checkAddress(config: Config, address: string): void;
+  /** How a recipient shows in answers and results (credentials masked). */
+  recipientLabel(config: Config, address: string): string;
+  /**
+   * Whether stored recipients still mean something after `change`: the channel's config changing
+   * from `from` to `to` ('config'), or an app moving to another channel of this type ('channel').
+   * A DomainError to refuse with (blaming `config.<field>` or `channelId`), or null.
+   */
+  keepsRecipients(from: Config, to: Config, change: 'config' | 'channel'): DomainError | null;
+
+  /** The message in the channel's own form, once per push (shared by every recipient). */
+  render(message: OutgoingMessage, app: AppForm): Payload;
+  /** The driver's live side on one server (caches such as access tokens live there). */
+  connect(env: ChannelEnv): ChannelLink<Config, Payload>;
+}
+
+/** A push as the service hands it to a channel. */
+export interface OutgoingMessage {
+  id: string;
+  userId: string;
+  appId: string;
+  appName: string;
+  title: string;
+  desp: string;
+  /** When it was sent (ms). */
+  time: number;
+  /** Link to the message page for messages that leave this machine (only with a public base URL). */
+  url?: string;
+  /** Path of the message page on this server (/m/{token}). */
+  pagePath: string;
+}
+
+/** What an app asks of the channel's message form (channels with `templates`). */
+export interface AppForm {
+  messageType: MessageType | '';
+  templateId: string;
+  /** Template data keys for title, desp and time. */
+  templateFields: Record<string, string>;
+}
+
+export interface Recipient extends DeliveryTarget {
+  address: string;
+}
+
+/** The channel a link works for. */
+export interface ChannelRef {
+  id: string;
+  name: string;
+  userId: string;
+}
+
+/** Delivers one rendered message (server/push/deliver.ts runs it with retries and deadlines). */
+export interface Delivery {
+  /** Runs once before any send (e.g. fetching an access token); a Failure fails everyone. */
+  prepare?(timeoutMs: number): Promise<Failure | null>;
+  send(recipient: Recipient, timeoutMs: number): Promise<Outcome>;
+}
+
+/** The answer of push.testChannel (without its duration). */
+export interface ChannelTestResult {
+  ok: boolean;
+  message: string;
+  class?: string;
+  errcode?: number;
+}
+
+export interface ChannelTest {
+  /** Where to send a test message; without it the driver only checks the channel. */
+  address?: string;
+  timeoutMs: number;
+  /** Now (ms). */
+  time: number;
+}
+
+/** What the push service lends its channels: one per server. */
+export interface ChannelEnv {
+  clock: Clock;
+  /** The in-process feed of desktop pushes (the UI's live feed and the Electron shell follow it). */
+  desktop: DesktopHub;
+}
+
+/** A driver's live side on one server. */
+export interface ChannelLink<Config, Payload> {
+  delivery(channel: ChannelRef, config: Config, payload: Payload): Delivery;
+  /** Checks the channel, and sends its test message when an address is given. */
+  test(channel: ChannelRef, config: Config, test: ChannelTest): Promise<ChannelTestResult>;
+  /** The channel's config changed or it was deleted: drop what is cached for it. */
+  forget?(channelId: string): void;
+}
+
+/** Masks the driver's secret fields ('' stays ''). */
+export function maskSecrets(config: object, secrets: Readonly<Record<string, string>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  for (const key of Object.keys(secrets)) if (key in out) out[key] = maskSecret(String(out[key] ?? ''));
+  return out;
+}
+
+/** `2026-01-05 09:30:00` in this computer's time zone (the time in messages). */
+export function formatTime(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** The test message of push.testChannel. */
+export function testMessage(channel: ChannelRef, time: number): { title: string; desp: string } {
+  return { title: 'PennyPost test message', desp: `This is a test of the channel "${channel.name}", sent ${formatTime(time)}.` };
+}
+
+/** A string field of a config input ('' when absent). */
+export const text = (input: Readonly<Record<string, unknown>>, key: string): string => String(input[key] ?? '');

@@ -1,0 +1,159 @@
+import { Type } from '@sinclair/typebox';
+import { OneOf } from '../../api/params';
+import { commonErrors } from '../../lib/errors';
+import type { Failure, Outcome } from '../deliver';
+import { formatTime, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
+import { destinationKey, isHttpUrl } from './urls';
+import { WECHAT_DEFAULT_API_BASE, WechatFailure, WechatTokens, wechatSend, type WechatConfig, type WechatMessage } from './wechat-api';
+
+/**
+ * WeChat Official Accounts (docs/push.md): the AppID and AppSecret get an access token (cached
+ * per channel, ./wechat-api.ts); recipients are followers' openids; an app sends customer-service
+ * text messages or template messages.
+ */
+
+const config = Type.Object({
+  appId: Type.String({ maxLength: 64, description: 'AppID of the Official Account (or test account).' }),
+  appSecret: Type.String({
+    maxLength: 128,
+    description: 'AppSecret. Returned masked (last 4 characters); send the masked value back or leave it out to keep it (not with a new apiBase: enter it again).',
+  }),
+  apiBase: Type.Optional(
+    Type.String({ maxLength: 512, description: 'API base URL, default https://api.weixin.qq.com (for proxies and tests).', examples: [WECHAT_DEFAULT_API_BASE] }),
+  ),
+  tokenMode: Type.Optional(OneOf(['stable', 'classic'] as const, { description: '"stable" (POST /cgi-bin/stable_token, default) or "classic" (GET /cgi-bin/token).' })),
+});
+
+const SECRETS = { appSecret: 'AppSecret' };
+
+/** WeChat text messages are cut at about 2048 bytes; we stay below with room for the link. */
+const CUSTOM_TEXT_MAX_BYTES = 1800;
+
+function truncateBytes(value: string, maxBytes: number): string {
+  if (Buffer.byteLength(value, 'utf8') <= maxBytes) return value;
+  let out = '';
+  let bytes = 0;
+  for (const ch of value) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (bytes + size > maxBytes - 3) break;
+    out += ch;
+    bytes += size;
+  }
+  return out + '…';
+}
+
+/** A custom (text) message: title, desp and the page link, cut to what WeChat shows. */
+export function customText(title: string, desp: string, url: string | undefined): string {
+  const link = url ? `\n\n${url}` : '';
+  const body = desp ? `${title}\n\n${desp}` : title;
+  return truncateBytes(body, CUSTOM_TEXT_MAX_BYTES - Buffer.byteLength(link, 'utf8')) + link;
+}
+
+function templateData(fields: Record<string, string>, message: OutgoingMessage): Record<string, { value: string }> {
+  const data: Record<string, { value: string }> = {};
+  const put = (key: string | undefined, value: string) => {
+    if (key && value) data[key] = { value };
+  };
+  put(fields.title, message.title);
+  put(fields.desp, message.desp);
+  put(fields.time, formatTime(message.time));
+  return data;
+}
+
+function failureOf(error: unknown): Failure {
+  if (error instanceof WechatFailure) return { cls: error.cls, message: error.message, errcode: error.errcode, retryable: error.retryable };
+  throw error;
+}
+
+export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'> = {
+  type: 'wechat',
+  config,
+  secrets: SECRETS,
+  movedBy: ['apiBase'],
+  summary: ['appId', 'apiBase'],
+  templates: true,
+
+  normalize(input) {
+    const appId = text(input, 'appId').trim();
+    const appSecret = text(input, 'appSecret').trim();
+    const apiBase = String(input.apiBase || WECHAT_DEFAULT_API_BASE).trim();
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(appId)) {
+      throw commonErrors.invalid('params.config.appId is required: the AppID of the Official Account (e.g. wx0123456789abcdef)').at('config.appId');
+    }
+    if (!/^[A-Za-z0-9_-]{1,128}$/.test(appSecret)) {
+      throw commonErrors.invalid('params.config.appSecret is required: the AppSecret of the Official Account').at('config.appSecret');
+    }
+    if (!isHttpUrl(apiBase)) throw commonErrors.invalid('params.config.apiBase must be an http(s) URL').at('config.apiBase');
+    return { appId, appSecret, apiBase, tokenMode: input.tokenMode === 'classic' ? 'classic' : 'stable' };
+  },
+
+  destination: (channel) => destinationKey(channel.apiBase || WECHAT_DEFAULT_API_BASE),
+
+  mask: (channel) => maskSecrets(channel, SECRETS),
+
+  checkAddress(_channel, address) {
+    if (!/^[A-Za-z0-9_-]{6,64}$/.test(address)) {
+      throw commonErrors.invalid("params.address must be the recipient's openid for this Official Account (letters, digits, _ and -)").at('address');
+    }
+  },
+
+  recipientLabel: (_channel, address) => address,
+
+  /** A config change keeps the openids (they are the followers'; switching the Official Account is the owner's call). */
+  keepsRecipients: () => null,
+
+  render(message, app) {
+    if (app.messageType === 'template') {
+      return { kind: 'template', templateId: app.templateId, ...(message.url ? { url: message.url } : {}), data: templateData(app.templateFields, message) };
+    }
+    return { kind: 'custom', content: customText(message.title, message.desp, message.url) };
+  },
+
+  connect(env) {
+    const tokens = new WechatTokens(env.clock);
+    return {
+      forget: (channelId) => tokens.drop(channelId),
+
+      delivery: (channel, wechat, message) => ({
+        prepare: async (timeoutMs) => {
+          try {
+            await tokens.get(channel.id, wechat, timeoutMs);
+            return null;
+          } catch (error) {
+            return failureOf(error);
+          }
+        },
+        send: async (recipient, timeoutMs): Promise<Outcome> => {
+          let token: string | undefined;
+          try {
+            token = await tokens.get(channel.id, wechat, timeoutMs);
+            return { ok: true, msgId: await wechatSend(wechat, token, recipient.address, message, timeoutMs) };
+          } catch (error) {
+            const failure = failureOf(error);
+            if (failure.cls !== 'token') return { ok: false, ...failure };
+          }
+          // Token refused: drop it, get a fresh one (one refresh for everyone), retry once.
+          try {
+            const fresh = await tokens.get(channel.id, wechat, timeoutMs, token);
+            return { ok: true, msgId: await wechatSend(wechat, fresh, recipient.address, message, timeoutMs) };
+          } catch (error) {
+            return { ok: false, ...failureOf(error) };
+          }
+        },
+      }),
+
+      async test(channel, wechat, { address, timeoutMs, time }) {
+        try {
+          const token = await tokens.get(channel.id, wechat, timeoutMs);
+          if (!address) return { ok: true, message: 'WeChat accepted the AppID and AppSecret and issued an access token.' };
+          const { title, desp } = testMessage(channel, time);
+          await wechatSend(wechat, token, address, { kind: 'custom', content: `${title}\n\n${desp}` }, timeoutMs);
+          return { ok: true, message: 'WeChat accepted the credentials and delivered a test message.' };
+        } catch (error) {
+          if (error instanceof WechatFailure) return { ok: false, message: error.message, class: error.cls, errcode: error.errcode };
+          throw error;
+        }
+      },
+    };
+  },
+};
