@@ -48,7 +48,7 @@ export interface UserActionContext extends ActionContext {
 export type ActionAuth = 'public' | 'user' | 'admin' | 'owner';
 
 /** Documentation of one error an action can answer with: its catalogue row (code and status) and when. */
-export type ActionErrorDoc = readonly [error: ErrorRow | number, when: string];
+export type ActionErrorDoc = readonly [error: ErrorRow, when: string];
 
 /** An action as a domain writes it: everything but its name, which is its key in the domain's action map. */
 export interface ActionSpec<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> {

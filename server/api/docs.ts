@@ -1,7 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { AnyAction } from './action';
 import type { ErrorRow } from '../lib/errors';
-import { ERROR_NAMES, httpStatusOf } from './errors';
 
 /**
  * Renders docs/api.md from the action declarations (name, auth, params schema, returns, errors),
@@ -80,12 +79,7 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
       const errors = action.errors ?? [];
       if (errors.length > 0) {
         out.push('| code | HTTP | when |', '|---|---|---|');
-        for (const [error, when] of errors) {
-          const code = typeof error === 'number' ? error : error.code;
-          const status = typeof error === 'number' ? httpStatusOf(error) : error.status;
-          const name = (typeof error === 'number' ? ERROR_NAMES[error] : rowNames.get(error)) ?? '';
-          out.push(`| ${code} ${name} | ${status} | ${escapeCell(when)} |`);
-        }
+        for (const [row, when] of errors) out.push(`| ${row.code} ${rowNames.get(row) ?? ''} | ${row.status} | ${escapeCell(when)} |`);
         out.push('');
       }
     }

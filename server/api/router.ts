@@ -13,7 +13,7 @@ import { checkJsonShape, compileParams, describeValidationError } from './valida
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** A field named in domain terms ('amount') as the caller sent it ('params.amount'). */
+/** A field named in domain terms ('amount') as the caller sent it ('params.amount'); params validation already names wire fields. */
 export function wireField(field: string): string {
   return field.startsWith('params.') ? field : `params.${field}`;
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Money, Ms, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
+import { filesErrors } from '../files/errors';
 import { ledgerErrors } from './errors';
 import { OUT_OF_RANGE_ERROR } from './limits';
 import { listRecords } from './record-list';
@@ -45,7 +46,8 @@ const accountingCreate = defineAction({
     [commonErrors.rows.invalid, 'more decimals than the currency has, unknown category, same source and target, negative fee, missing toAmount across currencies without a rate'],
     [ledgerErrors.rows.assetNotFound, 'unknown, deleted or another user\'s asset'],
     [ledgerErrors.rows.insufficientBalance, 'the asset cannot go below zero'],
-    [5001, 'an attachment is not one of your files'],
+    [filesErrors.rows.attachmentNotFound, 'an attachment is not one of your files'],
+    [filesErrors.rows.attachmentWithoutBytes, 'an attachment was never uploaded completely'],
     OUT_OF_RANGE_ERROR,
   ],
   handler: (params, ctx) => ctx.app.services.ledger.createRecord(ctx.user.id, params),

@@ -133,7 +133,7 @@ export class MajorWriter {
  * non-finite numbers and for magnitudes beyond MAX_MINOR (the message names the limit in the
  * currency's major units). Sign is kept; callers check > 0 (3003).
  */
-export function toMinor(amount: number, currency: string, field = 'params.amount'): number {
+export function toMinor(amount: number, currency: string, field = 'amount'): number {
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw commonErrors.invalid(`${field} must be a finite number`).at(field);
   }

@@ -48,7 +48,7 @@ function checkedTitle(title: string): string {
 
 function checkedTarget(amount: number, currency: string): number {
   // toMinor names the field in its message as the caller sent it ("params.targetAmount has more decimals …").
-  const target = toMinor(amount, currency, 'params.targetAmount');
+  const target = toMinor(amount, currency, 'targetAmount');
   if (target <= 0) throw savingsErrors.targetNotPositive().at('targetAmount');
   return target;
 }

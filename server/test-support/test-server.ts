@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer, type RunningServer, type ServerOptions } from '../server';
 import { createLogger } from '../lib/logger';
-import type { Envelope } from '../api/errors';
+import type { Envelope } from '../http/envelope';
 import { mergeSettings, type SettingsPatch } from '../config/settings';
 
 export function tempDataDir(label = 'pp'): string {
