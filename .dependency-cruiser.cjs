@@ -75,7 +75,7 @@ module.exports = {
       name: 'no-circular',
       comment: 'Files that import each other in a loop cannot be read or tested one at a time.',
       severity: 'error',
-      from: { path: '^(server|electron|renderer)/' },
+      from: { path: '^(server|electron|renderer|scripts|bin|bench)/' },
       to: { circular: true },
     },
   ],

@@ -10,7 +10,7 @@
 // run and again whenever V8 refuses it, e.g. after a Node upgrade): starting then skips parsing
 // and compiling the server's top-level code. Where that folder is read-only (a release in /opt),
 // PENNYPOST_CACHE_DIR names another; where neither is writable, the cache is simply not written.
-import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,23 +37,6 @@ function writeCodeCache(script) {
   } catch {
     rmSync(temp, { force: true });
   }
-}
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.(ts|mts|cts|json|js|mjs)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** In a source checkout: is the bundle missing or older than server/ or package.json? (scripts/build-server.mjs uses this too) */
-export function serverSourcesNewer() {
-  if (!existsSync(bundle)) return true;
-  const built = statSync(bundle).mtimeMs;
-  return newestSource(path.join(root, 'server')) > built || statSync(path.join(root, 'package.json')).mtimeMs > built;
 }
 
 /** Runs a CommonJS bundle as Node would, compiled with (and refreshing) its V8 code cache. */
@@ -87,9 +70,12 @@ export async function runPennyPost(args) {
   const sourceCheckout = existsSync(path.join(root, 'scripts', 'build-server.mjs')) && existsSync(path.join(root, 'server', 'cli.ts'));
   // The build scripts are loaded only when there is something to build: every module read here
   // is time before the ready line.
-  if (sourceCheckout && serverSourcesNewer()) {
-    const { ensureServerBuilt } = await import('../scripts/build-server.mjs');
-    await ensureServerBuilt();
+  if (sourceCheckout) {
+    const { serverSourcesNewer } = await import('../scripts/server-freshness.mjs');
+    if (serverSourcesNewer()) {
+      const { ensureServerBuilt } = await import('../scripts/build-server.mjs');
+      await ensureServerBuilt();
+    }
   }
   // Only the server needs the UI built; --help and the data tools (check, repair, …) do not.
   const command = commandOf(args);
