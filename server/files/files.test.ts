@@ -45,9 +45,9 @@ describe('files: upload flow and serving', () => {
     expect(early.status).toBe(404);
     await expect(t.server.app.services.files.assertOwned(alice.id, [ticket.data.fileId])).rejects.toMatchObject({ code: 5001 });
 
-    const put = await putBytes(t.url + ticket.data.uploadUrl, png, { 'content-type': 'application/octet-stream' });
+    const put = await putBytes(t.url + String(ticket.data.uploadUrl), png, { 'content-type': 'application/octet-stream' });
     expect(put.status).toBe(200);
-    const stored = (await put.json()) as any;
+    const stored = (await put.json());
     expect(stored.code).toBe(200);
     expect(stored.data).toMatchObject({ fileId: ticket.data.fileId, fileName: 'lunch.png', fileType: 'image/png', fileSize: png.length, category: 'receipt', missing: false });
 
@@ -87,7 +87,7 @@ describe('files: upload flow and serving', () => {
     clock.advance(item.signedUrlExpiresAt - clock.now());
     const expired = await t.fetch(item.signedUrl);
     expect(expired.status).toBe(403);
-    expect(((await expired.json()) as any).message).toMatch(/expired/);
+    expect(((await expired.json())).message).toMatch(/expired/);
   });
 
   it('refuses reading without a token, with a bad token, and another user\'s file (5001)', async () => {
@@ -97,7 +97,7 @@ describe('files: upload flow and serving', () => {
     expect((await t.fetch(`/files/${id}`, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(401);
     const other = await t.fetch(`/files/${id}`, { headers: { authorization: `Bearer ${bob.token}` } });
     expect(other.status).toBe(404);
-    expect(((await other.json()) as any).code).toBe(5001);
+    expect(((await other.json())).code).toBe(5001);
     expect((await t.fetch(`/files/..%2Fsettings.json`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
 
     const del = await t.api('file.delete', { fileId: id }, bob.token);
@@ -157,9 +157,9 @@ describe('files: upload flow and serving', () => {
     expect(putBody!.message).toMatch(/not a recognisable file|declared image\/png/);
     expect(storedNames(t).length).toBe(before);
     expect(tmpNames(t)).toEqual([]);
-    const again = await putBytes(t.url + ticket.data.uploadUrl, tinyPng());
+    const again = await putBytes(t.url + String(ticket.data.uploadUrl), tinyPng());
     expect(again.status).toBe(404);
-    expect(((await again.json()) as any).code).toBe(5001);
+    expect(((await again.json())).code).toBe(5001);
     expect((await t.fetch(`/files/${ticket.data.fileId}`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
   });
 
@@ -220,10 +220,10 @@ describe('files: upload flow and serving', () => {
           controller.close();
         },
       });
-      const put = await fetch(t.url + ticket.data.uploadUrl, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
+      const put = await fetch(t.url + String(ticket.data.uploadUrl), { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
       expect(put.status, `declared ${declared}`).toBe(400);
-      expect(((await put.json()) as any).code).toBe(400);
-      const retry = await putBytes(t.url + ticket.data.uploadUrl, png);
+      expect(((await put.json())).code).toBe(400);
+      const retry = await putBytes(t.url + String(ticket.data.uploadUrl), png);
       expect(retry.status).toBe(404);
     }
     expect(storedNames(t).length).toBe(before);
@@ -234,12 +234,12 @@ describe('files: upload flow and serving', () => {
     const png = tinyPng();
     const first = await uploadFile(t, alice.token, png);
     expect(first.put!.status).toBe(200);
-    const reuse = await putBytes(t.url + first.ticket.data.uploadUrl, png);
+    const reuse = await putBytes(t.url + String(first.ticket.data.uploadUrl), png);
     expect(reuse.status).toBe(410);
-    expect(((await reuse.json()) as any).message).toMatch(/already used/);
+    expect(((await reuse.json())).message).toMatch(/already used/);
 
     const ticket = await t.api('file.upload', { fileName: 'race.png', fileType: 'image/png', fileSize: png.length }, alice.token);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => putBytes(t.url + ticket.data.uploadUrl, png)));
+    const answers = await Promise.all(Array.from({ length: 4 }, () => putBytes(t.url + String(ticket.data.uploadUrl), png)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 410, 410, 410]);
   });
 
@@ -256,7 +256,7 @@ describe('files: upload flow and serving', () => {
       socket.on('error', reject);
     });
     // A retry waits for the dropped upload to be cleaned up (same per-file lock), then succeeds.
-    const retry = await putBytes(t.url + ticket.data.uploadUrl, png);
+    const retry = await putBytes(t.url + String(ticket.data.uploadUrl), png);
     expect(retry.status).toBe(200);
     expect(tmpNames(t)).toEqual([]);
   });
@@ -264,16 +264,16 @@ describe('files: upload flow and serving', () => {
   it('expires upload URLs (410) and forgets the pending file; altered URLs get 403', async () => {
     const png = tinyPng();
     const ticket = await t.api('file.upload', { fileName: 'late.png', fileType: 'image/png', fileSize: png.length }, alice.token);
-    const tampered = ticket.data.uploadUrl.replace(/sig=.{4}/, 'sig=AAAA');
+    const tampered: string = ticket.data.uploadUrl.replace(/sig=.{4}/, 'sig=AAAA');
     expect((await putBytes(t.url + tampered, png)).status).toBe(403);
-    const moved = ticket.data.uploadUrl.replace(/expires=(\d+)/, (_: string, n: string) => `expires=${Number(n) + 60_000}`);
+    const moved: string = ticket.data.uploadUrl.replace(/expires=(\d+)/, (_: string, n: string) => `expires=${Number(n) + 60_000}`);
     expect((await putBytes(t.url + moved, png)).status).toBe(403);
 
     clock.advance(900_000);
-    const late = await putBytes(t.url + ticket.data.uploadUrl, png);
+    const late = await putBytes(t.url + String(ticket.data.uploadUrl), png);
     expect(late.status).toBe(410);
-    expect(((await late.json()) as any).message).toMatch(/expired/);
-    expect((await putBytes(t.url + ticket.data.uploadUrl, png)).status).toBe(404);
+    expect(((await late.json())).message).toMatch(/expired/);
+    expect((await putBytes(t.url + String(ticket.data.uploadUrl), png)).status).toBe(404);
     expect((await t.api('file.delete', { fileId: ticket.data.fileId }, alice.token)).code).toBe(5001);
   });
 
@@ -377,11 +377,11 @@ describe('files: limits re-checked when the bytes arrive', () => {
     const ticket1 = await t.api('file.upload', { fileName: 'a.png', fileType: 'image/png', fileSize: png.length }, user.token);
     const ticket2 = await t.api('file.upload', { fileName: 'b.png', fileType: 'image/png', fileSize: png.length }, user.token);
     t.server.app.settings.update({ files: { maxBytes: 50 } });
-    const put1 = await putBytes(t.url + ticket1.data.uploadUrl, png);
+    const put1 = await putBytes(t.url + String(ticket1.data.uploadUrl), png);
     expect(put1.status).toBe(413);
     expect(await put1.json()).toMatchObject({ code: 5002, data: { maxBytes: 50 } });
     t.server.app.settings.update({ files: { maxBytes: 1000, allowedTypes: ['image/jpeg', 'text/html'] } });
-    const put2 = await putBytes(t.url + ticket2.data.uploadUrl, png);
+    const put2 = await putBytes(t.url + String(ticket2.data.uploadUrl), png);
     expect(put2.status).toBe(415);
     expect(await put2.json()).toMatchObject({ code: 5003, data: { allowedTypes: ['image/jpeg'] } });
     // text/html in the settings is ignored: PennyPost never accepts it.
@@ -390,9 +390,9 @@ describe('files: limits re-checked when the bytes arrive', () => {
     // A body larger than the maximum that lies about its size is cut short with 5002.
     t.server.app.settings.update({ files: { maxBytes: 100, allowedTypes: ['image/png'] } });
     const ticket3 = await t.api('file.upload', { fileName: 'c.png', fileType: 'image/png', fileSize: png.length }, user.token);
-    const put3 = await putBytes(t.url + ticket3.data.uploadUrl, Buffer.concat([png, Buffer.alloc(200)]));
+    const put3 = await putBytes(t.url + String(ticket3.data.uploadUrl), Buffer.concat([png, Buffer.alloc(200)]));
     expect(put3.status).toBe(413);
-    expect(((await put3.json()) as any).code).toBe(5002);
+    expect(((await put3.json())).code).toBe(5002);
     expect(readdirSync(path.join(t.dataDir, 'files')).filter((n) => n !== '.tmp')).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { defineDomain } from '../domain';
 import { fileActions } from './actions';
 import { filesErrors } from './errors';
 import { fileRoutes } from './routes';
-import { filesCollection } from './schema';
+import { filesCollection, type FileDoc } from './schema';
 import { FileService } from './service';
 import { normalizeMediaType } from './types';
 
@@ -23,12 +23,12 @@ export function filesDomain() {
       const unsupported = app.settings.get().files.allowedTypes.filter((t) => !files.allowedTypes().includes(normalizeMediaType(t)));
       if (unsupported.length) app.log.warn('settings files.allowedTypes lists types PennyPost does not accept; ignored', { types: unsupported.join(', ') });
       await files.sweep(true);
-      timer = setInterval(() => void files.sweep(false).catch((error) => app.log.warn('file sweep failed', { error: String(error) })), SWEEP_EVERY_MS);
+      timer = setInterval(() => void files.sweep(false).catch((error: unknown) => app.log.warn('file sweep failed', { error: String(error) })), SWEEP_EVERY_MS);
       timer.unref();
     },
     routes: fileRoutes,
     async forgetUser(app, userId) {
-      const docs = await app.db.collection('files').find({ selector: { userId } }).exec();
+      const docs = await app.db.collection<FileDoc>('files').find({ selector: { userId } }).exec();
       for (const doc of docs) await app.services.files.bytes.remove(doc.id);
     },
     stop() {

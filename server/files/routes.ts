@@ -22,7 +22,7 @@ const bytesMissing = (fileId: string, message: string) => new DomainError(FILE_N
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string, info: FileTypeInfo): string {
   const ext = path.extname(fileName).slice(1).toLowerCase();
   const name = info.extensions.includes(ext) ? fileName : `${fileName}.${info.extensions[0]}`;
-  // eslint-disable-next-line no-control-regex -- the point is to replace control characters (and all non-ASCII) in the fallback name
+  // The point is to replace control characters (and all non-ASCII) in the fallback name.
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
@@ -83,7 +83,8 @@ export function fileRoutes(router: Router, app: AppContext): void {
         authenticator: (current) => current.services.users,
         missing: 'Sign in first: send "Authorization: Bearer <token>", or use the signedUrl from file.query.',
       },
-      async handler({ req, res, signIn }) {
+      async handler(ctx) {
+        const { req, res } = ctx;
         const files = app.services.files;
         const fileId = String(req.params.fileId);
         if (!FILE_ID_PATTERN.test(fileId)) throw fileNotFound();
@@ -101,7 +102,7 @@ export function fileRoutes(router: Router, app: AppContext): void {
           }
           signedUntil = expires;
         } else {
-          userId = (await signIn()).user.id;
+          userId = (await ctx.signIn()).user.id;
         }
         const doc = await files.findServable(fileId, userId);
         if (!doc) throw fileNotFound();

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { RxCollection } from 'rxdb';
+import type { RxCollection, RxDocument } from 'rxdb';
 import type { AppContext, ServiceMap } from '../app-context';
 import { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -7,7 +7,7 @@ import { KeyedMutex } from '../lib/keyed-mutex';
 import { filesErrors } from './errors';
 import type { FileDoc } from './schema';
 import { Signer } from './signing';
-import { ByteStore, FILE_ID_PATTERN, UploadAborted, UploadTooLong } from './store';
+import { ByteStore, FILE_ID_PATTERN, UploadTooLong } from './store';
 import { checkContent, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
 
 /** A file as the API shows it. */
@@ -180,7 +180,7 @@ export class FileService {
   private async findDoc(fileId: string): Promise<FileDoc | null> {
     if (!FILE_ID_PATTERN.test(fileId)) return null;
     const doc = await this.files.findOne(fileId).exec();
-    return doc ? (doc.toJSON() as FileDoc) : null;
+    return doc ? (doc.toJSON()) : null;
   }
 
   /** The user's file (any status), or null — another user's file is null as well. */
@@ -257,7 +257,7 @@ export class FileService {
         const rx = await this.files.findOne(fileId).exec();
         if (!rx) throw new Error('file metadata vanished during upload');
         const updated = await rx.incrementalPatch({ status: 'ready', sha256: received.sha256, textEncoding, updatedAt: this.app.clock.now() });
-        return this.view(updated.toJSON() as FileDoc);
+        return await this.view(updated.toJSON());
       } finally {
         await this.bytes.discard(received.tmpPath);
       }
@@ -307,9 +307,9 @@ export class FileService {
   async assertOwned(userId: string, fileIds: string[]): Promise<void> {
     const unique = [...new Set(fileIds)];
     const valid = unique.filter((id) => FILE_ID_PATTERN.test(id));
-    const found = valid.length ? await this.files.findByIds(valid).exec() : new Map();
+    const found = valid.length ? await this.files.findByIds(valid).exec() : new Map<string, RxDocument<FileDoc>>();
     for (const id of unique) {
-      const doc = found.get(id)?.toJSON() as FileDoc | undefined;
+      const doc = found.get(id)?.toJSON();
       if (!doc || doc.userId !== userId) throw filesErrors.attachmentNotFound(id).with({ fileId: id });
       if (doc.status !== 'ready') throw filesErrors.attachmentWithoutBytes(id).with({ fileId: id });
     }
@@ -321,10 +321,10 @@ export class FileService {
    */
   async describe(userId: string, fileIds: string[]): Promise<AttachmentView[]> {
     const valid = [...new Set(fileIds)].filter((id) => FILE_ID_PATTERN.test(id));
-    const found = valid.length ? await this.files.findByIds(valid).exec() : new Map();
+    const found = valid.length ? await this.files.findByIds(valid).exec() : new Map<string, RxDocument<FileDoc>>();
     return Promise.all(
       fileIds.map(async (id) => {
-        const doc = found.get(id)?.toJSON() as FileDoc | undefined;
+        const doc = found.get(id)?.toJSON();
         if (!doc || doc.userId !== userId || doc.status !== 'ready') {
           return { fileId: id, fileName: '', fileType: '', fileSize: 0, category: '', url: '', signedUrl: '', missing: true };
         }

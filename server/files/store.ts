@@ -76,7 +76,7 @@ export class ByteStore {
         const fail = (error: Error) => {
           if (settled) return;
           settled = true;
-          source.unpipe?.(out);
+          source.unpipe(out);
           source.off('data', onData);
           // Wait until the temp file is closed, so that removing it afterwards cannot race its creation.
           if (out.closed) reject(error);

@@ -78,7 +78,7 @@ export function checkText(bytes: Uint8Array): { ok: true; encoding: TextEncoding
       return { ok: false, reason: 'it is not text (neither UTF-8 nor GB18030)' };
     }
   }
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- the point is to find control characters: they mean the bytes are not a text file
   if (/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text)) return { ok: false, reason: 'it contains control characters, so it is not a text file' };
   if (MARKUP_START.test(text.slice(0, 1024))) return { ok: false, reason: 'it looks like an HTML or XML document, which is not accepted' };
   return { ok: true, encoding };
@@ -90,7 +90,8 @@ export function checkText(bytes: Uint8Array): { ok: true; encoding: TextEncoding
  * saying what the bytes are instead.
  */
 export async function checkContent(path: string, declared: string): Promise<TextEncoding | ''> {
-  const info = typeInfo(declared)!;
+  const info = typeInfo(declared);
+  if (!info) throw new Error(`checkContent: "${declared}" is not a supported file type (file.upload accepts only supported types)`);
   // Loaded on the first upload, not at every start.
   const { fileTypeFromFile } = await import('file-type');
   const detected = await fileTypeFromFile(path);

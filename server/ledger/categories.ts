@@ -137,7 +137,7 @@ export class CategoryService {
   private async own(userId: string, id: string): Promise<CategoryDoc> {
     const doc = await this.collection.findOne(id).exec();
     if (!doc || doc.userId !== userId) throw ledgerErrors.categoryNotFound();
-    return doc.toJSON() as CategoryDoc;
+    return doc.toJSON();
   }
 
   /** Renames a category (and its icon); the records that use it follow the new name. */
@@ -149,9 +149,10 @@ export class CategoryService {
       if (clash) throw ledgerErrors.categoryExists(current.type, name);
     }
     const doc = await this.collection.findOne(current.id).exec();
-    const updated = await doc!.incrementalPatch({ name, icon: input.icon ?? current.icon, updatedAt: this.app.clock.now() });
+    if (!doc) throw ledgerErrors.categoryNotFound();
+    const updated = await doc.incrementalPatch({ name, icon: input.icon ?? current.icon, updatedAt: this.app.clock.now() });
     if (name !== current.name) await this.moveRecords(userId, current.type, current.name, name);
-    return view(updated.toJSON() as CategoryDoc);
+    return view(updated.toJSON());
   }
 
   private async moveRecords(userId: string, type: CategoryType, from: string, to: string): Promise<number> {
@@ -180,7 +181,8 @@ export class CategoryService {
       moved = await this.moveRecords(userId, current.type, current.name, target);
     }
     const doc = await this.collection.findOne(current.id).exec();
-    await doc!.remove();
+    if (!doc) throw ledgerErrors.categoryNotFound();
+    await doc.remove();
     return { deleted: true, movedRecords: moved };
   }
 }

@@ -190,7 +190,7 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
             expect(r.code, JSON.stringify({ params, message: r.message })).toBe(want);
             outcomes.add(r.code);
             if (r.code === 200) live.push({ ...rec, id: r.data.id });
-          } else if (live.length > 0 && (o.kind === 'update' || o.kind === 'delete')) {
+          } else if (live.length > 0 && 'pick' in o) {
             const rec = live[o.pick % live.length];
             if (o.kind === 'update') {
               const next = { ...rec, amount: o.amount };

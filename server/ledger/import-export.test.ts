@@ -229,7 +229,7 @@ describe('backup and restore', () => {
     const shape = async (token: string) => {
       const assets = (await t.api('asset.query', {}, token)).data.list.map((a: Record<string, unknown>) => [a.name, a.balance, a.currency, a.type, a.isDefault]);
       const recs = (await t.api('accounting.query', {}, token)).data.list.map((r: Record<string, unknown>) => [r.type, r.amount, r.assetName, r.category, r.tags, r.toAmount]);
-      const cats = (await t.api('category.list', {}, token)).data.list.map((c: Record<string, unknown>) => `${c.type}:${c.name}`).sort();
+      const cats = (await t.api('category.list', {}, token)).data.list.map((c: Record<string, unknown>) => `${String(c.type)}:${String(c.name)}`).sort();
       const rates = (await t.api('currency.listRates', {}, token)).data.list.map((r: Record<string, unknown>) => [r.from, r.to, r.rate, r.date]);
       const worth = (await t.api('stats.getAssetStats', {}, token)).data.netWorth;
       return { assets, recs, cats, rates, worth };

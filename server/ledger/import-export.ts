@@ -40,7 +40,7 @@ export function exportCsv(view: UserLedgerView, docs: RecordDoc[]): string {
       doc.description,
     ];
   });
-  return stringify([CSV_COLUMNS as unknown as string[], ...rows]);
+  return stringify([CSV_COLUMNS, ...rows]);
 }
 
 // ------------------------------------------------------------------ import
@@ -130,7 +130,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
   if (!isTimeZone(timeZone)) throw ledgerErrors.unknownTimeZone(timeZone).at('timeZone');
   let table: string[][];
   try {
-    table = parse(options.csv.replace(/^\uFEFF/, ''), { skip_empty_lines: true, relax_column_count: true, trim: false }) as string[][];
+    table = parse(options.csv.replace(/^\uFEFF/, ''), { skip_empty_lines: true, relax_column_count: true, trim: false });
   } catch (error) {
     throw ledgerErrors.csvUnreadable((error as Error).message).at('csv');
   }
@@ -167,7 +167,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
         return index >= 0 ? (row[index] ?? '').trim() : '';
       };
       const errors: string[] = [];
-      const type = cell('type').toLowerCase() as RecordType;
+      const type = cell('type').toLowerCase();
       if (!['income', 'expense', 'transfer'].includes(type)) errors.push(`type "${cell('type')}" is not income, expense or transfer`);
       const date = parseDateCell(cell('date'), timeZone);
       if (date === null) errors.push(`date "${cell('date')}" is not a date (use 2026-01-31, 2026-01-31 14:05 or ISO 8601)`);
@@ -188,7 +188,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
       const doc: RecordDoc = {
         id: '', // given to the rows that are written or previewed, below
         userId,
-        type,
+        type: type as RecordType, // an unknown type is an error of the row (above): it is not written
         amount: asset && amountNumber ? toMinorSafe(amountNumber, asset.currency, 'amount') : 0,
         asset: asset?.id ?? '',
         toAsset: '',

@@ -67,7 +67,7 @@ export class ImportKeyIndex {
       const fresh = new UserImportKeys();
       user = fresh;
       this.users.set(userId, fresh);
-      fresh.ready = this.load(userId, fresh).catch((error) => {
+      fresh.ready = this.load(userId, fresh).catch((error: unknown) => {
         if (this.users.get(userId) === fresh) this.drop(userId);
         throw error;
       });

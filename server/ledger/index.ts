@@ -42,15 +42,15 @@ export function ledgerDomain() {
             if (stopped) return;
             await ledger.views.get(userId);
           }
-        })().catch((error: Error) => {
-          if (!stopped) app.log.warn('ledger: warming the views failed', { error: error.message });
+        })().catch((error: unknown) => {
+          if (!stopped) app.log.warn('ledger: warming the views failed', { error: error instanceof Error ? error.message : String(error) });
         });
       }, 50).unref();
     },
     stop(app) {
       stopped = true;
-      app.services.ledger?.views.stop();
-      app.services.ledger?.categories.stop();
+      app.services.ledger.views.stop();
+      app.services.ledger.categories.stop();
     },
   });
 }

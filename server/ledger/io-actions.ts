@@ -1,11 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Ms, TimeZone } from '../api/params';
+import type { AppContext } from '../app-context';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 import { CSV_COLUMNS, exportCsv, importCsv } from './import-export';
-import { backup, restore, type LedgerBackup } from './ledger-backup';
+import { backup, restore, type BackupInput } from './ledger-backup';
 import type { RecordDoc } from './schema';
+
+/** What the ledger asks of the backup domain (server/backup/): a snapshot before a big write. */
+interface Snapshots {
+  snapshotBefore(reason: 'import' | 'restore'): Promise<unknown>;
+}
+
+/** The backup domain's service; absent when the server runs without that domain (tests, tools). */
+function snapshots(app: AppContext): Snapshots | undefined {
+  return (app.services as { backup?: Snapshots }).backup;
+}
 
 const DocList = Type.Array(Type.Object({ id: Id() }, { additionalProperties: true }), { maxItems: 200_000 });
 
@@ -43,7 +54,7 @@ const accountingImportCsv = defineAction({
   returns: '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors}]}`',
   errors: [[commonErrors.rows.invalid, 'unreadable CSV, missing required columns, unknown time zone']],
   handler: async (params, ctx) => {
-    if (!params.dryRun) await ctx.app.services.backup?.snapshotBefore('import');
+    if (!params.dryRun) await snapshots(ctx.app)?.snapshotBefore('import');
     return importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params);
   },
 });
@@ -82,9 +93,8 @@ const ledgerRestore = defineAction({
     [commonErrors.rows.invalid, 'not a PennyPost ledger backup, or a document breaks the schema'],
   ],
   handler: async (params, ctx) => {
-    if (!ctx.app.services.ledger) throw commonErrors.unavailable('Ledger unavailable.');
-    if (!params.append) await ctx.app.services.backup?.snapshotBefore('restore');
-    return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as LedgerBackup, append: params.append ?? false });
+    if (!params.append) await snapshots(ctx.app)?.snapshotBefore('restore');
+    return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as BackupInput, append: params.append ?? false });
   },
 });
 

@@ -28,6 +28,17 @@ export interface LedgerBackup {
   records?: Array<Stripped<RecordDoc>>;
 }
 
+/**
+ * What ledger.restore receives: its params check the envelope and the documents' ids only, so the
+ * format and version may be anything (refused below), and an asset may lack `updatedAt` (it gets
+ * the time of the restore).
+ */
+export type BackupInput = Omit<LedgerBackup, 'format' | 'version' | 'assets'> & {
+  format: string;
+  version: number;
+  assets?: Array<Omit<Stripped<AssetDoc>, 'updatedAt'> & { updatedAt?: number }>;
+};
+
 function strip<T extends { userId: string }>(doc: T): Stripped<T> {
   const { userId: _u, ...rest } = doc as T & { _rev?: string; _meta?: unknown; _deleted?: boolean; _attachments?: unknown };
   const clean = rest as Record<string, unknown>;
@@ -72,7 +83,7 @@ function bad(problem: string): DomainError {
  * are replaced by the backup's). Large backups go in parts: the first call with assets,
  * categories and rates (and any records), then calls with `append: true` and more records.
  */
-export async function restore(app: AppContext, service: LedgerService, userId: string, input: { backup: LedgerBackup; append: boolean }) {
+export async function restore(app: AppContext, service: LedgerService, userId: string, input: { backup: BackupInput; append: boolean }) {
   const data = input.backup;
   if (data.format !== BACKUP_FORMAT || data.version !== 1) throw bad(`format must be "${BACKUP_FORMAT}" version 1`);
   return service.exclusive(userId, async () => {
@@ -110,10 +121,10 @@ export async function restore(app: AppContext, service: LedgerService, userId: s
       const existing = await db.collection<CategoryDoc>('categories').find({ selector: { userId } }).exec();
       await db.collection<CategoryDoc>('categories').bulkRemove(existing.map((d) => d.id));
     }
-    const insertNew = async <T extends { id: string }>(name: string, docs: T[]) => {
+    const insertNew = async (name: string, docs: Array<{ id: string }>) => {
       for (let i = 0; i < docs.length; i += 500) {
         const chunk = docs.slice(i, i + 500);
-        const result = await db.collection<T>(name).bulkInsert(chunk);
+        const result = await db.collection<{ id: string }>(name).bulkInsert(chunk);
         // 409 = already restored by an earlier call (ids are deterministic): fine, anything else is not.
         const real = result.error.filter((e) => e.status !== 409);
         if (real.length > 0) throw bad(`${real.length} ${name} could not be written (schema: ${JSON.stringify((real[0] as { validationErrors?: unknown }).validationErrors ?? real[0].status).slice(0, 200)})`);

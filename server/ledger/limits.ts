@@ -49,9 +49,10 @@ export function assertLedgerInRange(view: UserLedgerView, change: LedgerChange, 
   const assetOf = (id: string): RangeAsset | undefined => newAssets.get(id) ?? view.assets.get(id);
   const currencyOf = (id: string) => assetOf(id)?.currency ?? 'USD';
 
-  for (const record of change.records ?? []) {
+  const records = change.records ?? [];
+  for (const record of records) {
     const source = currencyOf(record.asset);
-    const label = change.records!.length > 1 ? `Record ${record.id}: ` : '';
+    const label = records.length > 1 ? `Record ${record.id}: ` : '';
     for (const [name, value] of [
       ['amount', record.amount],
       ['fee', record.fee],

@@ -89,7 +89,7 @@ export function recordView(view: UserLedgerView, doc: RecordDoc | (Entry & Parti
     date: doc.date,
     tags: doc.tags,
     attachments: doc.attachments ?? [],
-    createdAt: doc.createdAt ?? 0,
+    createdAt: doc.createdAt,
     updatedAt: doc.updatedAt ?? 0,
   };
   if (doc.type === 'transfer') {

@@ -206,9 +206,12 @@ export class LedgerService {
         updatedAt: Math.max(this.app.clock.now(), current.updatedAt + 1),
       };
       const doc = await this.assets.findOne(current.id).exec();
-      await doc!.incrementalPatch(patch);
+      if (!doc) throw ledgerErrors.assetNotFound();
+      await doc.incrementalPatch(patch);
       if (patch.isDefault && !current.isDefault) await this.clearOtherDefaults(userId, current.id);
-      return this.assetView(view, view.assets.get(current.id)!, true);
+      const updated = view.assets.get(current.id);
+      if (!updated) throw ledgerErrors.assetNotFound();
+      return this.assetView(view, updated, true);
     });
   }
 
@@ -219,7 +222,8 @@ export class LedgerService {
       const current = view.assets.get(id);
       if (!current || current.delFlag) throw ledgerErrors.assetNotFound();
       const doc = await this.assets.findOne(id).exec();
-      await doc!.incrementalPatch({ delFlag: true, isDefault: false, updatedAt: this.app.clock.now() });
+      if (!doc) throw ledgerErrors.assetNotFound();
+      await doc.incrementalPatch({ delFlag: true, isDefault: false, updatedAt: this.app.clock.now() });
       return { deleted: true };
     });
   }
@@ -258,7 +262,7 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const view = await this.views.get(userId);
       const doc = await this.buildRecord(userId, view, input);
-      this.checkBalances(view, [], [doc as Entry]);
+      this.checkBalances(view, [], [doc]);
       await this.records.insert(doc);
       return this.recordView(view, doc);
     });
@@ -286,9 +290,10 @@ export class LedgerService {
       const view = await this.views.get(userId);
       const { id: _id, expectedUpdatedAt: _e, ...changes } = patch;
       const next = await this.buildRecord(userId, view, { ...changes, type: current.type }, current);
-      this.checkBalances(view, [current as Entry], [next as Entry]);
+      this.checkBalances(view, [current], [next]);
       const doc = await this.records.findOne(current.id).exec();
-      await doc!.incrementalModify((data) => ({ ...data, ...next }));
+      if (!doc) throw ledgerErrors.recordNotFound();
+      await doc.incrementalModify((data) => ({ ...data, ...next }));
       return this.recordView(view, next);
     });
   }
@@ -297,9 +302,10 @@ export class LedgerService {
     return this.exclusive(userId, async () => {
       const current = await this.ownRecord(userId, id);
       const view = await this.views.get(userId);
-      this.checkBalances(view, [current as Entry], []);
+      this.checkBalances(view, [current], []);
       const doc = await this.records.findOne(id).exec();
-      await doc!.remove();
+      if (!doc) throw ledgerErrors.recordNotFound();
+      await doc.remove();
       return { deleted: true };
     });
   }
@@ -319,7 +325,9 @@ export class LedgerService {
    */
   watchRecords(listener: (change: { userId: string; operation: 'INSERT' | 'UPDATE' | 'DELETE'; createdAt: number }) => void): { unsubscribe(): void } {
     return this.records.$.subscribe((event) => {
-      const doc = (event.documentData ?? event.previousDocumentData) as RecordDoc | undefined;
+      // RxDB types documentData as always set, yet its own getDocumentDataOfRxChangeEvent falls back to previousDocumentData.
+      const data = event as { documentData?: RecordDoc; previousDocumentData?: RecordDoc };
+      const doc = data.documentData ?? data.previousDocumentData;
       if (doc?.userId) listener({ userId: doc.userId, operation: event.operation, createdAt: doc.createdAt });
     });
   }

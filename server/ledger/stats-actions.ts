@@ -21,7 +21,7 @@ function zoneOf(timeZone: string | undefined): string {
 
 const statsIncomeExpense = defineAction({
   summary: 'Income and expense totals of a period, with trends against the previous period of equal length, and an optional series.',
-  notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than ${5}%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
+  notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than 5%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
   auth: 'user',
   params: Params({ ...Range, groupBy: Type.Optional(GroupBy), timeZone: Type.Optional(TimeZone()) }),
   returns: '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}], inexact}`',

@@ -33,7 +33,7 @@ async function assetOf(ctx: SyncRuleContext, id: string): Promise<AssetDoc | und
   if (!known) ctx.scratch.set('assets', (known = new Map()));
   const hit = known.get(id);
   if (hit) return hit;
-  const [found] = (await ctx.app.db.collection<AssetDoc>('assets').storageInstance.findDocumentsById([id], false)) as unknown as AssetDoc[];
+  const found = (await ctx.app.db.collection<AssetDoc>('assets').storageInstance.findDocumentsById([id], false)).at(0);
   if (found) known.set(id, found);
   return found;
 }

@@ -271,6 +271,10 @@ export class LedgerViews {
   private isLoading(loaded: Loaded): boolean {
     return this.loading.has(loaded);
   }
+  /** Read through a call: the change streams set `dirty` while a fill awaits storage, which narrowing cannot see. */
+  private wroteWhileLoading(loaded: Loaded): boolean {
+    return loaded.dirty;
+  }
 
   /** All live documents of a user in one collection, read straight from storage (no RxDocuments). */
   async scan<T>(name: string, userId: string): Promise<T[]> {
@@ -281,7 +285,7 @@ export class LedgerViews {
       normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } }),
     );
     const result = await collection.storageInstance.query(query);
-    return result.documents as unknown as T[];
+    return result.documents as T[];
   }
 
   private async fill(loaded: Loaded): Promise<UserLedgerView> {
@@ -295,7 +299,7 @@ export class LedgerViews {
           this.scan<RateDoc>('rates', loaded.view.userId),
         ]);
         loaded.view.load(records, assets, rates);
-        if (!loaded.dirty) return loaded.view;
+        if (!this.wroteWhileLoading(loaded)) return loaded.view;
       }
     } finally {
       this.loading.delete(loaded);
@@ -310,7 +314,7 @@ export class LedgerViews {
       loaded = { view, ready: undefined as unknown as Promise<UserLedgerView>, dirty: false };
       this.views.set(userId, loaded);
       const entry = loaded;
-      entry.ready = this.fill(entry).catch((error) => {
+      entry.ready = this.fill(entry).catch((error: unknown) => {
         this.views.delete(userId);
         throw error;
       });
@@ -344,7 +348,8 @@ export class LedgerViews {
       }
     }
     if (mismatches.length > 0 || current.entries.length !== fresh.entries.length) {
-      const loaded = this.views.get(userId)!;
+      const loaded = this.views.get(userId);
+      if (!loaded) throw new Error(`recompute: the ledger view of ${userId} is gone`);
       loaded.view.load(await this.scan('records', userId), await this.scan('assets', userId), await this.scan('rates', userId));
     }
     return { mismatches, outOfRange };

@@ -20,7 +20,10 @@ export function canonicalHost(name: string): string | null {
 
 /** The 8 groups of an IPv6 address as the URL parser writes it (hex groups, at most one `::`). */
 function ipv6Groups(address: string): number[] | null {
-  const [head, tail, extra] = address.split('::');
+  const parts = address.split('::');
+  const [head] = parts;
+  const tail = parts.at(1);
+  const extra = parts.at(2);
   if (extra !== undefined) return null;
   const left = head ? head.split(':') : [];
   const right = tail === undefined ? [] : tail ? tail.split(':') : [];

@@ -18,7 +18,7 @@ export function linksDomain() {
     routes: linkRoutes,
     async stop(app) {
       // Hits counted just before shutdown are written before the database closes.
-      await app.services.links?.flushAll();
+      await app.services.links.flushAll();
     },
   });
 }

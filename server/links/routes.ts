@@ -55,12 +55,13 @@ export function linkRoutes(router: Router, app: AppContext): void {
           commonErrors.rateLimited(`Too many unknown short links were asked for from your address. Try again in ${seconds} s.`).with({ title: 'Too many requests' }),
       },
       auth: { mode: 'optional', authenticator: (current) => current.services.users },
-      async handler({ req, res, signInIfAny }) {
+      async handler(ctx) {
+        const { req, res } = ctx;
         const links = app.services.links;
         const link: LinkDoc | null = await links.findByCode(String(req.params.code));
         if (!link) throw notFound();
         if (!link.isPublic) {
-          let owner = false;
+          let owner: boolean;
           const t = req.query.t;
           if (typeof t === 'string') {
             const check = links.checkOwnerToken(link, t);
@@ -71,7 +72,7 @@ export function linkRoutes(router: Router, app: AppContext): void {
             }
             owner = check === 'valid';
           } else {
-            owner = (await signInIfAny())?.user.id === link.userId;
+            owner = (await ctx.signInIfAny())?.user.id === link.userId;
           }
           if (!owner) throw notFound();
         }

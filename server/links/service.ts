@@ -278,7 +278,7 @@ export class LinkService {
       const doc = await this.links.findOne(id).exec();
       if (!doc || doc.get('userId') !== userId) throw linksErrors.linkNotFound();
       const updated = await doc.incrementalPatch({ ...changes, updatedAt: this.app.clock.now() });
-      return this.view(updated.toJSON() as LinkDoc);
+      return this.view(updated.toJSON());
     });
   }
 
@@ -302,7 +302,7 @@ export class LinkService {
     } else {
       this.pendingHits.set(id, { count: 1, last: now });
     }
-    const task = this.perLink.run(id, () => this.flush(id)).catch((error) => this.app.log.warn('short link hit not counted', { id, ...describeError(error) }));
+    const task = this.perLink.run(id, () => this.flush(id)).catch((error: unknown) => this.app.log.warn('short link hit not counted', { id, ...describeError(error) }));
     this.flushing.add(task);
     void task.finally(() => this.flushing.delete(task));
   }

@@ -27,7 +27,7 @@ export class GoalStore {
   async own(userId: string, goalId: string): Promise<GoalDoc> {
     const doc = await this.collection.findOne(goalId).exec();
     if (!doc || doc.userId !== userId) throw savingsErrors.goalNotFound().with({ goalId });
-    return doc.toJSON() as GoalDoc;
+    return doc.toJSON();
   }
 
   /** A player's goals including deleted ones (or the one with `id`), straight from storage. */

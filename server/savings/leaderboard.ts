@@ -32,7 +32,7 @@ function credited(wallet: WalletState, i: number): number {
   return wallet.balances[i] - (i > 0 ? wallet.balances[i - 1] : 0);
 }
 
-const optedIn = (user: UserDoc) => readSavingsPrefs(user.prefs?.savings).leaderboardOptIn;
+const optedIn = (user: UserDoc) => readSavingsPrefs(user.prefs.savings).leaderboardOptIn;
 
 /**
  * The leaderboard: ranks the players of this PennyPost who opted in (the accounts come from the

@@ -131,7 +131,8 @@ export class Market {
 
   /** Price in coin cents (integer ≥ 1) of a stock at a step. */
   priceAtStep(stock: StockDefinition, step: number): number {
-    const seed = this.seeds.get(stock.id)!;
+    const seed = this.seeds.get(stock.id);
+    if (seed === undefined) throw new Error(`priceAtStep: ${stock.id} is not a listed stock`);
     const mu = stock.drift;
     const sigma = stock.volatility;
     const logReturn = (mu - (sigma * sigma) / 2) * step * DT + sigma * SQRT_DT * brownianAt(seed, step);

@@ -71,7 +71,7 @@ export class RewardJudge {
       }
       case 'goal_completed': {
         if (entry.cash > MAX_COMPLETION_REWARD) return { never: `no goal pays more than ${coinsOf(MAX_COMPLETION_REWARD)} coins for its completion, not ${coinsOf(entry.cash)}` };
-        const goal = (await this.goals.withDeleted(userId, entry.ref))[0];
+        const goal = (await this.goals.withDeleted(userId, entry.ref)).at(0);
         if (!goal) return { wait: `waiting for the goal ${entry.ref}: it is not here (yet), and the reward is paid for a completed goal`, on: ['goals'] };
         if (goal.status !== 'completed') return { wait: `waiting for the goal ${entry.ref} to be completed here (it is ${goal.status})`, on: ['goals'] };
         if (entry.createdAt < goal.completedAt - SYNC_CLOCK_SKEW_MS) return { never: `it was credited before the goal was completed (${isoTime(goal.completedAt)})` };

@@ -75,10 +75,13 @@ export class TradingService {
       note: `${kind === 'buy' ? 'Bought' : 'Sold'} ${quantity} ${stockId} at ${coinsOf(price)}`,
     });
     const rewards = await this.achievements.evaluateLocked(userId);
+    if (!written) throw new Error(`${kind} of ${stockId} not written: an entry with its id is already in the wallet log`);
+    const position = wallet.positions.get(stockId);
+    if (!position) throw new Error(`${kind} of ${stockId} written, but the wallet holds no position in it`);
     return {
-      trade: tradeView(written!),
+      trade: tradeView(written),
       cash: coinsOf(wallet.cash),
-      position: this.positionView(wallet.positions.get(stockId)!, now),
+      position: this.positionView(position, now),
       rewards,
     };
   }

@@ -103,7 +103,7 @@ export function applyTrade(state: WalletState, trade: TradeDoc): WalletState {
     if (duplicateReward) return state;
     state.rewardKeys.add(rewardKey);
     state.received += trade.cash;
-    if (trade.reason && trade.reason in state.receivedBy) state.receivedBy[trade.reason as keyof WalletState['receivedBy']] += trade.cash;
+    if (trade.reason && trade.reason in state.receivedBy) state.receivedBy[trade.reason] += trade.cash;
     if (trade.reason === 'saving_day') state.savingDays++;
     checkPrecision(state);
     return state;
@@ -154,7 +154,7 @@ export function replay(trades: readonly TradeDoc[], until = Infinity): WalletSta
 
 /** Whether appending `trade` keeps the log in (createdAt, id) order. */
 export function sortsLast(state: WalletState, trade: TradeDoc): boolean {
-  const last = state.entries[state.entries.length - 1];
+  const last = state.entries.at(-1);
   return !last || compareTrades(last, trade) < 0;
 }
 
