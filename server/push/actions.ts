@@ -58,7 +58,7 @@ const createApp = defineAction({
       channelId: params.channelId,
       messageType: params.messageType ?? 'custom',
       templateId: params.templateId ?? '',
-      templateFields: params.templateFields as Record<string, string> | undefined,
+      templateFields: params.templateFields,
       pushMode: params.pushMode ?? 'all',
     });
     return push.appOut(doc);
@@ -97,7 +97,7 @@ const updateApp = defineAction({
   ],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
-    return push.appOut(await push.targets.updateApp(ctx.user.id, params.id, { ...params, templateFields: params.templateFields as Record<string, string> | undefined }));
+    return push.appOut(await push.targets.updateApp(ctx.user.id, params.id, { ...params, templateFields: params.templateFields }));
   },
 });
 

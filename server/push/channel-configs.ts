@@ -1,4 +1,5 @@
 import { channelDriver } from './channels';
+import { configText } from './channels/driver';
 import { pushErrors } from './errors';
 import { isMasked } from './keys';
 import type { TargetDoc } from './schema';
@@ -66,7 +67,7 @@ export class ChannelConfigs {
     const driver = channelDriver(type);
     if (driver.destination(previous) === driver.destination(next)) return;
     for (const [key, label] of Object.entries(driver.secrets)) {
-      if (!String(previous[key] ?? '')) continue;
+      if (!configText(previous[key])) continue;
       const value = given[key];
       if (typeof value === 'string' && value.trim() !== '' && !isMasked(value)) continue;
       throw pushErrors.secretMustBeEnteredAgain(label, key, driver.movedBy).at(`config.${key}`);

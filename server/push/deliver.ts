@@ -92,7 +92,7 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
 
   if (plan.prepare) {
     const prepared = await withRetries(deadline, callTimeoutMs, async (timeoutMs) => {
-      const failure = await plan.prepare!(timeoutMs);
+      const failure = await plan.prepare?.(timeoutMs);
       return failure ? { ok: false, ...failure } : { ok: true };
     });
     if (!prepared.outcome.ok) {
@@ -103,12 +103,14 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
   }
 
   let stopped: Failure | null = null;
-  const results: DeliveryResult[] = new Array(targets.length);
+  const results = new Array<DeliveryResult>(targets.length);
 
   const runOne = async (index: number) => {
     const target = targets[index];
-    if (stopped) {
-      results[index] = toResult(target, { ok: false, ...stopped, message: `Not sent: ${stopped.message}` }, 0);
+    // Read once: another worker may stop the rest while this one waits for its recipient.
+    const stoppedBefore = stopped;
+    if (stoppedBefore) {
+      results[index] = toResult(target, { ok: false, ...stoppedBefore, message: `Not sent: ${stoppedBefore.message}` }, 0);
       return;
     }
     const { outcome, attempts } = await withRetries(deadline, callTimeoutMs, (timeoutMs) => plan.send(target, timeoutMs));
@@ -122,6 +124,7 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
     for (let i = 0; i < targets.length; i++) {
       await runOne(i);
       tried.push(results[i]);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- runOne sets `stopped` (TypeScript keeps the `= null` narrowing across the await, microsoft/TypeScript#9998)
       if (results[i].ok || stopped || remaining(deadline) < Math.min(MIN_CALL_BUDGET_MS, callTimeoutMs)) break;
     }
     return tried;

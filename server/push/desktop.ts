@@ -65,8 +65,8 @@ export class DesktopHub {
     }
     set.add(listener);
     return () => {
-      set!.delete(listener);
-      if (set!.size === 0) this.perUser.delete(userId);
+      set.delete(listener);
+      if (set.size === 0) this.perUser.delete(userId);
     };
   }
 

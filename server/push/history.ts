@@ -20,7 +20,7 @@ export class Coalescer<T> {
   private running = false;
 
   constructor(
-    private readonly flush: (items: T[]) => Promise<Array<unknown | null> | void>,
+    private readonly flush: (items: T[]) => Promise<unknown[]> | Promise<void>,
     private readonly maxBatch = 500,
   ) {}
 
@@ -104,7 +104,7 @@ export class HistoryStore {
       const result = await this.collection.bulkInsert(docs);
       const failed = new Map<string, unknown>();
       for (const error of result.error) {
-        failed.set(String(error.documentId), new Error(`history insert refused (status ${error.status})`));
+        failed.set(error.documentId, new Error(`history insert refused (status ${error.status})`));
       }
       return docs.map((doc) => failed.get(doc.id) ?? null);
     });
@@ -133,9 +133,10 @@ export class HistoryStore {
 
   /** Turns journal entries left by a crash into history rows whose outcome is unknown. */
   async recover(): Promise<number> {
-    const records = await this.app.db.local.entries<JournalEntry[] | JournalEntry>(JOURNAL_PREFIX);
+    // Left by an earlier run (and maybe an earlier version): each entry is checked before it is used.
+    const records = await this.app.db.local.entries<Array<JournalEntry | null> | JournalEntry | null>(JOURNAL_PREFIX);
     if (records.length === 0) return 0;
-    const entries = records.flatMap(([, value]) => (Array.isArray(value) ? value : [value])).filter((e) => e && typeof e.id === 'string');
+    const entries = records.flatMap(([, value]) => (Array.isArray(value) ? value : [value])).filter((e): e is JournalEntry => !!e && typeof e.id === 'string');
     const existing = await this.collection.findByIds(entries.map((entry) => entry.id)).exec();
     const docs: MessageDoc[] = [];
     for (const entry of entries) {

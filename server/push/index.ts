@@ -1,3 +1,4 @@
+import type { ServiceMap } from '../app-context';
 import { defineDomain } from '../domain';
 import { pushActions } from './actions';
 import { pushErrors } from './errors';
@@ -20,7 +21,7 @@ export function pushDomain() {
       await push.start();
       app.services.push = push;
       timer = setInterval(() => {
-        push.prune().catch((error: Error) => app.log.warn('push: pruning history failed', { error: error.message }));
+        push.prune().catch((error: unknown) => app.log.warn('push: pruning history failed', { error: (error as Error).message }));
       }, PRUNE_EVERY_MS);
       timer.unref();
     },
@@ -29,7 +30,9 @@ export function pushDomain() {
     },
     async stop(app) {
       if (timer) clearInterval(timer);
-      await app.services.push?.history.drain();
+      // Set by start; stop does not count on it having got that far.
+      const services: Partial<ServiceMap> = app.services;
+      await services.push?.history.drain();
     },
   });
 }

@@ -26,7 +26,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
     a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'noopener noreferrer nofollow', target: '_blank' } }),
     img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy', referrerpolicy: 'no-referrer' } }),
   },
-} as sanitizeHtml.IOptions;
+};
 // rel/target/loading/referrerpolicy are added after the allow-list check; keep them.
 (SANITIZE.allowedAttributes as Record<string, string[]>).a.push('rel', 'target');
 (SANITIZE.allowedAttributes as Record<string, string[]>).img.push('loading', 'referrerpolicy');

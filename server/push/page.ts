@@ -6,8 +6,10 @@
  * script source at all and one same-origin stylesheet.
  */
 
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 /** The page's own CSP: no scripts, no frames, no forms, images from anywhere on http(s). */

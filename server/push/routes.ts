@@ -45,7 +45,7 @@ function sendRoute(app: AppContext, push: PushService) {
     headers: CORS_HEADERS,
     body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
-      const appKey = (req.params as Record<string, string>)[0] ?? '';
+      const appKey = (req.params as Record<string, string | undefined>)[0] ?? '';
       const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
       const body = req.body as unknown;
       if (req.method === 'POST' && body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
@@ -80,8 +80,9 @@ function feedRoute(app: AppContext, push: PushService) {
       missing: 'Sign in first: send "Authorization: Bearer <token>" or ?token=<token>.',
       queryToken: 'token',
     },
-    async handler({ req, res, signIn }) {
-      const signedIn = await signIn();
+    async handler(ctx) {
+      const { req, res } = ctx;
+      const signedIn = await ctx.signIn();
       if (signedIn.user.mustChangePassword) throw commonErrors.forbidden('Choose a new password first (user.changePassword).');
       streamFeed(app, push, req, res, signedIn);
     },
@@ -143,7 +144,7 @@ export function mountPushRoutes(router: Router, app: AppContext, push: PushServi
       name: 'message page',
       refusals: 'text',
       async handler({ req, res }) {
-        const token = (req.params as Record<string, string>)[0] ?? '';
+        const token = (req.params as Record<string, string | undefined>)[0] ?? '';
         const message = await push.pageMessage(token);
         const html = message ? await messagePage(message) : missingPage(app.settings.get().push.retentionDays);
         res

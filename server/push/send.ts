@@ -140,7 +140,7 @@ export class PushSender {
       });
     } catch (error) {
       const message = 'PennyPost could not write the message history (is the disk full or read-only?), so nothing was sent. Free some disk space and try again.';
-      context.log.error('push: history journal failed', { pushId: id, error: (error as Error)?.message });
+      context.log.error('push: history journal failed', { pushId: id, error: (error as Error | null | undefined)?.message });
       const results = recipients.map<DeliveryResult>((r) => ({ recipient: r.label, ...(r.name ? { name: r.name } : {}), ok: false, class: 'systemic', errmsg: message, attempts: 0 }));
       // A full or read-only disk is "unavailable, try again later" (503), like every refused write of /api.
       const status = isIoError(error) ? 503 : 500;
@@ -157,12 +157,12 @@ export class PushSender {
         concurrency: settings.concurrency,
         deadline,
         callTimeoutMs: settings.callTimeoutMs,
-        ...(delivery.prepare ? { prepare: (timeoutMs: number) => delivery.prepare!(timeoutMs) } : {}),
+        ...(delivery.prepare ? { prepare: delivery.prepare.bind(delivery) } : {}),
         send: (recipient, timeoutMs) => delivery.send(recipient, timeoutMs),
       });
     } catch (error) {
       // A bug, not a delivery outcome: still recorded, so the push is not lost.
-      context.log.error('push: delivery crashed', { pushId: id, error: (error as Error)?.message });
+      context.log.error('push: delivery crashed', { pushId: id, error: (error as Error | null | undefined)?.message });
       const message = `Internal error while delivering; quote push id ${id} when reporting it.`;
       results = recipients.map((r) => ({ recipient: r.label, ...(r.name ? { name: r.name } : {}), ok: false, class: 'systemic', errmsg: message }));
     }
@@ -188,7 +188,7 @@ export class PushSender {
   }
 
   private storageFailure(error: unknown, payload: SendData): SendAnswer {
-    this.ctx.app.log.error('push: history write failed', { pushId: payload.pushId, error: (error as Error)?.message });
+    this.ctx.app.log.error('push: history write failed', { pushId: payload.pushId, error: (error as Error | null | undefined)?.message });
     const message =
       payload.total > 0
         ? `Delivered to ${payload.success} of ${payload.total} recipients, but PennyPost could not save the message history (is the disk full or read-only?).`

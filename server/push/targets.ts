@@ -190,11 +190,18 @@ export class TargetStore extends TargetIndex {
       if (input.templateId !== undefined) changes.templateId = input.templateId.trim();
       if (input.templateFields !== undefined) changes.templateFields = { ...DEFAULT_TEMPLATE_FIELDS, ...input.templateFields };
       if (input.pushMode !== undefined) changes.pushMode = input.pushMode;
-      const channel = this.get(changes.channelId ?? app.channelId)!;
+      const channel = this.channelOf(app, changes.channelId ?? app.channelId);
       checkTemplate(channel, changes.messageType ?? app.messageType, changes.templateId ?? app.templateId);
       if (changes.channelId && changes.channelId !== app.channelId && this.recipientsOf(app.id).length > 0) this.checkRecipientsMove(this.get(app.channelId), channel);
       return this.patch(app, changes);
     });
+  }
+
+  /** The channel an app uses (or moves to): it exists, since a channel in use is never deleted. */
+  private channelOf(app: TargetDoc, channelId: string): TargetDoc {
+    const channel = this.get(channelId);
+    if (!channel) throw new Error(`push: app ${app.id} refers to channel ${channelId}, which does not exist`);
+    return channel;
   }
 
   /** Recipients are addresses of one channel type (and, for some types, of one server): an app moving channels keeps them only where they still mean something. */
@@ -221,7 +228,7 @@ export class TargetStore extends TargetIndex {
   addRecipient(userId: string, input: { appId: string; address: string; name: string; remark: string }): Promise<TargetDoc> {
     return this.writes.run(userId, async () => {
       const app = this.owned(userId, 'app', input.appId);
-      const channel = this.get(app.channelId)!;
+      const channel = this.channelOf(app, app.channelId);
       const address = input.address.trim();
       channelDriver(channel.type).checkAddress(this.configs.open(channel), address);
       const existing = this.recipientsOf(app.id);

@@ -5,6 +5,7 @@ import { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { syncErrors } from './errors';
 import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-rules';
+import type { SyncedDoc } from './rules';
 import type { SyncedCollection } from './synced-collections';
 
 /**
@@ -74,10 +75,10 @@ export class ConflictLog {
   }
 
   /** Records what a resolved push conflict of `collection` overwrote (nothing when nothing was). */
-  async record(userId: string, collection: SyncedCollection, primaryPath: string, input: RxConflictHandlerInput<any>): Promise<void> {
+  async record(userId: string, collection: SyncedCollection, primaryPath: string, input: RxConflictHandlerInput<SyncedDoc>): Promise<void> {
     const { losses } = analyzeConflict(input);
     if (losses.length === 0) return;
-    const documentId = String((input.newDocumentState as Doc)[primaryPath] ?? (input.realMasterState as Doc)[primaryPath]);
+    const documentId = String(input.newDocumentState[primaryPath] ?? input.realMasterState[primaryPath]);
     await this.lock.run(userId, async () => {
       const entries = await this.load(userId);
       const now = this.app.clock.now();
@@ -122,7 +123,7 @@ export class ConflictLog {
     };
   }
 
-  private async change(userId: string, conflictId: string, apply: (entry: ConflictEntry) => Promise<void>): Promise<ConflictView> {
+  private async change(userId: string, conflictId: string, apply: (entry: ConflictEntry) => void | Promise<void>): Promise<ConflictView> {
     return this.lock.run(userId, async () => {
       const entries = await this.load(userId);
       const entry = entries.find((e) => e.id === conflictId);
@@ -135,7 +136,7 @@ export class ConflictLog {
   }
 
   async dismiss(userId: string, conflictId: string): Promise<ConflictView> {
-    return this.change(userId, conflictId, async (entry) => {
+    return this.change(userId, conflictId, (entry) => {
       entry.status = 'dismissed';
     });
   }
@@ -147,29 +148,31 @@ export class ConflictLog {
    */
   async keepOtherVersion(userId: string, conflictId: string): Promise<ConflictView> {
     return this.change(userId, conflictId, async (entry) => {
-      const collection = this.app.db.rx.collections[entry.collection] as RxCollection | undefined;
+      const collection = this.app.db.rx.collections[entry.collection] as RxCollection<SyncedDoc> | undefined;
       if (!collection) throw syncErrors.collectionUnavailable(entry.collection);
       const current = await collection.findOne(entry.documentId).exec();
-      if (current && (current.toJSON() as Doc).userId !== userId) throw syncErrors.conflictNotFound();
-      const later = (doc: Doc | undefined) => Math.max(this.app.clock.now(), (typeof doc?.updatedAt === 'number' ? doc.updatedAt : 0) + 1);
+      if (current && current.toJSON().userId !== userId) throw syncErrors.conflictNotFound();
+      const later = (doc: SyncedDoc | undefined) => Math.max(this.app.clock.now(), (typeof doc?.updatedAt === 'number' ? doc.updatedAt : 0) + 1);
       try {
         if (entry.kind === 'delete-undone') {
           if (current) await current.remove();
         } else if (entry.kind === 'fields') {
           if (!current) throw syncErrors.documentDeletedSince();
-          await current.incrementalModify((doc: Doc) => {
+          await current.incrementalModify((doc) => {
+            let next: SyncedDoc = doc;
             for (const { field, lost } of entry.fields) {
-              if (lost === undefined) delete doc[field];
-              else doc[field] = lost;
+              if (lost === undefined) {
+                const { [field]: _dropped, ...rest } = next;
+                next = rest;
+              } else next = { ...next, [field]: lost };
             }
-            doc.updatedAt = later(doc);
-            return doc as any;
+            return { ...next, updatedAt: later(next) };
           });
         } else {
-          const restored: Doc = { ...entry.lostVersion, userId };
+          const restored: SyncedDoc = { ...entry.lostVersion, userId };
           delete restored._deleted;
           if (current) {
-            await current.incrementalModify((doc: Doc) => ({ ...doc, ...restored, updatedAt: later(doc) }) as any);
+            await current.incrementalModify((doc) => ({ ...doc, ...restored, updatedAt: later(doc) }));
           } else {
             await collection.upsert({ ...restored, updatedAt: later(restored) });
           }

@@ -22,7 +22,7 @@ const pause = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 beforeAll(async () => {
   couch = await RealCouchDb.start();
   home = await startTestServer({ settings: FAST });
-  laptop = await startChildServer(tempDataDir('laptop'), { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never);
+  laptop = await startChildServer(tempDataDir('laptop'), { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } });
   a = await registerUser(home);
   b = (await laptop.api('user.register', { username: 'laptop_user', email: 'laptop@example.com', password: 'a long password' })).data;
   cash = (await home.api('asset.create', { name: 'Cash', type: 'cash', balance: 1000 }, a.token)).data.id;
@@ -34,9 +34,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await home?.close();
-  await laptop?.stop();
-  await couch?.close();
+  // Undefined when beforeAll failed.
+  await (home as TestServer | undefined)?.close();
+  await (laptop as ChildServer | undefined)?.stop();
+  await (couch as RealCouchDb | undefined)?.close();
 });
 
 const homeRecord = async (id: string) => (await home.api('accounting.get', { id }, a.token)).data ?? null;

@@ -16,6 +16,12 @@ export function authHeader(target: Pick<CouchTarget, 'username' | 'password'>): 
   return 'Basic ' + Buffer.from(`${target.username}:${target.password}`, 'utf8').toString('base64');
 }
 
+/**
+ * A CouchDB answer's JSON, null when empty. CouchDB answers objects (an error has `error` and
+ * `reason`); the fields are the server's, so each is checked where it is used.
+ */
+export type CouchBody = ({ reason?: string } & Record<string, unknown>) | null;
+
 export class CouchError extends Error {
   constructor(
     message: string,
@@ -26,7 +32,7 @@ export class CouchError extends Error {
   }
 }
 
-export async function couchFetch(target: CouchTarget, path: string, init: { method?: string; body?: unknown } = {}) {
+export async function couchFetch(target: CouchTarget, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: CouchBody }> {
   let response: Response;
   try {
     response = await fetch(target.url + path, {
@@ -41,9 +47,9 @@ export async function couchFetch(target: CouchTarget, path: string, init: { meth
     throw new CouchError(`Cannot reach the CouchDB server at ${target.url} (${reason}).`, 'unreachable');
   }
   const text = await response.text();
-  let body: any = null;
+  let body: CouchBody;
   try {
-    body = text ? JSON.parse(text) : null;
+    body = text ? (JSON.parse(text) as CouchBody) : null;
   } catch {
     throw new CouchError(`${target.url} answered something that is not CouchDB (HTTP ${response.status}).`, 'other', response.status);
   }

@@ -41,9 +41,11 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  counter?.closeAllConnections();
-  await new Promise<void>((resolve) => (counter ? counter.close(() => resolve()) : resolve()));
-  await couch?.close();
+  // Undefined when beforeAll failed.
+  const proxy = counter as Server | undefined;
+  proxy?.closeAllConnections();
+  await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
+  await (couch as RealCouchDb | undefined)?.close();
 });
 
 /** Waits until CouchDB refuses the password (one refused request; the accepted ones count nothing). */

@@ -38,19 +38,20 @@ beforeAll(async () => {
   await couch.setUser(second.username, second.password, { members: ['meta', ...synced].map((name) => `cred_${name}`) });
   attacker = await listenFake((req, res, body) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-    if ((req.url ?? '/') === '/') return sendJson(res, { couchdb: 'Welcome', version: '3.3.3' });
-    return sendJson(res, { error: 'unauthorized', reason: 'Name or password is incorrect.' }, 401);
+    if ((req.url ?? '/') === '/') { sendJson(res, { couchdb: 'Welcome', version: '3.3.3' }); return; }
+    sendJson(res, { error: 'unauthorized', reason: 'Name or password is incorrect.' }, 401);
   });
 }, COUCH_START_TIMEOUT);
 afterAll(async () => {
-  await couch?.close();
-  await attacker?.close();
+  // Undefined when beforeAll failed.
+  await (couch as RealCouchDb | undefined)?.close();
+  await (attacker as FakeServer | undefined)?.close();
 });
 
 /** Every password the attacker was given in a Basic header (and whether a secret shows anywhere else). */
 function basicPasswords(): string[] {
   return seen
-    .map((r) => String(r.headers.authorization ?? ''))
+    .map((r) => r.headers.authorization ?? '')
     .filter((h) => h.startsWith('Basic '))
     .map((h) => Buffer.from(h.slice(6), 'base64').toString('utf8').split(/:(.*)/s)[1] ?? '');
 }

@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { accept, syncRuleOf, waitFor, type SyncRuleContext, type SyncVerdict } from './rules';
+import { accept, syncRuleOf, waitFor, type SyncedDoc, type SyncRuleContext, type SyncVerdict } from './rules';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /**
@@ -25,11 +25,14 @@ export const MAX_WAITING = 50_000;
 /** Ignored documents remembered per collection for sync.status (the oldest are forgotten first). */
 const MAX_IGNORED = 1_000;
 
+/** A document as CouchDB sent it; the fetch checked that its `_id` is a string before the gate sees it. */
+export type RemoteDoc = SyncedDoc & { _id: string };
+
 interface Held {
   /** As CouchDB sent it (handed over again when it passes). */
-  remote: Record<string, any>;
+  remote: RemoteDoc;
   /** In local terms (owner mapped, primary key), as the rule sees it. */
-  doc: Record<string, any>;
+  doc: SyncedDoc;
   deleted: boolean;
   reason: string;
   waitFor: SyncedCollection[];
@@ -52,7 +55,7 @@ export type AdmitMode =
 const PENDING_TTL_MS = 60_000;
 
 export class SyncGate {
-  readonly pending = new Map<string, Record<string, any>>();
+  readonly pending = new Map<string, SyncedDoc>();
   private readonly pendingSince = new Map<string, number>();
   private lastPrune = 0;
   readonly scratch = new Map<string, unknown>();
@@ -66,12 +69,17 @@ export class SyncGate {
     private readonly app: AppContext,
     readonly userId: string,
     readonly collection: SyncedCollection,
-    private readonly rx: RxCollection,
+    private readonly rx: RxCollection<SyncedDoc>,
     private readonly onHold: (waitFor: readonly SyncedCollection[]) => void,
   ) {}
 
   private get primaryPath(): string {
-    return this.rx.schema.primaryPath as string;
+    return this.rx.schema.primaryPath;
+  }
+
+  /** A document's id (its primary key, a string by the collection's schema). */
+  private idOf(doc: SyncedDoc): string {
+    return doc[this.primaryPath] as string;
   }
 
   private key(id: string): string {
@@ -81,7 +89,7 @@ export class SyncGate {
   /** Reads the documents kept waiting by an earlier run. */
   async load(): Promise<void> {
     for (const [, value] of await this.app.db.local.entries<Held>(`${heldPrefix(this.userId)}${this.collection}:`)) {
-      this.held.set(value.doc[this.primaryPath], value);
+      this.held.set(this.idOf(value.doc), value);
     }
   }
 
@@ -90,13 +98,13 @@ export class SyncGate {
   }
 
   /** The local versions of documents (deleted ones included), by id. */
-  async localDocs(ids: readonly string[]): Promise<Map<string, Record<string, any>>> {
+  async localDocs(ids: readonly string[]): Promise<Map<string, SyncedDoc>> {
     if (ids.length === 0) return new Map();
-    const found = (await this.rx.storageInstance.findDocumentsById([...new Set(ids)], true)) as Array<Record<string, any>>;
-    return new Map(found.map((doc) => [doc[this.primaryPath], doc]));
+    const found: SyncedDoc[] = await this.rx.storageInstance.findDocumentsById([...new Set(ids)], true);
+    return new Map(found.map((doc) => [this.idOf(doc), doc]));
   }
 
-  private async check(doc: Record<string, any>, deleted: boolean, local: Record<string, any> | undefined): Promise<SyncVerdict> {
+  private async check(doc: SyncedDoc, deleted: boolean, local: SyncedDoc | undefined): Promise<SyncVerdict> {
     const rule = syncRuleOf(this.app, this.collection);
     if (!rule) return accept;
     const ctx: SyncRuleContext = {
@@ -122,8 +130,8 @@ export class SyncGate {
    * The domain's verdict on a document that passed ownership and the schema. `doc` is in local
    * terms (owner mapped, primary key, no CouchDB fields); `remote` as CouchDB sent it. True: import it.
    */
-  async admit(remote: Record<string, any>, doc: Record<string, any>, deleted: boolean, local: Record<string, any> | undefined, mode: AdmitMode): Promise<boolean> {
-    const id = doc[this.primaryPath] as string;
+  async admit(remote: RemoteDoc, doc: SyncedDoc, deleted: boolean, local: SyncedDoc | undefined, mode: AdmitMode): Promise<boolean> {
+    const id = this.idOf(doc);
     const verdict = await this.check(doc, deleted, local);
     if (verdict.ok) {
       // An echo of what is here already (our own push coming back) is not written again.
@@ -187,7 +195,7 @@ export class SyncGate {
     await this.app.db.local.batch(ops);
   }
 
-  private addPending(id: string, doc: Record<string, any>): void {
+  private addPending(id: string, doc: SyncedDoc): void {
     const now = Date.now();
     if (now - this.lastPrune > PENDING_TTL_MS / 6) {
       this.lastPrune = now;
@@ -224,10 +232,10 @@ export class SyncGate {
   async recheck(changed: ReadonlySet<SyncedCollection> | 'all'): Promise<boolean> {
     const due = this.due(changed);
     if (due.length === 0) return false;
-    const locals = await this.localDocs(due.map((entry) => entry.doc[this.primaryPath]));
+    const locals = await this.localDocs(due.map((entry) => this.idOf(entry.doc)));
     let passed = false;
     for (const entry of due) {
-      const id = entry.doc[this.primaryPath] as string;
+      const id = this.idOf(entry.doc);
       if (this.held.get(id) !== entry) continue; // replaced or imported meanwhile
       const verdict = await this.check(entry.doc, entry.deleted, locals.get(id));
       if (verdict.ok) {
@@ -248,8 +256,8 @@ export class SyncGate {
    * Waiting documents that passed, as CouchDB sent them, for the next pull to hand over (they stay
    * kept until they are imported, so a failed pull hands them over again).
    */
-  releasedDocs(): Array<Record<string, any>> {
-    const out: Array<Record<string, any>> = [];
+  releasedDocs(): RemoteDoc[] {
+    const out: RemoteDoc[] = [];
     for (const id of this.released) {
       const entry = this.held.get(id);
       if (entry) out.push(entry.remote);
@@ -269,7 +277,7 @@ export class SyncGate {
 }
 
 /** Whether every field of `doc` has the same value in `other` (plain JSON values). */
-function sameFields(doc: Record<string, any>, other: Record<string, any>): boolean {
+function sameFields(doc: SyncedDoc, other: SyncedDoc): boolean {
   for (const [key, value] of Object.entries(doc)) {
     const theirs = other[key];
     if (value === theirs) continue;

@@ -1,9 +1,10 @@
 import type { RxCollection } from 'rxdb';
-import type { AppContext } from '../app-context';
+import type { AppContext, ServiceMap } from '../app-context';
 import { defineDomain } from '../domain';
 import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
 import { syncErrors } from './errors';
+import type { SyncedDoc } from './rules';
 import { SyncService } from './service';
 import { syncedCollections } from './synced-collections';
 
@@ -16,12 +17,11 @@ const stamped = new WeakSet<RxCollection>();
  */
 function stampDeletes(app: AppContext): void {
   for (const name of syncedCollections(app)) {
-    const collection = app.db.rx.collections[name] as RxCollection | undefined;
+    const collection = app.db.rx.collections[name] as RxCollection<SyncedDoc> | undefined;
     if (!collection || stamped.has(collection)) continue;
-    const properties = (collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>;
-    if (!('updatedAt' in properties)) continue;
+    if (!('updatedAt' in collection.schema.jsonSchema.properties)) continue;
     stamped.add(collection);
-    collection.preRemove((data: Record<string, any>) => {
+    collection.preRemove((data: SyncedDoc) => {
       const previous = typeof data.updatedAt === 'number' ? data.updatedAt : 0;
       data.updatedAt = Math.max(app.clock.now(), previous + 1);
     }, false);
@@ -43,11 +43,13 @@ export function syncDomain() {
     },
     async forgetUser(app, userId) {
       // Before the documents go: their deletions must not replicate to the person's CouchDB.
-      await app.services.sync?.remove(userId);
-      await app.services.syncConflicts?.forget(userId);
+      const services: Partial<ServiceMap> = app.services;
+      await services.sync?.remove(userId);
+      await services.syncConflicts?.forget(userId);
     },
     async stop(app) {
-      await app.services.sync?.stopAll();
+      const services: Partial<ServiceMap> = app.services;
+      await services.sync?.stopAll();
     },
   });
 }

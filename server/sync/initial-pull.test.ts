@@ -16,7 +16,7 @@ let couch: RealCouchDb;
 beforeAll(async () => {
   couch = await RealCouchDb.start();
 }, COUCH_START_TIMEOUT);
-afterAll(() => couch?.close());
+afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
 
 function record(userId: string, id: string, fields: Record<string, unknown>) {
   const now = Date.now();

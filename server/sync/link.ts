@@ -177,14 +177,14 @@ export class SyncLink {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
+      // `timer` is set before anything can call `wake` (the wakers run later, never from here).
       const wake = () => {
-        if (timer) clearTimeout(timer);
+        clearTimeout(timer);
         this.wakers.delete(wake);
         resolve();
       };
       this.wakers.add(wake);
-      timer = setTimeout(wake, Math.max(1, ms));
+      const timer = setTimeout(wake, Math.max(1, ms));
     });
   }
 }

@@ -33,15 +33,16 @@ beforeAll(async () => {
   phone = await connect({ url: couch.url, ...account, prefix: PREFIX, adapter: 'memory', localName: `phone-${process.pid}-` });
 }, COUCH_START_TIMEOUT);
 afterAll(async () => {
-  await phone?.close();
-  await t?.close();
-  await couch?.close();
+  // Undefined when beforeAll failed.
+  await (phone as LedgerPhone | undefined)?.close();
+  await (t as TestServer | undefined)?.close();
+  await (couch as RealCouchDb | undefined)?.close();
 });
 
 describe('a phone that reads and writes the ledger through CouchDB alone', () => {
   it('finds the ledger by itself: owner id from <prefix>meta, the assets and balances PennyPost has', async () => {
     expect(phone.ownerId).toBe(u.id);
-    const balances = await eventually(() => phone.balances(), (b) => b[cash] !== undefined);
+    const balances = await eventually(() => phone.balances(), (b) => (b as Partial<typeof b>)[cash] !== undefined);
     expect(balances[cash]).toEqual({ name: 'Cash', currency: 'USD', balance: 10_000 });
   });
 

@@ -17,7 +17,7 @@ let couch: RealCouchDb;
 beforeAll(async () => {
   couch = await RealCouchDb.start();
 }, 90_000);
-afterAll(() => couch?.close());
+afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
 
 type Status = { data: null | { collections: Array<{ collection: string; state: string; lastError: string | null; pending: number }> } };
 
@@ -32,17 +32,17 @@ it('after the server is back, every collection (idle ones too) stops showing pau
     await couch.stop();
     // A write while away: records has something to push; the others are idle.
     await t.api('accounting.create', { type: 'expense', amount: 5, asset: cash, category: 'Food' }, u.token);
-    const paused = (await eventually(
-      (): Promise<Status> => t.api('sync.status', {}, u.token),
-      (s: Status) => !!s.data && s.data.collections.every((c) => c.state === 'paused'),
-    )) as Status;
+    const paused = await eventually<Status>(
+      () => t.api('sync.status', {}, u.token),
+      (s) => !!s.data && s.data.collections.every((c) => c.state === 'paused'),
+    );
     for (const c of paused.data!.collections) expect(c.lastError, c.collection).toMatch(/^Cannot reach .*; retrying every 2 s\.$/);
     const away = couch.requests.length;
     await new Promise((r) => setTimeout(r, 3000));
 
     await couch.start();
     // The first request that reaches the server again.
-    await eventually(async () => couch.requests.length, (n) => n > away, 10_000);
+    await eventually(() => Promise.resolve(couch.requests.length), (n) => n > away, 10_000);
     const back = Date.now();
     await eventually(
       (): Promise<Status> => t.api('sync.status', {}, u.token),
@@ -51,11 +51,11 @@ it('after the server is back, every collection (idle ones too) stops showing pau
     );
     const recovered = Date.now() - back;
     expect(recovered).toBeLessThan(1500);
-    const status = (await eventually(
-      (): Promise<Status> => t.api('sync.status', {}, u.token),
-      (s: Status) => !!s.data && s.data.collections.every((c) => c.state === 'idle' && c.pending === 0),
+    const status = await eventually<Status>(
+      () => t.api('sync.status', {}, u.token),
+      (s) => !!s.data && s.data.collections.every((c) => c.state === 'idle' && c.pending === 0),
       10_000,
-    )) as Status;
+    );
     expect(status.data!.collections.map((c) => c.lastError)).toEqual(COLLECTIONS.map(() => null));
     expect((await couch.local('pp_reconnect_records').allDocs()).rows).toHaveLength(1);
 

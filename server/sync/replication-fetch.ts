@@ -1,8 +1,9 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv, { type SchemaObject, type ValidateFunction } from 'ajv';
 import type { RxCollection } from 'rxdb';
 import { authHeader } from './couch-client';
-import type { AdmitMode, SyncGate } from './gate';
+import type { AdmitMode, RemoteDoc, SyncGate } from './gate';
 import { LinkStoppedError, type SyncLink } from './link';
+import type { SyncedDoc } from './rules';
 
 /**
  * The `fetch` that PennyPost hands to RxDB's CouchDB replication for one user and collection.
@@ -62,6 +63,16 @@ const MAX_REMEMBERED_WRITES = 50_000;
 
 const COUCH_FIELDS = ['_id', '_rev', '_deleted', '_conflicts', '_attachments', '_revisions', '_revs_info', '_local_seq'];
 
+/** A document as CouchDB sends it: from outside, so nothing about it is known until it is checked. */
+type CouchDoc = SyncedDoc & { _rev?: string; _deleted?: boolean };
+
+/** A document RxDB's push sends up (`_bulk_docs`): built here, with its id. */
+type OutgoingDoc = SyncedDoc & { _id: string; _rev?: string; _deleted?: boolean };
+
+function hasId(doc: CouchDoc): doc is CouchDoc & RemoteDoc {
+  return typeof doc._id === 'string';
+}
+
 /** Compiled once per collection schema (compiling takes tens of milliseconds; every sync start needed it). */
 const validators = new WeakMap<object, ValidateFunction>();
 
@@ -74,7 +85,7 @@ function validatorFor(collection: RxCollection): ValidateFunction {
 }
 
 function compileValidator(collection: RxCollection): ValidateFunction {
-  const schema = structuredClone(collection.schema.jsonSchema) as Record<string, any>;
+  const schema = structuredClone(collection.schema.jsonSchema) as SchemaObject;
   schema.required = (schema.required as string[]).filter((field) => !field.startsWith('_'));
   delete schema.indexes;
   delete schema.primaryKey;
@@ -101,7 +112,7 @@ class MappedResponse extends Response {
     super(null, { status, headers: { 'content-type': 'application/json' } });
   }
 
-  override json(): Promise<any> {
+  override json(): Promise<unknown> {
     return Promise.resolve(this.value);
   }
 
@@ -111,14 +122,14 @@ class MappedResponse extends Response {
 }
 
 export function createReplicationFetch(options: ReplicationFetchOptions): typeof fetch {
-  const primaryPath = options.collection.schema.primaryPath as string;
+  const primaryPath = options.collection.schema.primaryPath;
   /** Compiled when the first document arrives (a push that brings nothing back needs none). */
   let validator: ValidateFunction | undefined;
   const gate = options.gate;
 
   /** A local document in CouchDB's shape (as the pull side expects it). */
-  const asCouch = (doc: Record<string, any>, rev: string | undefined, deleted: boolean) => {
-    const out: Record<string, any> = { _id: doc[primaryPath] };
+  const asCouch = (doc: SyncedDoc, rev: string | undefined, deleted: boolean) => {
+    const out: SyncedDoc = { _id: doc[primaryPath] };
     for (const [key, value] of Object.entries(doc)) {
       if (key === primaryPath || key.startsWith('_')) continue;
       out[key] = value;
@@ -129,8 +140,8 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
   };
 
   /** A document in local terms without CouchDB's fields (what the schema and the rules see). */
-  const plainOf = (doc: Record<string, any>): Record<string, any> => {
-    const plain: Record<string, any> = {};
+  const plainOf = (doc: SyncedDoc): SyncedDoc => {
+    const plain: SyncedDoc = {};
     for (const [key, value] of Object.entries(doc)) if (!COUCH_FIELDS.includes(key)) plain[key] = value;
     plain[primaryPath] = doc._id;
     return plain;
@@ -140,8 +151,8 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
    * Remote → local terms, or null when the document must not be imported: ownership, then the
    * schema, then the domain's rules (the gate). `local` is the version here (deleted ones too).
    */
-  const mapIncoming = async (doc: Record<string, any> | null | undefined, local: Record<string, any> | undefined, mode: AdmitMode): Promise<Record<string, any> | null> => {
-    if (!doc || typeof doc._id !== 'string') return null;
+  const mapIncoming = async (doc: CouchDoc | null | undefined, local: SyncedDoc | undefined, mode: AdmitMode): Promise<SyncedDoc | null> => {
+    if (!doc || !hasId(doc)) return null;
     if (doc._id.startsWith('_design/')) return null;
     if (doc._deleted && doc.userId === undefined) {
       // A server-side delete: a stub. It may only delete a document of this account.
@@ -173,7 +184,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
 
   const json = (body: unknown, status: number): Response => new MappedResponse(body, status);
 
-  const hasUpdatedAt = 'updatedAt' in ((options.collection.schema.jsonSchema.properties ?? {}) as Record<string, unknown>);
+  const hasUpdatedAt = 'updatedAt' in options.collection.schema.jsonSchema.properties;
   /** Server revisions ignored for good that the next `_bulk_docs` replaces (id → their `_rev`). */
   const replaceable = new Map<string, string>();
   /** Documents the last `_all_docs` saw deleted on the server (id → the tombstone's `_rev`). */
@@ -184,8 +195,8 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
    * the time of the delete; a phone's `remove()` only `{_id, _rev, _deleted}`. Empty when the
    * server cannot answer (the rows are then treated as bare tombstones).
    */
-  const tombstonesOf = async (allDocsUrl: string, wanted: Array<{ id: string; rev: string }>): Promise<Map<string, Record<string, any>>> => {
-    const found = new Map<string, Record<string, any>>();
+  const tombstonesOf = async (allDocsUrl: string, wanted: Array<{ id: string; rev: string }>): Promise<Map<string, CouchDoc>> => {
+    const found = new Map<string, CouchDoc>();
     if (wanted.length === 0) return found;
     const base = allDocsUrl.slice(0, allDocsUrl.indexOf('_all_docs'));
     try {
@@ -198,7 +209,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
         await response.body?.cancel().catch(() => undefined);
         return found;
       }
-      const answer = (await readJson(response)) as { results?: Array<{ id: string; docs?: Array<{ ok?: Record<string, any> }> }> };
+      const answer = (await readJson(response)) as { results?: Array<{ id: string; docs?: Array<{ ok?: CouchDoc }> }> };
       for (const result of answer.results ?? []) {
         const doc = result.docs?.find((d) => d.ok)?.ok;
         if (doc && doc._deleted) found.set(result.id, doc);
@@ -284,7 +295,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
   };
 
   /** Reads a JSON answer; a connection cut while reading counts as unreachable (the caller retries). */
-  const readJson = async (response: Response): Promise<any> => {
+  const readJson = async (response: Response): Promise<unknown> => {
     try {
       return await response.json();
     } catch (error) {
@@ -303,14 +314,15 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = (init?.method ?? 'GET').toUpperCase();
-    if (method === 'POST' && new URL(url).pathname.endsWith('/_all_docs') && typeof init?.body === 'string' && options.freshIds && options.freshIds.size > 0) {
+    const freshIds = options.freshIds;
+    if (method === 'POST' && new URL(url).pathname.endsWith('/_all_docs') && typeof init?.body === 'string' && freshIds && freshIds.size > 0) {
       // The push's pre-check: ids CouchDB cannot have are answered here (not found), the rest is asked.
       const body = JSON.parse(init.body) as { keys?: string[] };
       const keys = Array.isArray(body.keys) ? body.keys : [];
-      const fresh = keys.filter((key) => options.freshIds!.has(key));
+      const fresh = keys.filter((key) => freshIds.has(key));
       if (fresh.length > 0) {
         const missing = fresh.map((key) => ({ key, error: 'not_found' }));
-        const rest = keys.filter((key) => !options.freshIds!.has(key));
+        const rest = keys.filter((key) => !freshIds.has(key));
         if (rest.length === 0) {
           if (options.link.authFailure) throw new LinkStoppedError(options.link.authFailure);
           return json({ total_rows: 0, offset: 0, rows: missing }, 200);
@@ -324,7 +336,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
   };
 
   /** A changes row that is exactly a revision this replication wrote (see `written`). */
-  function isEcho(row: { id: string; doc?: Record<string, any> }): boolean {
+  function isEcho(row: { id: string; doc?: CouchDoc }): boolean {
     const rev = written.get(row.id);
     if (rev === undefined || !row.doc || row.doc._rev !== rev) return false;
     written.delete(row.id);
@@ -334,7 +346,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
   async function fetchAndMap(url: string, init?: RequestInit): Promise<Response> {
     if (new URL(url).pathname.endsWith('/_bulk_docs') && typeof init?.body === 'string') {
       // Outgoing documents (only this account's: the push modifier filters) go up under the owner id.
-      const body = JSON.parse(init.body) as { docs: Array<Record<string, any>> };
+      const body = JSON.parse(init.body) as { docs: OutgoingDoc[] };
       body.docs = body.docs.map((doc) => {
         const out = doc.userId === options.localUserId ? { ...doc, userId: options.ownerId } : doc;
         // Replaces a server revision that is ignored for good (seen by the pre-check).
@@ -383,18 +395,19 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       return json(answer, response.status);
     }
     if (path.endsWith('/_changes')) {
-      type ChangesPage = { results?: Array<{ id: string; doc?: Record<string, any> }>; last_seq: unknown };
+      type ChangesPage = { results?: Array<{ id: string; doc?: CouchDoc }>; last_seq: unknown };
       let body = (await readJson(response)) as ChangesPage;
       if (!Array.isArray(body.results)) return json(body, response.status);
+      /** The results of the page being read (the first, then each one that tops it up). */
+      let page = body.results;
       const limit = Number(new URL(url).searchParams.get('limit') ?? 0);
       // Documents that waited and now pass go in first, as if CouchDB had sent them again (a newer
       // version in this answer replaces them).
-      const inAnswer = new Set(body.results.map((row) => row.id));
-      const handedOver = gate.releasedDocs().filter((doc) => !inAnswer.has(doc._id)).map((doc) => ({ id: doc._id as string, doc }));
-      const results: Array<Record<string, any>> = [];
+      const inAnswer = new Set(page.map((row) => row.id));
+      const handedOver = gate.releasedDocs().filter((doc) => !inAnswer.has(doc._id)).map((doc) => ({ id: doc._id, doc }));
+      const results: SyncedDoc[] = [];
       let pageUrl = url;
       for (let first = true; ; first = false) {
-        const page = body.results!;
         // A full page of the (initial) pull: the next one is asked for now, while this one is stored.
         const next = !longpoll && limit > 0 && page.length >= limit ? nextPageUrl(pageUrl, body.last_seq) : null;
         if (next) {
@@ -420,20 +433,22 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
         const nextBody = (await readJson(following)) as ChangesPage;
         if (following.status !== 200 || !Array.isArray(nextBody.results)) break;
         body = nextBody;
+        page = nextBody.results;
         pageUrl = next;
       }
       await gate.flush();
       return json({ ...body, results }, response.status);
     }
     if (path.endsWith('/_all_docs')) {
-      const body = (await readJson(response)) as { rows?: Array<{ id?: string; key: string; value?: { rev: string; deleted?: boolean }; doc?: Record<string, any> | null; error?: string }> };
+      const body = (await readJson(response)) as { rows?: Array<{ id?: string; key: string; value?: { rev: string; deleted?: boolean }; doc?: CouchDoc | null; error?: string }> };
       if (!Array.isArray(body.rows)) return json(body, response.status);
       const conflictLookup = (init?.method ?? 'GET').toUpperCase() === 'GET';
       const locals = await gate.localDocs(body.rows.filter((row) => !row.error && row.id).map((row) => row.id as string));
-      const tombstones = await tombstonesOf(
-        url,
-        body.rows.filter((row) => !row.error && row.id && !row.doc && row.value?.deleted && locals.has(row.id)).map((row) => ({ id: row.id as string, rev: row.value!.rev })),
-      );
+      const deletedHere: Array<{ id: string; rev: string }> = [];
+      for (const row of body.rows) {
+        if (!row.error && row.id && !row.doc && row.value?.deleted && locals.has(row.id)) deletedHere.push({ id: row.id, rev: row.value.rev });
+      }
+      const tombstones = await tombstonesOf(url, deletedHere);
       const rows = [];
       for (const row of body.rows) {
         if (row.error || !row.id) {

@@ -1,10 +1,11 @@
 import type { RxCollection } from 'rxdb';
 import { replicateCouchDB, type RxCouchDBReplicationState } from 'rxdb/plugins/replication-couchdb';
 import type { Subscription } from 'rxjs';
-import type { AppContext } from '../app-context';
+import type { AppContext, ServiceMap } from '../app-context';
 import type { SyncGate } from './gate';
 import type { SyncLink } from './link';
 import { createReplicationFetch } from './replication-fetch';
+import type { SyncedDoc } from './rules';
 import type { SyncedCollection } from './synced-collections';
 
 /**
@@ -17,7 +18,7 @@ export type SyncState = 'idle' | 'active' | 'paused' | 'error' | 'stopped';
 
 export interface CollectionSync {
   name: SyncedCollection;
-  replication: RxCouchDBReplicationState<any>;
+  replication: RxCouchDBReplicationState<SyncedDoc>;
   state: SyncState;
   lastError: string | null;
   lastPushedAt: number | null;
@@ -46,7 +47,7 @@ export interface CollectionReplicationOptions {
   /** The local account. */
   userId: string;
   name: SyncedCollection;
-  collection: RxCollection;
+  collection: RxCollection<SyncedDoc>;
   gate: SyncGate;
   /** Credentials and reachability, shared by the account's collections (server/sync/link.ts). */
   link: SyncLink;
@@ -63,9 +64,9 @@ const PUSH_REQUESTS_IN_FLIGHT = 4;
 export function replicateCollection(options: CollectionReplicationOptions): CollectionSync {
   const { app, userId, name, collection, gate, link, config, password } = options;
   const { retrySeconds, requestTimeoutMs, batchSize } = options.settings;
-  const entry: CollectionSync = {
+  // The replication is created below, with a fetch that already reports to this entry.
+  const entry: Omit<CollectionSync, 'replication'> & { replication?: CollectionSync['replication'] } = {
     name,
-    replication: undefined as unknown as RxCouchDBReplicationState<any>,
     state: 'active',
     lastError: null,
     lastPushedAt: null,
@@ -97,7 +98,7 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
       void entry.replication?.cancel();
     },
   });
-  const replication = replicateCouchDB<any>({
+  const replication = replicateCouchDB<SyncedDoc>({
     replicationIdentifier: `pennypost-${userId}-${name}-${config.generation}-${config.url}${config.prefix}`,
     collection,
     url: `${config.url}${config.prefix}${name}/`,
@@ -112,15 +113,15 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
       // `batchSize` documents that CouchDB works on together.
       batchSize: batchSize * PUSH_REQUESTS_IN_FLIGHT,
       // Only this account's documents go up (the fetch wrapper puts them under the owner id).
-      modifier: (doc: Record<string, any>) => (doc.userId === userId ? doc : null) as any,
+      modifier: (doc) => (doc.userId === userId ? doc : null),
     },
   });
-  entry.replication = replication;
-  skipPointlessPrechecks(replication, freshIds, ownWrites, batchSize);
+  const started: CollectionSync = Object.assign(entry, { replication });
+  skipPointlessPrechecks(replication, collection.schema.primaryPath, freshIds, ownWrites, batchSize);
   entry.subscriptions.push(
     replication.error$.subscribe((error) => {
       if (entry.state === 'error') return;
-      const text = JSON.stringify((error as { parameters?: unknown }).parameters ?? error.message ?? '');
+      const text = JSON.stringify((error as { parameters?: unknown }).parameters ?? error.message);
       const unreachable = /fetch failed|ECONNREFUSED|ECONNRESET|socket|network|timeout|TimeoutError|terminated|other side closed|HTTP 5\d\d/i.test(text);
       if (unreachable) {
         entry.lastNetworkErrorAt = Date.now();
@@ -134,10 +135,10 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
       if (entry.state === 'error') return;
       entry.state = active ? 'active' : 'idle';
     }),
-    replication.sent$.subscribe((doc: Record<string, any>) => {
+    replication.sent$.subscribe((doc) => {
       entry.lastPushedAt = app.clock.now();
       entry.lastNetworkErrorAt = 0;
-      entry.pending.delete(doc[collection.schema.primaryPath]);
+      entry.pending.delete(doc[collection.schema.primaryPath] as string);
     }),
     replication.received$.subscribe(() => {
       entry.lastPulledAt = app.clock.now();
@@ -145,19 +146,21 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
     }),
     // What a conflict resolution overwrote goes to the conflict log (server/sync/conflict-log.ts).
     replication.conflict$.subscribe((conflict) => {
-      void app.services.syncConflicts
-        ?.record(userId, name, collection.schema.primaryPath as string, conflict.input)
-        .catch((error: Error) => app.log.warn('sync: recording a conflict failed', { collection: name, error: error.message }));
+      // The conflict log is published by the sync domain's start (index.ts); without it nothing is logged.
+      const services: Partial<ServiceMap> = app.services;
+      void services.syncConflicts
+        ?.record(userId, name, collection.schema.primaryPath, conflict.input)
+        .catch((error: unknown) => app.log.warn('sync: recording a conflict failed', { collection: name, error: (error as Error).message }));
     }),
     collection.eventBulks$.subscribe((bulk) => {
       if (typeof bulk.context === 'string' && bulk.context.includes('replication')) return;
       for (const event of bulk.events) {
-        const doc = (event.documentData ?? event.previousDocumentData) as Record<string, any> | undefined;
+        const doc = (event.documentData ?? event.previousDocumentData) as SyncedDoc | undefined;
         if (doc?.userId === userId) entry.pending.add(event.documentId);
       }
     }),
   );
-  return entry;
+  return started;
 }
 
 /**
@@ -168,10 +171,9 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
  * (server/sync/replication-fetch.ts), and should another device have written the same id since,
  * CouchDB answers the write with a conflict, which RxDB resolves as before. Deletions always ask.
  */
-function skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, freshIds: Set<string>, ownWrites: Map<string, string>, requestSize: number): void {
+function skipPointlessPrechecks(replication: RxCouchDBReplicationState<SyncedDoc>, primaryPath: string, freshIds: Set<string>, ownWrites: Map<string, string>, requestSize: number): void {
   const push = replication.push;
   if (!push) return;
-  const primaryPath = replication.collection.schema.primaryPath as string;
   const writeOne = push.handler.bind(push);
   // A batch goes up as requests of `requestSize` documents at once (different ids each: their
   // pre-checks and writes do not meet). Every request ends before the batch does, so a retry of
@@ -188,7 +190,7 @@ function skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, fre
   push.handler = async (rows) => {
     const pulled = replication.internalReplicationState?.firstSyncDone.down.getValue() === true;
     const fresh = pulled
-      ? rows.filter((row) => !row.assumedMasterState && !row.newDocumentState._deleted).map((row) => (row.newDocumentState as Record<string, any>)[primaryPath] as string)
+      ? rows.filter((row) => !row.assumedMasterState && !row.newDocumentState._deleted).map((row) => row.newDocumentState[primaryPath] as string)
       : [];
     for (const id of fresh) freshIds.add(id);
     try {
@@ -197,7 +199,7 @@ function skipPointlessPrechecks(replication: RxCouchDBReplicationState<any>, fre
       // RxDB stores nothing for a failed batch and tries it again: what did reach CouchDB comes
       // back through the feed like any change (an echo left out already is met by the retry as
       // a conflict, which stores the server's state too).
-      for (const row of rows) ownWrites.delete((row.newDocumentState as Record<string, any>)[primaryPath] as string);
+      for (const row of rows) ownWrites.delete(row.newDocumentState[primaryPath] as string);
       throw error;
     } finally {
       for (const id of fresh) freshIds.delete(id);

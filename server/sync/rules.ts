@@ -14,6 +14,9 @@ import type { SyncedCollection } from './synced-collections';
  *   registerSyncRule(app, 'records', validateSyncedRecord)
  */
 
+/** A document as the sync sees it: plain JSON fields (each collection's schema says which). */
+export type SyncedDoc = Record<string, unknown>;
+
 /** What a rule says about one incoming document. */
 export type SyncVerdict =
   | { ok: true }
@@ -45,13 +48,13 @@ export interface SyncRuleContext {
   /** The document is a deletion. */
   readonly deleted: boolean;
   /** The version of the document that is here now (undefined: none, or deleted here). */
-  readonly local: Record<string, any> | undefined;
+  readonly local: SyncedDoc | undefined;
   /**
    * Documents of this collection and account that passed the rules but may not be written here
    * yet (RxDB writes a pulled batch while it fetches the next), by id. A rule that sums over the
    * collection (the wallet log) counts them as if they were written.
    */
-  readonly pending: ReadonlyMap<string, Record<string, any>>;
+  readonly pending: ReadonlyMap<string, SyncedDoc>;
   /**
    * A rule's own cache for this account and collection; emptied whenever a document of another
    * collection of the account changes (and on every restart of the sync).
@@ -61,14 +64,14 @@ export interface SyncRuleContext {
   readonly now: number;
 }
 
-export type ValidateSynced<T = Record<string, any>> = (doc: T, ctx: SyncRuleContext) => SyncVerdict | Promise<SyncVerdict>;
+export type ValidateSynced<T = SyncedDoc> = (doc: T, ctx: SyncRuleContext) => SyncVerdict | Promise<SyncVerdict>;
 
 const registries = new WeakMap<AppContext, Map<SyncedCollection, ValidateSynced>>();
 
 /** A domain's rule for the documents of `collection` that arrive by sync (replaces an earlier one). */
 export function registerSyncRule<T>(app: AppContext, collection: SyncedCollection, validate: ValidateSynced<T>): void {
   let rules = registries.get(app);
-  if (!rules) registries.set(app, (rules = new Map()));
+  if (!rules) registries.set(app, (rules = new Map<SyncedCollection, ValidateSynced>()));
   rules.set(collection, validate as unknown as ValidateSynced);
 }
 

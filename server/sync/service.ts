@@ -7,6 +7,7 @@ import { syncErrors } from './errors';
 import { dropWaiting } from './gate';
 import { SyncLink } from './link';
 import { replicateCollection, type CollectionSync, type SyncState } from './replication';
+import type { SyncedDoc } from './rules';
 import { UserGates } from './user-gates';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
@@ -85,7 +86,7 @@ export class SyncService {
   }
 
   private available(): SyncedCollection[] {
-    return syncedCollections(this.app).filter((name) => this.app.db.rx.collections[name] !== undefined);
+    return syncedCollections(this.app).filter((name) => (this.app.db.rx.collections[name] as RxCollection | undefined) !== undefined);
   }
 
   /** Resumes the sync of every user that had it enabled (at server start). */
@@ -93,7 +94,7 @@ export class SyncService {
     for (const [key, config] of await this.app.db.local.entries<SyncConfig>(CONFIG_PREFIX)) {
       if (!config.enabled) continue;
       const userId = key.slice(CONFIG_PREFIX.length);
-      await this.startReplications(userId, config).catch((error) => this.app.log.warn('sync resume failed', { userId, error: (error as Error).message }));
+      await this.startReplications(userId, config).catch((error: unknown) => this.app.log.warn('sync resume failed', { userId, error: (error as Error).message }));
     }
   }
 
@@ -129,7 +130,8 @@ export class SyncService {
             body: { ownerId, app: 'pennypost', createdAt: this.app.clock.now() },
           });
           if (created.status === 409) {
-            ownerId = (await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`)).body.ownerId;
+            // Another device stored it meanwhile: the answer is read as its owner document.
+            ownerId = ((await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`)).body as { ownerId: string }).ownerId;
           } else if (created.status !== 201 && created.status !== 202) {
             throw new CouchError(`CouchDB could not store the ledger owner (HTTP ${created.status}).`, 'other', created.status);
           }
@@ -186,7 +188,7 @@ export class SyncService {
         for (const entry of userSync.collections.values()) {
           entry.state = 'error';
           entry.lastError = message;
-          void entry.replication?.cancel();
+          void entry.replication.cancel();
         }
       },
       // The server answers again: no collection stays "paused" until its own next try, and each
@@ -203,7 +205,7 @@ export class SyncService {
     this.users.set(userId, userSync);
     await gates.open(config.collections);
     for (const name of config.collections) {
-      const collection = this.app.db.rx.collections[name] as RxCollection | undefined;
+      const collection = this.app.db.rx.collections[name] as RxCollection<SyncedDoc> | undefined;
       const gate = gates.get(name);
       if (!collection || !gate) continue;
       const entry = replicateCollection({ app: this.app, userId, name, collection, gate, link, config, password, settings: { retrySeconds, requestTimeoutMs, batchSize } });

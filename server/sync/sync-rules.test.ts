@@ -17,7 +17,7 @@ let couch: RealCouchDb;
 beforeAll(async () => {
   couch = await RealCouchDb.start();
 }, COUCH_START_TIMEOUT);
-afterAll(() => couch?.close());
+afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
 
 async function localDoc(t: TestServer, collection: string, id: string) {
   return (await t.server.app.db.collection(collection).findOne(id).exec())?.toJSON();
@@ -185,7 +185,7 @@ describe('synced documents obey the domain rules', () => {
     await eventually(() => reasonFor(t, u, 'trades', `laptop:saving_day:${today}`), (r) => /^waiting for a goal saved into on/.test(r ?? ''));
     expect((await wallet()).received.savingDays).toBe(before.received.savingDays);
     await db('goals').put(goal(u.id, 'laptop-goal', { lastContributionAt: now }));
-    await eventually(wallet, (w) => w.received.savingDays === before.received.savingDays + 50);
+    await eventually(wallet, (w) => w.received.savingDays === (before.received.savingDays as number) + 50);
 
     // A goal completed on the other PennyPost after 10 days, early: 10 × 10 coins + 50 % = 150.
     const done = goal(u.id, 'laptop-done', {
@@ -206,8 +206,8 @@ describe('synced documents obey the domain rules', () => {
     await t.api('savings.getAchievements', {}, u.token);
     await t.server.app.services.savings.idle();
     const after = await wallet();
-    expect(after.received.goalsCompleted).toBe(before.received.goalsCompleted + 150);
-    expect(after.received.savingDays).toBe(before.received.savingDays + 50);
+    expect(after.received.goalsCompleted).toBe((before.received.goalsCompleted as number) + 150);
+    expect(after.received.savingDays).toBe((before.received.savingDays as number) + 50);
     expect((await leaderboard()).me).toMatchObject({ score: 200, rank: 1 });
     expect(await reasonFor(t, u, 'trades', `laptop:saving_day:${today}`)).toBeUndefined();
     expect(await localDoc(t, 'trades', 'other:goal_completed:laptop-done')).toBeUndefined();
@@ -333,7 +333,7 @@ describe('issue 16, finding 6: a phone writes records that pass the schema but b
     }
     expect(await balanceOf(t, u, cash)).toBe(before.cash - 1);
     expect(await balanceOf(t, u, savings)).toBe(before.savings);
-    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(before.total + 1);
+    expect((await t.api('accounting.query', {}, u.token)).data.total).toBe((before.total as number) + 1);
     const check = (await t.api('asset.checkBalances', {}, u.token)).data;
     expect(check.ok).toBe(true);
 

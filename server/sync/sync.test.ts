@@ -27,7 +27,7 @@ beforeAll(async () => {
     expect(session.status).toBe(200);
   }
 }, COUCH_START_TIMEOUT);
-afterAll(() => couch?.close());
+afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
 
 async function configure(t: TestServer, u: User, extra: Record<string, unknown> = {}) {
   return configureSync(t, couch, u, extra);
@@ -162,7 +162,7 @@ describe('two PennyPost instances of the same person', () => {
   it('join the same remote ledger and converge, with edits and deletes on either side and last-write-wins conflicts', async () => {
     // The second instance runs in its own process, as it would on another computer.
     const home = await startTestServer({ settings: FAST });
-    const laptop = await startChildServer(tempDataDir('laptop'), { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never);
+    const laptop = await startChildServer(tempDataDir('laptop'), { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } });
     try {
       const a = await registerUser(home);
       const b = (await laptop.api('user.register', { username: 'laptop_user', email: 'laptop@example.com', password: 'a long password' })).data;

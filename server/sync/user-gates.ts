@@ -2,6 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
 import { SyncGate } from './gate';
+import type { SyncedDoc } from './rules';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /**
@@ -43,7 +44,7 @@ export class UserGates {
         rx.eventBulks$.subscribe((bulk) => {
           const ids: string[] = [];
           for (const event of bulk.events) {
-            const doc = (event.documentData ?? event.previousDocumentData) as Record<string, any> | undefined;
+            const doc = (event.documentData ?? event.previousDocumentData) as SyncedDoc | undefined;
             if (doc?.userId === this.userId) ids.push(event.documentId);
           }
           if (ids.length === 0) return;
@@ -64,7 +65,7 @@ export class UserGates {
       this.timer = null;
       const changed = this.changed;
       this.changed = new Set();
-      this.queue = this.queue.then(() => this.run(changed)).catch((error: Error) => this.app.log.warn('sync: re-checking waiting documents failed', { error: error.message }));
+      this.queue = this.queue.then(() => this.run(changed)).catch((error: unknown) => this.app.log.warn('sync: re-checking waiting documents failed', { error: (error as Error).message }));
     }, 20);
   }
 

@@ -39,19 +39,19 @@ export const desktopChannel: ChannelDriver<Record<string, never>, DesktopMessage
 
   connect: ({ desktop }) => ({
     delivery: (_channel, _config, message) => ({
-      send: async () => {
+      send: () => {
         desktop.publish(message);
-        return { ok: true, msgId: message.id };
+        return Promise.resolve({ ok: true, msgId: message.id });
       },
     }),
 
-    async test(channel, _config, { time }) {
+    test(channel, _config, { time }) {
       const { title, desp } = testMessage(channel, time);
       const viewers = desktop.publish({ id: `test-${newId(time)}`, userId: channel.userId, appId: '', appName: 'PennyPost', title, desp, url: '', createdAt: time });
-      return {
+      return Promise.resolve({
         ok: true,
         message: viewers > 0 ? `Shown in ${viewers} open PennyPost window${viewers === 1 ? '' : 's'}.` : 'The channel works; no PennyPost window is following the feed right now.',
-      };
+      });
     },
   }),
 };

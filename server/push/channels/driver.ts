@@ -139,7 +139,7 @@ export interface ChannelLink<Config, Payload> {
 /** Masks the driver's secret fields ('' stays ''). */
 export function maskSecrets(config: object, secrets: Readonly<Record<string, string>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
-  for (const key of Object.keys(secrets)) if (key in out) out[key] = maskSecret(String(out[key] ?? ''));
+  for (const key of Object.keys(secrets)) if (key in out) out[key] = maskSecret(configText(out[key]));
   return out;
 }
 
@@ -155,5 +155,16 @@ export function testMessage(channel: ChannelRef, time: number): { title: string;
   return { title: 'PennyPost test message', desp: `This is a test of the channel "${channel.name}", sent ${formatTime(time)}.` };
 }
 
+/**
+ * A config value as text: '' when absent. Config fields are strings and numbers by the drivers'
+ * schemas; other scalars are written out as String() writes them, anything else as JSON.
+ */
+export function configText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
 /** A string field of a config input ('' when absent). */
-export const text = (input: Readonly<Record<string, unknown>>, key: string): string => String(input[key] ?? '');
+export const text = (input: Readonly<Record<string, unknown>>, key: string): string => configText(input[key]);

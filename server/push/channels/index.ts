@@ -15,7 +15,7 @@ export type ChannelType = (typeof DRIVERS)[number]['type'];
 export const CHANNEL_TYPES: readonly ChannelType[] = DRIVERS.map((driver) => driver.type);
 
 /** Any driver, for code that works with every type (its configs are opaque objects there). */
-export type AnyChannelDriver = ChannelDriver<object, unknown>;
+export type AnyChannelDriver = ChannelDriver<object>;
 
 const byType = new Map<string, AnyChannelDriver>(DRIVERS.map((driver) => [driver.type, driver]));
 
@@ -52,7 +52,7 @@ export function channelConfigParams(): TObject {
   const fields = new Map<string, { schema: TSchema; descriptions: string[] }>();
   for (const driver of DRIVERS) {
     for (const [key, schema] of Object.entries(driver.config.properties as Record<string, TSchema>)) {
-      const description = `${driver.type}: ${String(schema.description ?? '')}`;
+      const description = `${driver.type}: ${schema.description ?? ''}`;
       const known = fields.get(key);
       if (known && shape(known.schema) !== shape(schema)) {
         throw new Error(`push: channel types disagree on config field "${key}"; give one of them another name`);

@@ -98,8 +98,8 @@ describe('webhook delivery (local receiver)', () => {
     receiver = await listenFake((req, res, body) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       received.push({ method: req.method ?? '', path, headers: req.headers, body: body ? JSON.parse(body) : null });
-      if (path === '/gone/hook') return sendJson(res, { error: 'gone' }, 410);
-      return sendJson(res, { id: 'abc123' });
+      if (path === '/gone/hook') { sendJson(res, { error: 'gone' }, 410); return; }
+      sendJson(res, { id: 'abc123' });
     });
   });
   afterAll(() => receiver.close());

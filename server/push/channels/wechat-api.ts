@@ -146,15 +146,17 @@ async function wechatCall(url: string, init: { method: 'GET' | 'POST'; body?: un
     return Promise.reject(new WechatFailure('transient', `WeChat could not be reached: ${reason}.`));
   }
   if (answer.status >= 500) throw new WechatFailure('transient', `WeChat answered HTTP ${answer.status}.`);
-  let parsed: WechatAnswer;
+  let parsed: unknown;
   try {
-    parsed = JSON.parse(answer.text) as WechatAnswer;
+    parsed = JSON.parse(answer.text);
   } catch {
     throw new WechatFailure('transient', `WeChat answered something that is not JSON (HTTP ${answer.status}); is the channel's apiBase right?`);
   }
   if (typeof parsed !== 'object' || parsed === null) throw new WechatFailure('transient', 'WeChat answered an unexpected shape.');
-  if (parsed.errmsg) parsed.errmsg = redact(String(parsed.errmsg), secrets);
-  return parsed;
+  // WeChat's documented fields; errmsg is made text here, whatever scalar came.
+  const reply = parsed as Omit<WechatAnswer, 'errmsg'> & { errmsg?: string | number };
+  if (reply.errmsg) reply.errmsg = redact(String(reply.errmsg), secrets);
+  return reply as WechatAnswer;
 }
 
 function apiUrl(config: WechatConfig, path: string): string {
@@ -228,10 +230,10 @@ export class WechatTokens {
       answer = await this.fetchToken(config, timeoutMs, true);
     }
     const expiresIn = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 7200;
-    return { token: answer.access_token!, refreshAt: this.clock.now() + expiresIn * 1000 - tokenMarginMs(expiresIn), fingerprint };
+    return { token: answer.access_token, refreshAt: this.clock.now() + expiresIn * 1000 - tokenMarginMs(expiresIn), fingerprint };
   }
 
-  private async fetchToken(config: WechatConfig, timeoutMs: number, force: boolean): Promise<WechatAnswer> {
+  private async fetchToken(config: WechatConfig, timeoutMs: number, force: boolean): Promise<WechatAnswer & { access_token: string }> {
     this.fetches++;
     const secrets = [config.appSecret];
     const answer =
@@ -247,10 +249,11 @@ export class WechatTokens {
             secrets,
           );
     if (answer.errcode) throw tokenEndpointFailure(answer.errcode, answer.errmsg ?? '');
-    if (typeof answer.access_token !== 'string' || answer.access_token.length === 0) {
+    const token = answer.access_token;
+    if (typeof token !== 'string' || token.length === 0) {
       throw new WechatFailure('transient', 'WeChat answered without an access token.');
     }
-    return answer;
+    return { ...answer, access_token: token };
   }
 }
 

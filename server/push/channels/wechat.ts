@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
 import type { Failure, Outcome } from '../deliver';
-import { formatTime, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
+import { configText, formatTime, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
 import { destinationKey, isHttpUrl } from './urls';
 import { WECHAT_DEFAULT_API_BASE, WechatFailure, WechatTokens, wechatSend, type WechatConfig, type WechatMessage } from './wechat-api';
 
@@ -76,7 +76,7 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
   normalize(input) {
     const appId = text(input, 'appId').trim();
     const appSecret = text(input, 'appSecret').trim();
-    const apiBase = String(input.apiBase || WECHAT_DEFAULT_API_BASE).trim();
+    const apiBase = configText(input.apiBase || WECHAT_DEFAULT_API_BASE).trim();
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(appId)) {
       throw commonErrors.invalid('params.config.appId is required: the AppID of the Official Account (e.g. wx0123456789abcdef)').at('config.appId');
     }

@@ -1,13 +1,19 @@
 import { mergeSettings, type SettingsPatch } from '../../config/settings';
 import type { ServerOptions } from '../../server';
-import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { registerUser, startTestServer, type ApiAnswer, type TestServer } from '../../test-support/test-server';
 import { usersDomain } from '../../users';
 import { pushDomain } from '..';
+
+/** A JSON answer as the tests read it: untyped like TestServer.api's `data` (the tests assert its shape). */
+type Json = ApiAnswer['data'];
+
+/** An /api answer without its headers. */
+type CallAnswer<T> = Pick<ApiAnswer<T>, 'code' | 'message' | 'data' | 'status'>;
 
 export interface PushTestServer extends TestServer {
   user: { token: string; id: string };
   /** /api as the test user. */
-  call<T = any>(action: string, params?: unknown): Promise<{ code: number; message: string; data: T; status: number }>;
+  call(action: string, params?: unknown): Promise<CallAnswer<Json>>;
   /** Creates a channel, an app on it and recipients; returns ids and the key. */
   setup(options: {
     type: 'wechat' | 'desktop' | 'webhook';
@@ -19,7 +25,7 @@ export interface PushTestServer extends TestServer {
   push(path: string, init?: { method?: string; query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<{
     status: number;
     headers: Headers;
-    body: any;
+    body: Json;
   }>;
 }
 
@@ -28,19 +34,19 @@ export async function startPushServer(options: Partial<ServerOptions> = {}): Pro
   const settings = mergeSettings({ push: { sendPerAppKey: 100_000, sendPerAddress: 100_000 } }, options.settings ?? {}) as SettingsPatch;
   const t = await startTestServer({ domains: [usersDomain(), pushDomain()], ...options, settings });
   const user = await registerUser(t);
-  const call = async (action: string, params: unknown = {}) => {
-    const answer = await t.api(action, params, user.token);
+  const call = async <T = Json>(action: string, params: unknown = {}): Promise<CallAnswer<T>> => {
+    const answer = await t.api<T>(action, params, user.token);
     return { code: answer.code, message: answer.message, data: answer.data, status: answer.status };
   };
   return {
     ...t,
     user,
-    call: call as PushTestServer['call'],
+    call,
     async setup({ type, config = {}, app = {}, recipients = [] }) {
-      const channel = await call('push.createChannel', { name: `${type} channel`, type, config });
-      if (channel.code !== 200) throw new Error(`createChannel: ${channel.message}`);
-      const created = await call('push.createApp', { name: 'Test app', channelId: channel.data.id, ...app });
-      if (created.code !== 200) throw new Error(`createApp: ${created.message}`);
+      const channel = await call<{ id: string }>('push.createChannel', { name: `${type} channel`, type, config });
+      if (channel.code !== 200 || !channel.data) throw new Error(`createChannel: ${channel.message}`);
+      const created = await call<{ id: string; appKey: string }>('push.createApp', { name: 'Test app', channelId: channel.data.id, ...app });
+      if (created.code !== 200 || !created.data) throw new Error(`createApp: ${created.message}`);
       for (const address of recipients) {
         const added = await call('push.addRecipient', { appId: created.data.id, address, name: `name-${address}` });
         if (added.code !== 200) throw new Error(`addRecipient: ${added.message}`);

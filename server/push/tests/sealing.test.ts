@@ -12,8 +12,9 @@ beforeAll(async () => {
   first = await startPushServer();
 });
 afterAll(async () => {
-  await first?.close();
-  await second?.close();
+  // Undefined when beforeAll (or the test) failed before starting them.
+  await (first as PushTestServer | undefined)?.close();
+  await (second as PushTestServer | undefined)?.close();
 });
 
 it('each server seals and opens channel secrets with its own data dir key', async () => {

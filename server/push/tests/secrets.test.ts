@@ -32,12 +32,12 @@ async function recorder(accessToken: string): Promise<Recorder> {
     requests.push({ method: req.method ?? '', url, headers: req.headers, body });
     const path = new URL(url, 'http://x').pathname;
     const programmed = status.get(path);
-    if (programmed) return sendJson(res, { error: 'programmed' }, programmed);
-    if (path === '/cgi-bin/stable_token' || path === '/cgi-bin/token') return sendJson(res, { access_token: accessToken, expires_in: 7200 });
-    if (path.startsWith('/cgi-bin/message/')) return sendJson(res, { errcode: 0, errmsg: 'ok', msgid: 1 });
-    if (path === '/push') return sendJson(res, { code: 200, message: 'success' });
-    if (path === '/message') return sendJson(res, { id: 1 });
-    return sendJson(res, { id: 'msg1', event: 'message' });
+    if (programmed) { sendJson(res, { error: 'programmed' }, programmed); return; }
+    if (path === '/cgi-bin/stable_token' || path === '/cgi-bin/token') { sendJson(res, { access_token: accessToken, expires_in: 7200 }); return; }
+    if (path.startsWith('/cgi-bin/message/')) { sendJson(res, { errcode: 0, errmsg: 'ok', msgid: 1 }); return; }
+    if (path === '/push') { sendJson(res, { code: 200, message: 'success' }); return; }
+    if (path === '/message') { sendJson(res, { id: 1 }); return; }
+    sendJson(res, { id: 'msg1', event: 'message' });
   });
   return { ...fake, requests, status };
 }

@@ -66,7 +66,7 @@ describe('the four paths, GET and POST, query / JSON / form', () => {
       body: 'text=' + encodeURIComponent('服务器报警') + '&desp=' + encodeURIComponent('**CPU** 99%\n\n- disk ok'),
     });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const body = await res.json();
     expect(body.code).toBe(0);
     expect(body.data.success).toBe(1);
     const stored = await t.call('push.getMessage', { id: body.data.pushId });
@@ -82,7 +82,7 @@ describe('multipart/form-data (curl -F)', () => {
     form.append('attachment', new Blob(['ignored bytes']), 'log.txt');
     const res = await fetch(`${t.url}/send/${appKey}`, { method: 'POST', body: form });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as any;
+    const body = await res.json();
     expect(body.code).toBe(0);
     const stored = await t.call('push.getMessage', { id: body.data.pushId });
     expect(stored.data).toMatchObject({ title: 'disk almost full', desp: '*92%* used' });
@@ -92,7 +92,7 @@ describe('multipart/form-data (curl -F)', () => {
       body: '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nunterminated',
     });
     expect(broken.status).toBe(400);
-    expect(((await broken.json()) as any).message).toMatch(/multipart/);
+    expect((await broken.json()).message).toMatch(/multipart/);
   });
 });
 
@@ -145,7 +145,7 @@ describe('validation, unknown keys and empty apps', () => {
     expect(longDesp.body.data.field).toBe('desp');
     const twice = await t.fetch(`/send/${appKey}?title=a&title=b`);
     expect(twice.status).toBe(400);
-    expect(((await twice.json()) as any).message).toMatch(/more than once/);
+    expect((await twice.json()).message).toMatch(/more than once/);
     const object = await t.push(`/send/${appKey}`, { json: { title: { a: 1 } } });
     expect(object.status).toBe(400);
     const array = await t.push(`/send/${appKey}`, { json: '[1,2]' });
@@ -186,7 +186,7 @@ describe('the catch-all routes shadow nothing else', () => {
   it('leaves /, /healthz, /api, /m/ and other single-segment paths alone', async () => {
     expect((await t.fetch('/healthz')).status).toBe(200);
     const api = await t.fetch('/api', { method: 'GET' });
-    expect(((await api.json()) as any).message).toMatch(/Use POST \/api/);
+    expect((await api.json()).message).toMatch(/Use POST \/api/);
     for (const path of ['/PPshort', '/PPhasaninvalid-character00000', '/XXaaaaaaaaaaaaaaaaaaaaaaaa', '/index.html.send', `/${appKey}/extra`]) {
       const res = await t.fetch(path + '?title=x');
       expect(res.headers.get('access-control-allow-origin'), path).toBeNull();

@@ -27,10 +27,10 @@ beforeAll(async () => {
     }
     received.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, body: parsed });
     const next = answers.get(url.pathname)?.shift();
-    if (next) return sendJson(res, next.body ?? { error: 'programmed' }, next.status);
-    if (url.pathname === '/push') return sendJson(res, { code: 200, message: 'success' });
-    if (url.pathname === '/message') return sendJson(res, { id: 77, appid: 1, message: 'ok' });
-    return sendJson(res, { id: 'abc123', event: 'message' });
+    if (next) { sendJson(res, next.body ?? { error: 'programmed' }, next.status); return; }
+    if (url.pathname === '/push') { sendJson(res, { code: 200, message: 'success' }); return; }
+    if (url.pathname === '/message') { sendJson(res, { id: 77, appid: 1, message: 'ok' }); return; }
+    sendJson(res, { id: 'abc123', event: 'message' });
   });
   t = await startPushServer({ settings: { push: { callTimeoutMs: 500 }, network: { publicBaseUrl: 'https://pp.example.net' } } });
 });

@@ -102,7 +102,7 @@ describe('error classes', () => {
     const res = await t.push(`/send/${appKey}`, { query: { title: 'after expiry' } });
     expect(res.body.data).toMatchObject({ success: 5, failed: 0 });
     expect(wx.calls.stable - stableBefore).toBe(1);
-    expect(wx.sentTo('openid_e3').map((m) => m.content)).toContain('after expiry\n\n' + res.body.data.url);
+    expect(wx.sentTo('openid_e3').map((m) => m.content)).toContain('after expiry\n\n' + String(res.body.data.url));
   });
 
   it('token revoked mid-run (40001): a new token when stable_token hands back the refused one is forced', async () => {
@@ -158,7 +158,7 @@ describe('error classes', () => {
   });
 
   it('systemic for the app (unknown template): the first failure stops the recipients still queued', async () => {
-    await t.server.app.settings.update({ push: { concurrency: 1 } });
+    t.server.app.settings.update({ push: { concurrency: 1 } });
     try {
       const { appKey } = await t.setup({ type: 'wechat', config: wechat(), app: { messageType: 'template', templateId: 'NO_SUCH_TEMPLATE' }, recipients: ['openid_t1', 'openid_t2', 'openid_t3'] });
       const res = await t.push(`/send/${appKey}`, { query: { title: 'x' } });
@@ -169,7 +169,7 @@ describe('error classes', () => {
       for (const r of rest) expect(r).toMatchObject({ class: 'systemic', errcode: 40037, attempts: 0, errmsg: expect.stringMatching(/^Not sent: /) });
       expect(wx.calls.send).toBe(1);
     } finally {
-      await t.server.app.settings.update({ push: { concurrency: 8 } });
+      t.server.app.settings.update({ push: { concurrency: 8 } });
     }
   });
 
@@ -258,9 +258,7 @@ describe('push modes, storage failures and secrets', () => {
     const { appKey } = await t.setup({ type: 'wechat', config: wechat(), recipients: ['openid_disk'] });
     const local = t.server.app.db.local;
     const original = { batch: local.batch.bind(local), put: local.put.bind(local) };
-    const diskFull = async () => {
-      throw Object.assign(new Error('IO error: No space left on device'), { code: 'LEVEL_IO_ERROR' });
-    };
+    const diskFull = () => Promise.reject(Object.assign(new Error('IO error: No space left on device'), { code: 'LEVEL_IO_ERROR' }));
     local.batch = diskFull;
     local.put = diskFull;
     try {
