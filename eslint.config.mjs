@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import comments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'server/test-support/**/*.ts', 'server/db/tests/**/*.ts', 'server/reliability/**/*.ts', 'bench/**/*.ts'];
 
@@ -24,6 +25,16 @@ export default tseslint.config(
       // `onClick={() => setOpen(false)}` returns void on purpose; statements elsewhere still may not.
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The renderer's React code: the Rules of Hooks and complete effect dependencies (the React
+    // Compiler rules of the plugin's preset are not enabled: the renderer is not compiled by it).
+    files: ['renderer/src/**/*.ts', 'renderer/src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

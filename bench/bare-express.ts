@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 const app = express();
 app.disable('x-powered-by');
 app.post('/api', express.json({ limit: '1mb' }), (req, res) => {
-  res.json({ code: 200, message: 'ok', data: { action: (req.body as { action?: string })?.action ?? null, list: [], total: 0 } });
+  res.json({ code: 200, message: 'ok', data: { action: (req.body as { action?: string } | undefined)?.action ?? null, list: [], total: 0 } });
 });
 app.get('/send/:key', (req, res) => {
   res.json({ code: 0, message: 'Delivered.', data: { pushId: 'x', total: 1, success: 1, failed: 0, results: [] } });

@@ -52,7 +52,7 @@ type Req = { method: 'GET' | 'POST'; path: string; headers?: Record<string, stri
 async function load(name: string, url: string, requests: Req[], seconds: number, sample?: () => void): Promise<LoadRow> {
   const timer = sample ? setInterval(sample, 250) : undefined;
   try {
-    const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, workers: 1, requests: requests as any });
+    const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, workers: 1, requests: requests });
     const bad = result.errors + result.timeouts + result.non2xx;
     return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, errors: bad };
   } finally {
@@ -64,7 +64,7 @@ function startBare(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/bare-express.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.stdout!.once('data', (chunk: Buffer) => resolve({ url: chunk.toString().trim().split('\n')[0], stop: () => child.kill('SIGTERM') }));
+    child.stdout.once('data', (chunk: Buffer) => resolve({ url: chunk.toString().trim().split('\n')[0], stop: () => child.kill('SIGTERM') }));
   });
 }
 
@@ -129,8 +129,7 @@ export async function runMixed(): Promise<MixedResult> {
       };
 
       const rows: LoadRow[] = [];
-      const warm = await load('warm-up', server.url, [reqs.recordsPage, reqs.assetQuery], 2);
-      void warm;
+      await load('warm-up', server.url, [reqs.recordsPage, reqs.assetQuery], 2);
       log('baselines and single endpoints…');
       rows.push(await load('bare Express: POST /api (JSON in, envelope out)', bare.url, [{ method: 'POST', path: '/api', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'asset.query', params: {} }) }], EACH_SECONDS));
       rows.push(await load('bare Express: GET /send/:key', bare.url, [{ method: 'GET', path: '/send/x?title=hi' }], EACH_SECONDS));
@@ -163,7 +162,7 @@ export async function runMixed(): Promise<MixedResult> {
       const afterLoadMb = mb(server.rss());
       const ui: MixedResult['ui'] = { warmMs: [], afterRestartMs: NaN, note: dashboardUnavailable() ?? '' };
       if (!ui.note) {
-        const session = { token, expiresAt: login.expiresAt as number, user: { id: login.id as string, username: login.username as string, email: (login.email as string) ?? '' } };
+        const session = { token, expiresAt: login.expiresAt as number, user: { id: login.id as string, username: login.username as string, email: (login.email as string | undefined) ?? '' } };
         try {
           log('dashboard in Chromium…');
           ui.warmMs = await measureDashboard(server.url, session, 5);
@@ -238,7 +237,7 @@ if (isMain) {
       const out = process.argv.indexOf('--json');
       if (out > 0) writeFileSync(process.argv[out + 1], JSON.stringify(result, null, 2));
     })
-    .catch((error) => {
+    .catch((error: unknown) => {
       console.error(error);
       process.exit(1);
     });

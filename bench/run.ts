@@ -87,6 +87,7 @@ interface Goal {
   baseline?: string;
 }
 
+// eslint-disable-next-line no-control-regex -- ANSI colour codes begin with the ESC control character
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Rows of markdown-ish tables whose last cell is a verdict (met/MISSED, yes/NO). */
@@ -147,7 +148,7 @@ export function limitGoals(step: StepResult, area: string): Goal[] {
     if (limit[2]) {
       const labels = /(p\d+ \/ .*?) *:?$/.exec(cells[0].split(':').pop() ?? '')?.[1]?.split('/').map((x) => x.trim()) ?? [];
       const at = labels.indexOf(`p${limit[2]}`);
-      if (at >= 0 && numbers[at] !== undefined) value = numbers[at];
+      if (at >= 0 && at < numbers.length) value = numbers[at];
     }
     const bound = Number(limit[3].replace(/,/g, ''));
     goals.push({ area, figure: cells[0], value: cells[1], goal: cells[2], met: Number.isFinite(value) ? value <= bound : null, step: step.name });
@@ -404,7 +405,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('scripts', 'bench', 'run.ts'))) {
-  main().catch((error) => {
+  main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });

@@ -24,7 +24,7 @@ const IDLE_MS = 3000;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sorted[Math.floor(sorted.length / 2)];
 };
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const log = (line: string) => process.stderr.write(`bench:startup: ${line}\n`);

@@ -47,7 +47,7 @@ export async function measureDashboard(url: string, session: DashboardSession, s
         undefined,
         { timeout: 60_000, polling: 'raf' },
       );
-      times.push(Number(await ready.jsonValue()));
+      times.push(await ready.jsonValue());
       await context.close();
     }
   } finally {

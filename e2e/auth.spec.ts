@@ -8,7 +8,8 @@ test.beforeAll(async () => {
   running = await startE2eServer();
 });
 test.afterAll(async () => {
-  await running?.stop();
+  // Unset when beforeAll failed.
+  await (running as typeof running | undefined)?.stop();
 });
 
 test('five wrong passwords lock the account, said in plain words', async ({ page }) => {

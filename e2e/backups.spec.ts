@@ -12,7 +12,8 @@ test.beforeAll(async () => {
   running = await startE2eServer({ settings: { backup: { automatic: false } } });
 });
 test.afterAll(async () => {
-  await running?.stop();
+  // Unset when beforeAll failed.
+  await (running as typeof running | undefined)?.stop();
 });
 
 const total = async (token: string) => (await api<{ total: number }>(running.server.url, token, 'accounting.query', {})).total;

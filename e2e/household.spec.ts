@@ -43,7 +43,8 @@ test.describe('the household', () => {
     running = await startE2eServer();
   });
   test.afterAll(async () => {
-    await running?.stop();
+    // Unset when beforeAll failed.
+    await (running as typeof running | undefined)?.stop();
   });
 
   test('owner invites a member, who sees no server settings; a reset password must be replaced', async ({ page }) => {
@@ -238,7 +239,8 @@ test.describe('the desktop app', () => {
     running = await startE2eServer();
   });
   test.afterAll(async () => {
-    await running?.stop();
+    // Unset when beforeAll failed.
+    await (running as typeof running | undefined)?.stop();
   });
 
   test('the owner is signed in without a password; other members of the household use theirs', async ({ page }) => {

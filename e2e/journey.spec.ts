@@ -25,9 +25,10 @@ test.beforeAll(async ({ browser }) => {
   watch = watchPage(page);
 });
 test.afterAll(async () => {
-  await page?.close();
-  await running?.stop();
-  await wechat?.close();
+  // Unset when beforeAll failed.
+  await (page as typeof page | undefined)?.close();
+  await (running as typeof running | undefined)?.stop();
+  await (wechat as typeof wechat | undefined)?.close();
 });
 test.afterEach(() => {
   watch.expectClean();

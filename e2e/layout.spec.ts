@@ -28,7 +28,8 @@ test.beforeAll(async () => {
   await api(url, account.token, 'savings.createGoal', { title: 'Emergency fund', targetAmount: 5000, endDate: Date.now() + 200 * 86_400_000, currency: 'CNY' });
 });
 test.afterAll(async () => {
-  await running?.stop();
+  // Unset when beforeAll failed.
+  await (running as typeof running | undefined)?.stop();
 });
 
 /** Every screen of the route table in both languages, and some tabs besides each screen's first. */
@@ -92,7 +93,7 @@ test('keyboard focus is visible and the record form works from the keyboard alon
     Array.from(document.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [role="combobox"]'))
       .filter((el) => (el as HTMLElement).offsetParent !== null && el.getAttribute('aria-hidden') !== 'true')
       .filter((el) => {
-        const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || (el.textContent ?? '').trim() || el.getAttribute('title');
+        const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || el.textContent.trim() || el.getAttribute('title');
         return !label;
       })
       .map((el) => el.outerHTML.slice(0, 120)),

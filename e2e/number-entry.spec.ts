@@ -14,7 +14,8 @@ test.beforeAll(async () => {
   running = await startE2eServer();
 });
 test.afterAll(async () => {
-  await running?.stop();
+  // Unset when beforeAll failed.
+  await (running as typeof running | undefined)?.stop();
 });
 
 const NOT_A_NUMBER = 'Not a number: type digits and at most one decimal point, like 1,234.56 (commas only between groups of three digits).';

@@ -23,14 +23,15 @@ test.beforeAll(async () => {
   const base = { ...doc, _deleted: false };
   await app.services.syncConflicts.record(owner.id, 'records', 'id', {
     assumedMasterState: base,
-    realMasterState: { ...base, description: 'lunch with Ann', searchText: 'lunch with ann', updatedAt: doc.updatedAt + 1 },
-    newDocumentState: { ...base, description: 'team lunch', searchText: 'team lunch', updatedAt: doc.updatedAt + 2 },
+    realMasterState: { ...base, description: 'lunch with Ann', searchText: 'lunch with ann', updatedAt: (doc.updatedAt as number) + 1 },
+    newDocumentState: { ...base, description: 'team lunch', searchText: 'team lunch', updatedAt: (doc.updatedAt as number) + 2 },
   } as never);
   await api(url, owner.token, 'accounting.update', { id: recordId, description: 'team lunch' });
 });
 
 test.afterAll(async () => {
-  await running?.stop();
+  // Unset when beforeAll failed.
+  await (running as typeof running | undefined)?.stop();
 });
 
 test('lists what a conflict overwrote and keeps the other version on request', async ({ page }) => {

@@ -12,7 +12,8 @@ test.beforeAll(async () => {
   running = await startE2eServer();
 });
 test.afterAll(async () => {
-  await running?.stop();
+  // Unset when beforeAll failed.
+  await (running as typeof running | undefined)?.stop();
 });
 
 /**

@@ -1,20 +1,20 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import { applicationMenuTemplate, type AppMenuActions } from './app-menu';
 
-function actions(): AppMenuActions & Record<string, ReturnType<typeof vi.fn>> {
+function actions(): Record<keyof AppMenuActions, Mock> {
   return { about: vi.fn(), licences: vi.fn(), settings: vi.fn(), showDataFolder: vi.fn(), openDocs: vi.fn(), quit: vi.fn() };
 }
 
 function flatten(items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] {
-  return items.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? flatten(item.submenu as MenuItemConstructorOptions[]) : [])]);
+  return items.flatMap((item) => [item, ...(Array.isArray(item.submenu) ? flatten(item.submenu) : [])]);
 }
 
 describe('application menu', () => {
   it('macOS: the app menu first (about, settings, services, hide, quit), then File Edit View Window Help', () => {
     const menu = applicationMenuTemplate({ platform: 'darwin', appName: 'PennyPost', dev: false }, actions());
     expect(menu.map((m) => m.label)).toEqual(['PennyPost', '&File', '&Edit', '&View', '&Window', '&Help']);
-    const appMenu = flatten(menu[0]!.submenu as MenuItemConstructorOptions[]);
+    const appMenu = flatten(menu[0].submenu as MenuItemConstructorOptions[]);
     expect(appMenu.map((i) => i.role ?? i.label).filter(Boolean)).toEqual(['About PennyPost', 'Settings…', 'services', 'hide', 'hideOthers', 'unhide', 'Quit PennyPost']);
     expect(appMenu.find((i) => i.label === 'Quit PennyPost')!.accelerator).toBe('Cmd+Q');
   });
@@ -24,7 +24,7 @@ describe('application menu', () => {
       const a = actions();
       const menu = applicationMenuTemplate({ platform, appName: 'PennyPost', dev: false }, a);
       expect(menu.map((m) => m.label)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
-      const file = menu[0]!.submenu as MenuItemConstructorOptions[];
+      const file = menu[0].submenu as MenuItemConstructorOptions[];
       const quit = file.find((i) => i.label === 'Quit PennyPost')!;
       expect(quit.accelerator).toBe('Ctrl+Q');
       (quit.click as unknown as () => void)();

@@ -1,4 +1,4 @@
-import type { AppContext } from '../server/app-context';
+import type { AppContext, ServiceMap } from '../server/app-context';
 import type { MessageDoc } from '../server/push/schema';
 
 export interface LastPush {
@@ -17,7 +17,7 @@ function toLastPush(doc: Pick<MessageDoc, 'title' | 'appName' | 'status' | 'crea
  * push of any user to `onPush` — the tray's "last push" line. Returns unsubscribe.
  */
 export function watchLastPush(app: Pick<AppContext, 'services'>, onPush: (push: LastPush) => void): () => void {
-  const push = app.services.push;
+  const push = (app.services as Partial<ServiceMap>).push;
   if (!push) return () => undefined; // no push domain in this build
   let newest = 0;
   return push.history.followNewest((message) => {

@@ -23,7 +23,7 @@ const configModule = require('app-builder-lib/out/util/config/config.js') as {
   validateConfiguration(config: unknown, debugLogger: { isEnabled: boolean; add(): void }): Promise<void>;
 };
 const minimatchModule = builderRequire('minimatch') as { minimatch?: (p: string, g: string, o?: object) => boolean };
-const minimatch = (minimatchModule.minimatch ?? (minimatchModule as unknown as (p: string, g: string, o?: object) => boolean)) as (p: string, g: string, o?: object) => boolean;
+const minimatch = (minimatchModule.minimatch ?? (minimatchModule as unknown as (p: string, g: string, o?: object) => boolean));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; optionalDependencies: Record<string, string> };
 
 let config: Record<string, any>;
@@ -108,13 +108,13 @@ describe('electron-builder configuration', () => {
 
   it("everything the main bundle imports is a production dependency (electron-builder ships exactly those)", () => {
     const bundle = readFileSync(path.join(root, pkg.main), 'utf8');
-    const specifiers = new Set([...bundle.matchAll(/^\s*import\s[^;]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2]!));
-    for (const m of bundle.matchAll(/\b(?:require|import)\(\s*"([^"]+)"\s*\)/g)) specifiers.add(m[1]!);
+    const specifiers = new Set([...bundle.matchAll(/^\s*import\s[^;]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm)].map((m) => (m[1] as string | undefined) ?? m[2]));
+    for (const m of bundle.matchAll(/\b(?:require|import)\(\s*"([^"]+)"\s*\)/g)) specifiers.add(m[1]);
     expect(specifiers.size).toBeGreaterThan(10);
     const builtins = new Set(builtinModules);
     for (const specifier of specifiers) {
       if (specifier.startsWith('node:') || builtins.has(specifier) || specifier === 'electron') continue;
-      const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+      const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
       expect(pkg.dependencies[name], `${specifier} must be in "dependencies" to be packaged`).toBeDefined();
     }
     const preload = readFileSync(path.join(root, 'dist/electron/preload.cjs'), 'utf8');

@@ -16,13 +16,12 @@ import { IPC_DESKTOP_SIGN_IN, IPC_NOTIFY, IPC_OPEN_EXTERNAL } from './ipc';
 import { DesktopShell, type ShellEnv } from './shell';
 import { APP_CSP } from './navigation';
 
-type Listener = (...args: any[]) => void;
-
 class FakeContents extends EventEmitter {
   loaded: string[] = [];
   openHandler: ((d: { url: string }) => { action: string }) | null = null;
-  async loadURL(url: string) {
+  loadURL(url: string) {
     this.loaded.push(url);
+    return Promise.resolve();
   }
   getURL() {
     return this.loaded.at(-1) ?? '';
@@ -66,9 +65,9 @@ class FakeWindow extends EventEmitter {
   getNormalBounds = () => ({ x: 40, y: 30, width: this.options.width ?? 800, height: this.options.height ?? 600 });
   /** The user clicks the close button. */
   close() {
-    let prevented = false;
-    this.emit('close', { preventDefault: () => (prevented = true) });
-    if (!prevented) this.destroy();
+    const event = { prevented: false, preventDefault: () => (event.prevented = true) };
+    this.emit('close', event);
+    if (!event.prevented) this.destroy();
   }
   destroy() {
     if (this.destroyed) return;
@@ -116,9 +115,9 @@ class FakeApp extends EventEmitter {
   getLoginItemSettings = () => ({ openAtLogin: false });
   quit() {
     this.quitCalls++;
-    let prevented = false;
-    this.emit('before-quit', { preventDefault: () => (prevented = true) });
-    if (!prevented) this.gone = true;
+    const event = { prevented: false, preventDefault: () => (event.prevented = true) };
+    this.emit('before-quit', event);
+    if (!event.prevented) this.gone = true;
   }
   exit(code = 0) {
     this.exitCode = code;
@@ -254,14 +253,14 @@ describe('desktop shell: boot sequence', () => {
     expect(await shell.boot()).toBe(true);
     const server = shell.server!;
     expect(server.host).toBe('127.0.0.1');
-    expect(starts[0]!.port).toBeGreaterThan(0);
+    expect(starts[0].port).toBeGreaterThan(0);
     expect((await fetch(`${server.url}/healthz`).then((r) => r.json())) as unknown).toEqual({ status: 'ok' });
 
     expect(fake.trays).toHaveLength(1);
-    expect(fake.trays[0]!.item('This computer').label).toBe(`This computer: ${server.url}`);
+    expect(fake.trays[0].item('This computer').label).toBe(`This computer: ${server.url}`);
     expect(fake.appMenu?.map((m) => m.label)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
     expect(fake.mainWindows).toHaveLength(1);
-    const win = fake.mainWindows[0]!;
+    const win = fake.mainWindows[0];
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/electron/preload.cjs' });
     expect(win.options.webPreferences?.additionalArguments).toEqual(['--pennypost-version=0.1.0']);
     expect(win.webContents.loaded).toEqual([`${server.url}/`]);
@@ -298,7 +297,7 @@ describe('desktop shell: boot sequence', () => {
     await shell.boot();
     expect(shell.server).not.toBeNull();
     expect(fake.mainWindows).toHaveLength(0);
-    fake.trays[0]!.click('Open PennyPost');
+    fake.trays[0].click('Open PennyPost');
     expect(fake.mainWindows).toHaveLength(1);
   });
 
@@ -306,7 +305,7 @@ describe('desktop shell: boot sequence', () => {
     const { fake, shell } = await makeShell();
     shell.claim();
     await shell.boot();
-    const win = fake.mainWindows[0]!;
+    const win = fake.mainWindows[0];
     await until(() => win.visible, 'the window to show');
     win.close(); // close to tray
     expect(win.visible).toBe(false);
@@ -338,7 +337,7 @@ describe('desktop shell: boot sequence', () => {
     shell.claim();
     expect(await shell.boot()).toBe(false);
     expect(fake.errorWindows).toHaveLength(1);
-    expect(decodeURIComponent(fake.errorWindows[0]!.webContents.loaded[0]!)).toContain('EADDRINUSE');
+    expect(decodeURIComponent(fake.errorWindows[0].webContents.loaded[0])).toContain('EADDRINUSE');
   });
 });
 
@@ -352,9 +351,9 @@ describe('desktop shell: locked data dir', () => {
     expect(shell.exitCode).toBe(2);
     expect(fake.mainWindows).toHaveLength(0);
     expect(fake.trays).toHaveLength(0);
-    const errorWindow = fake.errorWindows[0]!;
+    const errorWindow = fake.errorWindows[0];
     expect(errorWindow.options.webPreferences).toMatchObject({ javascript: false, sandbox: true });
-    const html = decodeURIComponent(errorWindow.webContents.loaded[0]!);
+    const html = decodeURIComponent(errorWindow.webContents.loaded[0]);
     expect(html).toContain('PennyPost is already running on this data');
     expect(html).toContain(dataDir);
 
@@ -366,7 +365,7 @@ describe('desktop shell: locked data dir', () => {
     errorWindow.webContents.navigate(ACTION_RETRY);
     await until(() => fake.errorWindows.length === 2, 'a second error window');
     await other.close();
-    fake.errorWindows[1]!.webContents.navigate(ACTION_RETRY);
+    fake.errorWindows[1].webContents.navigate(ACTION_RETRY);
     await until(() => fake.mainWindows.length === 1, 'the main window');
     expect(shell.server).not.toBeNull();
     expect(fake.errorWindows.every((w) => w.destroyed)).toBe(true);
@@ -380,7 +379,7 @@ describe('desktop shell: locked data dir', () => {
     const { fake, shell } = await makeShell({ dataDir });
     shell.claim();
     await shell.boot();
-    fake.errorWindows[0]!.close();
+    fake.errorWindows[0].close();
     expect(fake.app.exitCode).toBe(2);
   });
 });
@@ -403,9 +402,9 @@ describe('desktop shell: tray, notifications, settings', () => {
     await until(() => fake.notifications.length === 1, 'the notification');
     expect(fake.notifications[0]).toMatchObject({ title: 'Door opened', subtitle: 'Home', body: 'Front door at 14:03' });
 
-    const win = fake.mainWindows[0]!;
+    const win = fake.mainWindows[0];
     win.close(); // in the tray
-    fake.notifications[0]!.click();
+    fake.notifications[0].click();
     expect(win.visible).toBe(true);
     const page = win.webContents.loaded.at(-1)!;
     expect(page).toMatch(new RegExp(`^${server.url}/m/[A-Za-z0-9_.-]+$`));
@@ -413,17 +412,17 @@ describe('desktop shell: tray, notifications, settings', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Door opened');
 
-    await until(() => fake.trays[0]!.menu.some((i) => String(i.label).startsWith('Last push')), 'the last push in the tray');
-    expect(String(fake.trays[0]!.item('Last push').label)).toMatch(/^Last push \d\d:\d\d: Door opened \(delivered\)$/);
+    await until(() => fake.trays[0].menu.some((i) => String(i.label).startsWith('Last push')), 'the last push in the tray');
+    expect(String(fake.trays[0].item('Last push').label)).toMatch(/^Last push \d\d:\d\d: Door opened \(delivered\)$/);
   });
 
   it('turning notifications off in the tray silences them (and is saved in settings.json)', async () => {
     const { fake, shell, dataDir } = await makeShell();
     shell.claim();
     await shell.boot();
-    fake.trays[0]!.click('Desktop notifications');
+    fake.trays[0].click('Desktop notifications');
     expect(JSON.parse(readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).desktop.notifications).toBe(false);
-    expect(fake.trays[0]!.item('Desktop notifications').checked).toBe(false);
+    expect(fake.trays[0].item('Desktop notifications').checked).toBe(false);
     shell.notify({ id: 'x', userId: 'u', appId: 'a', appName: 'A', title: 'T', desp: '', url: '/m/x', createdAt: 0 });
     expect(fake.notifications).toHaveLength(0);
   });
@@ -432,13 +431,13 @@ describe('desktop shell: tray, notifications, settings', () => {
     const { fake, shell } = await makeShell();
     shell.claim();
     await shell.boot();
-    const win = fake.mainWindows[0]!;
+    const win = fake.mainWindows[0];
     win.close();
     expect(win.destroyed).toBe(false);
     expect(fake.notifications.map((n) => n.title)).toEqual(['PennyPost is still running']);
     expect((await fetch(`${shell.server!.url}/healthz`)).status).toBe(200);
 
-    fake.trays[0]!.click('Keep running when the window is closed');
+    fake.trays[0].click('Keep running when the window is closed');
     shell.showWindow();
     win.close();
     expect(win.destroyed).toBe(true);
@@ -451,14 +450,14 @@ describe('desktop shell: tray, notifications, settings', () => {
     shell.claim();
     await shell.boot();
     const before = shell.server!;
-    fake.trays[0]!.click('Accept pushes from the LAN');
-    await until(() => shell.server !== null && shell.server !== before && fake.trays[0]!.item('PennyPost').label === 'PennyPost — running', 'the restart');
+    fake.trays[0].click('Accept pushes from the LAN');
+    await until(() => shell.server !== null && shell.server !== before && fake.trays[0].item('PennyPost').label === 'PennyPost — running', 'the restart');
     const after = shell.server!;
     expect(after.port).toBe(before.port);
     expect(after.app.settings.get().network.lan).toBe(true);
     expect(JSON.parse(readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).network.lan).toBe(true);
-    expect(fake.trays[0]!.item('Accept pushes').checked).toBe(true);
-    expect(fake.mainWindows[0]!.webContents.loaded.at(-1)).toBe(`${after.url}/`);
+    expect(fake.trays[0].item('Accept pushes').checked).toBe(true);
+    expect(fake.mainWindows[0].webContents.loaded.at(-1)).toBe(`${after.url}/`);
     expect((await fetch(`${after.url}/healthz`)).status).toBe(200);
   });
 
@@ -466,7 +465,7 @@ describe('desktop shell: tray, notifications, settings', () => {
     const { fake, shell } = await makeShell();
     shell.claim();
     await shell.boot();
-    fake.trays[0]!.click('Copy webhook address');
+    fake.trays[0].click('Copy webhook address');
     expect(fake.copied).toEqual([shell.server!.url]);
   });
 
@@ -475,7 +474,7 @@ describe('desktop shell: tray, notifications, settings', () => {
     const dev = await makeShell({ env: { XDG_CONFIG_HOME: configHome } });
     dev.shell.claim();
     await dev.shell.boot();
-    dev.fake.trays[0]!.click('Open at login');
+    dev.fake.trays[0].click('Open at login');
     expect(existsSync(path.join(configHome, 'autostart', 'pennypost.desktop'))).toBe(false);
     expect(dev.fake.logs.some((l) => l.includes('only in the installed app'))).toBe(true);
     await dev.shell.host.stop();
@@ -485,14 +484,14 @@ describe('desktop shell: tray, notifications, settings', () => {
     await installed.shell.boot();
     // The setting (on) was saved by the dev run; the installed app applies it at start.
     expect(readFileSync(path.join(configHome, 'autostart', 'pennypost.desktop'), 'utf8')).toContain('Exec=/home/me/PennyPost.AppImage --hidden');
-    installed.fake.trays[0]!.click('Open at login');
+    installed.fake.trays[0].click('Open at login');
     expect(existsSync(path.join(configHome, 'autostart', 'pennypost.desktop'))).toBe(false);
     await installed.shell.host.stop();
 
     const mac = await makeShell({ platform: 'darwin', packaged: true });
     mac.shell.claim();
     await mac.shell.boot();
-    mac.fake.trays[0]!.click('Open at login');
+    mac.fake.trays[0].click('Open at login');
     expect(mac.fake.app.loginItems.at(-1)).toEqual({ openAtLogin: true, openAsHidden: true, args: ['--hidden'] });
   });
 });
@@ -506,7 +505,7 @@ describe('desktop shell: shutdown', () => {
     const order: string[] = [];
     const close = server.close.bind(server);
     (server as { close: () => Promise<void> }).close = async () => {
-      order.push(`server.close() (tray destroyed: ${fake.trays[0]!.destroyed})`);
+      order.push(`server.close() (tray destroyed: ${fake.trays[0].destroyed})`);
       await close();
       order.push('server closed');
     };
@@ -542,7 +541,7 @@ describe('desktop shell: shutdown', () => {
     const second = await makeShell({ dataDir });
     second.shell.claim();
     await second.shell.boot();
-    expect(second.fake.mainWindows[0]!.options).toMatchObject({ x: 40, y: 30, width: 1280, height: 820 });
+    expect(second.fake.mainWindows[0].options).toMatchObject({ x: 40, y: 30, width: 1280, height: 820 });
   });
 });
 

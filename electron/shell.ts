@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
 import { desktopLaunchOptions } from '../server/config/launch-options';
+import type { ServiceMap } from '../server/app-context';
 import type { Settings, SettingsPatch } from '../server/config/settings';
 import { SecretProtectedError } from '../server/config/secrets';
 import { DataDirLockedError } from '../server/db/database';
@@ -26,18 +27,19 @@ import { placeWindow, readWindowState, trackWindowState, writeWindowState, WINDO
  * real ones; electron/shell.test.ts passes fakes and a real PennyPost server).
  */
 
-type Listener = (...args: any[]) => void;
+/** An event listener; each `on` call says what its event passes (the emitters are Electron's objects or the tests' fakes). */
+type Listener<A extends unknown[]> = (...args: A) => void;
 
 export interface ShellContents extends PolicedContents {
   loadURL(url: string): Promise<void>;
   getURL(): string;
-  on(event: string, listener: Listener): unknown;
+  on<A extends unknown[]>(event: string, listener: Listener<A>): unknown;
 }
 
 export interface ShellWindow extends RevealableWindow {
   readonly webContents: ShellContents;
-  on(event: string, listener: Listener): unknown;
-  once(event: string, listener: Listener): unknown;
+  on<A extends unknown[]>(event: string, listener: Listener<A>): unknown;
+  once<A extends unknown[]>(event: string, listener: Listener<A>): unknown;
   hide(): void;
   close(): void;
   destroy(): void;
@@ -56,7 +58,7 @@ export interface ShellTray {
 }
 
 export interface ShellApp extends QuitApp, SingleInstanceApp, LoginItemApi {
-  on(event: string, listener: Listener): unknown;
+  on<A extends unknown[]>(event: string, listener: Listener<A>): unknown;
   whenReady(): Promise<unknown>;
   getVersion(): string;
   getName(): string;
@@ -117,7 +119,7 @@ function describe(error: unknown): string {
 }
 
 function startErrorKind(error: unknown): StartErrorKind {
-  if (error instanceof DataDirLockedError || (error as { code?: string })?.code === 'DATA_DIR_LOCKED') return 'locked';
+  if (error instanceof DataDirLockedError || (error as { code?: string } | null | undefined)?.code === 'DATA_DIR_LOCKED') return 'locked';
   if (error instanceof SecretProtectedError || /keychain/.test(describe(error))) return 'keys';
   return 'failed';
 }
@@ -146,7 +148,7 @@ export class DesktopShell {
       host,
       defaultPort: env.defaultPort,
       keyProtector: () => safeStorageKeyProtector(env.safeStorage, env.platform),
-      startServer: env.startServer,
+      startServer: (options) => env.startServer(options),
       onWarning: (message) => env.log('warn', message),
     });
   }
@@ -208,10 +210,12 @@ export class DesktopShell {
       const users = this.server?.app.services.users;
       return checkDesktopSignIn(senderUrl, this.origin, users ? () => users.desktop.issue() : null);
     });
+    // Set inside Electron; a plain Node (the shell's tests) has neither.
+    const versions: { electron?: string; chrome?: string } = process.versions;
     env.app.setAboutPanelOptions({
       applicationName: 'PennyPost',
       applicationVersion: env.app.getVersion(),
-      version: `Electron ${process.versions.electron ?? '—'} · Chrome ${process.versions.chrome ?? '—'}`,
+      version: `Electron ${versions.electron ?? '—'} · Chrome ${versions.chrome ?? '—'}`,
       copyright: 'MIT licence. Third-party licences: Help › Third-party licences.',
       website: DOCS_URL,
     });
@@ -287,7 +291,7 @@ export class DesktopShell {
         this.renderTray();
       }),
     );
-    const push = server.app.services.push;
+    const push = (server.app.services as Partial<ServiceMap>).push;
     if (push) {
       this.unsubscribers.push(push.onDesktopMessage((message) => this.notify(message)));
     }
@@ -332,6 +336,7 @@ export class DesktopShell {
   }
 
   /** LAN access needs another socket (0.0.0.0): save the setting, restart the server in place. */
+  // eslint-disable-next-line @typescript-eslint/require-await -- async so that a failed save is a rejected promise (the tray fires and forgets it), not a throw into the menu click
   async setLan(on: boolean): Promise<void> {
     const server = this.server;
     if (!server || server.app.settings.get().network.lan === on) return;
@@ -343,8 +348,10 @@ export class DesktopShell {
     this.renderTray();
     try {
       await this.host.restart();
+      const current = this.host.current;
+      if (!current) throw new Error('the server host has no server after its restart');
       this.status = 'running';
-      this.attachServer(this.host.current!);
+      this.attachServer(current);
     } catch (error) {
       this.status = 'stopped';
       this.env.log('error', 'restart after the LAN change failed', { error: describe(error) });

@@ -9,9 +9,9 @@ function fakeApp(log: string[]) {
     gone: false,
     quit() {
       log.push('app.quit()');
-      let prevented = false;
-      app.emit('before-quit', { preventDefault: () => (prevented = true) });
-      if (!prevented) {
+      const event = { prevented: false, preventDefault: () => (event.prevented = true) };
+      app.emit('before-quit', event);
+      if (!event.prevented) {
         app.gone = true;
         log.push('app gone');
       }

@@ -23,7 +23,7 @@ export interface QuitSteps {
   onError(error: unknown): void;
   /** Give up waiting after this long and exit with code 1 (default 20 s). */
   timeoutMs?: number;
-  setTimer?(fn: () => void, ms: number): { unref?(): void } | unknown;
+  setTimer?(fn: () => void, ms: number): unknown;
 }
 
 export function installQuitSequence(app: QuitApp, steps: QuitSteps): QuitSequence {
@@ -42,7 +42,7 @@ export function installQuitSequence(app: QuitApp, steps: QuitSteps): QuitSequenc
       if (state === 'stopped') return;
       steps.onError(new Error('the server took too long to stop; exiting'));
       app.exit(1);
-    }, steps.timeoutMs ?? 20_000) as { unref?(): void };
+    }, steps.timeoutMs ?? 20_000) as { unref?(): void } | null | undefined;
     timer?.unref?.();
     steps
       .stop()

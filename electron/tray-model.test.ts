@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, type Mock } from 'vitest';
 import { formatPushTime, trayMenuTemplate, trayTooltip, webhookAddress, type TrayActions, type TrayState } from './tray-model';
 
 const NOW = new Date(2025, 5, 15, 16, 30).getTime();
@@ -17,7 +17,7 @@ function state(overrides: Partial<TrayState> = {}): TrayState {
   };
 }
 
-function actions(): TrayActions & Record<string, ReturnType<typeof vi.fn>> {
+function actions(): Record<keyof TrayActions, Mock> {
   return {
     open: vi.fn(),
     quit: vi.fn(),
@@ -98,7 +98,7 @@ describe('tray menu', () => {
 
   it('disables copying and LAN switching while the server restarts', () => {
     const items = trayMenuTemplate(state({ status: 'restarting' }), actions(), NOW);
-    expect(items[0]!.label).toBe('PennyPost — restarting…');
+    expect(items[0].label).toBe('PennyPost — restarting…');
     expect(byLabel(items, 'Copy webhook')!.enabled).toBe(false);
     expect(byLabel(items, 'Accept pushes')!.enabled).toBe(false);
   });

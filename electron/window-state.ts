@@ -116,7 +116,7 @@ export interface Timers {
  * Saves the window's state a moment after it stops moving, and at once when it closes (and when
  * `flush()` is called on quit). Returns `flush`.
  */
-export function trackWindowState(win: TrackedWindow, save: (state: WindowState) => void, delayMs = 500, timers: Timers = globalThis as unknown as Timers): () => void {
+export function trackWindowState(win: TrackedWindow, save: (state: WindowState) => void, delayMs = 500, timers: Timers = globalThis): () => void {
   let pending: unknown = null;
   let last: WindowState | null = null;
   const capture = () => {

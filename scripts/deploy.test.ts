@@ -28,7 +28,7 @@ const NEVER_IN_RELEASE = ['vite', 'typescript', 'vitest', 'tsx', 'esbuild', '@pl
 /* ------------------------------------------------------------------ the doc */
 
 function codeBlocks(markdown: string): Array<{ lang: string; body: string }> {
-  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1]!, body: m[2]! }));
+  return [...markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1], body: m[2] }));
 }
 
 /** The shell block that holds the release install (the one that sets VERSION and unpacks). */
@@ -59,7 +59,7 @@ function parseUnit(text: string): Unit {
     const section = /^\[(.+)\]$/.exec(line);
     if (section) {
       current = [];
-      sections.set(section[1]!, current);
+      sections.set(section[1], current);
       continue;
     }
     const eq = line.indexOf('=');
@@ -98,7 +98,7 @@ function environment(unit: Unit, stateRoot: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const line of values(unit, 'Service', 'Environment')) {
     for (const [, quoted, bare] of line.matchAll(/"([^"]*)"|(\S+)/g)) {
-      const assignment = quoted ?? bare!;
+      const assignment = (quoted as string | undefined) ?? bare;
       const eq = assignment.indexOf('=');
       env[assignment.slice(0, eq)] = expand(assignment.slice(eq + 1), stateRoot);
     }
@@ -126,8 +126,8 @@ function start(command: string, args: string[], options: { cwd: string; env: Nod
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const entry = { child, stdout: () => stdout, stderr: () => stderr, exit };
   started.push(entry);
@@ -184,7 +184,7 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
   it('the unit shown in the doc is deploy/pennypost.service, byte for byte', () => {
     const shown = codeBlocks(DOC).filter((b) => b.body.includes('[Service]'));
     expect(shown).toHaveLength(1);
-    expect(shown[0]!.body).toBe(UNIT);
+    expect(shown[0].body).toBe(UNIT);
   });
 
   it('the doc gives each command once: every unpack and every `npm ci --omit=dev` line is the same', () => {
@@ -234,7 +234,7 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
     workDirs.push(dir);
     const blocks = codeBlocks(DOC).filter((b) => b.lang === 'caddy');
     expect(blocks).toHaveLength(1);
-    writeFileSync(path.join(dir, 'Caddyfile'), blocks[0]!.body);
+    writeFileSync(path.join(dir, 'Caddyfile'), blocks[0].body);
     const check = spawnSync('caddy', ['validate', '--adapter', 'caddyfile', '--config', path.join(dir, 'Caddyfile')], { encoding: 'utf8' });
     expect(check.status, check.stderr).toBe(0);
   });
@@ -246,7 +246,7 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
     expect(blocks).toHaveLength(1);
     const cert = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=pennypost.example.com', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { encoding: 'utf8' });
     expect(cert.status, cert.stderr).toBe(0);
-    const site = blocks[0]!.body
+    const site = blocks[0].body
       .replace(/\/etc\/letsencrypt\/live\/[^/]+\/fullchain\.pem/, path.join(dir, 'cert.pem'))
       .replace(/\/etc\/letsencrypt\/live\/[^/]+\/privkey\.pem/, path.join(dir, 'key.pem'));
     writeFileSync(path.join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\naccess_log off;\n${site}}\n`);
@@ -296,7 +296,7 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
       // Production dependencies only.
       expect(existsSync(path.join(opt, 'node_modules', 'classic-level', 'package.json'))).toBe(true);
       const pkg = JSON.parse(readFileSync(path.join(opt, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-      const lock = JSON.parse(readFileSync(path.join(opt, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+      const lock = JSON.parse(readFileSync(path.join(opt, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean } | undefined> };
       const devOnly = Object.keys(pkg.devDependencies).filter((name) => lock.packages[`node_modules/${name}`]?.dev);
       const present = [...new Set([...devOnly, ...NEVER_IN_RELEASE])].filter((name) => existsSync(path.join(opt, 'node_modules', name)));
       expect(present).toEqual([]);

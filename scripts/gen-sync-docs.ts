@@ -26,11 +26,20 @@ const NOTES: Record<string, string> = {
   reward: 'coin cents',
 };
 
-function describe(prop: Record<string, any>): string {
+/** The parts of a property's JSON schema that the table shows. */
+interface PropertySchema {
+  type?: string | readonly string[];
+  items?: { type?: string | readonly string[] };
+  maxItems?: number;
+  enum?: readonly unknown[];
+  maxLength?: number;
+}
+
+function describe(prop: PropertySchema): string {
   const parts: string[] = [];
-  if (prop.type === 'array') parts.push(`array of ${prop.items?.type ?? 'any'}${prop.maxItems ? ` (≤ ${prop.maxItems})` : ''}`);
+  if (prop.type === 'array') parts.push(`array of ${String(prop.items?.type ?? 'any')}${prop.maxItems ? ` (≤ ${prop.maxItems})` : ''}`);
   else parts.push(String(prop.type ?? 'any'));
-  if (prop.enum) parts.push(`one of ${prop.enum.map((v: unknown) => `\`${v}\``).join(', ')}`);
+  if (prop.enum) parts.push(`one of ${prop.enum.map((v) => `\`${String(v)}\``).join(', ')}`);
   if (prop.maxLength !== undefined && !prop.enum) parts.push(`≤ ${prop.maxLength} chars`);
   return parts.join(', ');
 }
@@ -40,11 +49,11 @@ export function renderShapes(): string {
   // The collections marked `sync` (server/db/collections.ts), in definition order.
   for (const def of allDomains().flatMap((d) => d.collections ?? []).filter((d) => d.sync)) {
     const name = def.name;
-    const schema = def.schema as Record<string, any>;
-    const required = new Set<string>(schema.required ?? []);
+    const schema = def.schema;
+    const required = new Set<unknown>(schema.required ?? []);
     out.push(`### \`${name}\` (remote database \`<prefix>${name}\`, schema version ${schema.version})`, '');
     out.push('| field | type | required | meaning |', '|---|---|---|---|');
-    for (const [field, prop] of Object.entries(schema.properties as Record<string, Record<string, any>>)) {
+    for (const [field, prop] of Object.entries(schema.properties as Record<string, PropertySchema>)) {
       out.push(`| \`${field === schema.primaryKey ? '_id' : field}\` | ${describe(prop)} | ${required.has(field) ? 'yes' : 'no'} | ${NOTES[field] ?? ''} |`);
     }
     out.push('');

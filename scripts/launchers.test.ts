@@ -34,8 +34,8 @@ function launch(command: string, args: string[]): Launch {
   // detached: its own process group, as a job started from a terminal is.
   const child = spawn(command, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const started = { child, output: () => output, exit };
   launched.push(started);
@@ -161,7 +161,7 @@ describe.runIf(process.platform === 'linux')('launchers stop with their command,
 
   it('npm start says in one line that the desktop app is not available, then serves', async () => {
     const dataDir = tempDataDir('launch-notice');
-    const started = launch(npm, LAUNCHERS[0]![2](dataDir));
+    const started = launch(npm, LAUNCHERS[0][2](dataDir));
     await readyPort(started);
     const notice = started.output().split('\n').filter((line) => line.includes('desktop app'));
     // On this machine Electron cannot be downloaded; where it can but no display exists, the same line says so.

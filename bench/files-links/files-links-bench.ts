@@ -28,15 +28,15 @@ function pngOfSize(bytes: number, ascii = false): Buffer {
 async function upload(t: TestServer, token: string, bytes: Buffer): Promise<{ fileId: string; signedUrl: string }> {
   const ticket = await t.api('file.upload', { fileName: 'bench.png', fileType: 'image/png', fileSize: bytes.length }, token);
   if (ticket.code !== 200) throw new Error(ticket.message);
-  const put = await fetch(t.url + ticket.data.uploadUrl, { method: 'PUT', body: new Uint8Array(bytes) });
-  const body = (await put.json()) as any;
+  const put = await fetch(t.url + (ticket.data.uploadUrl as string), { method: 'PUT', body: new Uint8Array(bytes) });
+  const body = await put.json();
   if (body.code !== 200) throw new Error(body.message);
   return { fileId: ticket.data.fileId, signedUrl: body.data.signedUrl };
 }
 
 function run(options: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(options, (error, result) => (error ? reject(error as Error) : resolve(result)));
   });
 }
 
@@ -101,7 +101,7 @@ async function main() {
   for (const r of rows) console.log(line(r));
 }
 
-main().catch((error) => {
+main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -176,9 +176,10 @@ async function importRows(url: string) {
     const sum = { create: 0, duplicate: 0, invalid: 0 };
     for (const csv of parts) {
       const answer = await call(url, token, 'accounting.importCsv', { csv, dryRun, timeZone: 'UTC', createMissingCategories: true });
-      sum.create += answer.summary.create;
-      sum.duplicate += answer.summary.duplicate;
-      sum.invalid += answer.summary.invalid;
+      const summary = answer.summary as typeof sum;
+      sum.create += summary.create;
+      sum.duplicate += summary.duplicate;
+      sum.invalid += summary.invalid;
     }
     const cpu = process.cpuUsage(cpu0);
     return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, ...sum };
@@ -209,7 +210,7 @@ async function importRows(url: string) {
   console.log('(seconds: wall clock, the goal; cpu s: CPU time of the whole process, server included, all threads)');
 }
 
-main().catch((error) => {
+main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -145,7 +145,7 @@ async function main() {
   for (const [what, value, goal] of rows) process.stdout.write(`| ${what} | ${value} | ${goal} |\n`);
 }
 
-main().catch((error) => {
+main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

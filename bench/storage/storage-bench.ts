@@ -11,7 +11,7 @@ import { createRxDatabase, normalizeMangoQuery, prepareQuery, type MangoQuery, t
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { levelDirOf, openDatabase } from '../../server/db/database';
-import { DATE_MAX, DATE_MIN, makeRecords, recordSchema, seededRandom, tempDir, type AccountRecord } from '../../server/db/tests/fixtures';
+import { DATE_MIN, makeRecords, recordSchema, seededRandom, tempDir, type AccountRecord } from '../../server/db/tests/fixtures';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const USERS = 10;
@@ -104,7 +104,7 @@ async function runQueries(records: RxCollection<AccountRecord>, data: AccountRec
   const schema = records.storageInstance.schema;
   const storageTimes: number[] = [];
   for (const { userId, from } of rangeStarts(data, 2)) {
-    const q = { selector: { userId, date: { $gte: from }, _deleted: { $eq: false } }, sort: [{ date: 'asc' }], limit: 1000 } as MangoQuery<any>;
+    const q = { selector: { userId, date: { $gte: from }, _deleted: { $eq: false } }, sort: [{ date: 'asc' }], limit: 1000 } as MangoQuery;
     const [ms, res] = await timed(() => records.storageInstance.query(prepareQuery(schema, normalizeMangoQuery(schema as any, q))));
     if (res.documents.length !== 1000) throw new Error(`storage range query returned ${res.documents.length}`);
     storageTimes.push(ms);
@@ -141,7 +141,7 @@ function coldOpen(dataDir: string): Promise<any> {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`cold-open child exited ${code}`))));
   });

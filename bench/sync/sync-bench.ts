@@ -133,7 +133,7 @@ async function main() {
   const dirB = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-sync-b-'));
   const settings = { rateLimit: { apiPerToken: 10_000_000, authPerAddress: 1000 }, sync: { retrySeconds: 1, batchSize: Number(process.env.BENCH_SYNC_BATCH ?? 1000) } };
   const a = await startServer({ dataDir: dirA, port: 0, logger: createLogger('warn'), settings });
-  const b = await startChildServer(dirB, settings as never);
+  const b = await startChildServer(dirB, settings);
   try {
     const userA = await api(a.url, 'user.register', { username: 'bench_a', email: 'a@example.com', password: 'bench-password' });
     const cash = (await api(a.url, 'asset.create', { name: 'Cash', type: 'debit_card', currency: 'USD', balance: 1_000_000 }, userA.token)).id;
@@ -216,7 +216,7 @@ async function main() {
 
 main().then(
   () => process.exit(0),
-  (error) => {
+  (error: unknown) => {
     console.error(error);
     process.exit(1);
   },

@@ -6,7 +6,9 @@ import { initI18n } from './i18n';
 import { App } from './App';
 
 await initI18n();
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
   <StrictMode>
     <App />
   </StrictMode>,

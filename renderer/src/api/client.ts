@@ -9,10 +9,8 @@ import type { MissingRate } from '../../../server/ledger/stats';
  * read of a field the server does not return is a compile error.
  */
 export type ActionName = keyof ActionDeclarations;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ParamsOf<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer S, any, any> ? Static<S> : never;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type InferredResult<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<any, any, infer R> ? Awaited<R> : never;
+export type ParamsOf<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer S, infer _A, infer _R> ? Static<S> : never;
+type InferredResult<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer _S, infer _A, infer R> ? Awaited<R> : never;
 
 /**
  * Results whose handler is typed loosely on the server (e.g. `Record<string, unknown>`), written
@@ -65,8 +63,9 @@ export type AccountNews = { kind: 'disabled' } | { kind: 'mustChangePassword' } 
 
 /** 1004 with `{disabled: true}`: the account was disabled; 403 with `{mustChangePassword: true}`: a reset is pending; 1004 with `{role}`: the caller's current role. */
 export function accountNewsOf(error: ApiCallError): AccountNews | null {
-  const data = (error.data ?? null) as { disabled?: unknown; mustChangePassword?: unknown; role?: unknown } | null;
-  if (!data || typeof data !== 'object') return null;
+  const raw = error.data;
+  if (!raw || typeof raw !== 'object') return null;
+  const data = raw as { disabled?: unknown; mustChangePassword?: unknown; role?: unknown };
   if (error.code === 1004 && data.disabled === true) return { kind: 'disabled' };
   if (error.code === 403 && data.mustChangePassword === true) return { kind: 'mustChangePassword' };
   if (error.code === 1004 && typeof data.role === 'string') return { kind: 'role', role: data.role };

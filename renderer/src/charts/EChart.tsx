@@ -26,7 +26,7 @@ export default function EChart({ option, className, label }: { option: EChartsOp
     color: ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'],
     animationDuration: 300,
     ...option,
-    tooltip: option.tooltip ? { renderMode: 'richText', ...(option.tooltip as object) } : undefined,
+    tooltip: option.tooltip ? { renderMode: 'richText', ...option.tooltip } : undefined,
   };
   for (const axisKey of ['xAxis', 'yAxis'] as const) {
     const axis = themed[axisKey];
@@ -35,11 +35,11 @@ export default function EChart({ option, className, label }: { option: EChartsOp
         axisLine: { lineStyle: { color: grid } },
         splitLine: { lineStyle: { color: grid } },
         axisLabel: { color: text },
-        ...(axis as object),
+        ...axis,
       };
     }
   }
-  if (themed.legend && !Array.isArray(themed.legend)) themed.legend = { textStyle: { color: text }, ...(themed.legend as object) };
+  if (themed.legend && !Array.isArray(themed.legend)) themed.legend = { textStyle: { color: text }, ...themed.legend };
   return (
     <div role="img" aria-label={label} className={className ?? 'pp-chart'}>
       <ReactEChartsCore echarts={echarts} option={themed} notMerge lazyUpdate style={{ width: '100%', height: '100%' }} opts={{ renderer: 'canvas' }} />

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../api/client';
@@ -36,7 +36,7 @@ export function ChangePasswordForm({
   const mismatch = repeat.length > 0 && repeat !== next;
   const ready = next.length >= 8 && repeat === next && (currentOptional || current.length > 0);
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!ready) return;
     setBusy(true);
@@ -58,7 +58,7 @@ export function ChangePasswordForm({
   const field = wrongCurrent ? 'currentPassword' : (error?.field ?? null);
   const general = error && field !== 'currentPassword' && field !== 'newPassword' ? (error.code === 429 ? t('auth.tooMany') : errorText(error)) : null;
   return (
-    <form onSubmit={submit} noValidate aria-label={temporary ? t('auth.newPasswordTitle') : t('auth.changePassword')}>
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={temporary ? t('auth.newPasswordTitle') : t('auth.changePassword')}>
       <Stack gap="sm">
         <PasswordInput
           label={temporary ? t('auth.temporaryPassword') : t('auth.currentPassword')}

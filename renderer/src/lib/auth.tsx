@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { navigate } from './router';
-import { call, onAccountChanged, onSessionEnded, setToken, type AccountNews, type ApiCallError, type ResultOf } from '../api/client';
+import { ApiCallError, call, onAccountChanged, onSessionEnded, setToken, type AccountNews, type ResultOf } from '../api/client';
 
 /**
  * The sign-in session. The token is kept in localStorage so PennyPost stays signed in across
@@ -69,10 +69,10 @@ interface AuthValue {
   session: Session | null;
   reason: SignedOutReason;
   /** `password`: the one just typed; kept in memory only, for the new-password screen after a reset. */
-  signIn(result: SignInResult, options?: { password?: string }): void;
-  signOut(): Promise<void>;
+  signIn: (result: SignInResult, options?: { password?: string }) => void;
+  signOut: () => Promise<void>;
   /** The server told something new about the signed-in account (verifyToken, changePassword, …). */
-  updateUser(patch: Partial<Omit<SessionUser, 'id'>>): void;
+  updateUser: (patch: Partial<Omit<SessionUser, 'id'>>) => void;
   /** The temporary password this session was opened with, while a new one must be chosen. */
   temporaryPassword: string | null;
 }
@@ -125,8 +125,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token) return;
     call('user.verifyToken', { token }).then(
-      ({ user }) => updateUser({ username: user.username, email: user.email ?? '', role: asRole(user.role), mustChangePassword: user.mustChangePassword === true }, token),
-      (error: ApiCallError) => {
+      ({ user }) => updateUser({ username: user.username, email: user.email, role: asRole(user.role), mustChangePassword: user.mustChangePassword }, token),
+      (error: unknown) => {
+        if (!(error instanceof ApiCallError)) return;
         if (error.code === 401 || error.code === 1003 || error.code === 1001) end(error.code === 1003 ? 'expired' : error.code === 1001 ? 'gone' : 'revoked');
         else if (error.code === 1004) end('disabled');
       },
@@ -151,7 +152,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const session: Session = {
           token: result.token,
           expiresAt: result.expiresAt,
-          user: { id: result.id, username: result.username, email: result.email ?? '', role: asRole(result.role), mustChangePassword: result.mustChangePassword === true },
+          user: { id: result.id, username: result.username, email: result.email, role: asRole(result.role), mustChangePassword: result.mustChangePassword },
         };
         temporaryPassword.current = session.user.mustChangePassword ? (options.password ?? null) : null;
         store(session);

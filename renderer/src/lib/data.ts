@@ -47,7 +47,7 @@ export function useApi<N extends ActionName>(action: N, params: ParamsOf<N> | nu
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        const apiError = error instanceof ApiCallError ? error : new ApiCallError(500, String((error as Error)?.message ?? error));
+        const apiError = error instanceof ApiCallError ? error : new ApiCallError(500, String((error as Partial<Error> | null | undefined)?.message ?? error));
         setState((s) => ({ data: s.data, error: apiError, loading: false }));
       },
     );
@@ -76,7 +76,7 @@ export function useAction() {
       if (options.invalidate !== false) invalidate();
       return result;
     } catch (err) {
-      const apiError = err instanceof ApiCallError ? err : new ApiCallError(500, String((err as Error)?.message ?? err));
+      const apiError = err instanceof ApiCallError ? err : new ApiCallError(500, String((err as Partial<Error> | null | undefined)?.message ?? err));
       if (mounted.current) setError(apiError);
       return undefined;
     } finally {

@@ -55,8 +55,8 @@ const SHAPE = /^(-)?([1-9]\d{0,2}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
 function split(text: string): { negative: boolean; int: string; frac: string } | null {
   const match = SHAPE.exec(text);
   if (!match) return null;
-  const rawInt = match[2] ?? '';
-  const frac = match[3] ?? '';
+  const rawInt = match[2];
+  const frac = (match[3] as string | undefined) ?? ''; // the fraction group is optional
   if (rawInt === '' && frac === '') return null; // "", "-", ".", "-."
   const int = rawInt.replace(/,/g, '').replace(/^0+(?=\d)/, '') || '0';
   return { negative: match[1] === '-', int, frac };

@@ -99,8 +99,10 @@ export function usePushFeedConnection(token: string | null): void {
     const controller = new AbortController();
     const lastId = { value: '' };
     let attempt = 0;
+    // A call, not a property read: the signal is aborted from outside while the loop awaits.
+    const stopped = () => controller.signal.aborted;
     const loop = async () => {
-      while (!controller.signal.aborted) {
+      while (!stopped()) {
         setStatus('connecting');
         let outcome: 'auth' | 'dropped' = 'dropped';
         try {
@@ -109,7 +111,7 @@ export function usePushFeedConnection(token: string | null): void {
         } catch {
           attempt++;
         }
-        if (controller.signal.aborted || outcome === 'auth') break;
+        if (stopped() || outcome === 'auth') break;
         setStatus('offline');
         await new Promise((resolve) => window.setTimeout(resolve, Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5))));
       }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Checkbox, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
   const [description, setDescription] = useState(asset?.description ?? '');
   const [isDefault, setIsDefault] = useState(asset?.isDefault ?? false);
   const { run, busy, error } = useAction();
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!checkFields(opening)) return;
     const balance = opening.value ?? 0;
@@ -44,7 +44,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
   const general = error && !['name', 'type', 'currency', 'balance', 'openingBalance', 'description'].includes(error.field ?? '') ? errorText(error) : null;
   return (
     <Modal opened onClose={onClose} title={asset ? t('assets.editTitle') : t('assets.new')}>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <TextInput label={t('assets.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={100} error={fieldErr('name')} data-autofocus />
           <Group grow align="flex-start">

@@ -10,6 +10,14 @@ import type { Asset } from '../../lib/ledger';
 export function DeleteAssetDialog({ asset, action, onClose }: { asset: Asset | null; action: ActionState; onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
+  const confirm = async () => {
+    if (!asset) return;
+    const ok = await action.run(() => call('asset.delete', { id: asset.id }));
+    if (ok) {
+      notifications.show({ color: 'teal', message: t('assets.deleted') });
+      onClose();
+    }
+  };
   return (
     <Modal opened={asset !== null} onClose={onClose} title={t('assets.deleteTitle', { name: asset?.name ?? '' })}>
       <Text size="sm" mb="md">
@@ -27,14 +35,7 @@ export function DeleteAssetDialog({ asset, action, onClose }: { asset: Asset | n
         <Button
           color="red"
           loading={action.busy}
-          onClick={async () => {
-            if (!asset) return;
-            const ok = await action.run(() => call('asset.delete', { id: asset.id }));
-            if (ok) {
-              notifications.show({ color: 'teal', message: t('assets.deleted') });
-              onClose();
-            }
-          }}
+          onClick={() => void confirm()}
         >
           {t('assets.confirmDelete')}
         </Button>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call } from '../../api/client';
@@ -15,7 +15,7 @@ export function LoginForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiCallError | null>(null);
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
@@ -35,13 +35,13 @@ export function LoginForm() {
       : disabled
         ? t('auth.reason.disabled')
         : error.code === 1004
-          ? t('auth.locked', { time: new Date(Number((error.data as { lockedUntil?: number } | null)?.lockedUntil ?? Date.now() + 15 * 60_000)).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' }) })
+          ? t('auth.locked', { time: new Date(Number((error.data as { lockedUntil?: unknown } | null)?.lockedUntil ?? Date.now() + 15 * 60_000)).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' }) })
           : error.code === 429
             ? t('auth.tooMany')
             : errorText(error)
     : null;
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="sm">
         <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus autoFocus />
         <PasswordInput label={t('auth.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />

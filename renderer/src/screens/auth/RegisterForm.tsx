@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../../api/client';
@@ -31,7 +31,7 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
   const inviteShown = info !== undefined && info.hasOwner && signUp !== 'closed';
   const inviteRequired = signUp === 'invite';
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (mismatch || tooShort || (inviteRequired && !inviteCode.trim())) return;
     setBusy(true);
@@ -59,7 +59,7 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
   const fields = ['username', 'email', 'password', ...(inviteShown ? ['inviteCode'] : [])];
   const general = error && !fields.includes(field ?? '') ? (error.code === 429 ? t('auth.tooMany') : errorText(error)) : null;
   return (
-    <form onSubmit={submit} noValidate aria-label={firstAccount ? t('auth.ownerTitle') : t('auth.createAccount')}>
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={firstAccount ? t('auth.ownerTitle') : t('auth.createAccount')}>
       <Stack gap="sm">
         {firstAccount && (
           <Text size="sm" data-testid="owner-hint">

@@ -23,17 +23,21 @@ export function DashboardPage() {
   const goals = useApi('savings.queryGoals', { status: 'active', page: 1, pageSize: 4 });
 
   const series = months.data?.series ?? [];
-  const thisMonth = series[series.length - 1];
-  const lastMonth = series[series.length - 2];
+  const thisMonth = series.at(-1);
+  const lastMonth = series.at(-2);
   const currency = assets.data?.currency ?? months.data?.currency ?? 'USD';
   const noAssets = assets.data !== undefined && assets.data.byType.length === 0;
+  const topCategories = categories.data;
 
   return (
     <div className="pp-page">
       <PageHeader title={t('dashboard.title')}>
         <Button onClick={() => navigate('/records?new=expense')}>{t('dashboard.addRecord')}</Button>
       </PageHeader>
-      <ErrorNote error={assets.error ?? months.error} onRetry={() => (assets.reload(), months.reload())} />
+      <ErrorNote error={assets.error ?? months.error} onRetry={() => {
+          assets.reload();
+          months.reload();
+        }} />
       {noAssets && (
         <div className="pp-card" style={{ marginBottom: 16 }}>
           <Group justify="space-between">
@@ -101,20 +105,20 @@ export function DashboardPage() {
           <Title order={2} size="h5" id="dash-categories" mb="xs">
             {t('dashboard.topCategories')}
           </Title>
-          {!categories.data ? (
+          {!topCategories ? (
             <Skeleton h={200} />
-          ) : categories.data.categories.length === 0 ? (
+          ) : topCategories.categories.length === 0 ? (
             <Empty>{t('dashboard.noExpenses')}</Empty>
           ) : (
             <Stack gap="sm">
-              {categories.data.categories.map((c) => (
+              {topCategories.categories.map((c) => (
                 <div key={c.category}>
                   <Group justify="space-between" gap="xs" wrap="nowrap">
                     <Text size="sm" truncate>
                       {c.category}
                     </Text>
                     <Text size="sm" className="pp-num">
-                      {f.money(c.amount, categories.data!.currency)} · {f.percent(c.share)}
+                      {f.money(c.amount, topCategories.currency)} · {f.percent(c.share)}
                     </Text>
                   </Group>
                   <ProgressBar value={c.share * 100} label={c.category} tone="expense" />

@@ -18,7 +18,7 @@ export function DeleteFileDialog({ file, remove, onClose }: { file: FileItem | n
       notifications.show({ color: 'teal', message: t('files.deleted') });
     }
   };
-  const attachedCount = remove.error?.code === 409 ? Number((remove.error.data as { records?: number } | null)?.records ?? 0) : 0;
+  const attachedCount = remove.error?.code === 409 ? Number((remove.error.data as { records?: unknown } | null)?.records ?? 0) : 0;
   return (
     <Modal opened={file !== null} onClose={onClose} title={t('files.deleteTitle', { name: file?.fileName ?? '' })}>
       <Text size="sm" mb="md">

@@ -53,7 +53,10 @@ export function FilesTab() {
 
   return (
     <Stack>
-      <div className="pp-dropzone" data-active={dragging} onDragOver={(e) => (e.preventDefault(), setDragging(true))} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
+      <div className="pp-dropzone" data-active={dragging} onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
         <input ref={input} type="file" multiple className="pp-visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => e.currentTarget.files && void upload(e.currentTarget.files)} data-testid="files-input" />
         <Group justify="center" gap="sm">
           <Text size="sm">{t('files.dropHint')}</Text>
@@ -86,7 +89,10 @@ export function FilesTab() {
           <Text size="sm" data-testid="file-stats">
             {files.data ? t('files.stats', { count: files.data.total, size: f.bytes(pageBytes) }) : '…'}
           </Text>
-          <Select size="xs" aria-label={t('files.filterCategory')} placeholder={t('files.allCategories')} clearable value={category} onChange={(v) => (setCategory(v), setPage(1))} data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))} w={180} />
+          <Select size="xs" aria-label={t('files.filterCategory')} placeholder={t('files.allCategories')} clearable value={category} onChange={(v) => {
+            setCategory(v);
+            setPage(1);
+          }} data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))} w={180} />
         </Group>
         <ErrorNote error={files.error ?? (remove.error && remove.error.code !== 409 ? remove.error : null)} onRetry={files.reload} />
         {!files.data ? (
@@ -132,7 +138,10 @@ export function FilesTab() {
                     <Group gap={4} wrap="nowrap">
                       <CopyButton value={absolute(file.signedUrl)} label={t('files.copyLink', { name: file.fileName })} />
                       <Tooltip label={t('files.delete')}>
-                        <ActionIcon variant="subtle" color="red" aria-label={t('files.deleteNamed', { name: file.fileName })} onClick={() => (remove.setError(null), setDeleting(file))}>
+                        <ActionIcon variant="subtle" color="red" aria-label={t('files.deleteNamed', { name: file.fileName })} onClick={() => {
+                      remove.setError(null);
+                      setDeleting(file);
+                    }}>
                           <Icon name="trash" size={16} />
                         </ActionIcon>
                       </Tooltip>

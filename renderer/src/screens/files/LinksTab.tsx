@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Button, Group, Pagination, Skeleton, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,7 @@ export function LinksTab() {
   const [isPublic, setIsPublic] = useState(true);
   const create = useAction();
   const change = useAction();
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const expireDay = fromDateInput(expires);
     const link = await create.run(() =>
@@ -48,7 +48,7 @@ export function LinksTab() {
   const clicks = list.reduce((sum, l) => sum + l.accessCount, 0);
   return (
     <Stack>
-      <form className="pp-card" onSubmit={submit} aria-label={t('links.new')}>
+      <form className="pp-card" onSubmit={(event) => void submit(event)} aria-label={t('links.new')}>
         <Group align="flex-start" gap="sm">
           <TextInput label={t('links.target')} placeholder="https://…" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required style={{ flex: 3 }} error={fieldErr('url') ?? (create.error && !create.error.field && create.error.code === 400 ? errorText(create.error) : null)} />
           <TextInput label={t('links.alias')} description={t('links.aliasHint')} value={alias} onChange={(e) => setAlias(e.currentTarget.value)} style={{ flex: 1 }} error={fieldErr('alias') ?? (create.error?.code === 409 ? errorText(create.error) : null)} />

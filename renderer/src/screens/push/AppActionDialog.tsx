@@ -10,6 +10,10 @@ export function AppActionDialog({ app, action, onClose }: { app: App; action: 'r
   const { t } = useTranslation();
   const errorText = useErrorText();
   const run = useAction();
+  const confirm = async () => {
+    const ok = await run.run<unknown>(() => (action === 'reset' ? call('push.resetAppKey', { id: app.id }) : call('push.deleteApp', { id: app.id })));
+    if (ok) onClose();
+  };
   return (
     <Modal opened={action !== null} onClose={onClose} title={action === 'reset' ? t('push.resetKeyTitle') : t('push.deleteAppTitle', { name: app.name })}>
       <Text size="sm" mb="md">
@@ -27,10 +31,7 @@ export function AppActionDialog({ app, action, onClose }: { app: App; action: 'r
         <Button
           color="red"
           loading={run.busy}
-          onClick={async () => {
-            const ok = await run.run<unknown>(() => (action === 'reset' ? call('push.resetAppKey', { id: app.id }) : call('push.deleteApp', { id: app.id })));
-            if (ok) onClose();
-          }}
+          onClick={() => void confirm()}
         >
           {action === 'reset' ? t('push.resetKey') : t('push.deleteApp')}
         </Button>

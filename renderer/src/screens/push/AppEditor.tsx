@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -14,14 +14,14 @@ export function AppEditor({ channels, app, onClose }: { channels: Channel[]; app
   const words = useChannelText();
   const types = useChannelTypes();
   const [name, setName] = useState(app?.name ?? '');
-  const [channelId, setChannelId] = useState<string | null>(app?.channelId ?? channels[0]?.id ?? null);
+  const [channelId, setChannelId] = useState<string | null>(app?.channelId ?? channels.at(0)?.id ?? null);
   const [messageType, setMessageType] = useState<string>(app?.messageType ?? 'custom');
   const [templateId, setTemplateId] = useState(app?.templateId ?? '');
   const [pushMode, setPushMode] = useState<string>(app?.pushMode ?? 'all');
   const { run, busy, error } = useAction();
   const channel = channels.find((c) => c.id === channelId);
   const templates = channel ? types?.of(channel.type)?.templates === true : false;
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!channelId) return;
     const common = {
@@ -37,7 +37,7 @@ export function AppEditor({ channels, app, onClose }: { channels: Channel[]; app
   const fieldErr = (f: string) => (error && error.field === f ? errorText(error) : null);
   return (
     <Modal opened onClose={() => onClose()} title={app ? t('push.editApp') : t('push.newApp')}>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <TextInput label={t('push.appName')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={64} error={fieldErr('name')} data-autofocus />
           <Select

@@ -17,11 +17,14 @@ export function AppsTab() {
   const [selected, setSelected] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const list = apps.data?.list ?? [];
-  const app = list.find((a) => a.id === selected) ?? list[0];
+  const app = list.find((a) => a.id === selected) ?? list.at(0);
   const noChannels = channels.data && channels.data.list.length === 0;
   return (
     <>
-      <ErrorNote error={apps.error ?? channels.error} onRetry={() => (apps.reload(), channels.reload())} />
+      <ErrorNote error={apps.error ?? channels.error} onRetry={() => {
+          apps.reload();
+          channels.reload();
+        }} />
       {noChannels ? (
         <Alert color="teal" mb="md">
           <Group justify="space-between">

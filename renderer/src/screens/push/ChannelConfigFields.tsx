@@ -28,10 +28,13 @@ function initialText(field: ChannelField): string {
 
 const ruleOf = (field: ChannelField): NumberRule => ({ kind: 'whole', min: field.minimum ?? 0, max: field.maximum ?? Number.MAX_SAFE_INTEGER, optional: !field.required });
 
+/** A stored setting as the form's text: the form's fields are text, integers or choices. */
+const settingText = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '');
+
 /** The form state of a channel's settings; `stored` is the channel's (masked) config when editing. */
 export function useConfigForm(stored: Record<string, unknown>): ConfigForm {
   const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(Object.entries(stored).map(([key, value]) => [key, value === undefined || value === null ? '' : String(value)])),
+    Object.fromEntries(Object.entries(stored).map(([key, value]) => [key, settingText(value)])),
   );
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
   const refs = useRef(new Map<string, RefObject<HTMLInputElement | null>>());

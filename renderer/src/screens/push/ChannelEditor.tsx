@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Modal, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -20,7 +20,7 @@ export function ChannelEditor({ channel, onClose }: { channel: Channel | null; o
   const { run, busy, error } = useAction();
   const type = chosen ?? types?.initial ?? '';
   const info = types?.of(type);
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!info || !form.check(info)) return;
     const config = form.config(info);
@@ -34,7 +34,7 @@ export function ChannelEditor({ channel, onClose }: { channel: Channel | null; o
   const hint = words.typeHint(type);
   return (
     <Modal opened onClose={onClose} title={channel ? t('push.editChannel') : t('push.newChannel')}>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <TextInput label={t('push.channelName')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={64} error={fieldErr('name')} data-autofocus />
           {!types ? (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Alert, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../../api/client';
@@ -14,7 +14,7 @@ export function ChannelTest({ channel, onClose }: { channel: Channel; onClose: (
   const [address, setAddress] = useState('');
   const [result, setResult] = useState<ResultOf<'push.testChannel'> | null>(null);
   const { run, busy, error } = useAction();
-  const test = async (event: FormEvent) => {
+  const test = async (event: SubmitEvent) => {
     event.preventDefault();
     setResult(null);
     const r = await run(() => call('push.testChannel', { id: channel.id, ...(address.trim() ? { address: address.trim() } : {}) }), { invalidate: false });
@@ -22,7 +22,7 @@ export function ChannelTest({ channel, onClose }: { channel: Channel; onClose: (
   };
   return (
     <Modal opened onClose={onClose} title={t('push.testChannelTitle', { name: channel.name })}>
-      <form onSubmit={test}>
+      <form onSubmit={(event) => void test(event)}>
         <Stack gap="sm">
           {types?.of(channel.type)?.recipients && (
             <TextInput label={t('push.testAddress')} description={t('push.testAddressHint')} value={address} onChange={(e) => setAddress(e.currentTarget.value)} />

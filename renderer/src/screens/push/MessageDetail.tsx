@@ -67,7 +67,7 @@ export function MessageDetail({ id, onClose }: { id: string; onClose: () => void
                     </Table.Td>
                     <Table.Td>
                       <Badge color={r.ok ? 'teal' : 'red'} variant="light">
-                        {r.ok ? t('push.delivered') : t(`push.errorClasses.${(r.class || 'systemic') as 'systemic'}`, { defaultValue: r.class })}
+                        {r.ok ? t('push.delivered') : t(`push.errorClasses.${r.class as 'systemic'}`, { defaultValue: r.class })}
                       </Badge>
                     </Table.Td>
                     <Table.Td>

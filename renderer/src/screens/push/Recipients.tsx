@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { ActionIcon, Button, Group, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -18,7 +18,7 @@ export function Recipients({ app }: { app: App }) {
   const [name, setName] = useState('');
   const add = useAction();
   const remove = useAction();
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const ok = await add.run(() => call('push.addRecipient', { appId: app.id, address: address.trim(), name: name.trim() }));
     if (ok) {
@@ -54,7 +54,7 @@ export function Recipients({ app }: { app: App }) {
           </Table.Tbody>
         </Table>
       )}
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Group align="flex-start" gap="xs">
           <TextInput
             size="xs"

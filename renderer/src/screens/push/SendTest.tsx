@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { invalidate } from '../../lib/data';
@@ -20,7 +20,7 @@ export function SendTest({ app }: { app: App }) {
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<SendAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const send = async (event: FormEvent) => {
+  const send = async (event: SubmitEvent) => {
     event.preventDefault();
     setBusy(true);
     setAnswer(null);
@@ -38,7 +38,7 @@ export function SendTest({ app }: { app: App }) {
   };
   const ok = answer && answer.httpOk && (answer.data?.failed ?? 0) === 0;
   return (
-    <form onSubmit={send} aria-label={t('push.sendTest')}>
+    <form onSubmit={(event) => void send(event)} aria-label={t('push.sendTest')}>
       <Title order={3} size="h6" mb={6}>
         {t('push.sendTest')}
       </Title>
@@ -52,7 +52,7 @@ export function SendTest({ app }: { app: App }) {
       {answer && (
         <Alert color={ok ? 'teal' : 'red'} mt="xs" role="status" data-testid="send-result">
           {answer.httpOk && answer.data?.total !== undefined
-            ? t('push.sendResult', { success: answer.data?.success ?? 0, total: answer.data?.total ?? 0 })
+            ? t('push.sendResult', { success: answer.data.success ?? 0, total: answer.data.total })
             : answer.message}
           {answer.data?.results
             ?.filter((r) => !r.ok)

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, SegmentedControl, Select, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -27,13 +27,23 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
   const [files, setFiles] = useState<PickedFile[]>([]);
   const { run, busy, error, setError } = useAction();
 
+  const from = asset ? assets.byId.get(asset) : undefined;
+  const to = toAsset ? assets.byId.get(toAsset) : undefined;
+  const crossCurrency = type === 'transfer' && from && to && from.currency !== to.currency;
+  const fromCurrency = from?.currency ?? assets.baseCurrency;
+  const toCurrency = to?.currency ?? fromCurrency;
+  const amount = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'positive' });
+  const fee = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'nonNegative', optional: true });
+  const toAmount = useNumberField({ kind: 'money', currency: toCurrency, decimals: currencyDigits(toCurrency), sign: 'positive', optional: true });
+  const amountRef = amount.ref;
+
   useEffect(() => {
     if (preset) {
       setType(preset);
       amountRef.current?.focus();
       navigate('/records', { replace: true });
     }
-  }, [preset]);
+  }, [preset, amountRef]);
   // Sensible defaults: the default asset, the last category of this type.
   useEffect(() => {
     if (!asset && assets.defaultAsset) setAsset(assets.defaultAsset.id);
@@ -47,17 +57,7 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
     setCategory(remembered && names.includes(remembered) ? remembered : (names[0] ?? null));
   }, [type, typeCategories, category]);
 
-  const from = asset ? assets.byId.get(asset) : undefined;
-  const to = toAsset ? assets.byId.get(toAsset) : undefined;
-  const crossCurrency = type === 'transfer' && from && to && from.currency !== to.currency;
-  const fromCurrency = from?.currency ?? assets.baseCurrency;
-  const toCurrency = to?.currency ?? fromCurrency;
-  const amount = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'positive' });
-  const fee = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'nonNegative', optional: true });
-  const toAmount = useNumberField({ kind: 'money', currency: toCurrency, decimals: currencyDigits(toCurrency), sign: 'positive', optional: true });
-  const amountRef = amount.ref;
-
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     setError(null);
     if (!asset) return;
@@ -107,12 +107,12 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
   }
 
   return (
-    <form className="pp-card" onSubmit={submit} aria-label={t('records.newRecord')} style={{ marginBottom: 16 }}>
+    <form className="pp-card" onSubmit={(event) => void submit(event)} aria-label={t('records.newRecord')} style={{ marginBottom: 16 }}>
       <Group justify="space-between" mb="sm">
         <SegmentedControl
           value={type}
           onChange={(v) => {
-            setType(v as RecordType);
+            setType(v);
             setError(null);
           }}
           data={[
@@ -142,7 +142,7 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
           <>
             <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
             {crossCurrency ? (
-              <NumberField field={toAmount} label={t('records.toAmount', { currency: to?.currency })} error={fieldErr('toAmount')} />
+              <NumberField field={toAmount} label={t('records.toAmount', { currency: to.currency })} error={fieldErr('toAmount')} />
             ) : (
               <div />
             )}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +46,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
   const digits = currencyDigits(record.currency);
   const amount = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'positive' }, numberText(record.amount));
   const fee = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'nonNegative', optional: true }, numberText(record.fee));
-  const onSave = async (event: FormEvent) => {
+  const onSave = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!checkFields(amount, ...(record.type === 'transfer' ? [fee] : []))) return;
     const originalDay = toDateInput(record.date);
@@ -83,7 +83,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
 
   return (
     <Modal opened onClose={onClose} title={t('records.editTitle', { type: t(`common.${record.type}`) })} size="lg">
-      <form onSubmit={onSave}>
+      <form onSubmit={(event) => void onSave(event)}>
         <Stack gap="sm">
           <Group grow align="flex-start">
             <NumberField field={amount} label={t('records.amount')} required error={amountError} data-autofocus />

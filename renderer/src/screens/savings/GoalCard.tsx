@@ -70,7 +70,7 @@ export function GoalCard({ goal }: { goal: Goal }) {
         <Text size="xs" c="dimmed">
           {goal.status === 'completed' && goal.completedAt
             ? t('savings.completedOn', { date: f.date(goal.completedAt) })
-            : t('savings.daysLeft', { count: Math.max(0, goal.daysLeft ?? 0), date: f.date(goal.endDate) })}
+            : t('savings.daysLeft', { count: Math.max(0, goal.daysLeft), date: f.date(goal.endDate) })}
         </Text>
       </Group>
       {open && goal.dailyNeeded > 0 && (

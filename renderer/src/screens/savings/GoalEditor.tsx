@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Checkbox, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -29,7 +29,7 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
   const { run, busy, error } = useAction();
   const cur = currency ?? assets.baseCurrency;
   const target = useNumberField({ kind: 'money', currency: cur, decimals: currencyDigits(cur), sign: 'positive' });
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const endDate = fromDateInput(end);
     if (endDate === null || !checkFields(target)) return;
@@ -54,7 +54,7 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
   const general = error && !['title', 'targetAmount', 'endDate', 'currency'].includes(error.field ?? '') && error.code !== 3003 ? errorText(error) : null;
   return (
     <Modal opened onClose={onClose} title={t('savings.newGoal')}>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <TextInput label={t('savings.goalTitle')} placeholder={t('savings.goalTitlePlaceholder')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} required maxLength={100} error={fieldErr('title')} data-autofocus />
           <Group grow align="flex-start">

@@ -18,7 +18,7 @@ export function GoalsTab() {
         <SegmentedControl
           aria-label={t('savings.goalFilter')}
           value={status}
-          onChange={(v) => setStatus(v as typeof status)}
+          onChange={(v) => setStatus(v)}
           data={[
             { value: 'open', label: t('savings.filter.open') },
             { value: 'completed', label: t('savings.filter.completed') },

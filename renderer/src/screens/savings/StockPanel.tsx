@@ -54,7 +54,7 @@ export function StockPanel({ stockId }: { stockId: string }) {
           size="xs"
           aria-label={t('savings.chartRange')}
           value={range}
-          onChange={(v) => setRange(v as typeof range)}
+          onChange={(v) => setRange(v)}
           data={(['day', 'week', 'month', 'year'] as const).map((r) => ({ value: r, label: t(`savings.ranges.${r}`) }))}
         />
       </Group>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { ActionIcon, Button, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -17,17 +17,22 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
   const add = useAction();
   const rename = useAction();
   const remove = useAction();
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const ok = await add.run(() => call('category.create', { type, name: name.trim() }));
     if (ok) setName('');
+  };
+  const saveRename = async (event: SubmitEvent, id: string, newName: string) => {
+    event.preventDefault();
+    const ok = await rename.run(() => call('category.update', { id, name: newName.trim() }));
+    if (ok) setRenaming(null);
   };
   return (
     <section className="pp-card" aria-label={title}>
       <Title order={2} size="h5" mb="sm">
         {title}
       </Title>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Group align="flex-start" gap="xs" mb="sm">
           <TextInput aria-label={t('settings.newCategory', { type: title })} placeholder={t('settings.newCategoryPlaceholder')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={64} style={{ flex: 1 }} error={add.error ? errorText(add.error) : null} />
           <Button type="submit" loading={add.busy} disabled={!name.trim()}>
@@ -43,11 +48,7 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
             renaming?.id === c.id ? (
               <form
                 key={c.id}
-                onSubmit={async (e) => {
-                  e.preventDefault();
-                  const ok = await rename.run(() => call('category.update', { id: c.id, name: renaming.name.trim() }));
-                  if (ok) setRenaming(null);
-                }}
+                onSubmit={(event) => void saveRename(event, c.id, renaming.name)}
               >
                 <Group gap="xs">
                   <TextInput size="xs" aria-label={t('settings.renameCategory', { name: c.name })} value={renaming.name} onChange={(e) => setRenaming({ id: c.id, name: e.currentTarget.value })} autoFocus style={{ flex: 1 }} error={rename.error ? errorText(rename.error) : null} />
@@ -63,10 +64,16 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
               <Group key={c.id} justify="space-between" py={2}>
                 <Text size="sm">{c.name}</Text>
                 <Group gap={2}>
-                  <ActionIcon variant="subtle" aria-label={t('settings.renameCategory', { name: c.name })} onClick={() => (rename.setError(null), setRenaming({ id: c.id, name: c.name }))}>
+                  <ActionIcon variant="subtle" aria-label={t('settings.renameCategory', { name: c.name })} onClick={() => {
+                      rename.setError(null);
+                      setRenaming({ id: c.id, name: c.name });
+                    }}>
                     <Icon name="edit" size={16} />
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteCategory', { name: c.name })} onClick={() => (remove.setError(null), setDeleting(c))}>
+                  <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteCategory', { name: c.name })} onClick={() => {
+                      remove.setError(null);
+                      setDeleting(c);
+                    }}>
                     <Icon name="trash" size={16} />
                   </ActionIcon>
                 </Group>

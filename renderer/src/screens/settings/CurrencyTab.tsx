@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { ActionIcon, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -24,7 +24,7 @@ export function CurrencyTab() {
   const add = useAction();
   const remove = useAction();
   const baseCurrency = base.data?.baseCurrency ?? 'USD';
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!from || !checkFields(rate) || !rate.parsed.ok) return;
     const exact = rate.parsed.text; // the decimal as typed, without grouping: rates travel as exact text
@@ -65,7 +65,7 @@ export function CurrencyTab() {
         <Title order={2} size="h5" id="set-rates" mb="xs">
           {t('settings.rates')}
         </Title>
-        <form onSubmit={submit}>
+        <form onSubmit={(event) => void submit(event)}>
           <Group align="flex-start" gap="xs" mb="sm">
             <Select label={t('settings.rateFrom')} data={CURRENCIES} value={from} onChange={setFrom} searchable allowDeselect={false} w={120} />
             <Select label={t('settings.rateTo')} data={CURRENCIES} value={to ?? baseCurrency} onChange={setTo} searchable allowDeselect={false} w={120} />
@@ -98,7 +98,7 @@ export function CurrencyTab() {
                     1 {r.from} → {r.to}
                   </Table.Td>
                   <Table.Td ta="right" className="pp-num">
-                    {String(r.rate)}
+                    {r.rate}
                   </Table.Td>
                   <Table.Td>{f.date(r.date)}</Table.Td>
                   <Table.Td>

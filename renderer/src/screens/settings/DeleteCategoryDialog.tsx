@@ -21,6 +21,14 @@ export function DeleteCategoryDialog({ category, list, remove, onClose }: { cate
     setShownFor(category);
     setMoveTo(null);
   }
+  const confirm = async () => {
+    if (!category) return;
+    const ok = await remove.run(() => call('category.delete', { id: category.id, ...(moveTo ? { moveTo } : {}) }));
+    if (ok) {
+      onClose();
+      notifications.show({ color: 'teal', message: t('settings.categoryDeleted', { count: ok.movedRecords }) });
+    }
+  };
   return (
     <Modal opened={category !== null} onClose={onClose} title={t('settings.deleteCategoryTitle', { name: category?.name ?? '' })}>
       <Stack gap="sm">
@@ -38,14 +46,7 @@ export function DeleteCategoryDialog({ category, list, remove, onClose }: { cate
           <Button
             color="red"
             loading={remove.busy}
-            onClick={async () => {
-              if (!category) return;
-              const ok = await remove.run(() => call('category.delete', { id: category.id, ...(moveTo ? { moveTo } : {}) }));
-              if (ok) {
-                onClose();
-                notifications.show({ color: 'teal', message: t('settings.categoryDeleted', { count: ok.movedRecords }) });
-              }
-            }}
+            onClick={() => void confirm()}
           >
             {t('assets.delete')}
           </Button>

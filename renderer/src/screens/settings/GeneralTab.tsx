@@ -33,7 +33,7 @@ export function GeneralTab() {
             <SegmentedControl
               aria-labelledby="theme-label"
               value={colorScheme}
-              onChange={(v) => setColorScheme(v as 'light' | 'dark' | 'auto')}
+              onChange={(v) => setColorScheme(v)}
               data={[
                 { value: 'light', label: t('settings.themes.light') },
                 { value: 'dark', label: t('settings.themes.dark') },

@@ -63,7 +63,7 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
         sum.create += answer.summary.create;
         sum.duplicate += answer.summary.duplicate;
         sum.invalid += answer.summary.invalid;
-        for (const c of answer.summary.newCategories ?? []) if (!sum.newCategories.includes(c.name)) sum.newCategories.push(c.name);
+        for (const c of answer.summary.newCategories) if (!sum.newCategories.includes(c.name)) sum.newCategories.push(c.name);
         // lines are counted per part (the header is line 1): map them back to the file's lines
         for (const bad of answer.invalid) if (sum.invalidLines.length < 100) sum.invalidLines.push({ line: part.firstLine + bad.line - 2, errors: bad.errors });
         setProgress({ done: index + 1, total: parts.length, phase: dryRun ? 'check' : 'import' });
@@ -176,7 +176,10 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
               <Button onClick={() => void confirm()} disabled={preview.create === 0}>
                 {t('settings.importN', { count: preview.create })}
               </Button>
-              <Button variant="default" onClick={() => (setPreview(null), setFile(null))}>
+              <Button variant="default" onClick={() => {
+              setPreview(null);
+              setFile(null);
+            }}>
                 {t('common.cancel')}
               </Button>
             </Group>

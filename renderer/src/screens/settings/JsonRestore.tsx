@@ -21,13 +21,15 @@ export function JsonRestore() {
     setError(null);
     setBusy(true);
     try {
-      let backup: Record<string, unknown> & { records?: unknown[] };
+      // Any file can be chosen: its JSON may be anything.
+      let parsed: unknown;
       try {
-        backup = JSON.parse(await file.text()) as typeof backup;
+        parsed = JSON.parse(await file.text());
       } catch {
         throw new ApiCallError(400, t('backups.jsonBad'));
       }
-      if (typeof backup !== 'object' || backup === null || backup.format !== 'pennypost-ledger-backup') throw new ApiCallError(400, t('backups.jsonBad'));
+      if (typeof parsed !== 'object' || parsed === null || (parsed as { format?: unknown }).format !== 'pennypost-ledger-backup') throw new ApiCallError(400, t('backups.jsonBad'));
+      const backup = parsed as Record<string, unknown> & { records?: unknown[] };
       const records = Array.isArray(backup.records) ? backup.records : [];
       const parts: unknown[][] = [];
       let part: unknown[] = [];

@@ -46,7 +46,7 @@ export function StatsPage() {
             label={t('stats.range')}
             value={preset}
             onChange={(v) => {
-              if (v) setPreset(v as Preset);
+              if (v) setPreset(v);
               setGroupOverride(null);
             }}
             allowDeselect={false}
@@ -66,13 +66,17 @@ export function StatsPage() {
             <SegmentedControl
               aria-labelledby="group-by-label"
               value={groupBy}
-              onChange={(v) => setGroupOverride(v as GroupBy)}
+              onChange={(v) => setGroupOverride(v)}
               data={(['day', 'week', 'month', 'year'] as const).map((g) => ({ value: g, label: t(`stats.groups.${g}`) }))}
             />
           </div>
         </Group>
       </div>
-      <ErrorNote error={ie.error ?? cats.error ?? balance.error} onRetry={() => (ie.reload(), cats.reload(), balance.reload())} />
+      <ErrorNote error={ie.error ?? cats.error ?? balance.error} onRetry={() => {
+          ie.reload();
+          cats.reload();
+          balance.reload();
+        }} />
 
       <section className="pp-grid pp-grid-4" aria-label={t('dashboard.summary')} style={{ marginBottom: 16 }}>
         <Summary label={t('common.income')} value={ie.data ? f.money(ie.data.income.total, currency) : null} tone="pp-income" note={ie.data ? t('stats.count', { count: ie.data.income.count }) : ''} trend={ie.data?.income.trend} previous={ie.data ? f.money(ie.data.income.previousTotal, currency) : ''} />
@@ -118,7 +122,7 @@ export function StatsPage() {
               size="xs"
               aria-label={t('stats.categoryType')}
               value={catType}
-              onChange={(v) => setCatType(v as 'income' | 'expense')}
+              onChange={(v) => setCatType(v)}
               data={[
                 { value: 'expense', label: t('common.expense') },
                 { value: 'income', label: t('common.income') },

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ export function DeleteMemberDialog({ member, onClose }: { member: Member; onClos
   const { t } = useTranslation();
   const remove = useAction();
   const [typed, setTyped] = useState('');
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (typed !== member.username) return;
     const done = await remove.run(() => call('user.delete', { userId: member.id, confirm: typed }));
@@ -22,7 +22,7 @@ export function DeleteMemberDialog({ member, onClose }: { member: Member; onClos
   };
   return (
     <Modal opened onClose={() => !remove.busy && onClose()} title={t('household.deleteTitle', { name: member.username })} centered>
-      <form onSubmit={submit}>
+      <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <Text size="sm">{t('household.deleteText')}</Text>
           <TextInput label={t('household.deleteType', { name: member.username })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" spellCheck={false} data-autofocus />

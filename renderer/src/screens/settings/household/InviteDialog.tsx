@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../../../api/client';
@@ -14,7 +14,7 @@ export function InviteDialog({ isOwner, onClose }: { isOwner: boolean; onClose: 
   const create = useAction();
   const [role, setRole] = useState<'member' | 'admin'>('member');
   const [made, setMade] = useState<ResultOf<'user.createInvite'> | null>(null);
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const invite = await create.run(() => call('user.createInvite', { role }));
     if (invite) setMade(invite);
@@ -33,7 +33,7 @@ export function InviteDialog({ isOwner, onClose }: { isOwner: boolean; onClose: 
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={submit}>
+        <form onSubmit={(event) => void submit(event)}>
           <Stack gap="sm">
             <div>
               <Text size="sm" fw={500} mb={4} id="invite-role-label">

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Badge, Button, Group, PasswordInput, Skeleton, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
@@ -32,7 +32,7 @@ export function SyncSettings() {
   }, [poll]);
   const s = status.data;
   const configured = s && 'configured' in s && s.configured;
-  const connect = async (event: FormEvent) => {
+  const connect = async (event: SubmitEvent) => {
     event.preventDefault();
     const ok = await action.run(() => call('sync.configure', { url: url.trim(), username: username.trim(), password, live }));
     if (ok) setPassword('');
@@ -49,7 +49,7 @@ export function SyncSettings() {
       {!s ? (
         <Skeleton h={120} />
       ) : !configured ? (
-        <form onSubmit={connect} aria-label={t('settings.syncConnect')}>
+        <form onSubmit={(event) => void connect(event)} aria-label={t('settings.syncConnect')}>
           <Group align="flex-start" gap="xs">
             <TextInput label={t('settings.syncUrl')} placeholder="https://couch.example.com/" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required style={{ flex: 2 }} />
             <TextInput label={t('settings.syncUser')} value={username} onChange={(e) => setUsername(e.currentTarget.value)} required style={{ flex: 1 }} autoComplete="off" />
@@ -119,7 +119,7 @@ export function SyncSettings() {
                     </Table.Td>
                     <Table.Td>{c.lastPushedAt ? f.date(c.lastPushedAt, 'datetime') : '—'}</Table.Td>
                     <Table.Td>{c.lastPulledAt ? f.date(c.lastPulledAt, 'datetime') : '—'}</Table.Td>
-                    <Table.Td ta="right">{c.pending ?? 0}</Table.Td>
+                    <Table.Td ta="right">{c.pending}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
