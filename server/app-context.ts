@@ -9,7 +9,7 @@ import type { SecretStore } from './config/secrets';
  * Each domain adds its entry with declaration merging:
  *   declare module '../app-context' { interface ServiceMap { users: UserService } }
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- empty on purpose: each domain adds its entry by declaration merging
 export interface ServiceMap {}
 
 /** Where the server ended up listening; set once the socket is bound. */

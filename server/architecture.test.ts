@@ -46,7 +46,8 @@ describe('the structure of the code', () => {
       if (folder !== 'electron' && !folderOf.has(folder)) continue; // the ground, the frame and the top
       const text = readFileSync(path.join(ROOT, file), 'utf8');
       for (const found of text.matchAll(/\.collection(?:<[^>]*>)?\(\s*'([a-z_]+)'|(?:rx|db)\.collections(?:\[\s*'([a-z_]+)'\s*\]|\.([a-z_]+)\b)/g)) {
-        const name = found[1] ?? found[2] ?? found[3];
+        const [, a, b, c] = found as (string | undefined)[]; // one of the three groups matched
+        const name = (a ?? b ?? c)!;
         const ownedBy = owner.get(name);
         if (ownedBy && ownedBy !== folder) trespasses.push(`${file} reads "${name}" (owned by ${ownedBy})`);
       }

@@ -27,13 +27,13 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Started {
   const stdoutLines: string[] = [];
   let stdoutBuffer = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     stdoutBuffer += chunk.toString();
     const parts = stdoutBuffer.split('\n');
     stdoutBuffer = parts.pop()!;
     stdoutLines.push(...parts);
   });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, stdoutLines, stderr: () => stderr, exit };
 }

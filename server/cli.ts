@@ -87,8 +87,8 @@ async function main(): Promise<number> {
       server
         .close()
         .then(() => resolve(0))
-        .catch((error: Error) => {
-          process.stderr.write(`PennyPost: shutdown failed: ${error.message}\n`);
+        .catch((error: unknown) => {
+          process.stderr.write(`PennyPost: shutdown failed: ${(error as Error).message}\n`);
           resolve(1);
         })
         .finally(() => clearTimeout(force));
@@ -101,8 +101,8 @@ async function main(): Promise<number> {
 
 main().then(
   (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`PennyPost crashed: ${error.stack ?? error.message}\n`);
+  (error: unknown) => {
+    process.stderr.write(`PennyPost crashed: ${(error as Error).stack ?? (error as Error).message}\n`);
     process.exit(1);
   },
 );

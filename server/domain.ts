@@ -46,5 +46,5 @@ export function defineDomain<D extends Domain>(domain: D): D {
 
 /** Every domain's error catalogue, by domain name (docs/api.md names the rows with it). */
 export function cataloguesOf(domains: readonly Domain[]): Record<string, { rows: Record<string, ErrorRow> }> {
-  return Object.fromEntries(domains.filter((d) => d.errors).map((d) => [d.name, d.errors!]));
+  return Object.fromEntries(domains.flatMap((d) => (d.errors ? [[d.name, d.errors] as const] : [])));
 }

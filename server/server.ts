@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { RxDocument } from 'rxdb';
 import type { AppContext, ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
 import { PACKAGE_ROOT, packageVersion } from './app-info/package-root';
-import type { SourceLevel } from './backup/level-copy';
 import { recordRunVersion, snapshotBeforeUpgrade } from './backup/upgrade';
 import { envelope } from './http/envelope';
 import { SecretStore, type KeyProtector } from './config/secrets';
@@ -104,13 +104,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       dataDir,
       collections: domains.flatMap((d) => d.collections ?? []),
       // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
-      health: { onEvent: (event, detail) => (event === 'recovered' ? log.info : log.warn)(`storage ${event}`, detail) },
+      health: {
+        onEvent: (event, detail) => {
+          if (event === 'recovered') log.info(`storage ${event}`, detail);
+          else log.warn(`storage ${event}`, detail);
+        },
+      },
       beforeCollections,
     });
   enforceDataDirPrivacy(dataDir, log); // folders 0700, files 0600, whatever existed (docs/data-safety.md)
   const version = packageVersion();
   // Another version than the one that last ran here: a snapshot before migrations touch anything.
-  let db = await open((level) => snapshotBeforeUpgrade({ dataDir, level: level as unknown as SourceLevel, version, now: (options.clock ?? systemClock).now(), log }));
+  let db = await open((level) => snapshotBeforeUpgrade({ dataDir, level, version, now: (options.clock ?? systemClock).now(), log }));
 
   const app: AppContext = {
     dataDir,
@@ -138,11 +143,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   app.forgetUser = async (userId) => {
     for (const domain of [...started].reverse()) await domain.forgetUser?.(app, userId);
     for (const collection of Object.values(db.rx.collections)) {
-      if (!('userId' in ((collection.schema.jsonSchema.properties as Record<string, unknown>) ?? {}))) continue;
+      if (!('userId' in (collection.schema.jsonSchema.properties as Record<string, unknown>))) continue;
       for (;;) {
         const docs = await collection.find({ selector: { userId }, limit: 500 }).exec();
         if (docs.length === 0) break;
-        await collection.bulkRemove(docs.map((doc) => doc.primary));
+        await collection.bulkRemove(docs.map((doc: RxDocument) => doc.primary));
       }
     }
   };
@@ -153,12 +158,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await stopDomains();
       started.length = 0;
       await db.close();
-      let failure: unknown = null;
+      let failure: { error: unknown } | null = null;
       try {
         await replace();
         db = await open();
       } catch (error) {
-        failure = error;
+        failure = { error };
         await rollback();
         db = await open();
       }
@@ -167,7 +172,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await domain.start?.(app);
         started.push(domain);
       }
-      if (failure) throw failure;
+      if (failure) throw failure.error;
     } finally {
       gate.open();
     }
@@ -195,7 +200,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         actions: actionsOf(domains),
         authenticator: {
           authenticate: (token) => {
-            const users = app.services.users;
+            const { users } = app.services as Partial<ServiceMap>; // a server may run without the users domain
             if (!users) throw new Error('no users domain');
             return users.authenticate(token);
           },
@@ -225,7 +230,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     // SPA fallback: the UI's own routes (/records, /settings…) get index.html.
     web.use((req: Request, res: Response, next: NextFunction) => {
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_UI.test(req.path) || /\.[A-Za-z0-9]+$/.test(req.path)) return next();
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_UI.test(req.path) || /\.[A-Za-z0-9]+$/.test(req.path)) { next(); return; }
       res.set('Cache-Control', 'no-cache').sendFile(path.join(rendererDir, 'index.html'), (error?: Error) => {
         if (error && !res.headersSent) res.status(404).type('text/plain').send('The UI is not built: run `npm run build`.\n');
       });
@@ -233,7 +238,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     web.use((req: Request, res: Response) => {
       res.status(404).type('text/plain').send(`Not found: ${req.method} ${req.path}\n`);
     });
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    // Four parameters: Express recognises an error handler by its arity, so `_next` stays.
     web.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
       log.error('request failed', { path: req.path, ...describeError(error) });
       if (res.headersSent) return;
@@ -284,7 +289,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       },
     };
   } catch (error) {
-    if (httpServer?.listening) await new Promise<void>((resolve) => httpServer!.close(() => resolve()));
+    const listening = httpServer;
+    if (listening?.listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
     await stopDomains();
     await db.close().catch(() => undefined);
     throw error;

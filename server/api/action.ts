@@ -82,7 +82,7 @@ export function defineAction<S extends TSchema, A extends ActionAuth, R>(spec: A
  * A domain's actions as a map from name ('group.method') to spec. The map's type is what the UI's
  * typed client is built from (`ActionDeclarations` in server/domains.ts), so there is nothing to generate.
  */
-export function defineActions<M extends Record<string, ActionSpec<any, any, any>>>(specs: M): { readonly [K in keyof M]: M[K] & { readonly name: K } } {
+export function defineActions<M extends Record<string, ActionSpec>>(specs: M): { readonly [K in keyof M]: M[K] & { readonly name: K } } {
   const out: Record<string, AnyAction> = {};
   for (const [name, spec] of Object.entries(specs)) {
     if (!/^[a-z][a-zA-Z0-9]*\.[a-z][a-zA-Z0-9]*$/.test(name)) throw new Error(`bad action name ${name}`);
@@ -99,4 +99,4 @@ export function Params<T extends TProperties>(properties: T): TObject<T> {
   return Type.Object(properties, { additionalProperties: false });
 }
 
-export type AnyAction = ActionDefinition<any, any, any>;
+export type AnyAction = ActionDefinition;

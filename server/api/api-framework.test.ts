@@ -106,7 +106,7 @@ describe('/api envelope and wrapper', () => {
     for (const [body, headers, message] of cases) {
       const res = await rawPost(t, body, headers);
       const json = (await res.json()) as { code: number; message: string; data: unknown };
-      expect(res.status, String(body)).toBe(400);
+      expect(res.status, body).toBe(400);
       expect(json.code).toBe(400);
       expect(json.message).toMatch(message);
     }
@@ -278,7 +278,7 @@ describe('network policy', () => {
     const policy = networkPolicy(() => settings);
     const call = (path: string, remoteAddress: string) => {
       let status = 0;
-      let passed = false;
+      let passed = false as boolean; // set by the callback, which narrowing cannot see
       const req = { method: path === '/api' ? 'POST' : 'GET', path, headers: { host: '127.0.0.1:5733' }, socket: { remoteAddress } } as unknown as Request;
       const res = {
         status(code: number) {

@@ -1,4 +1,3 @@
-import type { TSchema } from '@sinclair/typebox';
 import type { AnyAction } from './action';
 import type { ErrorRow } from '../lib/errors';
 
@@ -6,13 +5,33 @@ import type { ErrorRow } from '../lib/errors';
  * Renders docs/api.md from the action declarations (name, auth, params schema, returns, errors),
  * so the reference cannot drift from the code. `npm run docs:api` writes it; a test compares.
  */
-type Schema = TSchema & Record<string, any>;
+/** The JSON Schema keywords the reference reads (TypeBox schemas are plain JSON Schema objects). */
+interface Schema {
+  const?: unknown;
+  anyOf?: Schema[];
+  enum?: unknown[];
+  type?: string | string[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  exclusiveMaximum?: number;
+  maxItems?: number;
+  format?: string;
+  pattern?: string;
+  default?: unknown;
+  description?: string;
+}
 
 function typeOf(schema: Schema): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.anyOf) return (schema.anyOf as Schema[]).map(typeOf).join(' \\| ');
-  if (schema.enum) return (schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(' \\| ');
-  if (schema.type === 'array') return `${typeOf(schema.items as Schema)}[]`;
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' \\| ');
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (schema.type === 'array') return `${typeOf(schema.items ?? {})}[]`;
   if (schema.type === 'object' && schema.properties) return 'object';
   return String(schema.type ?? 'any');
 }
@@ -38,10 +57,10 @@ function escapeCell(text: string): string {
 }
 
 function paramsTable(schema: Schema): string {
-  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const properties = schema.properties ?? {};
   const names = Object.keys(properties);
   if (names.length === 0) return '_No params: send `{}`._\n';
-  const required = new Set<string>((schema.required as string[]) ?? []);
+  const required = new Set<string>(schema.required ?? []);
   const rows = names.map((name) => {
     const p = properties[name];
     return `| \`${name}\` | ${typeOf(p)} | ${required.has(name) ? 'yes' : 'no'} | ${escapeCell(constraints(p))} | ${escapeCell(p.description ?? '')} |`;
@@ -75,7 +94,7 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
       out.push(`- Auth: ${action.auth === 'public' ? 'public (no token)' : 'Bearer token'}${action.rateLimit === 'auth' ? '; counts against the sign-in rate limit' : ''}`);
       out.push(`- Returns: ${action.returns}`, '');
       if (action.notes) out.push(action.notes, '');
-      out.push(paramsTable(action.params as Schema));
+      out.push(paramsTable(action.params));
       const errors = action.errors ?? [];
       if (errors.length > 0) {
         out.push('| code | HTTP | when |', '|---|---|---|');

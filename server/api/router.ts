@@ -66,7 +66,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
 
   const sendError = (res: Response, error: DomainError) => sendEnvelope(res, error.status, errorEnvelope(error, wireField), error.headers);
 
-  const jsonBody = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+  // body-parser types its middleware for connect's request class; Express's Request is the same object.
+  const jsonBody: (req: Request, res: Response, next: (error?: unknown) => void) => void = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
 
   router.all('/api', (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'OPTIONS') {
@@ -143,13 +144,15 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
 
       const validate = compileParams(action.params);
       if (!validate(params)) {
-        const { message, field } = describeValidationError(validate.errors![0]);
+        const first = validate.errors?.[0];
+        if (!first) throw new Error(`params validation of ${name} failed without naming an error`);
+        const { message, field } = describeValidationError(first);
         throw commonErrors.invalid(message).at(field);
       }
 
       const fromThisComputer = isFromThisComputer(clientAddress, req.headers);
       const ctx: ActionContext = { app, requestId, clientAddress, fromThisComputer, token: user ? token : null, user, session };
-      const data = await action.handler(params as never, ctx as never);
+      const data = await action.handler(params, ctx);
       sendEnvelope(res, 200, envelope(200, 'ok', data ?? null));
     } catch (error) {
       const known = answerableError(error, { log: app.log, requestId, what: 'action', fields: { action: actionName } });

@@ -34,7 +34,7 @@ const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)
 function packageNameOf(specifier: string): string | null {
   if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:') || specifier.startsWith('virtual:')) return null;
   const parts = specifier.split('/');
-  return specifier.startsWith('@') ? (parts.length >= 2 ? `${parts[0]}/${parts[1]}` : null) : parts[0]!;
+  return specifier.startsWith('@') ? (parts.length >= 2 ? `${parts[0]}/${parts[1]}` : null) : parts[0];
 }
 
 /** Bare package names imported by the UI's sources (type-only imports excluded). */
@@ -46,7 +46,7 @@ export function uiImports(rendererSrc: string): string[] {
       if (statSync(full).isDirectory()) walk(full);
       else if (/\.(ts|tsx|js|jsx|mjs|css)$/.test(entry) && !/\.test\./.test(entry)) {
         for (const match of readFileSync(full, 'utf8').matchAll(IMPORT_RE)) {
-          const name = packageNameOf(match[1]!);
+          const name = packageNameOf(match[1]);
           if (name) names.add(name);
         }
       }
@@ -57,7 +57,7 @@ export function uiImports(rendererSrc: string): string[] {
 }
 
 /** Node's lookup: `from`'s own node_modules first, then each parent's, then the top level. */
-function resolveIn(packages: Record<string, LockPackage>, from: string, name: string): string | null {
+function resolveIn(packages: Readonly<Record<string, LockPackage | undefined>>, from: string, name: string): string | null {
   let base = from;
   for (;;) {
     const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
@@ -92,9 +92,10 @@ function homepageOf(root: string, key: string): string | undefined {
 export function collectLicenses(root: string, options: { texts?: boolean } = {}): LicenceEntry[] {
   const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockPackage> };
   const packages = lock.packages;
+  /** A package by its lock key (undefined when the lock has no such key). */
+  const lookup = (key: string): LockPackage | undefined => packages[key];
   const out = new Map<string, LicenceEntry>();
-  const add = (key: string, scope: LicenceEntry['scope']) => {
-    const info = packages[key]!;
+  const add = (key: string, info: LockPackage, scope: LicenceEntry['scope']) => {
     const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const id = `${name}@${info.version}`;
     if (out.has(id)) return false;
@@ -109,26 +110,26 @@ export function collectLicenses(root: string, options: { texts?: boolean } = {})
   };
   // Server: the production dependency tree (what electron-builder puts in the app's node_modules).
   for (const [key, info] of Object.entries(packages)) {
-    if (key && key.includes('node_modules/') && !info.dev && !info.devOptional) add(key, 'server');
+    if (key && key.includes('node_modules/') && !info.dev && !info.devOptional) add(key, info, 'server');
   }
   // UI: what the renderer imports, and what those packages need.
   const queue = uiImports(path.join(root, 'renderer', 'src'))
     .map((name) => resolveIn(packages, '', name))
     .filter((key): key is string => key !== null);
   const seen = new Set<string>();
-  while (queue.length) {
-    const key = queue.shift()!;
+  for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
     if (seen.has(key)) continue;
     seen.add(key);
-    add(key, 'ui');
-    const info = packages[key]!;
+    const info = lookup(key);
+    if (!info) continue; // resolveIn only queues keys the lock has
+    add(key, info, 'ui');
     for (const dep of Object.keys({ ...info.dependencies, ...info.optionalDependencies })) {
       const resolved = resolveIn(packages, key, dep);
       if (resolved) queue.push(resolved);
     }
   }
   // Runtime: Electron itself and the Chromium inside it.
-  const electron = packages['node_modules/electron'];
+  const electron = lookup('node_modules/electron');
   if (electron) {
     out.set(`electron@${electron.version}`, { name: 'electron', version: electron.version ?? '', license: electron.license ?? 'MIT', scope: 'runtime', homepage: 'https://www.electronjs.org' });
     out.set('chromium', {

@@ -48,12 +48,14 @@ export class AppInfoService {
   }
 
   info(): AppInfo {
-    const electron = process.versions.electron ?? null;
+    // Electron's typings declare these always present; under plain Node (headless) they are missing.
+    const runtime: Partial<Record<string, string>> = process.versions;
+    const electron = runtime.electron ?? null;
     return {
       name: 'PennyPost',
       version: this.version(),
       mode: electron ? 'desktop' : 'headless',
-      versions: { node: process.versions.node, electron, chrome: process.versions.chrome ?? null },
+      versions: { node: process.versions.node, electron, chrome: runtime.chrome ?? null },
       platform: process.platform,
       arch: process.arch,
       dataDir: this.app.dataDir,

@@ -7,7 +7,8 @@ import type { BackupService } from './service';
 
 declare module '../app-context' {
   interface ServiceMap {
-    backup: BackupService;
+    /** Missing when the backup domain is not loaded (a test server with other domains). */
+    backup?: BackupService;
   }
 }
 

@@ -64,8 +64,8 @@ describe('the snapshot before an upgrade', () => {
     t = await start({ dataDir, settings });
     const upgrades = listSnapshots(dataDir).filter((s) => s.reason === 'upgrade');
     expect(upgrades).toHaveLength(1);
-    expect(upgrades[0]!.status).toBe('ok');
-    expect(readManifest(dataDir, upgrades[0]!.id)?.collections['assets']).toBe(1);
+    expect(upgrades[0].status).toBe('ok');
+    expect(readManifest(dataDir, upgrades[0].id)?.collections['assets']).toBe(1);
     expect((JSON.parse(readFileSync(path.join(dataDir, 'version.json'), 'utf8')) as { version: string }).version).toBe(version);
     await t.close();
 
@@ -93,7 +93,7 @@ describe('snapshots and restore (running server)', () => {
 
     // 60 writes in flight around the snapshot: each is either completely in it or not at all.
     const writes = Array.from({ length: 60 }, (_, i) => t.api('accounting.create', { type: i % 3 === 0 ? 'expense' : 'income', amount: 1 + (i % 7) * 0.25, asset: cash, description: `during ${i}` }, u.token));
-    const snapshot = await ok(t, 'backup.createSnapshot', {}, u.token);
+    const snapshot = await ok<{ id: string; reason: string; records: number }>(t, 'backup.createSnapshot', {}, u.token);
     const finished = await Promise.all(writes);
     expect(finished.every((w) => w.code === 200)).toBe(true);
     expect(snapshot.reason).toBe('manual');
@@ -176,15 +176,15 @@ describe('snapshots and restore (running server)', () => {
     // verified in the background, and holds the ledger as it was before the import's writes.
     const imports = await eventually(() => listSnapshots(t.dataDir).filter((s) => s.reason === 'import'), (list) => list.length > 0);
     expect(imports.length).toBe(1);
-    expect(imports[0]!.status).toBe('ok');
-    expect(imports[0]!.records).toBe(0);
+    expect(imports[0].status).toBe('ok');
+    expect(imports[0].records).toBe(0);
 
     const backup = await ok(t, 'ledger.backup', {}, u.token);
     const other = await registerUser(t);
     await ok(t, 'ledger.restore', { backup }, other.token);
     const restores = await eventually(() => listSnapshots(t.dataDir).filter((s) => s.reason === 'restore'), (list) => list.length > 0);
     expect(restores.length).toBe(1);
-    expect(restores[0]!.records).toBe(2);
+    expect(restores[0].records).toBe(2);
   }, 60_000);
 });
 
@@ -215,7 +215,7 @@ describe('automatic snapshots and rotation (manual clock)', () => {
     const settings = { backup: { automatic: true, keepLast: 1, keepDaily: 2, keepWeekly: 1, keepMonthly: 2 } };
     const t = await start({ clock, settings });
     await registerUser(t);
-    const service = t.server.app.services.backup;
+    const service = t.server.app.services.backup!;
     expect(await service.tick()).not.toBeNull(); // data and no snapshot yet: due
     clock.set(at('2025-01-11T09:59:00Z'));
     expect(await service.tick()).toBeNull(); // 23 h 59 min later: not yet
@@ -254,10 +254,10 @@ describe('automatic snapshots and rotation (manual clock)', () => {
     const again = await start({ dataDir, clock });
     for (let i = 0; i < 100 && listSnapshots(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     const [first] = listSnapshots(dataDir);
-    expect(first?.reason).toBe('daily');
-    expect(first?.createdAt).toBe(clock.now());
-    const check = await readBack(path.join(snapshotsDir(dataDir), first!.id, 'db'));
-    expect(check.digest).toBe(readManifest(dataDir, first!.id)!.digest);
+    expect(first.reason).toBe('daily');
+    expect(first.createdAt).toBe(clock.now());
+    const check = await readBack(path.join(snapshotsDir(dataDir), first.id, 'db'));
+    expect(check.digest).toBe(readManifest(dataDir, first.id)!.digest);
     await again.close(true);
     servers.pop();
     clock.advance(23 * 3600_000);

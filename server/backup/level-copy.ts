@@ -42,8 +42,8 @@ class Tally {
     if (key.length > 2 && key[0] === 0 && key[1] === 0x72) {
       const parts = Buffer.from(key).swap16().toString('utf16le').split(String.fromCharCode(SEP));
       if (parts[4] === 'd') {
-        const collection = parts[2]!;
-        let deleted = false;
+        const collection = parts[2];
+        let deleted: boolean;
         try {
           deleted = (JSON.parse(value.toString('utf8')) as { _deleted?: boolean })._deleted === true;
         } catch {
@@ -67,7 +67,7 @@ async function openRaw(location: string, createIfMissing: boolean): Promise<RawL
     createIfMissing,
     errorIfExists: createIfMissing,
     writeBufferSize: 16 * 1024 * 1024,
-  } as Record<string, unknown>);
+  });
   await level.open();
   return level;
 }

@@ -1,6 +1,6 @@
 import { DomainError } from '../lib/errors';
 import { backupErrors } from './errors';
-import type { AppContext } from '../app-context';
+import type { AppContext, ServiceMap } from '../app-context';
 import type { Settings } from '../config/settings';
 import { describeError } from '../lib/logger';
 import {
@@ -15,7 +15,7 @@ import {
   type SnapshotManifest,
   type SnapshotReason,
 } from './snapshots';
-import { SnapshotAborted, type SourceLevel } from './level-copy';
+import { SnapshotAborted } from './level-copy';
 import { planRotation, removeSnapshot } from './rotation';
 import { finishRestore, prepareRestore, rollbackRestore, swapInRestore } from './restore';
 
@@ -43,6 +43,11 @@ export class BackupService {
   private stopped = false;
 
   constructor(private readonly app: AppContext) {}
+
+  /** `stopped` read anew after an await (stop() may have run meanwhile). */
+  private hasStopped(): boolean {
+    return this.stopped;
+  }
 
   get dir(): string {
     return snapshotsDir(this.app.dataDir);
@@ -83,8 +88,8 @@ export class BackupService {
     try {
       const newest = this.list().find((s) => s.status === 'ok');
       if (newest && this.app.clock.now() - newest.createdAt < DAY) return null;
-      const users = this.app.services.users;
-      if (!users || (await users.count()) === 0 || this.stopped) return null;
+      const { users } = this.app.services as Partial<ServiceMap>; // the users domain may not be loaded
+      if (!users || (await users.count()) === 0 || this.hasStopped()) return null;
       return await this.createSnapshot('daily');
     } catch (error) {
       // A failed snapshot is logged and recorded by createSnapshot; anything else (shutdown) here.
@@ -171,7 +176,7 @@ export class BackupService {
     const abort = new AbortController();
     const work = writeSnapshot({
       dataDir: this.app.dataDir,
-      source: this.app.db.health.level as unknown as SourceLevel,
+      source: this.app.db.health.level,
       now,
       reason,
       id,
@@ -188,7 +193,7 @@ export class BackupService {
         throw backupErrors.serverStopping();
       }
       this.app.log.error('backup: snapshot failed', { id, reason, ...describeError(error) });
-      recordFailure(this.app.dataDir, { id, createdAt: now, reason, error: (error as Error).message ?? String(error) });
+      recordFailure(this.app.dataDir, { id, createdAt: now, reason, error: (error as Partial<Error>).message ?? String(error) });
       throw backupErrors.snapshotFailed((error as Error).message).with({ id });
     } finally {
       this.current = null;

@@ -162,9 +162,10 @@ export function recordFailure(dataDir: string, failure: FailureRecord): void {
 export function readManifest(dataDir: string, id: string): SnapshotManifest | null {
   if (!SNAPSHOT_ID_PATTERN.test(id)) return null;
   try {
-    const manifest = JSON.parse(readFileSync(path.join(snapshotsDir(dataDir), id, 'snapshot.json'), 'utf8')) as SnapshotManifest;
+    // A file on disk: another program or version may have written anything there.
+    const manifest = JSON.parse(readFileSync(path.join(snapshotsDir(dataDir), id, 'snapshot.json'), 'utf8')) as Omit<SnapshotManifest, 'format'> & { format: unknown };
     if (manifest.format !== SNAPSHOT_FORMAT || manifest.id !== id || !existsSync(path.join(snapshotsDir(dataDir), id, 'db'))) return null;
-    return manifest;
+    return manifest as SnapshotManifest;
   } catch {
     return null;
   }

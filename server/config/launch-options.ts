@@ -66,7 +66,7 @@ export function resolveLaunchOptions(values: LaunchFlagValues, env: NodeJS.Proce
  */
 export function desktopLaunchOptions(argv: readonly string[], env: NodeJS.ProcessEnv): LaunchOptions {
   const isLaunchFlag = (name: string): name is LaunchFlag => Object.hasOwn(LAUNCH_FLAGS, name);
-  const args = argv.filter((arg, i) => !(arg.startsWith('--') && isLaunchFlag(arg.slice(2)) && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))));
+  const args = argv.filter((arg, i) => !(arg.startsWith('--') && isLaunchFlag(arg.slice(2)) && (argv.at(i + 1)?.startsWith('--') ?? true)));
   const { tokens } = parseArgs({ args, options: LAUNCH_FLAGS, strict: false, allowPositionals: true, tokens: true });
   const values: LaunchFlagValues = {};
   for (const token of tokens) {

@@ -85,7 +85,7 @@ export class SecretStore {
     if (this.protector && existsSync(this.dir)) {
       for (const file of readdirSync(this.dir)) {
         const match = /^([a-z0-9-]+)\.key$/.exec(file);
-        if (match) this.get(match[1]!);
+        if (match) this.get(match[1]);
       }
     }
   }

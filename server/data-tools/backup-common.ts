@@ -16,13 +16,13 @@ export class InUse extends Error {}
 export async function openLiveLevel(dataDir: string): Promise<ClassicLevel<Buffer, Buffer>> {
   const location = levelDirOf(dataDir);
   if (!existsSync(location)) throw new Error(`${dataDir} has no database (no db/ folder).`);
-  const level = new ClassicLevel<Buffer, Buffer>(location, { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false } as Record<string, unknown>);
+  const level = new ClassicLevel<Buffer, Buffer>(location, { keyEncoding: 'buffer', valueEncoding: 'buffer', createIfMissing: false });
   try {
     await level.open();
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
     if (cause?.code === 'LEVEL_LOCKED') throw new InUse(`The data directory ${dataDir} is in use by a running PennyPost. Stop it first (or use Settings → Backups in the app).`);
-    throw new Error(`the database in ${location} does not open: ${(cause as Error | undefined)?.message ?? (error as Error).message}`);
+    throw new Error(`the database in ${location} does not open: ${(cause as Error | undefined)?.message ?? (error as Error).message}`, { cause: error });
   }
   return level;
 }

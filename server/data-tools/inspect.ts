@@ -66,25 +66,26 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
 
   // 2. Documents and index entries of every collection.
   const collections: CollectionReport[] = [];
-  const live = new Map<string, any[]>();
+  const live = new Map<string, unknown[]>();
   for (const [name, collection] of Object.entries(db.rx.collections)) {
     const schema = collection.schema.jsonSchema;
-    const primary = collection.schema.primaryPath as string;
+    const primary = collection.schema.primaryPath;
     const validate = documentValidator(schema);
     const prefix = collectionPrefix(DATABASE_NAME, name, schema.version);
     const dp = docPrefix(prefix);
     const report: CollectionReport = { name, documents: 0, deleted: 0, indexEntries: 0 };
     const ids = new Set<string>();
-    const docs: any[] = [];
+    const docs: unknown[] = [];
     let lastId = '';
     try {
       for await (const [key, raw] of level.iterator({ gte: encodeKey(dp), lt: encodeKey(prefixEnd(dp)), fillCache: false })) {
         const id = key.swap16().toString('utf16le').slice(dp.length); // swap16 works in place on the iterator's own copy
         lastId = id;
         ids.add(id);
-        let doc: any;
+        // Stored JSON: the schema's object, or anything damaged bytes decode to (checked below).
+        let doc: Record<string, unknown> | null;
         try {
-          doc = JSON.parse(raw);
+          doc = JSON.parse(raw) as Record<string, unknown> | null;
         } catch {
           problems.push(`${name}/${id}: the stored document is not readable JSON (damaged bytes)`);
           continue;
@@ -135,12 +136,14 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
   const balances: BalanceLine[] = [];
   const assets = (live.get('assets') ?? []) as AssetDoc[];
   const records = (live.get('records') ?? []) as RecordDoc[];
-  if (db.rx.collections.assets && db.rx.collections.records) {
+  const opened: Partial<Record<string, unknown>> = db.rx.collections; // without the ledger's domain they are missing
+  if (opened.assets && opened.records) {
     const exact = new Map<string, bigint>();
     for (const asset of assets) exact.set(asset.id, BigInt(asset.openingBalance));
     for (const record of records) {
       for (const [assetId, delta] of effectsOf(record)) {
-        if (exact.has(assetId)) exact.set(assetId, exact.get(assetId)! + BigInt(delta));
+        const sum = exact.get(assetId);
+        if (sum !== undefined) exact.set(assetId, sum + BigInt(delta));
       }
     }
     const views = new LedgerViews(db);
@@ -153,7 +156,9 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
       }
       for (const asset of assets.filter((a) => a.userId === userId)) {
         const balance = view ? view.balanceOf(asset.id) : null;
-        const line: BalanceLine = { userId, assetId: asset.id, name: asset.name, currency: asset.currency, balance, exact: exact.get(asset.id)! };
+        const exactBalance = exact.get(asset.id);
+        if (exactBalance === undefined) throw new Error(`asset ${asset.id} has no exact balance`); // every asset got one above
+        const line: BalanceLine = { userId, assetId: asset.id, name: asset.name, currency: asset.currency, balance, exact: exactBalance };
         balances.push(line);
         if (balance === null) continue;
         if (!Number.isSafeInteger(balance)) {

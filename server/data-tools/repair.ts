@@ -38,13 +38,14 @@ async function quarantineDamagedDocuments(levelDir: string, backup: string): Pro
     for (const def of allDomains().flatMap((d) => d.collections ?? [])) {
       const prefix = collectionPrefix(DATABASE_NAME, def.name, def.schema.version);
       const dp = docPrefix(prefix);
-      const primary = getPrimaryFieldOfPrimaryKey(def.schema.primaryKey as any) as string;
+      const primary: string = getPrimaryFieldOfPrimaryKey(def.schema.primaryKey);
       const good = new Set<string>();
       for await (const [key, raw] of level.iterator({ gte: encodeKey(dp), lt: encodeKey(prefixEnd(dp)) })) {
         const id = Buffer.from(key).swap16().toString('utf16le').slice(dp.length);
-        let doc: any;
+        // Stored JSON: the schema's object, or anything damaged bytes decode to.
+        let doc: Record<string, unknown> | undefined;
         try {
-          doc = JSON.parse(raw);
+          doc = JSON.parse(raw) as Record<string, unknown> | undefined;
         } catch {
           doc = undefined;
         }

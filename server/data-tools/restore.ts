@@ -1,6 +1,5 @@
 import { readManifest, removeLeftovers, writeSnapshot } from '../backup/snapshots';
 import { finishInterruptedRestore, finishRestore, prepareRestore, swapInRestore } from '../backup/restore';
-import type { SourceLevel } from '../backup/level-copy';
 import type { DataTool } from './tool';
 import { InUse, openLiveLevel, rotate } from './backup-common';
 
@@ -28,7 +27,7 @@ export const restoreTool: DataTool = {
       const level = await openLiveLevel(ctx.dataDir);
       let before;
       try {
-        before = await writeSnapshot({ dataDir: ctx.dataDir, source: level as unknown as SourceLevel, now: Date.now(), reason: 'restore' });
+        before = await writeSnapshot({ dataDir: ctx.dataDir, source: level, now: Date.now(), reason: 'restore' });
         ctx.out(`Snapshot of the current state: ${before.id} (${before.records} records).`);
         await prepareRestore(ctx.dataDir, manifest);
       } finally {

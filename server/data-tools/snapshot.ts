@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { listSnapshots, removeLeftovers, writeSnapshot } from '../backup/snapshots';
 import { finishInterruptedRestore } from '../backup/restore';
-import type { SourceLevel } from '../backup/level-copy';
 import type { DataTool } from './tool';
 import { describe, InUse, openLiveLevel, rotate } from './backup-common';
 
@@ -26,7 +25,7 @@ export const snapshotTool: DataTool = {
       try {
         mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
         await removeLeftovers(ctx.dataDir);
-        const m = await writeSnapshot({ dataDir: ctx.dataDir, source: level as unknown as SourceLevel, now: Date.now(), reason: 'manual' });
+        const m = await writeSnapshot({ dataDir: ctx.dataDir, source: level, now: Date.now(), reason: 'manual' });
         ctx.out(`Snapshot ${m.id}: ${m.records} records, ${m.keys} keys, ${m.files} files, ${describe(m.bytes)}, verified.`);
         const removed = await rotate(ctx.dataDir, [m.id]);
         if (removed.length > 0) ctx.out(`Rotation removed ${removed.length} older snapshot(s): ${removed.join(', ')}`);

@@ -1,17 +1,18 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { RxConflictHandler, RxJsonSchema } from 'rxdb';
+import type { MigrationStrategies, RxConflictHandler, RxJsonSchema } from 'rxdb';
 
 /**
  * A collection that a domain folder of `server/` declares. Every domain exports its
  * definitions; `server/domains.ts` lists the domains, and the database checks the schema budget
  * (at most 12 RxDB collections, see server/db/README.md) once for all of them.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the default stands for "some document type" (lists of collections of different types): RxDB's schema and conflict types are invariant in it, so no other type fits
 export interface CollectionDefinition<DocType = any> {
   /** RxDB collection name: lower-case letters, digits and underscores. */
   name: string;
   schema: RxJsonSchema<DocType>;
   /** Migration strategies for schema versions > 0, keyed by the version they produce. */
-  migrationStrategies?: Record<number, (oldDoc: any) => any>;
+  migrationStrategies?: MigrationStrategies;
   /**
    * How replication resolves a conflict. Default: the per-field merge for a collection marked
    * `sync` with an `updatedAt` field (server/db/conflict-rules.ts), else RxDB's (the server's

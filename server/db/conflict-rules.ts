@@ -1,4 +1,4 @@
-import { defaultConflictHandler, type RxConflictHandler, type RxConflictHandlerInput } from 'rxdb';
+import { defaultConflictHandler, type RxConflictHandler, type RxConflictHandlerInput, type WithDeleted } from 'rxdb';
 import type { CollectionDefinition } from './collections';
 
 /**
@@ -26,7 +26,8 @@ import type { CollectionDefinition } from './collections';
 /** Fields that are bookkeeping, not something a person wrote. */
 const NOT_CONTENT = new Set(['_rev', '_meta', '_attachments', '_deleted', 'updatedAt']);
 
-export type Doc = Record<string, any>;
+/** A document of any synced collection, as plain data. */
+export type Doc = Record<string, unknown>;
 
 export interface FieldLoss {
   field: string;
@@ -86,7 +87,7 @@ export function contentOf(doc: Doc): Doc {
 }
 
 /** The resolution of a push conflict and what it overwrote (pure; the same on every device). */
-export function analyzeConflict(input: RxConflictHandlerInput<any>): ConflictOutcome {
+export function analyzeConflict(input: RxConflictHandlerInput<Doc>): ConflictOutcome {
   const mine = input.newDocumentState as Doc;
   const theirs = input.realMasterState as Doc;
   const base = input.assumedMasterState as Doc | undefined;
@@ -125,7 +126,8 @@ export function analyzeConflict(input: RxConflictHandlerInput<any>): ConflictOut
     return { doc: later, losses };
   }
 
-  const merged: Doc = { ...theirs };
+  let merged: Doc = { ...theirs };
+  const absent = new Set<string>();
   const lostFields: FieldLoss[] = [];
   for (const key of contentKeys(mine, theirs, base)) {
     const mineChanged = !sameValue(mine[key], base[key]);
@@ -136,9 +138,11 @@ export function analyzeConflict(input: RxConflictHandlerInput<any>): ConflictOut
       value = later[key];
       lostFields.push({ field: key, lost: earlier[key], kept: later[key] });
     }
-    if (value === undefined) delete merged[key];
+    if (value === undefined) absent.add(key);
     else merged[key] = value;
   }
+  // Fields that neither side has any more are left out (in place: the other fields keep their order).
+  if (absent.size > 0) merged = Object.fromEntries(Object.entries(merged).filter(([key]) => !absent.has(key)));
   if (typeof mine.updatedAt === 'number' || typeof theirs.updatedAt === 'number') merged.updatedAt = Math.max(time(mine), time(theirs));
   merged._deleted = false;
   const losses: ConflictLoss[] = lostFields.length === 0 ? [] : [{
@@ -150,12 +154,14 @@ export function analyzeConflict(input: RxConflictHandlerInput<any>): ConflictOut
 }
 
 /** The conflict handler of every collection marked `sync` that has an `updatedAt` field (conflictHandlerOf). */
-export const mergeByField: RxConflictHandler<any> = {
+export const mergeByField: RxConflictHandler<Doc> = {
   // Two tombstones are the same state whatever fields each kept: no conflict, nothing to push
   // (otherwise this device's fuller tombstone is pushed again and again and refused again).
-  isEqual: (a, b, context) => (a._deleted === true && b._deleted === true) || defaultConflictHandler.isEqual(a, b, context),
+  // `=== true` on purpose: a tombstone from another device is compared as stored.
+  isEqual: (a, b, context) => ((a as Doc)._deleted === true && (b as Doc)._deleted === true) || defaultConflictHandler.isEqual(a, b, context),
   resolve(input) {
-    return analyzeConflict(input).doc as any;
+    // The merge always sets `_deleted` (both deleted, one side's whole document, or the merge).
+    return Promise.resolve(analyzeConflict(input).doc as WithDeleted<Doc>);
   },
 };
 
@@ -164,7 +170,7 @@ export const mergeByField: RxConflictHandler<any> = {
  * per-field merge (mergeByField) when it is marked `sync` and has an `updatedAt` field; otherwise
  * none (RxDB's default: the server's version wins).
  */
-export function conflictHandlerOf(def: CollectionDefinition): RxConflictHandler<any> | undefined {
+export function conflictHandlerOf(def: CollectionDefinition): RxConflictHandler<Doc> | undefined {
   if (def.conflictHandler) return def.conflictHandler;
   const properties = (def.schema as { properties?: Record<string, unknown> }).properties ?? {};
   return def.sync && 'updatedAt' in properties ? mergeByField : undefined;

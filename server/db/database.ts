@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { addRxPlugin, createRxDatabase, type RxCollection, type RxDatabase } from 'rxdb';
+import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCreator, type RxDatabase } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { assertCollectionBudget, type CollectionDefinition } from './collections';
 import { conflictHandlerOf } from './conflict-rules';
@@ -37,6 +37,7 @@ export interface AppDatabase {
   readonly rx: RxDatabase;
   /** Local-only key/value state outside RxDB (sessions, secrets): never replicated. */
   readonly local: LocalStore;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- RxDB's own default; callers outside server/db (files, ledger views, tests) use it untyped: name the type there first
   collection<T = any>(name: string): RxCollection<T>;
   /** The collections whose definition is marked `sync` (replicated per user), in definition order. */
   readonly syncedCollections: readonly string[];
@@ -115,7 +116,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
       multiInstance: false,
       eventReduce: true,
     });
-    const spec: Record<string, any> = {};
+    const spec: Record<string, RxCollectionCreator> = {};
     for (const def of options.collections) {
       const conflictHandler = conflictHandlerOf(def);
       spec[def.name] = { schema: def.schema, migrationStrategies: def.migrationStrategies ?? {}, ...(conflictHandler ? { conflictHandler } : {}) };
@@ -138,7 +139,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
     level,
     syncedCollections,
     collection<T>(name: string): RxCollection<T> {
-      const found = database.collections[name];
+      const opened: Partial<Record<string, RxCollection>> = database.collections;
+      const found = opened[name];
       if (!found) throw new Error(`unknown collection "${name}"`);
       return found as RxCollection<T>;
     },

@@ -41,8 +41,9 @@ export class DatabaseDamagedError extends Error {
 export class DatabaseOpenError extends Error {
   readonly code = 'DATABASE_OPEN_FAILED';
   constructor(readonly dataDir: string, readonly levelDir: string, cause: unknown) {
-    const reason = (cause as Error)?.message ?? String(cause);
-    const inner = (cause as { cause?: Error })?.cause?.message;
+    // Whatever was thrown: an Error, a LevelDB error with its own cause, or anything else.
+    const reason = (cause as Partial<Error> | null | undefined)?.message ?? String(cause);
+    const inner = (cause as { cause?: Partial<Error> } | null | undefined)?.cause?.message;
     super(
       `The database in ${levelDir} could not be opened: ${inner && !reason.includes(inner) ? `${reason} (${inner})` : reason}. ` +
         `Check that the folder exists, that this user can read and write it and every file in it, and that its disk is mounted and not full; ` +

@@ -5,7 +5,7 @@ import { healthOf, type LevelHealth } from './leveldb-storage/health';
 /** classic-level's `sync` option; sublevels pass their options through to the root database. */
 const SYNC = { sync: true } as Record<string, unknown>;
 
-type Sublevel = AbstractSublevel<LevelDb, string | Buffer | Uint8Array, string, any>;
+type Sublevel = AbstractSublevel<LevelDb, string | Buffer | Uint8Array, string, unknown>;
 
 /**
  * A small durable key/value store for state that must never be replicated or leave this
@@ -20,7 +20,7 @@ export class LocalStore {
   private readonly health: LevelHealth;
 
   constructor(level: LevelDb) {
-    this.space = level.sublevel<string, any>('local', { keyEncoding: 'utf8', valueEncoding: 'json' });
+    this.space = level.sublevel<string, unknown>('local', { keyEncoding: 'utf8', valueEncoding: 'json' });
     this.health = healthOf(level);
     // A sublevel is closed with its parent and does not reopen by itself.
     this.health.onReopen(() => this.space.open());
@@ -30,7 +30,7 @@ export class LocalStore {
     return this.health.read(async () => (await this.space.get(key)) as T | undefined);
   }
 
-  put<T>(key: string, value: T): Promise<void> {
+  put(key: string, value: unknown): Promise<void> {
     return this.health.write(() => this.space.put(key, value, SYNC));
   }
 
@@ -40,7 +40,7 @@ export class LocalStore {
 
   /** Atomically applies several puts and deletes. */
   batch(ops: Array<{ type: 'put'; key: string; value: unknown } | { type: 'del'; key: string }>): Promise<void> {
-    return this.health.write(() => this.space.batch(ops as any, SYNC));
+    return this.health.write(() => this.space.batch(ops, SYNC));
   }
 
   /** Entries whose key starts with `prefix`, in key order. */

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { META_INSTANCE_SCHEMA_TITLE, wrappedValidateStorageFactory, type RxJsonSchema, type RxValidationError } from 'rxdb';
+import { META_INSTANCE_SCHEMA_TITLE, wrappedValidateStorageFactory, type RxValidationError } from 'rxdb';
 
 /**
  * RxDB's document validation (the same wrapper as rxdb/plugins/validate-ajv) with its own ajv
@@ -15,7 +15,7 @@ for (const keyword of ['version', 'keyCompression', 'primaryKey', 'indexes', 'en
 addFormats(ajv);
 
 /** Also used by `pennypost check` (server/data-tools/) to validate stored documents. */
-export function documentValidator(schema: RxJsonSchema<any>) {
+export function documentValidator(schema: Readonly<Record<string, unknown>>) {
   const validate = ajv.compile(schema);
   // ajv's error objects are what RxDB's own ajv plugin hands back as validation errors too.
   return (doc: unknown): RxValidationError[] => (validate(doc) ? [] : ((validate.errors ?? []) as unknown as RxValidationError[]));

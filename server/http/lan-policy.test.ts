@@ -265,7 +265,7 @@ function raw(address: string, port: number, method: string, rawPath: string): Pr
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body, location: res.headers.location }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', body, location: res.headers.location }));
     });
     req.on('error', reject);
     req.end();
@@ -303,7 +303,7 @@ describe('LAN policy: real HTTP', () => {
     linkCode = (await api('shortlink.create', { url: 'https://example.com/from-lan' }, user.token)).data.code;
   });
   afterAll(async () => {
-    await t?.close();
+    await (t as TestServer | undefined)?.close(); // unset when beforeAll failed
     rmSync(rendererDir, { recursive: true, force: true });
   });
 

@@ -23,10 +23,10 @@ const app = { dataDir, settings, log: createLogger('debug', (line) => logLines.p
 
 /** The authenticator the routes find at call time (swapped by the tests). */
 let users: Authenticator<Caller> = {
-  async authenticate(token) {
-    if (token === 'good') return { userId: 'u1' };
-    if (token === 'old') throw new DomainError(1003, 401, 'The token has expired; sign in again.');
-    throw commonErrors.unauthorized('The token is not valid.');
+  authenticate(token) {
+    if (token === 'good') return Promise.resolve({ userId: 'u1' });
+    if (token === 'old') return Promise.reject(new DomainError(1003, 401, 'The token has expired; sign in again.'));
+    return Promise.reject(commonErrors.unauthorized('The token is not valid.'));
   },
 };
 const auth = { authenticator: () => users, missing: 'Sign in first: send "Authorization: Bearer <token>" or ?token=<token>.', queryToken: 'token' };
@@ -44,8 +44,9 @@ beforeAll(async () => {
       methods: { allow: ['GET', 'POST'], message: 'Use GET or POST.' },
       headers: { 'Access-Control-Allow-Origin': '*' },
       body: { kinds: ['json', 'form', 'multipart'], limit: '1kb' },
-      async handler({ req, res }) {
+      handler({ req, res }) {
         res.json({ method: req.method, body: (req.body as unknown) ?? null, query: req.query });
+        return Promise.resolve();
       },
     }),
   );
@@ -54,8 +55,9 @@ beforeAll(async () => {
     route(app, {
       name: 'limited',
       rateLimit: { label: 'probes per address', points: () => requests, counts: 'requests' },
-      async handler({ res }) {
+      handler({ res }) {
         res.json({ ok: true });
+        return Promise.resolve();
       },
     }),
   );
@@ -74,9 +76,10 @@ beforeAll(async () => {
         counts: 'misses',
         refusal: (seconds) => commonErrors.rateLimited(`Too many misses; wait ${seconds} s.`),
       },
-      async handler({ req, res }) {
-        if (req.params.code !== 'known') throw commonErrors.notFound('No such code.');
+      handler({ req, res }) {
+        if (req.params.code !== 'known') return Promise.reject(commonErrors.notFound('No such code.'));
         res.send('hit');
+        return Promise.resolve();
       },
     }),
   );
@@ -107,11 +110,11 @@ beforeAll(async () => {
       name: 'failing probe',
       headers: { 'X-Route': 'fail' },
       crashMessage: (id) => `Broke; quote ${id}.`,
-      async handler({ req, logFields }) {
+      handler({ req, logFields }) {
         logFields.probe = req.params.how;
-        if (req.params.how === 'domain') throw new DomainError(2002, 409, 'Not enough money.').at('amount').withHeaders({ 'X-Extra': '1' });
-        if (req.params.how === 'disk') throw Object.assign(new Error('write failed'), { code: 'ENOSPC' });
-        throw new Error('secret internal detail at /home/user/app.ts line 42');
+        if (req.params.how === 'domain') return Promise.reject(new DomainError(2002, 409, 'Not enough money.').at('amount').withHeaders({ 'X-Extra': '1' }));
+        if (req.params.how === 'disk') return Promise.reject(Object.assign(new Error('write failed'), { code: 'ENOSPC' }));
+        return Promise.reject(new Error('secret internal detail at /home/user/app.ts line 42'));
       },
     }),
   );
@@ -120,8 +123,8 @@ beforeAll(async () => {
     route(app, {
       name: 'page',
       refusals: (res, error) => res.status(error.status).type('text/html').send(`<h1>${error.status}</h1><p>${error.message}</p>`),
-      async handler() {
-        throw commonErrors.gone('This is gone.');
+      handler() {
+        return Promise.reject(commonErrors.gone('This is gone.'));
       },
     }),
   );
@@ -129,10 +132,10 @@ beforeAll(async () => {
     '/stream',
     route(app, {
       name: 'stream',
-      async handler({ res }) {
+      handler({ res }) {
         res.status(200).set('Content-Type', 'text/plain');
         res.write('partial ');
-        throw new Error('broke mid-stream');
+        return Promise.reject(new Error('broke mid-stream'));
       },
     }),
   );
@@ -153,7 +156,7 @@ beforeEach(() => {
 async function get(path: string, init: RequestInit = {}) {
   const res = await fetch(base + path, init);
   const text = await res.text();
-  let body: any = null;
+  let body: any;
   try {
     body = JSON.parse(text);
   } catch {
@@ -259,7 +262,7 @@ describe('route(): sign-in', () => {
 
   it('looks the authenticator up on each request', async () => {
     const before = users;
-    users = { authenticate: async () => ({ userId: 'swapped' }) };
+    users = { authenticate: () => Promise.resolve({ userId: 'swapped' }) };
     try {
       expect((await get('/mine?token=anything')).body).toEqual({ userId: 'swapped' });
     } finally {

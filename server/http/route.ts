@@ -87,9 +87,9 @@ export interface RouteContext<Caller> {
   /** Facts for the log line of a failure (`{ fileId }`); never secrets or bodies. */
   readonly logFields: Record<string, unknown>;
   /** The signed-in caller: 401 (`auth.missing`) without a token, else whatever the authenticator throws. */
-  signIn(): Promise<Caller>;
+  readonly signIn: () => Promise<Caller>;
   /** The signed-in caller, or null when no token was sent or it is not valid. */
-  signInIfAny(): Promise<Caller | null>;
+  readonly signInIfAny: () => Promise<Caller | null>;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -223,7 +223,8 @@ function bodyParsers({ kinds, limit }: RouteBody): BodyParser[] {
  * parts are ignored. Parsed by the platform's own FormData parser (undici).
  */
 function multipartFields(limit: string) {
-  const raw = express.raw({ limit, type: 'multipart/form-data' });
+  // body-parser types its middleware for connect's request class; Express's Request is the same object.
+  const raw: (req: Request, res: Response, next: (error?: unknown) => void) => void = express.raw({ limit, type: 'multipart/form-data' });
   return (req: Request, res: Response, next: (error?: unknown) => void): void => {
     if (!req.is('multipart/form-data')) {
       next();

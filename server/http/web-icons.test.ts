@@ -53,7 +53,7 @@ describe('favicon, app icons and web app manifest', () => {
     t = await startTestServer({ domains: [], rendererDir });
   });
   afterAll(async () => {
-    await t?.close();
+    await (t as TestServer | undefined)?.close(); // unset when beforeAll failed
     rmSync(rendererDir, { recursive: true, force: true });
   });
 

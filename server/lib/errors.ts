@@ -44,7 +44,7 @@ export class DomainError extends Error {
 }
 
 /** One row of an error catalogue: code, HTTP status and message template. */
-export interface ErrorRow<A extends readonly unknown[] = any[]> {
+export interface ErrorRow<A extends readonly unknown[] = never[]> {
   readonly code: number;
   readonly status: number;
   readonly message: (...args: A) => string;
@@ -59,7 +59,9 @@ export type ErrorCatalogue<R extends Record<string, ErrorRow>> = {
 export function errorCatalogue<R extends Record<string, ErrorRow>>(rows: R): ErrorCatalogue<R> {
   const factories: Record<string, unknown> = { rows };
   for (const [name, row] of Object.entries(rows)) {
-    factories[name] = (...args: unknown[]) => new DomainError(row.code, row.status, row.message(...args));
+    // The typed factory (ErrorCatalogue) takes exactly the row's message arguments and hands them on.
+    const typed = row as ErrorRow<unknown[]>;
+    factories[name] = (...args: unknown[]) => new DomainError(typed.code, typed.status, typed.message(...args));
   }
   return factories as ErrorCatalogue<R>;
 }

@@ -14,7 +14,8 @@ export interface Logger {
 }
 
 export function createLogger(level: LogLevel = 'info', sink: (line: string) => void = (line) => process.stderr.write(line + '\n')): Logger {
-  const threshold = ORDER[level] ?? ORDER.info;
+  // `level` may come unchecked from a flag or the environment: an unknown name logs at info.
+  const threshold = (ORDER as Partial<Record<string, number>>)[level] ?? ORDER.info;
   const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < threshold) return;
     sink(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }));

@@ -45,7 +45,7 @@ export function inRange(minor: number | bigint): boolean {
 
 /** The limit in major units of a currency, as text with grouping: "10,000,000,000,000.00". */
 export function limitText(currency: string): string {
-  const [int, frac] = formatMajor(MAX_MINOR, currency).split('.');
+  const [int, frac] = formatMajor(MAX_MINOR, currency).split('.') as [string, string | undefined];
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return frac === undefined ? grouped : `${grouped}.${frac}`;
 }

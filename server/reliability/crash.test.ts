@@ -28,7 +28,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-crash-'));
 let receiver: FakeServer;
 /** pushIds the receiver was handed (whether or not PennyPost answered before dying). */
 const delivered = new Set<string>();
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 afterAll(async () => {
   while (cleanups.length) await cleanups.pop()!();
   rmSync(dataDir, { recursive: true, force: true });
@@ -45,7 +45,7 @@ const OPENING = { cash: 100_000, bank: 500_000, card: 0 };
 
 function killed(server: ChildServer): Promise<void> {
   return new Promise((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve();
+    if (server.child.exitCode !== null || server.child.signalCode !== null) { resolve(); return; }
     server.child.once('exit', () => resolve());
     server.child.kill('SIGKILL');
   });
@@ -85,7 +85,8 @@ it(`acknowledged writes and pushes survive kill -9 at random moments (${ROUNDS} 
   for (let round = 0; round < ROUNDS; round++) {
     const base = server.url;
     const killAfterMs = 300 + Math.floor(rand() * 1200);
-    let stop = false;
+    let stop = false; // set once the server is killed
+    const stopped = () => stop; // read anew after an await
     let firstAck: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (firstAck = resolve));
     const roundRand = seeded(round * 7919 + 17);
@@ -123,7 +124,7 @@ it(`acknowledged writes and pushes survive kill -9 at random moments (${ROUNDS} 
             throw new Error(`refused: ${res.code} ${res.message}`);
           }
         } catch (error) {
-          if (stop) return; // the connection died with the server: not acknowledged
+          if (stopped()) return; // the connection died with the server: not acknowledged
           throw error;
         }
       }
@@ -188,7 +189,7 @@ it(`acknowledged writes and pushes survive kill -9 at random moments (${ROUNDS} 
     const unrecorded = [...delivered].filter((id) => !history.has(id));
     expect(unrecorded, `round ${round}: delivered without a history row`).toEqual([]);
     for (const m of history.values()) {
-      expect(m.total, m.id).toBe(m.success + m.failed);
+      expect(m.total, m.id).toBe((m.success as number) + (m.failed as number));
       expect(['success', 'failed']).toContain(m.status);
     }
     // The restarted server takes writes again.

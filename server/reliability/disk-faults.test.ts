@@ -14,7 +14,7 @@ import { ext4Disk, loopUnavailable, mountUnavailable, tmpfsDisk } from '../db/te
 import { startChildServer, type ChildServer } from '../test-support/child-server';
 import { api, eventually, newUser, ok, request, snapshotOf } from './helpers';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });

@@ -51,7 +51,7 @@ const settingsGet = defineAction({
 
 const Host = Type.String({ minLength: 1, maxLength: 253 });
 /** The settings file's own policy type, without its default (a patch leaves absent fields alone). */
-const { default: _fallback, ...Policy } = RegistrationPolicy('open');
+const Policy = Type.Union(RegistrationPolicy('open').anyOf);
 
 const settingsUpdate = defineAction({
   summary: 'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, who may sign up, desktop behaviour).',
@@ -110,7 +110,7 @@ const settingsUpdate = defineAction({
   handler: (params, ctx) => {
     if (!ctx.fromThisComputer) throw settingsErrors.localOnly();
     try {
-      return view(ctx, ctx.app.settings.update(params as never));
+      return view(ctx, ctx.app.settings.update(params));
     } catch (error) {
       if (error instanceof SettingsError) throw settingsErrors.invalidSetting(error.message);
       throw error;

@@ -49,7 +49,7 @@ describe('settings.get / settings.update', () => {
     expect((await t.api('settings.get', {}, owner.token)).data.push.retentionDays).toBe(90);
   });
 
-  it('allows changes only from this computer', async () => {
+  it('allows changes only from this computer', () => {
     const ctx = { app: t.server.app, clientAddress: '192.168.1.20', requestId: 'r', token: 't', user: { id: 'u', username: 'u', role: 'owner', mustChangePassword: false }, session: { id: 's', userId: 'u', expiresAt: 0 } };
     expect(() => settingsUpdate.handler({ network: { lan: true } }, ctx as never)).toThrow(/only be changed on the computer/);
     expect(t.server.app.settings.get().network.lan).toBe(false);

@@ -9,7 +9,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export interface ChildServer {
   url: string;
   child: ChildProcess;
-  api<T = any>(action: string, params?: unknown, token?: string): Promise<{ code: number; message: string; data: T; status: number }>;
+  api(action: string, params?: unknown, token?: string): Promise<{ code: number; message: string; data: any; status: number }>;
   stop(): Promise<number | null>;
 }
 
@@ -25,11 +25,11 @@ export async function startChildServer(dataDir: string, settings: SettingsPatch 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`child server did not start: ${stderr}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /PennyPost listening on (http:\/\/\S+)/.exec(out);
       if (match) {

@@ -53,7 +53,7 @@ export async function uploadFile(
     token,
   );
   if (ticket.code !== 200) return { ticket, put: null, putBody: null };
-  const put = await putBytes(t.url + ticket.data.uploadUrl, bytes);
+  const put = await putBytes(t.url + (ticket.data.uploadUrl as string), bytes);
   const putBody = (await put.json()) as { code: number; message: string; data: any };
   return { ticket, put, putBody };
 }

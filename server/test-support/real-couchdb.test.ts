@@ -6,7 +6,7 @@ describe('the real CouchDB of the test suite', () => {
   beforeAll(async () => {
     couch = await RealCouchDb.start();
   }, 90_000);
-  afterAll(() => couch?.close());
+  afterAll(() => (couch as RealCouchDb | undefined)?.close()); // unset when beforeAll failed
 
   it('is Apache CouchDB 3.4.3, answers through the recording proxy, and goes away and back with its data', async () => {
     const welcome = await (await fetch(couch.url)).json();

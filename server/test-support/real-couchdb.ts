@@ -8,7 +8,6 @@ import { start as startCouch, stop as stopCouch } from '../../scripts/couchdb.mj
 
 const require = createRequire(import.meta.url);
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 let PouchHttp: any;
 function pouch(): any {
   PouchHttp ??= require('pouchdb-core').plugin(require('pouchdb-adapter-http')).plugin(require('pouchdb-replication')).plugin(require('pouchdb-mapreduce'));
@@ -115,7 +114,7 @@ export class RealCouchDb {
     await new Promise<void>((resolve) => proxy.close(() => resolve()));
   }
 
-  private async admin(pathname: string, init: RequestInit = {}): Promise<any> {
+  private async admin(pathname: string, init: Omit<RequestInit, 'headers'> & { headers?: Record<string, string> } = {}): Promise<any> {
     const auth = 'Basic ' + Buffer.from(`${COUCH_ADMIN.username}:${COUCH_ADMIN.password}`).toString('base64');
     const res = await fetch(new URL(pathname, this.directUrl), { ...init, headers: { 'content-type': 'application/json', authorization: auth, ...(init.headers ?? {}) } });
     const body = await res.json().catch(() => null);

@@ -22,7 +22,10 @@ export class DesktopSignIn {
     const now = this.clock.now();
     for (const [hash, expiresAt] of this.pending) if (expiresAt <= now) this.pending.delete(hash);
     // A window that is reloaded again and again must not grow the map without end.
-    while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
+    for (const oldest of this.pending.keys()) {
+      if (this.pending.size < MAX_PENDING) break;
+      this.pending.delete(oldest);
+    }
     const secret = randomBytes(32).toString('base64url');
     this.pending.set(digest(secret), now + DESKTOP_SECRET_TTL_MS);
     return secret;

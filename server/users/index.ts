@@ -1,3 +1,4 @@
+import type { ServiceMap } from '../app-context';
 import { defineDomain } from '../domain';
 import { userActions } from './actions';
 import { usersCollection } from './schema';
@@ -25,7 +26,8 @@ export function usersDomain() {
       timer.unref();
     },
     stop(app) {
-      app.services.users?.stop();
+      const { users } = app.services as Partial<ServiceMap>; // unset when start failed early
+      users?.stop();
       if (timer) clearInterval(timer);
     },
   });

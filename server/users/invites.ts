@@ -52,7 +52,9 @@ export class InviteStore {
       expiresAt: now + this.app.settings.get().registration.inviteHours * 3600_000,
     };
     await this.app.db.local.put(PREFIX + hash, invite);
-    return { code: raw.match(/.{4}/g)!.join('-'), invite };
+    const groups = raw.match(/.{4}/g);
+    if (!groups) throw new Error('invite code too short to group');
+    return { code: groups.join('-'), invite };
   }
 
   /** Pending invites, oldest first; expired ones are deleted on the way. */

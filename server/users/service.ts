@@ -145,7 +145,7 @@ export class UserService implements Authenticator {
 
   async owner(): Promise<UserDoc | null> {
     const doc = await this.users.findOne({ selector: { role: 'owner' } }).exec();
-    return doc ? (doc.toJSON() as UserDoc) : null;
+    return doc ? (doc.toJSON()) : null;
   }
 
   /**
@@ -179,7 +179,7 @@ export class UserService implements Authenticator {
 
   private async findOneBy(field: 'usernameKey' | 'email' | 'wechatId' | 'alipayId', value: string): Promise<UserDoc | null> {
     const doc = await this.users.findOne({ selector: { [field]: value } }).exec();
-    return doc ? (doc.toJSON() as UserDoc) : null;
+    return doc ? (doc.toJSON()) : null;
   }
 
   private async issue(user: UserDoc, device: Device): Promise<LoginResult> {
@@ -354,7 +354,7 @@ export class UserService implements Authenticator {
       if (!doc) throw usersErrors.userNotFound();
       const next = await doc.incrementalPatch({ ...fields, updatedAt: this.app.clock.now() });
       this.byId.delete(userId);
-      return next.toJSON() as UserDoc;
+      return next.toJSON();
     });
   }
 
@@ -378,7 +378,7 @@ export class UserService implements Authenticator {
   /** Reads one namespace of a user's preferences (owned by another domain). */
   async getPrefs<T extends Record<string, unknown>>(userId: string, namespace: string): Promise<Partial<T>> {
     const user = await this.findById(userId);
-    return ((user?.prefs?.[namespace] as T | undefined) ?? {}) as Partial<T>;
+    return (user?.prefs[namespace] as T | undefined) ?? {};
   }
 
   /** Merges `patch` into one namespace of a user's preferences. */
@@ -386,7 +386,7 @@ export class UserService implements Authenticator {
     const doc = await this.users.findOne(userId).exec();
     if (!doc) throw usersErrors.userNotFound();
     await doc.incrementalModify((data) => {
-      const current = (data.prefs?.[namespace] as Record<string, unknown> | undefined) ?? {};
+      const current = (data.prefs[namespace] as Record<string, unknown> | undefined) ?? {};
       data.prefs = { ...data.prefs, [namespace]: { ...current, ...patch } };
       data.updatedAt = this.app.clock.now();
       return data;

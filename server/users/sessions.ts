@@ -117,8 +117,8 @@ export class SessionService {
     expiry.unref();
     const stop = () => {
       clearInterval(expiry);
-      set!.delete(fire);
-      if (set!.size === 0) this.watchers.delete(session.id);
+      set.delete(fire);
+      if (set.size === 0) this.watchers.delete(session.id);
     };
     set.add(fire);
     if (this.app.clock.now() >= session.expiresAt) fire();

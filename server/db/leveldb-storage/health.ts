@@ -79,13 +79,14 @@ export async function defaultProbe(location: string): Promise<void> {
     if (name.endsWith('.log')) logBytes += statSync(path.join(location, name)).size;
   }
   const fs = await statfs(location);
-  const free = Number(fs.bavail) * Number(fs.bsize);
+  const free = fs.bavail * fs.bsize;
   if (free < logBytes + REOPEN_MARGIN) {
     throw Object.assign(new Error(`No space left on device: ${free} bytes free, a reopen needs ${logBytes + REOPEN_MARGIN}`), { code: 'ENOSPC' });
   }
 }
 
-type Level = ClassicLevel<any, any>;
+/** The LevelDB handle of the storage (leveldb-storage/instance.ts `LevelDb`). */
+type Level = ClassicLevel<Buffer>;
 
 export class LevelHealth {
   private failure: { error: unknown; at: number; since: number } | null = null;
@@ -152,7 +153,7 @@ export class LevelHealth {
     const at = this.now();
     if (!this.failure) {
       this.failure = { error, at, since: at };
-      this.onEvent?.('failed', { error: (error as Error)?.message });
+      this.onEvent?.('failed', { error: (error as Partial<Error> | null | undefined)?.message });
     } else {
       this.failure = { ...this.failure, error, at };
     }
@@ -169,6 +170,7 @@ export class LevelHealth {
 
   private unavailable(): StorageUnavailableError {
     const cause = this.failure?.error;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a thrown non-Error is shown as String() shows it (this pass changes no message)
     const detail = cause instanceof Error ? cause.message : String(cause ?? 'unknown error');
     return new StorageUnavailableError(`The database cannot write right now (${detail}).`, cause);
   }
@@ -178,16 +180,18 @@ export class LevelHealth {
     if (!this.failure) return;
     if (this.reopening) {
       await this.reopening;
-      if (this.failure) throw this.unavailable();
+      if (this.degraded) throw this.unavailable(); // read anew: the reopen may have healed it
       return;
     }
     if (this.now() - this.failure.at < this.coolDownMs) throw this.unavailable();
+    // Constant while the failure lasts (fail() and a failed reopen keep it); only this run clears the failure.
+    const { since } = this.failure;
     const run = (async () => {
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
       try {
         await this.probe(this.level.location);
       } catch (error) {
-        this.failure = { ...this.failure!, error, at: this.now() };
+        this.failure = { error, at: this.now(), since };
         return;
       }
       try {
@@ -195,11 +199,11 @@ export class LevelHealth {
         await this.level.open();
         for (const hook of this.hooks) await hook();
       } catch (error) {
-        this.failure = { ...this.failure!, error, at: this.now() };
-        this.onEvent?.('reopen-failed', { error: (error as Error)?.message });
+        this.failure = { error, at: this.now(), since };
+        this.onEvent?.('reopen-failed', { error: (error as Partial<Error> | null | undefined)?.message });
         return;
       }
-      const downMs = this.now() - this.failure!.since;
+      const downMs = this.now() - since;
       this.failure = null;
       this.reopens++;
       this.onEvent?.('recovered', { downMs });
@@ -210,7 +214,7 @@ export class LevelHealth {
     } finally {
       this.reopening = null;
     }
-    if (this.failure) throw this.unavailable();
+    if (this.degraded) throw this.unavailable(); // read anew after the run
   }
 }
 

@@ -22,7 +22,9 @@ import {
   type RxStorageDefaultCheckpoint,
   type RxStorageInstance,
   type RxStorageQueryResult,
+  type StringKeys,
 } from 'rxdb';
+import type { AbstractSnapshot } from 'abstract-level';
 import type { ClassicLevel } from 'classic-level';
 import { collectionPrefix, docPrefix, encodeKey, indexPrefix, prefixEnd } from './keys';
 import { healthOf, type LevelHealth } from './health';
@@ -32,7 +34,7 @@ import { healthOf, type LevelHealth } from './health';
  * checksum check, which classic-level cannot turn on): reported like LevelDB's own corruption
  * errors, so the API answers 503 "damaged" instead of a 500 (docs/data-safety.md).
  */
-function parseStored(raw: string): any {
+function parseStored(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch (error) {
@@ -43,7 +45,7 @@ function parseStored(raw: string): any {
   }
 }
 
-export type LevelDb = ClassicLevel<Buffer, string>;
+export type LevelDb = ClassicLevel<Buffer>;
 
 export interface LevelStorageInternals {
   level: LevelDb;
@@ -61,6 +63,11 @@ export interface LevelStorageSettings {
 
 export type LevelInstanceCreationOptions = Record<string, never>;
 
+/** A document's primary key: the value of the schema's primary field (a string). */
+function primaryOf(doc: unknown, primaryPath: string): string {
+  return (doc as Record<string, string>)[primaryPath];
+}
+
 /**
  * State shared by every open instance of one collection (same key prefix) in this process,
  * like the memory storage shares its collection state: without it, two instances could both
@@ -70,8 +77,8 @@ export type LevelInstanceCreationOptions = Record<string, never>;
 export interface SharedCollectionState {
   /** Tail of the write queue: writes, cleanup and remove of the collection run one at a time. */
   queue: Promise<unknown>;
-  /** Every committed write's event bulk, whichever instance wrote it. */
-  changes: Subject<EventBulk<RxStorageChangeEvent<RxDocumentData<any>>, RxStorageDefaultCheckpoint>>;
+  /** Every committed write's event bulk, whichever instance wrote it (instances of one collection: one document type). */
+  changes: Subject<EventBulk<RxStorageChangeEvent<RxDocumentData<unknown>>, RxStorageDefaultCheckpoint>>;
   /** Open instances using this state. */
   instances: number;
 }
@@ -80,11 +87,14 @@ export function createSharedCollectionState(): SharedCollectionState {
   return { queue: Promise.resolve(), changes: new Subject(), instances: 0 };
 }
 
-interface IndexDef {
+interface IndexDef<RxDocType> {
   fields: string[];
   prefix: string;
-  toIndexString: (doc: RxDocumentData<any>) => string;
+  toIndexString: (doc: RxDocumentData<RxDocType>) => string;
 }
+
+/** What the storage keeps of an open instance, whatever its document type. */
+export type OpenInstance = Pick<RxStorageInstanceLevel<unknown>, 'databaseName' | 'collectionName' | 'close'>;
 
 /** Number of index keys read per native call when walking a range. */
 const ID_CHUNK = 1000;
@@ -98,10 +108,10 @@ export class RxStorageInstanceLevel<RxDocType>
   readonly primaryPath: string;
   private readonly level: LevelDb;
   private readonly docKeyPrefix: string;
-  private readonly indexes: IndexDef[];
-  private readonly indexByName = new Map<string, IndexDef>();
-  private readonly lwtIndex: IndexDef;
-  private readonly cleanupIndex: IndexDef;
+  private readonly indexes: IndexDef<RxDocType>[];
+  private readonly indexByName = new Map<string, IndexDef<RxDocType>>();
+  private readonly lwtIndex: IndexDef<RxDocType>;
+  private readonly cleanupIndex: IndexDef<RxDocType>;
   private readonly changes$ = new Subject<EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>>();
   private readonly sharedSubscription: Subscription;
   private closed = false;
@@ -117,17 +127,18 @@ export class RxStorageInstanceLevel<RxDocType>
     readonly internals: LevelStorageInternals,
     readonly options: Readonly<LevelInstanceCreationOptions>,
     settings: LevelStorageSettings,
-    private readonly onClose: (instance: RxStorageInstanceLevel<any>) => void,
+    private readonly onClose: (instance: OpenInstance) => void,
     private readonly shared: SharedCollectionState = createSharedCollectionState(),
   ) {
     this.level = internals.level;
     this.health = healthOf(internals.level);
-    this.sharedSubscription = shared.changes.subscribe((bulk) => this.changes$.next(bulk));
+    // Every instance on this state is an instance of this collection: the documents are RxDocType.
+    this.sharedSubscription = shared.changes.subscribe((bulk) => this.changes$.next(bulk as EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>));
     this.sync = settings.sync !== false;
-    this.primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey) as string;
+    this.primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey);
     this.docKeyPrefix = docPrefix(internals.prefix);
 
-    const indexFields: string[][] = (schema.indexes ?? []).map((index) => toArray(index) as string[]);
+    const indexFields: string[][] = (schema.indexes ?? []).map((index) => toArray<string>(index));
     // Both are also what RxDB and the memory storage rely on: the lwt index for checkpoints,
     // the deleted/lwt index for cleanup. Added only when the schema lacks them.
     const lwtFields = ['_meta.lwt', this.primaryPath];
@@ -138,11 +149,18 @@ export class RxStorageInstanceLevel<RxDocType>
     this.indexes = indexFields.map((fields) => ({
       fields,
       prefix: indexPrefix(internals.prefix, fields),
-      toIndexString: getIndexableStringMonad(schema as RxJsonSchema<RxDocumentData<any>>, fields),
+      toIndexString: getIndexableStringMonad<RxDocType>(schema, fields),
     }));
     for (const index of this.indexes) this.indexByName.set(index.fields.join(','), index);
-    this.lwtIndex = this.indexByName.get(lwtFields.join(','))!;
-    this.cleanupIndex = this.indexByName.get(cleanupFields.join(','))!;
+    this.lwtIndex = this.indexNamed(lwtFields);
+    this.cleanupIndex = this.indexNamed(cleanupFields);
+  }
+
+  /** An index this instance keeps (the constructor adds the lwt and cleanup indexes). */
+  private indexNamed(fields: string[]): IndexDef<RxDocType> {
+    const index = this.indexByName.get(fields.join(','));
+    if (!index) throw new Error(`index does not exist: ${fields.join(',')}`);
+    return index;
   }
 
   private docKey(id: string): Buffer {
@@ -153,14 +171,14 @@ export class RxStorageInstanceLevel<RxDocType>
    * Reads documents by id. One getMany runs all its lookups on one libuv thread, one after
    * the other; big sets are split so several threads share the random reads.
    */
-  private async getDocs(ids: string[], snapshot?: unknown): Promise<(string | undefined)[]> {
+  private async getDocs(ids: string[], snapshot?: AbstractSnapshot): Promise<(string | undefined)[]> {
     const keys = ids.map((id) => this.docKey(id));
-    const options = snapshot ? ({ snapshot } as any) : undefined;
-    if (keys.length < 2 * GET_SLICE) return this.level.getMany(keys, options);
+    const getMany = (part: Buffer[]) => (snapshot ? this.level.getMany(part, { snapshot }) : this.level.getMany(part));
+    if (keys.length < 2 * GET_SLICE) return getMany(keys);
     const parts = Math.min(GET_PARALLEL, Math.ceil(keys.length / GET_SLICE));
     const size = Math.ceil(keys.length / parts);
     const slices: Promise<(string | undefined)[]>[] = [];
-    for (let i = 0; i < keys.length; i += size) slices.push(this.level.getMany(keys.slice(i, i + size), options));
+    for (let i = 0; i < keys.length; i += size) slices.push(getMany(keys.slice(i, i + size)));
     return (await Promise.all(slices)).flat();
   }
 
@@ -183,16 +201,16 @@ export class RxStorageInstanceLevel<RxDocType>
       this.ensureOpen();
       const primaryPath = this.primaryPath;
       const ids = new Set<string>();
-      for (const row of documentWrites) ids.add((row.document as any)[primaryPath]);
+      for (const row of documentWrites) ids.add(primaryOf(row.document, primaryPath));
       const idList = [...ids];
       const stored = await this.level.getMany(idList.map((id) => this.docKey(id)));
       const docsInDb = new Map<string, RxDocumentData<RxDocType>>();
       for (let i = 0; i < idList.length; i++) {
         const raw = stored[i];
-        if (raw !== undefined) docsInDb.set(idList[i], parseStored(raw));
+        if (raw !== undefined) docsInDb.set(idList[i], parseStored(raw) as RxDocumentData<RxDocType>);
       }
 
-      const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as any, docsInDb, documentWrites, context);
+      const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as StringKeys<RxDocType>, docsInDb, documentWrites, context);
       // A chained batch goes straight to the native LevelDB WriteBatch; an array batch costs
       // several times more per operation in abstract-level (measured: 100 × 6,000 ops
       // 4.4 s as an array, 0.9 s chained).
@@ -201,15 +219,16 @@ export class RxStorageInstanceLevel<RxDocType>
       try {
         for (const row of categorized.bulkInsertDocs) {
           const doc = row.document;
-          const id = (doc as any)[primaryPath] as string;
+          const id = primaryOf(doc, primaryPath);
           batch.put(this.docKey(id), JSON.stringify(doc));
           for (const index of this.indexes) batch.put(encodeKey(index.prefix + index.toIndexString(doc)), id);
           ops++;
         }
         for (const row of categorized.bulkUpdateDocs) {
           const doc = row.document;
-          const id = (doc as any)[primaryPath] as string;
-          const before = docsInDb.get(id)!;
+          const id = primaryOf(doc, primaryPath);
+          const before = docsInDb.get(id);
+          if (!before) throw new Error(`update of ${id}, which is not stored`); // RxDB updates only documents it found
           batch.put(this.docKey(id), JSON.stringify(doc));
           for (const index of this.indexes) {
             const oldString = index.toIndexString(before);
@@ -227,13 +246,13 @@ export class RxStorageInstanceLevel<RxDocType>
       }
       if (ops > 0) {
         // The write is acknowledged only after LevelDB committed (and, by default, fsynced) it.
-        await batch.write({ sync: this.sync } as any);
+        await batch.write({ sync: this.sync });
       } else {
         await batch.close();
       }
       if (categorized.eventBulk.events.length > 0 && categorized.newestRow) {
         const newest = categorized.newestRow.document;
-        categorized.eventBulk.checkpoint = { id: (newest as any)[primaryPath], lwt: newest._meta.lwt };
+        categorized.eventBulk.checkpoint = { id: primaryOf(newest, primaryPath), lwt: newest._meta.lwt };
         this.shared.changes.next(categorized.eventBulk);
       }
       return { error: categorized.errors };
@@ -297,7 +316,7 @@ export class RxStorageInstanceLevel<RxDocType>
     const limit = typeof query.limit === 'number' ? query.limit : Infinity;
     const wanted = skip + limit;
     const mustResort = !queryPlan.sortSatisfiedByIndex;
-    const matcher = queryPlan.selectorSatisfiedByIndex ? undefined : getQueryMatcher(this.schema as any, query as any);
+    const matcher = queryPlan.selectorSatisfiedByIndex ? undefined : getQueryMatcher<RxDocType>(this.schema, query);
     let enough = (n: number) => !mustResort && n >= wanted;
     let resort = mustResort;
 
@@ -325,7 +344,7 @@ export class RxStorageInstanceLevel<RxDocType>
             const chunk = await it.nextv(ID_CHUNK);
             if (chunk.length === 0) break;
             for (const [, raw] of chunk) {
-              const doc = parseStored(raw!) as RxDocumentData<RxDocType>;
+              const doc = parseStored(raw) as RxDocumentData<RxDocType>;
               if (matcher(doc)) {
                 rows.push(doc);
                 if (enough(rows.length)) break outer;
@@ -344,7 +363,7 @@ export class RxStorageInstanceLevel<RxDocType>
             const size = !matcher && !mustResort ? Math.min(ID_CHUNK, Math.max(1, wanted - skipped - rows.length)) : ID_CHUNK;
             const chunk = await it.nextv(size);
             if (chunk.length === 0) break;
-            let ids = chunk.map(([, id]) => id!);
+            let ids = chunk.map(([, id]) => id);
             if (!matcher && !mustResort && skipped < skip) {
               // Skip without reading the documents: the index alone decides.
               const drop = Math.min(skip - skipped, ids.length);
@@ -374,7 +393,7 @@ export class RxStorageInstanceLevel<RxDocType>
       await snapshot.close();
     }
 
-    if (resort) rows = rows.sort(getSortComparator(this.schema as any, query as any));
+    if (resort) rows = rows.sort(getSortComparator<RxDocType>(this.schema, query));
     if (skip !== 0 || rows.length > wanted) rows = rows.slice(skip, wanted);
     return { documents: rows };
   }
@@ -427,23 +446,23 @@ export class RxStorageInstanceLevel<RxDocType>
       ? { gt: encodeKey(index.prefix + getStartIndexStringFromLowerBound(schema, index.fields, [checkpoint.lwt, checkpoint.id])) }
       : { gte: encodeKey(index.prefix) };
     const snapshot = this.level.snapshot();
-    let documents: RxDocumentData<RxDocType>[] = [];
+    let documents: RxDocumentData<RxDocType>[];
     try {
       const it = this.level.iterator({ ...start, lt: encodeKey(prefixEnd(index.prefix)), keys: false, values: true, snapshot, limit });
       try {
-        const ids = (await it.all()).map(([, id]) => id!);
+        const ids = (await it.all()).map(([, id]) => id);
         const raws = await this.getDocs(ids, snapshot);
-        documents = raws.filter((raw): raw is string => raw !== undefined).map((raw) => parseStored(raw));
+        documents = raws.filter((raw): raw is string => raw !== undefined).map((raw) => parseStored(raw) as RxDocumentData<RxDocType>);
       } finally {
         await it.close(); // idempotent: all() may already have closed it
       }
     } finally {
       await snapshot.close();
     }
-    const last = documents[documents.length - 1];
+    const last = documents.at(-1);
     return {
       documents,
-      checkpoint: last ? { id: (last as any)[this.primaryPath], lwt: last._meta.lwt } : checkpoint ?? { id: '', lwt: 0 },
+      checkpoint: last ? { id: primaryOf(last, this.primaryPath), lwt: last._meta.lwt } : checkpoint ?? { id: '', lwt: 0 },
     };
   }
 
@@ -469,7 +488,7 @@ export class RxStorageInstanceLevel<RxDocType>
           values: true,
           limit: 1000,
         });
-        const ids = (await it.all()).map(([, id]) => id!);
+        const ids = (await it.all()).map(([, id]) => id);
         if (ids.length === 0) return true;
         const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
         const ops: { type: 'del'; key: Buffer }[] = [];

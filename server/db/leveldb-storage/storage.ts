@@ -9,12 +9,13 @@ import {
   type LevelInstanceCreationOptions,
   type LevelStorageInternals,
   type LevelStorageSettings,
+  type OpenInstance,
 } from './instance';
 
 export type RxStorageLevel = RxStorage<LevelStorageInternals, LevelInstanceCreationOptions> & {
   readonly level: LevelDb;
   /** Storage instances that are open right now (closed ones remove themselves). */
-  readonly openInstances: ReadonlySet<RxStorageInstanceLevel<any>>;
+  readonly openInstances: ReadonlySet<OpenInstance>;
 };
 
 /**
@@ -43,7 +44,7 @@ export async function openLevel(location: string, options: { createIfMissing?: b
  * it opens it before creating the RxDB database and closes it after the database is closed.
  */
 export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings = {}): RxStorageLevel {
-  const openInstances = new Set<RxStorageInstanceLevel<any>>();
+  const openInstances = new Set<OpenInstance>();
   /** Per collection prefix: one write queue and one change stream for all its instances. */
   const sharedByPrefix = new Map<string, SharedCollectionState>();
   return {
@@ -53,36 +54,43 @@ export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings
     rxdbVersion: RXDB_VERSION,
     level,
     openInstances,
-    async createStorageInstance<RxDocType>(
+    createStorageInstance<RxDocType>(
       params: RxStorageInstanceCreationParams<RxDocType, LevelInstanceCreationOptions>,
     ): Promise<RxStorageInstanceLevel<RxDocType>> {
-      ensureRxStorageInstanceParamsAreCorrect(params);
-      if (params.schema.attachments) {
-        throw new Error(
-          `collection "${params.collectionName}" declares attachments; the PennyPost LevelDB storage keeps files outside the database`,
-        );
-      }
-      if (level.status !== 'open') throw new Error('the LevelDB database is not open');
-      const prefix = collectionPrefix(params.databaseName, params.collectionName, params.schema.version);
-      let shared = sharedByPrefix.get(prefix);
-      if (!shared) sharedByPrefix.set(prefix, (shared = createSharedCollectionState()));
-      shared.instances++;
-      const state = shared;
-      const instance = new RxStorageInstanceLevel<RxDocType>(
-        params.databaseName,
-        params.collectionName,
-        params.schema,
-        { level, prefix },
-        params.options,
-        settings,
-        (closed) => {
-          openInstances.delete(closed);
-          if (--state.instances === 0 && sharedByPrefix.get(prefix) === state) sharedByPrefix.delete(prefix);
-        },
-        state,
-      );
-      openInstances.add(instance);
-      return instance;
+      // Synchronous work; a refusal is a rejected promise, as from an async function.
+      return new Promise((resolve) => {
+        resolve(createInstance(params));
+      });
     },
   };
+
+  function createInstance<RxDocType>(params: RxStorageInstanceCreationParams<RxDocType, LevelInstanceCreationOptions>): RxStorageInstanceLevel<RxDocType> {
+    ensureRxStorageInstanceParamsAreCorrect(params);
+    if (params.schema.attachments) {
+      throw new Error(
+        `collection "${params.collectionName}" declares attachments; the PennyPost LevelDB storage keeps files outside the database`,
+      );
+    }
+    if (level.status !== 'open') throw new Error('the LevelDB database is not open');
+    const prefix = collectionPrefix(params.databaseName, params.collectionName, params.schema.version);
+    let shared = sharedByPrefix.get(prefix);
+    if (!shared) sharedByPrefix.set(prefix, (shared = createSharedCollectionState()));
+    shared.instances++;
+    const state = shared;
+    const instance = new RxStorageInstanceLevel<RxDocType>(
+      params.databaseName,
+      params.collectionName,
+      params.schema,
+      { level, prefix },
+      params.options,
+      settings,
+      (closed) => {
+        openInstances.delete(closed);
+        if (--state.instances === 0 && sharedByPrefix.get(prefix) === state) sharedByPrefix.delete(prefix);
+      },
+      state,
+    );
+    openInstances.add(instance);
+    return instance;
+  }
 }

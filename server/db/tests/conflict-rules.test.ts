@@ -46,7 +46,7 @@ describe('conflict rules', () => {
   });
 
   it('without a base, the later version wins the whole document', () => {
-    const out = analyzeConflict({ newDocumentState: { ...base, description: 'mine', amount: 1, updatedAt: 100 }, realMasterState: { ...base, description: 'theirs', updatedAt: 200 } } as never);
+    const out = analyzeConflict({ newDocumentState: { ...base, description: 'mine', amount: 1, updatedAt: 100 }, realMasterState: { ...base, description: 'theirs', updatedAt: 200 } });
     expect(out.doc).toMatchObject({ description: 'theirs', amount: 1000 });
     expect(out.losses[0].fields.map((f) => f.field).sort()).toEqual(['amount', 'description']);
   });

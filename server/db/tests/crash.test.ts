@@ -36,7 +36,7 @@ function writeUntilKilled(round: number, delayMs: number): Promise<{ acked: stri
         }
       }
     });
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('exit', (_code, signal) => {
       clearTimeout(failsafe);

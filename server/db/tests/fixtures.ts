@@ -57,7 +57,7 @@ export const recordSchema: RxJsonSchema<AccountRecord> = {
 };
 
 /** The schema as RxDB hands it to a storage (meta fields, _deleted-prefixed indexes, lwt index). */
-export const filledRecordSchema = fillWithDefaultSettings(recordSchema) as RxJsonSchema<RxDocumentData<AccountRecord>>;
+export const filledRecordSchema = fillWithDefaultSettings<AccountRecord>(recordSchema);
 
 /** mulberry32: small, fast, seeded; every "random" thing in these tests comes from here. */
 export function seededRandom(seed: number): () => number {
@@ -129,7 +129,7 @@ export interface StorageUnderTest {
 
 export async function makeStorage(kind: StorageKind): Promise<StorageUnderTest> {
   if (kind === 'memory') {
-    return { kind, storage: getRxStorageMemory(), dispose: async () => undefined };
+    return { kind, storage: getRxStorageMemory(), dispose: () => Promise.resolve() };
   }
   const dir = tempDir();
   const level = await openLevel(path.join(dir, 'db'));
@@ -151,7 +151,7 @@ export async function createRecordInstance(
   databaseName = 'db' + randomToken(8),
   collectionName = 'records',
   schema: RxJsonSchema<RxDocumentData<AccountRecord>> = filledRecordSchema,
-): Promise<RxStorageInstance<AccountRecord, any, any, any>> {
+): Promise<RxStorageInstance<AccountRecord, any, any>> {
   return sut.storage.createStorageInstance<AccountRecord>({
     databaseInstanceToken: randomToken(10),
     databaseName,

@@ -35,7 +35,7 @@ async function refusal(dataDir: string): Promise<Error> {
       await server.close();
       return null;
     },
-    (e: Error) => e,
+    (e: unknown) => e as Error,
   );
   if (!error) throw new Error('the server started on a damaged data dir');
   return error;

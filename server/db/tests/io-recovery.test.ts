@@ -52,7 +52,10 @@ describe('I/O errors (injected)', () => {
     const db = await openDatabase({
       dataDir: dir,
       collections: COLLECTIONS,
-      health: { coolDownMs: 1000, now: () => now, probe: async () => void probes++, onEvent: (e) => events.push(e) },
+      health: { coolDownMs: 1000, now: () => now, probe: () => {
+          probes++;
+          return Promise.resolve();
+        }, onEvent: (e) => events.push(e) },
     });
     cleanups.push(() => db.close());
     const records = db.collection<AccountRecord>('records');
@@ -113,9 +116,7 @@ describe('I/O errors (injected)', () => {
       health: {
         coolDownMs: 500,
         now: () => now,
-        probe: async () => {
-          if (!diskOk) throw Object.assign(new Error('No space left on device'), { code: 'ENOSPC' });
-        },
+        probe: () => (diskOk ? Promise.resolve() : Promise.reject(Object.assign(new Error('No space left on device'), { code: 'ENOSPC' }))),
       },
     });
     cleanups.push(() => db.close());
@@ -221,7 +222,7 @@ describe.skipIf(noLoop !== null)(`real read-only file system (ext4 abort)${noLoo
       (e: unknown) => e,
     );
     expect(isIoError(error), String(error)).toBe(true);
-    expect(String((error as Error).message)).toMatch(/Read-only file system|IO error/);
+    expect(String((error as Partial<Error>).message)).toMatch(/Read-only file system|IO error/);
     expect(await records.count().exec()).toBe(200);
     expect(await db.local.get('y')).toBe(1);
     await expect(records.insert(data[220])).rejects.toSatisfy(isIoError);

@@ -23,7 +23,7 @@ import {
 const COLLECTIONS = [{ name: 'records', schema: recordSchema }];
 
 function prepared(query: MangoQuery<AccountRecord>) {
-  const q = { ...query, selector: { ...query.selector, _deleted: { $eq: false } } } as MangoQuery<any>;
+  const q = { ...query, selector: { ...query.selector, _deleted: { $eq: false } } } as MangoQuery;
   return prepareQuery<AccountRecord>(filledRecordSchema, normalizeMangoQuery(filledRecordSchema, q));
 }
 
@@ -208,8 +208,8 @@ function runChild(script: string, args: string[]): Promise<{ code: number | null
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
@@ -224,7 +224,7 @@ describe('one writer per data dir', () => {
 
     const second = openDatabase({ dataDir: dir, collections: COLLECTIONS });
     await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
-    const error = (await second.catch((e) => e)) as DataDirLockedError;
+    const error = (await second.catch((e: unknown) => e)) as DataDirLockedError;
     expect(error.dataDir).toBe(path.resolve(dir));
     expect(error.message).toContain(path.resolve(dir));
     expect(error.code).toBe('DATA_DIR_LOCKED');
@@ -301,7 +301,7 @@ describe('durability policy', () => {
     const level = await openLevel(path.join(dir, 'db'));
     cleanups.push(() => level.close());
     const storage = getRxStorageLevel(level, { sync: false });
-    const instance = await createRecordInstance({ kind: 'leveldb', storage, level, dispose: async () => undefined });
+    const instance = await createRecordInstance({ kind: 'leveldb', storage, level, dispose: () => Promise.resolve() });
     cleanups.push(() => instance.close());
     const flags = recordWrites(level);
     await instance.bulkWrite([{ document: toStored(makeRecords(1, 35)[0], now()) }], 't');

@@ -29,10 +29,10 @@ import {
 } from './fixtures';
 import { oracle, QUERY_CASES } from './query-cases';
 
-type Instance = RxStorageInstance<AccountRecord, any, any, any>;
+type Instance = RxStorageInstance<AccountRecord, any, any>;
 
 function prepared(query: MangoQuery<AccountRecord>) {
-  const withDeleted = { ...query, selector: { ...query.selector, _deleted: { $eq: false } } } as MangoQuery<any>;
+  const withDeleted = { ...query, selector: { ...query.selector, _deleted: { $eq: false } } } as MangoQuery;
   return prepareQuery<AccountRecord>(filledRecordSchema, normalizeMangoQuery(filledRecordSchema, withDeleted));
 }
 

@@ -16,14 +16,14 @@ export class FakeAlipay {
   readonly codes = new Map<string, string>();
   /** When set, answers are signed with this key instead (a forged gateway). */
   forgeWith: KeyObject | null = null;
-  lastParams: Record<string, string> | null = null;
+  lastParams: Partial<Record<string, string>> | null = null;
   server!: FakeServer;
 
   constructor(readonly appId = '2021000000000001') {}
 
   async start(): Promise<this> {
     this.server = await listenFake((req, res, body) => {
-      const params = Object.fromEntries(new URLSearchParams(body));
+      const params: Partial<Record<string, string>> = Object.fromEntries(new URLSearchParams(body)); // a field may be missing
       this.lastParams = params;
       const signed = (node: string, content: Record<string, unknown>) => {
         const raw = JSON.stringify(content);
@@ -31,10 +31,10 @@ export class FakeAlipay {
         sendJson(res, `{"${node}":${raw},"sign":"${signature}"}`);
       };
       if (req.method !== 'POST' || params.method !== 'alipay.system.oauth.token') {
-        return signed('error_response', { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: 'unknown method' });
+        signed('error_response', { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: 'unknown method' }); return;
       }
       if (params.app_id !== this.appId) {
-        return signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: 'invalid app_id' });
+        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: 'invalid app_id' }); return;
       }
       const content = Object.keys(params)
         .filter((k) => k !== 'sign' && params[k] !== '')
@@ -43,14 +43,14 @@ export class FakeAlipay {
         .join('&');
       const ok = params.sign_type === 'RSA2' && verify('RSA-SHA256', Buffer.from(content), this.app.publicKey, Buffer.from(params.sign ?? '', 'base64'));
       if (!ok) {
-        return signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: 'invalid signature' });
+        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: 'invalid signature' }); return;
       }
       const userId = params.grant_type === 'authorization_code' ? this.codes.get(params.code ?? '') : undefined;
       if (!userId) {
-        return signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.code-invalid', sub_msg: 'auth code invalid' });
+        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.code-invalid', sub_msg: 'auth code invalid' }); return;
       }
-      this.codes.delete(params.code!);
-      return signed('alipay_system_oauth_token_response', {
+      this.codes.delete(params.code!); // userId was found under it
+      signed('alipay_system_oauth_token_response', {
         user_id: userId,
         access_token: 'composeB' + Math.random().toString(36).slice(2),
         expires_in: 1296000,

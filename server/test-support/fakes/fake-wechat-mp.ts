@@ -26,7 +26,7 @@ interface TokenInfo {
   expiresAt: number;
 }
 
-const ERRMSG: Record<number, string> = {
+const ERRMSG: Partial<Record<number, string>> = {
   [-1]: 'system error',
   40001: 'invalid credential, access_token is invalid or not latest',
   40003: 'invalid openid',
@@ -172,36 +172,36 @@ export class FakeWechatMp {
       this.calls.token++;
       if (this.tokenDelayMs) await sleep(this.tokenDelayMs);
       if (await this.applyStep(this.tokenSteps.shift(), res)) return;
-      if (this.tokenAlways) return this.error(res, this.tokenAlways);
-      if (q.get('grant_type') !== 'client_credential') return this.error(res, 40002, 'invalid grant_type');
-      if (q.get('appid') !== this.appId) return this.error(res, 40013);
-      if (q.get('secret') !== this.appSecret) return this.error(res, 40001);
-      return sendJson(res, this.issue());
+      if (this.tokenAlways) { this.error(res, this.tokenAlways); return; }
+      if (q.get('grant_type') !== 'client_credential') { this.error(res, 40002, 'invalid grant_type'); return; }
+      if (q.get('appid') !== this.appId) { this.error(res, 40013); return; }
+      if (q.get('secret') !== this.appSecret) { this.error(res, 40001); return; }
+      sendJson(res, this.issue()); return;
     }
 
     if (url.pathname === '/cgi-bin/stable_token' && method === 'POST') {
       this.calls.stable++;
       if (this.tokenDelayMs) await sleep(this.tokenDelayMs);
       if (await this.applyStep(this.tokenSteps.shift(), res)) return;
-      if (this.tokenAlways) return this.error(res, this.tokenAlways);
+      if (this.tokenAlways) { this.error(res, this.tokenAlways); return; }
       let input: { grant_type?: string; appid?: string; secret?: string; force_refresh?: boolean };
       try {
         input = JSON.parse(body);
       } catch {
-        return this.error(res, 47001);
+        this.error(res, 47001); return;
       }
-      if (input.grant_type !== 'client_credential') return this.error(res, 40002, 'invalid grant_type');
-      if (input.appid !== this.appId) return this.error(res, 40013);
-      if (input.secret !== this.appSecret) return this.error(res, 40125);
+      if (input.grant_type !== 'client_credential') { this.error(res, 40002, 'invalid grant_type'); return; }
+      if (input.appid !== this.appId) { this.error(res, 40013); return; }
+      if (input.secret !== this.appSecret) { this.error(res, 40125); return; }
       if (input.force_refresh) this.calls.force++;
       const current = this.stableToken ? this.tokens.get(this.stableToken) : undefined;
       // Normal mode: the current token while it has more than 5 minutes left.
       if (!input.force_refresh && this.stableToken && current && current.expiresAt - this.now() > 300_000) {
-        return sendJson(res, { access_token: this.stableToken, expires_in: Math.floor((current.expiresAt - this.now()) / 1000) });
+        sendJson(res, { access_token: this.stableToken, expires_in: Math.floor((current.expiresAt - this.now()) / 1000) }); return;
       }
       const issued = this.issue();
       this.stableToken = issued.access_token;
-      return sendJson(res, issued);
+      sendJson(res, issued); return;
     }
 
     const custom = url.pathname === '/cgi-bin/message/custom/send';
@@ -210,38 +210,38 @@ export class FakeWechatMp {
       this.calls.send++;
       if (this.sendDelayMs) await sleep(this.sendDelayMs);
       const token = q.get('access_token');
-      if (!token) return this.error(res, 41001);
+      if (!token) { this.error(res, 41001); return; }
       const info = this.tokens.get(token);
-      if (!info) return this.error(res, 40001);
-      if (info.expiresAt <= this.now()) return this.error(res, 42001);
-      let input: Record<string, any>;
+      if (!info) { this.error(res, 40001); return; }
+      if (info.expiresAt <= this.now()) { this.error(res, 42001); return; }
+      let input: Record<string, any> | null; // the body's JSON: null is JSON too
       try {
         input = JSON.parse(body);
       } catch {
-        return this.error(res, 47001);
+        this.error(res, 47001); return;
       }
-      if (!input || typeof input.touser !== 'string' || !input.touser) return this.error(res, 40003);
-      const openid = input.touser as string;
+      if (!input || typeof input.touser !== 'string' || !input.touser) { this.error(res, 40003); return; }
+      const openid = input.touser;
       const queue = this.steps.get(openid);
       if (await this.applyStep(queue?.shift(), res)) return;
       if (await this.applyStep(this.always.get(openid), res)) return;
       if (custom) {
-        if (input.msgtype !== 'text' || typeof input.text?.content !== 'string') return this.error(res, 47001);
+        if (input.msgtype !== 'text' || typeof input.text?.content !== 'string') { this.error(res, 47001); return; }
         this.sent.push({ type: 'custom', touser: openid, content: input.text.content, token });
-        return sendJson(res, { errcode: 0, errmsg: 'ok' });
+        sendJson(res, { errcode: 0, errmsg: 'ok' }); return;
       }
       const keys = this.templates.get(input.template_id);
-      if (!keys) return this.error(res, 40037);
-      const data = (input.data ?? {}) as Record<string, { value?: string }>;
+      if (!keys) { this.error(res, 40037); return; }
+      const data = (input.data ?? {}) as Partial<Record<string, { value?: string }>>;
       for (const key of keys) {
         if (!data[key] || typeof data[key].value !== 'string' || data[key].value === '') {
-          return this.error(res, 47003, `argument invalid! data.${key}.value is empty`);
+          this.error(res, 47003, `argument invalid! data.${key}.value is empty`); return;
         }
       }
       this.counter++;
       const msgid = 2_000_000_000 + this.counter;
       this.sent.push({ type: 'template', touser: openid, templateId: input.template_id, url: input.url, data: data as Record<string, { value: string }>, token });
-      return sendJson(res, { errcode: 0, errmsg: 'ok', msgid });
+      sendJson(res, { errcode: 0, errmsg: 'ok', msgid }); return;
     }
 
     sendJson(res, { errcode: 404, errmsg: 'not found' }, 404);

@@ -12,9 +12,9 @@ export async function listenFake(handler: (req: IncomingMessage, res: ServerResp
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      Promise.resolve(handler(req, res, Buffer.concat(chunks).toString('utf8'))).catch((error: Error) => {
+      Promise.resolve(handler(req, res, Buffer.concat(chunks).toString('utf8'))).catch((error: unknown) => {
         res.statusCode = 500;
-        res.end(String(error.message));
+        res.end(String((error as Partial<Error>).message));
       });
     });
   });

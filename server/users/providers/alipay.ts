@@ -31,7 +31,7 @@ export function alipayTimestamp(ms: number): string {
 }
 
 /** The string Alipay signs: non-empty params except `sign`, sorted by key, `k=v` joined by `&`. */
-export function alipaySignContent(params: Record<string, string>): string {
+export function alipaySignContent(params: Readonly<Record<string, string | undefined>>): string {
   return Object.keys(params)
     .filter((key) => key !== 'sign' && params[key] !== '' && params[key] !== undefined)
     .sort()
