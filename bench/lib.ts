@@ -115,7 +115,7 @@ export async function startServerProcess(dataDir: string, settings: Record<strin
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}: ${stderr}`));
+      reject(new Error(`server exited with ${String(code)}: ${stderr}`));
     });
   });
   const startupMs = performance.now() - started;

@@ -214,7 +214,7 @@ function section(step: StepResult): string {
   return [
     `### \`npm run ${step.name}\``,
     '',
-    `${ok ? '' : `**Failed (exit code ${step.exitCode}).** `}Took ${step.seconds.toFixed(0)} s; load average before ${step.loadBefore.join(' / ')}, after ${step.loadAfter.join(' / ')} (1/5/15 min).`,
+    `${ok ? '' : `**Failed (exit code ${String(step.exitCode)}).** `}Took ${step.seconds.toFixed(0)} s; load average before ${step.loadBefore.join(' / ')}, after ${step.loadAfter.join(' / ')} (1/5/15 min).`,
     '',
     codeBlock(step.stdout || '(no output)'),
     ...(ok ? [] : ['', 'stderr (tail):', '', codeBlock(step.stderr.slice(-3000))]),
@@ -334,7 +334,7 @@ async function main(): Promise<void> {
   if (mixed) {
     lines.push('## Whole server: mixed load, memory, startup');
     lines.push('');
-    lines.push(`A PennyPost process started like \`npm run serve\` (node bin/pennypost.mjs serve: the compiled bundle, its own process) with **${mixed.records.toLocaleString('en')} records** over 5 years in 10 assets for one user (seeded like the ledger benchmark) and a desktop push app; autocannon with ${mixed.connections} connections in a worker thread of the benchmark process; a bare Express 5 app in its own process as the baseline (POST /api parses the JSON and answers a constant envelope; GET /send/:key answers a constant). Every write is fsynced, as in production. Load average ${mixedStep?.loadBefore.join(' / ')} before, ${mixedStep?.loadAfter.join(' / ')} after.`);
+    lines.push(`A PennyPost process started like \`npm run serve\` (node bin/pennypost.mjs serve: the compiled bundle, its own process) with **${mixed.records.toLocaleString('en')} records** over 5 years in 10 assets for one user (seeded like the ledger benchmark) and a desktop push app; autocannon with ${mixed.connections} connections in a worker thread of the benchmark process; a bare Express 5 app in its own process as the baseline (POST /api parses the JSON and answers a constant envelope; GET /send/:key answers a constant). Every write is fsynced, as in production. Load average ${String(mixedStep?.loadBefore.join(' / '))} before, ${String(mixedStep?.loadAfter.join(' / '))} after.`);
     lines.push('');
     lines.push('| scenario | req/s | p50 ms | p99 ms | vs bare Express | requests | errors |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|');

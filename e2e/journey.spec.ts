@@ -44,7 +44,7 @@ async function shot(name: string) {
 async function pickSegment(scope: Locator, name: string) {
   const radio = scope.getByRole('radio', { name, exact: true });
   const id = await radio.getAttribute('id');
-  await scope.locator(`label[for="${id}"]`).click();
+  await scope.locator(`label[for="${String(id)}"]`).click();
   await expect(radio).toBeChecked();
 }
 async function go(name: RegExp | string) {

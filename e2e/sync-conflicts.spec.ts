@@ -25,7 +25,7 @@ test.beforeAll(async () => {
     assumedMasterState: base,
     realMasterState: { ...base, description: 'lunch with Ann', searchText: 'lunch with ann', updatedAt: (doc.updatedAt as number) + 1 },
     newDocumentState: { ...base, description: 'team lunch', searchText: 'team lunch', updatedAt: (doc.updatedAt as number) + 2 },
-  } as never);
+  });
   await api(url, owner.token, 'accounting.update', { id: recordId, description: 'team lunch' });
 });
 

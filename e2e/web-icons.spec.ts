@@ -28,14 +28,14 @@ function recordProblems(page: Page) {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} (${String(request.failure()?.errorText)})`));
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
   });
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     res.on('finish', () => {
       served.push({ path: req.url ?? '', status: res.statusCode });
-      if (res.statusCode >= 400) problems.push(`served ${res.statusCode}: ${req.method} ${req.url}`);
+      if (res.statusCode >= 400) problems.push(`served ${res.statusCode}: ${String(req.method)} ${String(req.url)}`);
     });
   };
   running.server.http.on('request', onRequest);

@@ -203,7 +203,7 @@ describe('the unpacked desktop app (electron-builder --dir)', () => {
   it.skipIf(!electronDist)(
     `builds against the local Electron and contains the bundle, the UI and classic-level's native binding${electronDist ? '' : ' — SKIPPED: no local Electron dist here (set ELECTRON_DIST, or install Electron so node_modules/electron/dist exists); this machine cannot download it'}`,
     () => {
-      const build = spawnSync(process.execPath, [require.resolve('electron-builder/cli.js'), '--dir', '--publish', 'never', `-c.electronDist=${electronDist}`, `-c.electronVersion=${pkg.optionalDependencies.electron}`, '-c.directories.output=out/test-unpacked'], {
+      const build = spawnSync(process.execPath, [require.resolve('electron-builder/cli.js'), '--dir', '--publish', 'never', `-c.electronDist=${String(electronDist)}`, `-c.electronVersion=${pkg.optionalDependencies.electron}`, '-c.directories.output=out/test-unpacked'], {
         cwd: root,
         encoding: 'utf8',
         timeout: 300_000,

@@ -92,7 +92,7 @@ export class ServerHost {
       server = await this.options.startServer(base);
     } catch (error) {
       if ((error as { code?: string }).code !== 'EADDRINUSE' || this.options.port !== undefined) throw error;
-      this.options.onWarning?.(`port ${base.port} is in use; PennyPost picked a free port (webhook URLs using ${base.port} will not reach it)`);
+      this.options.onWarning?.(`port ${String(base.port)} is in use; PennyPost picked a free port (webhook URLs using ${String(base.port)} will not reach it)`);
       server = await this.options.startServer({ ...base, port: 0 });
     }
     this.server = server;

@@ -146,6 +146,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`${String(error instanceof Error ? error.stack : String(error))}\n`);
   process.exit(1);
 });

@@ -143,7 +143,7 @@ function coldOpen(dataDir: string): Promise<any> {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`cold-open child exited ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`cold-open child exited ${String(code)}`))));
   });
 }
 

@@ -46,7 +46,7 @@ async function timingProxy(target: URL): Promise<{ url: string; server: Server }
   const server = createServer((req, res) => {
     const started = performance.now();
     const pathname = (req.url ?? '/').split('?')[0];
-    const kind = `${req.method} ${pathname.split('/').filter(Boolean).slice(1).join('/') || pathname}${(req.url ?? '').includes('feed=longpoll') ? ' (longpoll)' : ''}`;
+    const kind = `${String(req.method)} ${pathname.split('/').filter(Boolean).slice(1).join('/') || pathname}${(req.url ?? '').includes('feed=longpoll') ? ' (longpoll)' : ''}`;
     let docs = 0;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -14,7 +14,7 @@ const compiled = new WeakMap<TSchema, ValidateFunction>();
 export function schemaProblems(schema: TSchema): string[] {
   const checker = new Ajv({ strict: false });
   addFormats(checker);
-  return checker.validateSchema(schema) ? [] : (checker.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  return checker.validateSchema(schema) ? [] : (checker.errors ?? []).map((e) => `${e.instancePath} ${String(e.message)}`);
 }
 
 export function compileParams(schema: TSchema): ValidateFunction {

@@ -97,7 +97,7 @@ export function collectLicenses(root: string, options: { texts?: boolean } = {})
   const out = new Map<string, LicenceEntry>();
   const add = (key: string, info: LockPackage, scope: LicenceEntry['scope']) => {
     const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
-    const id = `${name}@${info.version}`;
+    const id = `${name}@${String(info.version)}`;
     if (out.has(id)) return false;
     out.set(id, {
       name,
@@ -131,7 +131,7 @@ export function collectLicenses(root: string, options: { texts?: boolean } = {})
   // Runtime: Electron itself and the Chromium inside it.
   const electron = lookup('node_modules/electron');
   if (electron) {
-    out.set(`electron@${electron.version}`, { name: 'electron', version: electron.version ?? '', license: electron.license ?? 'MIT', scope: 'runtime', homepage: 'https://www.electronjs.org' });
+    out.set(`electron@${String(electron.version)}`, { name: 'electron', version: electron.version ?? '', license: electron.license ?? 'MIT', scope: 'runtime', homepage: 'https://www.electronjs.org' });
     out.set('chromium', {
       name: 'chromium',
       version: '',

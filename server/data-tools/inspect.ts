@@ -47,7 +47,7 @@ export function openForTools(dataDir: string): Promise<AppDatabase> {
 
 function describe(error: unknown): string {
   const e = error as { message?: string; cause?: { message?: string } };
-  return e.cause?.message && !String(e.message).includes(e.cause.message) ? `${e.message} (${e.cause.message})` : String(e.message ?? error);
+  return e.cause?.message && !String(e.message).includes(e.cause.message) ? `${String(e.message)} (${e.cause.message})` : String(e.message ?? error);
 }
 
 const SEP = '\u0001';

@@ -182,7 +182,7 @@ describe("another user's ids on every action", () => {
       assumedMasterState: conflictBase,
       realMasterState: { ...conflictBase, description: `${SECRET} phone`, updatedAt: (recordDoc.updatedAt as number) + 1 },
       newDocumentState: { ...conflictBase, description: `${SECRET} laptop`, updatedAt: (recordDoc.updatedAt as number) + 2 },
-    } as never);
+    });
     A.conflict = (await ok(base, 'sync.conflicts', {}, alice.token)).list[0].id;
 
     // Mallory has her own things of each kind, so her requests are otherwise valid.

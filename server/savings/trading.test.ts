@@ -88,7 +88,7 @@ describe('buying and selling', () => {
       expect(unknown.code).toBe(404);
       expect(unknown.message).toMatch(/ZZZZ/);
       for (const quantity of [0, -1, 1.5, '2', 1_000_001, null]) {
-        expect((await t.api(action, { stockId: 'CLOU', quantity }, player.token)).code, `${action} ${quantity}`).toBe(400);
+        expect((await t.api(action, { stockId: 'CLOU', quantity }, player.token)).code, `${action} ${String(quantity)}`).toBe(400);
       }
       expect((await t.api(action, { stockId: 'CLOU' }, player.token)).code).toBe(400);
       expect((await t.api(action, { stockId: 'CLOU', quantity: 1 })).code).toBe(401);

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const target = new URL(couch.url);
   counter = createServer((req, res) => {
     const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      answers.push({ request: `${req.method} ${req.url}`, status: answer.statusCode ?? 0 });
+      answers.push({ request: `${String(req.method)} ${String(req.url)}`, status: answer.statusCode ?? 0 });
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

@@ -39,7 +39,7 @@ export async function startChildServer(dataDir: string, settings: SettingsPatch 
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`child server exited with ${code}: ${stderr}`));
+      reject(new Error(`child server exited with ${String(code)}: ${stderr}`));
     });
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -85,7 +85,7 @@ export class RealCouchDb {
     if (this.proxy) return this;
     const target = this.target;
     const proxy = createServer((req, res) => {
-      this.requests.push(`${req.method} ${req.url}`);
+      this.requests.push(`${String(req.method)} ${String(req.url)}`);
       const upstream = httpRequest(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {

@@ -19,7 +19,7 @@ export async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => 
   const deadline = Date.now() + timeoutMs;
   let last: T = await fn();
   while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${(JSON.stringify(last) as string | undefined)?.slice(0, 500)}`);
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${String((JSON.stringify(last) as string | undefined)?.slice(0, 500))}`);
     await new Promise((r) => setTimeout(r, 50));
     last = await fn();
   }

@@ -39,7 +39,7 @@ export class FakeAlipay {
       const content = Object.keys(params)
         .filter((k) => k !== 'sign' && params[k] !== '')
         .sort()
-        .map((k) => `${k}=${params[k]}`)
+        .map((k) => `${k}=${String(params[k])}`)
         .join('&');
       const ok = params.sign_type === 'RSA2' && verify('RSA-SHA256', Buffer.from(content), this.app.publicKey, Buffer.from(params.sign ?? '', 'base64'));
       if (!ok) {

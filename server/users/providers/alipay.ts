@@ -35,7 +35,7 @@ export function alipaySignContent(params: Readonly<Record<string, string | undef
   return Object.keys(params)
     .filter((key) => key !== 'sign' && params[key] !== '' && params[key] !== undefined)
     .sort()
-    .map((key) => `${key}=${params[key]}`)
+    .map((key) => `${key}=${String(params[key])}`)
     .join('&');
 }
 

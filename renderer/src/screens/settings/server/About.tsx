@@ -19,7 +19,7 @@ export function About() {
           </Text>
           <Text size="xs" c="dimmed">
             Node {info.data.versions.node}
-            {info.data.versions.electron ? ` · Electron ${info.data.versions.electron} · Chrome ${info.data.versions.chrome}` : ''}
+            {info.data.versions.electron ? ` · Electron ${info.data.versions.electron} · Chrome ${String(info.data.versions.chrome)}` : ''}
           </Text>
           <Text size="xs" c="dimmed">
             {t('settings.licences', { count: info.data.licences.total })}
