@@ -21,7 +21,10 @@ export default tseslint.config(
       // A lint-disable comment says why on its own line: `// eslint-disable-next-line rule -- reason`.
       '@eslint-community/eslint-comments/require-description': ['error', { ignore: [] }],
       // Numbers and booleans read naturally in messages; objects and undefined still do not.
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowAny: false, allowNullish: false, allowRegExp: false, allowNever: false }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowAny: false, allowNullish: false, allowRegExp: false, allowNever: false },
+      ],
       // `onClick={() => setOpen(false)}` returns void on purpose; statements elsewhere still may not.
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
@@ -49,7 +52,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowAny: true, allowNullish: false, allowRegExp: false, allowNever: false }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowAny: true, allowNullish: false, allowRegExp: false, allowNever: false },
+      ],
     },
   },
 );

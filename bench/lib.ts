@@ -144,7 +144,6 @@ export async function call<T = any>(url: string, action: string, params: unknown
   return body.data;
 }
 
-
 export interface Seeded {
   email: string;
   password: string;
@@ -169,7 +168,9 @@ export async function seedLedger(dataDir: string, count: number): Promise<Seeded
     const user = await call(server.url, 'user.register', { username: 'bench', email, password });
     const assets: string[] = [];
     for (let i = 0; i < 10; i++) {
-      assets.push((await call(server.url, 'asset.create', { name: `Asset ${i}`, type: i === 9 ? 'credit_card' : 'debit_card', currency: 'USD', balance: 10_000_000 }, user.token)).id);
+      assets.push(
+        (await call(server.url, 'asset.create', { name: `Asset ${i}`, type: i === 9 ? 'credit_card' : 'debit_card', currency: 'USD', balance: 10_000_000 }, user.token)).id,
+      );
     }
     const channel = await call(server.url, 'push.createChannel', { name: 'Desktop', type: 'desktop' }, user.token);
     const app = await call(server.url, 'push.createApp', { name: 'Alerts', channelId: channel.id }, user.token);

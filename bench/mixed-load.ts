@@ -131,7 +131,14 @@ export async function runMixed(): Promise<MixedResult> {
       const rows: LoadRow[] = [];
       await load('warm-up', server.url, [reqs.recordsPage, reqs.assetQuery], 2);
       log('baselines and single endpoints…');
-      rows.push(await load('bare Express: POST /api (JSON in, envelope out)', bare.url, [{ method: 'POST', path: '/api', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'asset.query', params: {} }) }], EACH_SECONDS));
+      rows.push(
+        await load(
+          'bare Express: POST /api (JSON in, envelope out)',
+          bare.url,
+          [{ method: 'POST', path: '/api', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'asset.query', params: {} }) }],
+          EACH_SECONDS,
+        ),
+      );
       rows.push(await load('bare Express: GET /send/:key', bare.url, [{ method: 'GET', path: '/send/x?title=hi' }], EACH_SECONDS));
       rows.push(await load('asset.query (10 assets, live balances)', server.url, [reqs.assetQuery], EACH_SECONDS));
       rows.push(await load('accounting.query first page (20 of 100k)', server.url, [reqs.recordsPage], EACH_SECONDS));
@@ -154,7 +161,10 @@ export async function runMixed(): Promise<MixedResult> {
       const sequence: Req[] = [];
       for (const [req, weight] of mix) for (let i = 0; i < weight; i++) sequence.push(req);
       // Interleave so each connection cycles through a varied order.
-      const interleaved = sequence.map((r, i) => ({ r, k: (i * 7) % sequence.length })).sort((a, b) => a.k - b.k).map((x) => x.r);
+      const interleaved = sequence
+        .map((r, i) => ({ r, k: (i * 7) % sequence.length }))
+        .sort((a, b) => a.k - b.k)
+        .map((x) => x.r);
       const rss: number[] = [];
       log(`mixed load for ${MIXED_SECONDS} s…`);
       const mixedRow = await load('mixed load', server.url, interleaved, MIXED_SECONDS, () => rss.push(server.rss()));
@@ -162,7 +172,11 @@ export async function runMixed(): Promise<MixedResult> {
       const afterLoadMb = mb(server.rss());
       const ui: MixedResult['ui'] = { warmMs: [], afterRestartMs: NaN, note: dashboardUnavailable() ?? '' };
       if (!ui.note) {
-        const session = { token, expiresAt: login.expiresAt as number, user: { id: login.id as string, username: login.username as string, email: (login.email as string | undefined) ?? '' } };
+        const session = {
+          token,
+          expiresAt: login.expiresAt as number,
+          user: { id: login.id as string, username: login.username as string, email: (login.email as string | undefined) ?? '' },
+        };
         try {
           log('dashboard in Chromium…');
           ui.warmMs = await measureDashboard(server.url, session, 5);
@@ -212,9 +226,13 @@ export function formatMixed(r: MixedResult): string {
   const lines: string[] = [];
   const f = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
   lines.push(`Mixed load: ${r.records.toLocaleString('en')} records, ${r.connections} connections; machine ${r.machine.cpu} × ${r.machine.cores}, node ${r.machine.node}`);
-  lines.push(`startup to ready line: empty ${r.startup.emptyMs.map((n) => n.toFixed(0)).join('/')} ms (median ${median(r.startup.emptyMs).toFixed(0)}), ${r.records} records ${r.startup.fullMs.map((n) => n.toFixed(0)).join('/')} ms (median ${median(r.startup.fullMs).toFixed(0)})`);
+  lines.push(
+    `startup to ready line: empty ${r.startup.emptyMs.map((n) => n.toFixed(0)).join('/')} ms (median ${median(r.startup.emptyMs).toFixed(0)}), ${r.records} records ${r.startup.fullMs.map((n) => n.toFixed(0)).join('/')} ms (median ${median(r.startup.fullMs).toFixed(0)})`,
+  );
   lines.push(`first accounting.query after start (loads the user's view): ${r.firstQueryMs.toFixed(0)} ms`);
-  lines.push(`RSS: empty idle ${r.memory.emptyIdleMb} MB; ${r.records} records idle ${r.memory.idleAfterStartMb} MB, after first query ${r.memory.idleWarmMb} MB, under load peak ${r.memory.loadPeakMb} MB (mean ${r.memory.loadMeanMb}), 5 s after ${r.memory.afterLoadMb} MB`);
+  lines.push(
+    `RSS: empty idle ${r.memory.emptyIdleMb} MB; ${r.records} records idle ${r.memory.idleAfterStartMb} MB, after first query ${r.memory.idleWarmMb} MB, under load peak ${r.memory.loadPeakMb} MB (mean ${r.memory.loadMeanMb}), 5 s after ${r.memory.afterLoadMb} MB`,
+  );
   lines.push('');
   lines.push('| scenario | req/s | p50 ms | p99 ms | requests | errors |');
   lines.push('|---|---:|---:|---:|---:|---:|');

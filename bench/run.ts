@@ -96,11 +96,22 @@ function tableGoals(step: StepResult, area: string): Goal[] {
   for (const raw of strip(step.stdout).split('\n')) {
     const line = raw.trim();
     if (!line.startsWith('|')) continue;
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const verdict = cells[cells.length - 1];
     if (!/^(met|MISSED|yes|NO)$/i.test(verdict)) continue;
     const goal = cells[cells.length - 2];
-    goals.push({ area, figure: cells[0], value: cells[1], goal, met: /^(met|yes)$/i.test(verdict), step: step.name, ...(cells.length === 5 && cells[2] ? { baseline: cells[2] } : {}) });
+    goals.push({
+      area,
+      figure: cells[0],
+      value: cells[1],
+      goal,
+      met: /^(met|yes)$/i.test(verdict),
+      step: step.name,
+      ...(cells.length === 5 && cells[2] ? { baseline: cells[2] } : {}),
+    });
   }
   return goals;
 }
@@ -146,7 +157,11 @@ export function limitGoals(step: StepResult, area: string): Goal[] {
     const numbers = [...cells[1].matchAll(/[\d.]+/g)].map((x) => Number(x[0]));
     let value = numbers[0];
     if (limit[2]) {
-      const labels = /(p\d+ \/ .*?) *:?$/.exec(cells[0].split(':').pop() ?? '')?.[1]?.split('/').map((x) => x.trim()) ?? [];
+      const labels =
+        /(p\d+ \/ .*?) *:?$/
+          .exec(cells[0].split(':').pop() ?? '')?.[1]
+          ?.split('/')
+          .map((x) => x.trim()) ?? [];
       const at = labels.indexOf(`p${limit[2]}`);
       if (at >= 0 && at < numbers.length) value = numbers[at];
     }
@@ -168,37 +183,66 @@ function goalsOf(step: StepResult): Goal[] {
 /** Why a figure misses its goal: what the benchmark and the code show, not a guess. */
 function causeOf(goal: Goal, step: StepResult | undefined, cores: number, mixed: MixedResult | null): string {
   const load = step ? Math.max(...step.loadBefore.slice(0, 1), ...step.loadAfter.slice(0, 1)) : NaN;
-  const loaded = load > cores ? ` The machine was shared and loaded during this step (load average ${load.toFixed(1)} on ${cores} cores): its timings are inflated, the baselines' too.` : '';
+  const loaded =
+    load > cores ? ` The machine was shared and loaded during this step (load average ${load.toFixed(1)} on ${cores} cores): its timings are inflated, the baselines' too.` : '';
   const f = goal.figure.toLowerCase();
   if (f.includes('range query')) {
-    return 'A persistent storage reads ~330 KB from LevelDB for a 1,000-document page (index walk, 1,000 random document reads, JSON.parse) and RxDB builds fresh documents; the memory storage slices an array it already holds in the heap. Closing the gap needs a parsed-document cache (server/db/README.md, "Why the range-query goal is missed").' + loaded;
+    return (
+      'A persistent storage reads ~330 KB from LevelDB for a 1,000-document page (index walk, 1,000 random document reads, JSON.parse) and RxDB builds fresh documents; the memory storage slices an array it already holds in the heap. Closing the gap needs a parsed-document cache (server/db/README.md, "Why the range-query goal is missed").' +
+      loaded
+    );
   }
   if (f.includes('bulk insert')) {
-    const baseline = goal.baseline ? ` The same insert into RxDB's memory storage took ${goal.baseline} in this run, so the whole machine was slower during this step than in the quiet runs of server/db/README.md (LevelDB 2.9–3.1 s, memory 4.5–4.9 s).` : '';
+    const baseline = goal.baseline
+      ? ` The same insert into RxDB's memory storage took ${goal.baseline} in this run, so the whole machine was slower during this step than in the quiet runs of server/db/README.md (LevelDB 2.9–3.1 s, memory 4.5–4.9 s).`
+      : '';
     return 'Bulk insert is CPU-bound (ajv validation, index strings, one fsynced batch per 1,000 documents).' + baseline + loaded;
   }
-  if (f.includes('csv')) return 'An import parses the file, checks every row against the ledger and an index of earlier imports, writes 5,000 records per fsynced batch and updates the per-user view; its safety snapshot (taken before it writes) is copied and verified in the background on the same 2 cores. See docs/ledger.md and docs/data-safety.md.' + loaded;
+  if (f.includes('csv'))
+    return (
+      'An import parses the file, checks every row against the ledger and an index of earlier imports, writes 5,000 records per fsynced batch and updates the per-user view; its safety snapshot (taken before it writes) is copied and verified in the background on the same 2 cores. See docs/ledger.md and docs/data-safety.md.' +
+      loaded
+    );
   if (goal.area === 'startup') {
-    if (f.includes('rss')) return 'Node itself (~45 MB), the server bundle and its V8 code cache, RxDB with 12 collections, and the young generation V8 grew to while starting; V8 hands the young generation back only after some idle seconds (see the restart row\'s range).' + loaded;
-    if (f.includes('first start')) return 'A first start also creates the database, the keys and settings, each written durably (fsync); a restart of the same data dir skips that (see its row).' + loaded;
-    return 'Node\'s own start (~60–90 ms on this machine for `node -e 0`), reading the 3.5 MB bundle with its code cache, RxDB opening 12 collections, the domains starting.' + loaded;
+    if (f.includes('rss'))
+      return (
+        "Node itself (~45 MB), the server bundle and its V8 code cache, RxDB with 12 collections, and the young generation V8 grew to while starting; V8 hands the young generation back only after some idle seconds (see the restart row's range)." +
+        loaded
+      );
+    if (f.includes('first start'))
+      return 'A first start also creates the database, the keys and settings, each written durably (fsync); a restart of the same data dir skips that (see its row).' + loaded;
+    return (
+      "Node's own start (~60–90 ms on this machine for `node -e 0`), reading the 3.5 MB bundle with its code cache, RxDB opening 12 collections, the domains starting." + loaded
+    );
   }
   if (goal.area === 'server' && mixed) {
     return `Right after start the process takes ${mixed.memory.idleAfterStartMb} MB with ${mixed.records.toLocaleString('en')} records (${mixed.memory.emptyIdleMb} MB with an empty data dir): Node, the server bundle, Express, RxDB with 12 collections and their validators, LevelDB's 32 MB block cache and 16 MB write buffer. The first request then builds the ledger's per-user view by reading all ${mixed.records.toLocaleString('en')} records (the view keeps a compact entry per record; the heap grown while parsing the documents is not handed back to the OS at once): +${(mixed.memory.idleWarmMb - mixed.memory.idleAfterStartMb).toFixed(0)} MB. The storage goal itself (open + first query) is met, see the storage row.`;
   }
-  if (f.includes('rss')) return 'Node (~45 MB) + the TypeScript loader the storage benchmark runs under + RxDB with its schemas, plus a 32 MB LevelDB block cache and a 16 MB write buffer.' + loaded;
+  if (f.includes('rss'))
+    return 'Node (~45 MB) + the TypeScript loader the storage benchmark runs under + RxDB with its schemas, plus a 32 MB LevelDB block cache and a 16 MB write buffer.' + loaded;
   if (f.includes('cold open')) return 'Opening LevelDB replays its log and loads table indexes; the RxDB collections are created on top.' + loaded;
-  if (goal.area === 'push' && f.includes('throughput')) return 'Each /send validates, rate-limits, looks up the app key, journals the push and writes its history row durably (fsync, group commit), delivers it (an HTTP call to the fake WeChat in another process) and answers with the per-recipient result; the bare handler serialises a constant. Both share 2 cores with the load generator and the fake WeChat.' + loaded;
-  if (goal.area === 'push' && f.includes('p99')) return 'p99 includes the fsync of the history group commit that many concurrent pushes share; under load the commit queue grows.' + loaded;
-  if (goal.area === 'sync') return 'Replication throughput is bound by the CouchDB stand-in (PouchDB on the memory adapter, in the benchmark process) and by RxDB\'s replication batches.' + loaded;
-  if (goal.area === 'ledger' && f.includes('create')) return 'accounting.create waits for an fsynced LevelDB batch (durability: an acknowledged write survives a power cut) and for the per-user lock.' + loaded;
+  if (goal.area === 'push' && f.includes('throughput'))
+    return (
+      'Each /send validates, rate-limits, looks up the app key, journals the push and writes its history row durably (fsync, group commit), delivers it (an HTTP call to the fake WeChat in another process) and answers with the per-recipient result; the bare handler serialises a constant. Both share 2 cores with the load generator and the fake WeChat.' +
+      loaded
+    );
+  if (goal.area === 'push' && f.includes('p99'))
+    return 'p99 includes the fsync of the history group commit that many concurrent pushes share; under load the commit queue grows.' + loaded;
+  if (goal.area === 'sync')
+    return "Replication throughput is bound by the CouchDB stand-in (PouchDB on the memory adapter, in the benchmark process) and by RxDB's replication batches." + loaded;
+  if (goal.area === 'ledger' && f.includes('create'))
+    return 'accounting.create waits for an fsynced LevelDB batch (durability: an acknowledged write survives a power cut) and for the per-user lock.' + loaded;
   if (goal.area === 'ledger') return 'Served from the per-user in-memory view; the time is HTTP, auth, validation and JSON of the answer.' + (loaded || ' Not analysed further.');
   if (goal.area === 'ui') {
     if (goal.value.startsWith('not measured')) return 'See the measured value: the dashboard could not be measured in this run.';
     if (f.includes('scroll') || f.includes('record list')) return 'Not analysed here; the UI benchmark and its notes are in docs/ui.md.' + loaded;
-    if (!f.includes('just started') && !f.includes('after a server start')) return 'The server is warm here, so the time is the five dashboard calls and rendering; headless Chromium shares the 2 cores with the server.' + loaded;
+    if (!f.includes('just started') && !f.includes('after a server start'))
+      return 'The server is warm here, so the time is the five dashboard calls and rendering; headless Chromium shares the 2 cores with the server.' + loaded;
     const first = mixed ? ` (the first accounting.query after a start took ${mixed.firstQueryMs.toFixed(0)} ms in this run)` : '';
-    return `The dashboard waits for five /api calls (asset stats, 12 months of income/expense, category stats, recent records, goals). After a server start the first of them builds the ledger's per-user view from all records${first}; once built, the same dashboard is complete in ${mixed ? median(mixed.ui.warmMs).toFixed(0) : '?'} ms. Building the view at startup in the background would hide it. Headless Chromium shares the 2 cores with the server.` + loaded;
+    return (
+      `The dashboard waits for five /api calls (asset stats, 12 months of income/expense, category stats, recent records, goals). After a server start the first of them builds the ledger's per-user view from all records${first}; once built, the same dashboard is complete in ${mixed ? median(mixed.ui.warmMs).toFixed(0) : '?'} ms. Building the view at startup in the background would hide it. Headless Chromium shares the 2 cores with the server.` +
+      loaded
+    );
   }
   return (loaded || 'Not analysed.').trim();
 }
@@ -223,7 +267,11 @@ function section(step: StepResult): string {
 
 function goalTable(goals: Goal[]): string {
   if (goals.length === 0) return '_No goal figures found in this run._';
-  return ['| area | figure | measured | goal | met |', '|---|---|---|---|---|', ...goals.map((g) => `| ${g.area} | ${g.figure} | ${g.value} | ${g.goal} | ${g.met === null ? '—' : g.met ? 'yes' : '**no**'} |`)].join('\n');
+  return [
+    '| area | figure | measured | goal | met |',
+    '|---|---|---|---|---|',
+    ...goals.map((g) => `| ${g.area} | ${g.figure} | ${g.value} | ${g.goal} | ${g.met === null ? '—' : g.met ? 'yes' : '**no**'} |`),
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -283,10 +331,31 @@ async function main(): Promise<void> {
     // bench:ui (the UI's own benchmark) is the reference for the UI goals; the mixed load's dashboard timing is shown in its section.
   } else if (ui && ui.warmMs.length > 0) {
     const records = mixed!.records.toLocaleString('en');
-    goals.push({ area: 'ui', figure: `dashboard complete, first open after a server start (${records} records)`, value: `${ui.afterRestartMs.toFixed(0)} ms`, goal: '< 1.5 s', met: ui.afterRestartMs < 1500, step: 'mixed load' });
-    goals.push({ area: 'ui', figure: `dashboard complete, server warm, median of ${ui.warmMs.length} (${records} records)`, value: `${median(ui.warmMs).toFixed(0)} ms`, goal: '< 1.5 s', met: median(ui.warmMs) < 1500, step: 'mixed load' });
+    goals.push({
+      area: 'ui',
+      figure: `dashboard complete, first open after a server start (${records} records)`,
+      value: `${ui.afterRestartMs.toFixed(0)} ms`,
+      goal: '< 1.5 s',
+      met: ui.afterRestartMs < 1500,
+      step: 'mixed load',
+    });
+    goals.push({
+      area: 'ui',
+      figure: `dashboard complete, server warm, median of ${ui.warmMs.length} (${records} records)`,
+      value: `${median(ui.warmMs).toFixed(0)} ms`,
+      goal: '< 1.5 s',
+      met: median(ui.warmMs) < 1500,
+      step: 'mixed load',
+    });
   } else {
-    goals.push({ area: 'ui', figure: 'dashboard interactive', value: `not measured: ${ui?.note || 'the mixed-load step did not run'}`, goal: '< 1.5 s', met: null, step: 'mixed load' });
+    goals.push({
+      area: 'ui',
+      figure: 'dashboard interactive',
+      value: `not measured: ${ui?.note || 'the mixed-load step did not run'}`,
+      goal: '< 1.5 s',
+      met: null,
+      step: 'mixed load',
+    });
   }
   if (mixed) {
     const rssGoal = 150;
@@ -314,9 +383,13 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   lines.push('# PennyPost benchmarks');
   lines.push('');
-  lines.push(`> Generated by \`npm run bench\` (bench/run.ts) on ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${QUICK ? ' — **quick mode (BENCH_QUICK=1): small sizes, not the reference figures**' : ''}. Do not edit by hand; the soak section is written by \`npm run soak\`.`);
+  lines.push(
+    `> Generated by \`npm run bench\` (bench/run.ts) on ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC${QUICK ? ' — **quick mode (BENCH_QUICK=1): small sizes, not the reference figures**' : ''}. Do not edit by hand; the soak section is written by \`npm run soak\`.`,
+  );
   lines.push('');
-  lines.push(`**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}. Shared with other work while measured: load average ${loadStart.join(' / ')} at the start, ${loadAverage().join(' / ')} at the end (1/5/15 min); each section gives its own. Timings from a loaded 2-core machine are pessimistic; ratios to the baselines measured in the same step are the fairer comparison.`);
+  lines.push(
+    `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}. Shared with other work while measured: load average ${loadStart.join(' / ')} at the start, ${loadAverage().join(' / ')} at the end (1/5/15 min); each section gives its own. Timings from a loaded 2-core machine are pessimistic; ratios to the baselines measured in the same step are the fairer comparison.`,
+  );
   lines.push('');
   lines.push('## Figures that miss a goal');
   lines.push('');
@@ -334,7 +407,9 @@ async function main(): Promise<void> {
   if (mixed) {
     lines.push('## Whole server: mixed load, memory, startup');
     lines.push('');
-    lines.push(`A PennyPost process started like \`npm run serve\` (node bin/pennypost.mjs serve: the compiled bundle, its own process) with **${mixed.records.toLocaleString('en')} records** over 5 years in 10 assets for one user (seeded like the ledger benchmark) and a desktop push app; autocannon with ${mixed.connections} connections in a worker thread of the benchmark process; a bare Express 5 app in its own process as the baseline (POST /api parses the JSON and answers a constant envelope; GET /send/:key answers a constant). Every write is fsynced, as in production. Load average ${String(mixedStep?.loadBefore.join(' / '))} before, ${String(mixedStep?.loadAfter.join(' / '))} after.`);
+    lines.push(
+      `A PennyPost process started like \`npm run serve\` (node bin/pennypost.mjs serve: the compiled bundle, its own process) with **${mixed.records.toLocaleString('en')} records** over 5 years in 10 assets for one user (seeded like the ledger benchmark) and a desktop push app; autocannon with ${mixed.connections} connections in a worker thread of the benchmark process; a bare Express 5 app in its own process as the baseline (POST /api parses the JSON and answers a constant envelope; GET /send/:key answers a constant). Every write is fsynced, as in production. Load average ${String(mixedStep?.loadBefore.join(' / '))} before, ${String(mixedStep?.loadAfter.join(' / '))} after.`,
+    );
     lines.push('');
     lines.push('| scenario | req/s | p50 ms | p99 ms | vs bare Express | requests | errors |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|');
@@ -348,7 +423,9 @@ async function main(): Promise<void> {
     lines.push('');
     lines.push(`Mixed load: ${mixed.mixed.mix}; autocannon's latency resolution is 1 ms.`);
     lines.push('');
-    lines.push(`What the table shows: with ${mixed.connections} concurrent clients the server's time per request is about 1000 / (req/s) ms. \`accounting.query\` computes the totals of the whole filtered set (all ${mixed.records.toLocaleString('en')} records for an unfiltered first page) once per filter and keeps them until the ledger changes, so repeated pages are slices; in the mixed load every write invalidates them, which is why the mix runs slower than its parts. \`stats.getIncomeExpense\` walks the year's records on each call. \`accounting.create\` runs under the per-user write lock (one write at a time per user, each an fsynced batch followed by the view, balance and achievement updates fed by the change stream), so concurrent writes of one user queue. \`/send\` and \`asset.query\` are answered from memory plus, for \`/send\`, a group-committed history write.`);
+    lines.push(
+      `What the table shows: with ${mixed.connections} concurrent clients the server's time per request is about 1000 / (req/s) ms. \`accounting.query\` computes the totals of the whole filtered set (all ${mixed.records.toLocaleString('en')} records for an unfiltered first page) once per filter and keeps them until the ledger changes, so repeated pages are slices; in the mixed load every write invalidates them, which is why the mix runs slower than its parts. \`stats.getIncomeExpense\` walks the year's records on each call. \`accounting.create\` runs under the per-user write lock (one write at a time per user, each an fsynced batch followed by the view, balance and achievement updates fed by the change stream), so concurrent writes of one user queue. \`/send\` and \`asset.query\` are answered from memory plus, for \`/send\`, a group-committed history write.`,
+    );
     lines.push('');
     lines.push('| memory (RSS of the server process) | MB |');
     lines.push('|---|---:|');
@@ -369,7 +446,9 @@ async function main(): Promise<void> {
         : `**Dashboard**: not measured (${mixed.ui.note}).`,
     );
     lines.push('');
-    lines.push(`Startup runs the compiled server with its code cache (as \`npm run serve\` does; \`npm run bench:startup\` compares it with the TypeScript sources); the per-user view is built on the first request after a start, not at startup: the first \`accounting.query\` took ${f(mixed.firstQueryMs)} ms. Seeding ${mixed.records.toLocaleString('en')} records took ${f(mixed.seedSeconds, 1)} s.`);
+    lines.push(
+      `Startup runs the compiled server with its code cache (as \`npm run serve\` does; \`npm run bench:startup\` compares it with the TypeScript sources); the per-user view is built on the first request after a start, not at startup: the first \`accounting.query\` took ${f(mixed.firstQueryMs)} ms. Seeding ${mixed.records.toLocaleString('en')} records took ${f(mixed.seedSeconds, 1)} s.`,
+    );
     lines.push('');
   } else if (mixedStep) {
     lines.push('## Whole server: mixed load');
@@ -383,7 +462,9 @@ async function main(): Promise<void> {
   lines.push('');
   lines.push('## Each benchmark script');
   lines.push('');
-  lines.push('Each `bench:*` script of package.json, run one after the other in this run, with its own output (which includes its baselines: RxDB\'s memory storage for the storage benchmark, a bare Express handler for the push benchmark).');
+  lines.push(
+    "Each `bench:*` script of package.json, run one after the other in this run, with its own output (which includes its baselines: RxDB's memory storage for the storage benchmark, a bare Express handler for the push benchmark).",
+  );
   lines.push('');
   for (const step of steps) {
     lines.push(section(step));

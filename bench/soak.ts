@@ -53,7 +53,8 @@ async function main(): Promise<void> {
     const auth = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     const api = (action: string, params: unknown) => ({ method: 'POST', path: '/api', headers: auth, body: JSON.stringify({ action, params }) });
     const year = { startDate: Date.UTC(2025, 0, 1), endDate: Date.UTC(2026, 0, 1) };
-    const edited = (await call(server.url, 'accounting.create', { type: 'expense', amount: 0.5, asset: seed.assets[0], category: 'Food', description: 'soak' }, token)).id as string;
+    const edited = (await call(server.url, 'accounting.create', { type: 'expense', amount: 0.5, asset: seed.assets[0], category: 'Food', description: 'soak' }, token))
+      .id as string;
     const transfer = (await call(server.url, 'accounting.create', { type: 'transfer', amount: 0.25, fromAsset: seed.assets[1], toAsset: seed.assets[2] }, token)).id as string;
     const requests = [
       api('accounting.query', { page: 1, pageSize: 20 }),
@@ -88,7 +89,9 @@ async function main(): Promise<void> {
     const growth = floors[3] - floors[0];
     const keepsGrowing = rising && growth > Math.max(10, floors[0] * 0.05);
     const errors = result.errors + result.timeouts + result.non2xx;
-    const verdict = keepsGrowing ? `FAILED: memory keeps growing (floor +${growth.toFixed(1)} MB)` : `passed: memory does not keep growing (floor ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB over the run)`;
+    const verdict = keepsGrowing
+      ? `FAILED: memory keeps growing (floor +${growth.toFixed(1)} MB)`
+      : `passed: memory does not keep growing (floor ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB over the run)`;
     const m = machine();
     const text = [
       SOAK_START,

@@ -41,7 +41,12 @@ export function encodePng(width, height, rgba) {
     raw[y * (width * 4 + 1)] = 0; // filter: none
     Buffer.from(rgba.buffer, rgba.byteOffset + y * width * 4, width * 4).copy(raw, y * (width * 4 + 1) + 1);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // ---- shapes in a 0..1 square (signed distance: < 0 inside) ----
@@ -69,7 +74,10 @@ function over(under, color, alpha) {
 }
 
 /** The app icon's background: a teal gradient from top to bottom. */
-const ICON_GRADIENT = [[20, 184, 166], [15, 118, 110]];
+const ICON_GRADIENT = [
+  [20, 184, 166],
+  [15, 118, 110],
+];
 export const iconBackground = (y) => mix(ICON_GRADIENT[0], ICON_GRADIENT[1], y);
 
 /** The full-colour app icon at one sample point. */
@@ -112,7 +120,10 @@ export function render(size, shader) {
   const n = 4;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < n; sy++) {
         for (let sx = 0; sx < n; sx++) {
           const c = shader((px + (sx + 0.5) / n) / size, (py + (sy + 0.5) / n) / size);

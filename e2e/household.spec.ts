@@ -183,7 +183,10 @@ test.describe('the household', () => {
     await expect(nav(page)).toContainText('milo');
     // Signed in with the new password from now on; the temporary one is gone.
     await expect(api(url, null, 'user.login', { email: 'milo@example.com', password: temporary })).rejects.toThrow(/1002/);
-    expect(await api<{ mustChangePassword: boolean }>(url, null, 'user.login', { email: 'milo@example.com', password: 'member password 2' })).toMatchObject({ role: 'member', mustChangePassword: false });
+    expect(await api<{ mustChangePassword: boolean }>(url, null, 'user.login', { email: 'milo@example.com', password: 'member password 2' })).toMatchObject({
+      role: 'member',
+      mustChangePassword: false,
+    });
     watch.expectClean();
   });
 

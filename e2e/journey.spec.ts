@@ -280,7 +280,11 @@ test('a push to a desktop app shows in the live feed', async () => {
   await page.getByRole('option', { name: 'This computer (This desktop)' }).click();
   await appDialog.getByRole('button', { name: 'Create app' }).click();
   await expect(appDialog).toBeHidden();
-  const sendUrl = (await page.getByRole('region', { name: 'App Desk' }).getByText(/\/send\/PP[A-Za-z0-9]{24}$/).textContent()) ?? '';
+  const sendUrl =
+    (await page
+      .getByRole('region', { name: 'App Desk' })
+      .getByText(/\/send\/PP[A-Za-z0-9]{24}$/)
+      .textContent()) ?? '';
   await page.getByRole('tab', { name: 'Live feed' }).click();
   await expect(page.getByTestId('feed-status')).toHaveText('Live');
   // another client pushes through the webhook, as a script would
@@ -360,7 +364,12 @@ test('settings: server address, public base URL, sync form, CSV import with prev
   await expect(page.getByRole('region', { name: 'Network' }).getByRole('button', { name: 'Save' }).first()).toBeDisabled();
 
   await page.getByRole('tab', { name: 'Import & export' }).click();
-  const csv = ['date,type,amount,asset,category,description', '2026-01-05,expense,4.20,Wallet,Food,Coffee', '2026-01-06,income,50,Bank card,Salary,Refund', '2026-01-07,expense,abc,Wallet,Food,Broken'].join('\n');
+  const csv = [
+    'date,type,amount,asset,category,description',
+    '2026-01-05,expense,4.20,Wallet,Food,Coffee',
+    '2026-01-06,income,50,Bank card,Salary,Refund',
+    '2026-01-07,expense,abc,Wallet,Food,Broken',
+  ].join('\n');
   await page.getByTestId('import-input').setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   const preview = page.getByTestId('import-preview');
   await expect(preview).toContainText('3 rows: 2 new, 0 already imported, 1 with problems.');

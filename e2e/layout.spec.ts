@@ -20,10 +20,22 @@ test.beforeAll(async () => {
   running = await startE2eServer();
   const url = running.server.url;
   account = await registerAccount(url, 'layout');
-  const wallet = await api<{ id: string }>(url, account.token, 'asset.create', { name: 'Everyday card with a rather long name', type: 'debit_card', currency: 'CNY', balance: 12000 });
+  const wallet = await api<{ id: string }>(url, account.token, 'asset.create', {
+    name: 'Everyday card with a rather long name',
+    type: 'debit_card',
+    currency: 'CNY',
+    balance: 12000,
+  });
   await api(url, account.token, 'asset.create', { name: 'Credit card', type: 'credit_card', currency: 'CNY' });
   for (let i = 0; i < 40; i++) {
-    await api(url, account.token, 'accounting.create', { type: i % 5 === 0 ? 'income' : 'expense', amount: 10 + i * 3.5, asset: wallet.id, description: `Record number ${i} with a description long enough to be cut off in the list`, tags: ['e2e'], date: Date.now() - i * 86_400_000 * 3 });
+    await api(url, account.token, 'accounting.create', {
+      type: i % 5 === 0 ? 'income' : 'expense',
+      amount: 10 + i * 3.5,
+      asset: wallet.id,
+      description: `Record number ${i} with a description long enough to be cut off in the list`,
+      tags: ['e2e'],
+      date: Date.now() - i * 86_400_000 * 3,
+    });
   }
   await api(url, account.token, 'savings.createGoal', { title: 'Emergency fund', targetAmount: 5000, endDate: Date.now() + 200 * 86_400_000, currency: 'CNY' });
 });
@@ -33,7 +45,8 @@ test.afterAll(async () => {
 });
 
 /** Every screen of the route table in both languages, and some tabs besides each screen's first. */
-const strings = (language: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
+const strings = (language: string) =>
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
 const EN = strings('en');
 const ZH = strings('zh-CN');
 const MORE_TABS: Record<string, string[]> = { '/savings': ['market'], '/settings': ['server'] };
@@ -93,7 +106,8 @@ test('keyboard focus is visible and the record form works from the keyboard alon
     Array.from(document.querySelectorAll('button, a[href], input, select, textarea, [role="button"], [role="combobox"]'))
       .filter((el) => (el as HTMLElement).offsetParent !== null && el.getAttribute('aria-hidden') !== 'true')
       .filter((el) => {
-        const label = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || el.textContent.trim() || el.getAttribute('title');
+        const label =
+          el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el as HTMLInputElement).labels?.length || el.textContent.trim() || el.getAttribute('title');
         return !label;
       })
       .map((el) => el.outerHTML.slice(0, 120)),

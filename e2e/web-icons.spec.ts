@@ -54,9 +54,9 @@ test('the sign-in page loads with no console error and no failed request, favico
     await expect.poll(() => watch.served.find((answer) => ICONS.includes(answer.path))).toMatchObject({ status: 200 });
 
     // every icon and the manifest the page links to are served
-    const links = await page.locator('link[rel~="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]').evaluateAll((elements) =>
-      elements.map((element) => ({ rel: element.getAttribute('rel'), href: (element as HTMLLinkElement).href })),
-    );
+    const links = await page
+      .locator('link[rel~="icon"], link[rel="apple-touch-icon"], link[rel="manifest"]')
+      .evaluateAll((elements) => elements.map((element) => ({ rel: element.getAttribute('rel'), href: (element as HTMLLinkElement).href })));
     expect(links.map((link) => link.rel).sort()).toEqual(['apple-touch-icon', 'icon', 'icon', 'manifest']);
     for (const link of links) expect((await page.request.get(link.href)).status(), link.href).toBe(200);
 

@@ -39,7 +39,8 @@ describe('application menu', () => {
 
   it('has the usual editing roles (copy and paste work in the forms) and zoom', () => {
     const roles = flatten(applicationMenuTemplate({ platform: 'linux', appName: 'PennyPost', dev: false }, actions())).map((i) => i.role);
-    for (const role of ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'minimize']) expect(roles).toContain(role);
+    for (const role of ['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll', 'reload', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen', 'minimize'])
+      expect(roles).toContain(role);
   });
 
   it('offers developer tools only in development builds', () => {

@@ -27,7 +27,11 @@ describe('navigation policy', () => {
   it('keeps the window on the app origin and sends other web pages to the system browser', () => {
     const contents = fakeContents();
     const opened: string[] = [];
-    attachNavigationPolicy(contents, () => ORIGIN, (url) => opened.push(url));
+    attachNavigationPolicy(
+      contents,
+      () => ORIGIN,
+      (url) => opened.push(url),
+    );
     expect(contents.navigate('will-navigate', `${ORIGIN}/records`)).toBe(false);
     expect(contents.navigate('will-navigate', 'https://example.com/help')).toBe(true);
     expect(contents.navigate('will-navigate', 'http://127.0.0.1:5734/')).toBe(true);
@@ -39,7 +43,11 @@ describe('navigation policy', () => {
   it('never opens an Electron window: window.open is denied and web links go to the browser', () => {
     const contents = fakeContents();
     const opened: string[] = [];
-    attachNavigationPolicy(contents, () => ORIGIN, (url) => opened.push(url));
+    attachNavigationPolicy(
+      contents,
+      () => ORIGIN,
+      (url) => opened.push(url),
+    );
     expect(contents.open('https://example.com/')).toEqual({ action: 'deny' });
     expect(contents.open(`${ORIGIN}/files/x`)).toEqual({ action: 'deny' });
     expect(contents.open('file:///etc/passwd')).toEqual({ action: 'deny' });
@@ -50,7 +58,11 @@ describe('navigation policy', () => {
   it('refuses to hand dangerous schemes to the OS and refuses <webview>', () => {
     const contents = fakeContents();
     const opened: string[] = [];
-    attachNavigationPolicy(contents, () => ORIGIN, (url) => opened.push(url));
+    attachNavigationPolicy(
+      contents,
+      () => ORIGIN,
+      (url) => opened.push(url),
+    );
     for (const url of ['file:///C:/Windows/system32/calc.exe', 'smb://server/share', 'ms-msdt:/id', 'javascript:alert(1)', 'data:text/html,hi']) {
       expect(contents.navigate('will-navigate', url)).toBe(true);
     }

@@ -23,8 +23,13 @@ const configModule = require('app-builder-lib/out/util/config/config.js') as {
   validateConfiguration(config: unknown, debugLogger: { isEnabled: boolean; add(): void }): Promise<void>;
 };
 const minimatchModule = builderRequire('minimatch') as { minimatch?: (p: string, g: string, o?: object) => boolean };
-const minimatch = (minimatchModule.minimatch ?? (minimatchModule as unknown as (p: string, g: string, o?: object) => boolean));
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; optionalDependencies: Record<string, string> };
+const minimatch = minimatchModule.minimatch ?? (minimatchModule as unknown as (p: string, g: string, o?: object) => boolean);
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  main: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
+};
 
 let config: Record<string, any>;
 /** `files` as electron-builder applies it: production node_modules are always added, then the filters. */
@@ -101,12 +106,21 @@ describe('electron-builder configuration', () => {
     }
     // Source maps, TypeScript sources and the test suite stay out.
     // Electron's npm package (an optional dependency, so counted as production) and its downloader too.
-    for (const file of ['dist/electron/main.mjs.map', 'electron/main.ts', 'server/server.ts', 'electron/shell.test.ts', 'e2e/home.spec.ts', 'node_modules/electron/index.js', 'node_modules/@electron/get/dist/cjs/index.js', 'dist/server/cli.cjs']) {
+    for (const file of [
+      'dist/electron/main.mjs.map',
+      'electron/main.ts',
+      'server/server.ts',
+      'electron/shell.test.ts',
+      'e2e/home.spec.ts',
+      'node_modules/electron/index.js',
+      'node_modules/@electron/get/dist/cjs/index.js',
+      'dist/server/cli.cjs',
+    ]) {
       expect(shipped(file, files), `${file} is not packaged`).toBe(false);
     }
   });
 
-  it("everything the main bundle imports is a production dependency (electron-builder ships exactly those)", () => {
+  it('everything the main bundle imports is a production dependency (electron-builder ships exactly those)', () => {
     const bundle = readFileSync(path.join(root, pkg.main), 'utf8');
     const specifiers = new Set([...bundle.matchAll(/^\s*import\s[^;]*?from\s*"([^"]+)"|^\s*import\s*"([^"]+)"/gm)].map((m) => (m[1] as string | undefined) ?? m[2]));
     for (const m of bundle.matchAll(/\b(?:require|import)\(\s*"([^"]+)"\s*\)/g)) specifiers.add(m[1]);
@@ -132,7 +146,10 @@ describe('electron-builder configuration', () => {
     expect(binaries.some((f) => f.includes('darwin-x64+arm64'))).toBe(true);
     for (const file of binaries) {
       expect(shipped(file, filePatterns), `${file} is packaged`).toBe(true);
-      expect(config.asarUnpack.some((pattern: string) => minimatch(file, pattern, { dot: true })), `${file} is unpacked`).toBe(true);
+      expect(
+        config.asarUnpack.some((pattern: string) => minimatch(file, pattern, { dot: true })),
+        `${file} is unpacked`,
+      ).toBe(true);
     }
     // Its JavaScript loads from the archive; only LevelDB's C++ sources are left out.
     for (const file of ['node_modules/classic-level/index.js', 'node_modules/classic-level/binding.js', 'node_modules/classic-level/package.json']) {
@@ -149,7 +166,10 @@ describe('npm run dist (plan and fail-fast message)', () => {
     const plan = distPlan({ args: [], env: noDist, platform: 'linux', rootDir: path.join(root, 'electron', '..') });
     if (localElectronDist(noDist, 'linux', root)) return; // a machine with node_modules/electron/dist: covered below
     expect(plan.electronDist).toBeNull();
-    expect(plan.downloads.map((d: { what: string }) => d.what)).toEqual([`Electron ${pkg.optionalDependencies.electron} for linux`, "electron-builder's packaging tools (AppImage, deb, NSIS or dmg)"]);
+    expect(plan.downloads.map((d: { what: string }) => d.what)).toEqual([
+      `Electron ${pkg.optionalDependencies.electron} for linux`,
+      "electron-builder's packaging tools (AppImage, deb, NSIS or dmg)",
+    ]);
     expect(plan.builderArgs).toEqual(['--publish', 'never', '--linux']);
     expect(distPlan({ args: ['--dir'], env: noDist, platform: 'win32', rootDir: root }).downloads).toHaveLength(1);
     expect(distPlan({ args: [], env: { ...noDist, ELECTRON_MIRROR: 'https://mirror.example/electron/' }, platform: 'darwin', rootDir: root }).downloads[0].url).toBe(
@@ -203,11 +223,23 @@ describe('the unpacked desktop app (electron-builder --dir)', () => {
   it.skipIf(!electronDist)(
     `builds against the local Electron and contains the bundle, the UI and classic-level's native binding${electronDist ? '' : ' — SKIPPED: no local Electron dist here (set ELECTRON_DIST, or install Electron so node_modules/electron/dist exists); this machine cannot download it'}`,
     () => {
-      const build = spawnSync(process.execPath, [require.resolve('electron-builder/cli.js'), '--dir', '--publish', 'never', `-c.electronDist=${String(electronDist)}`, `-c.electronVersion=${pkg.optionalDependencies.electron}`, '-c.directories.output=out/test-unpacked'], {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: 300_000,
-      });
+      const build = spawnSync(
+        process.execPath,
+        [
+          require.resolve('electron-builder/cli.js'),
+          '--dir',
+          '--publish',
+          'never',
+          `-c.electronDist=${String(electronDist)}`,
+          `-c.electronVersion=${pkg.optionalDependencies.electron}`,
+          '-c.directories.output=out/test-unpacked',
+        ],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 300_000,
+        },
+      );
       expect(build.status, build.stderr).toBe(0);
       const outDir = path.join(root, 'out', 'test-unpacked');
       const unpacked = readdirSync(outDir).find((d) => d.endsWith('-unpacked') || d === 'mac' || d === 'mac-arm64');
@@ -215,7 +247,14 @@ describe('the unpacked desktop app (electron-builder --dir)', () => {
       const resources = process.platform === 'darwin' ? path.join(outDir, unpacked!, 'PennyPost.app', 'Contents', 'Resources') : path.join(outDir, unpacked!, 'resources');
       const asar = require('@electron/asar') as { listPackage(file: string, options: object): string[] };
       const listed = asar.listPackage(path.join(resources, 'app.asar'), {}).map((f) => f.replace(/\\/g, '/'));
-      for (const file of ['/package.json', '/dist/electron/main.mjs', '/dist/electron/preload.cjs', '/dist/licenses.json', '/node_modules/express/package.json', '/node_modules/rxdb/package.json']) {
+      for (const file of [
+        '/package.json',
+        '/dist/electron/main.mjs',
+        '/dist/electron/preload.cjs',
+        '/dist/licenses.json',
+        '/node_modules/express/package.json',
+        '/node_modules/rxdb/package.json',
+      ]) {
         expect(listed, file).toContain(file);
       }
       expect(existsSync(path.join(resources, 'app.asar.unpacked', 'node_modules', 'classic-level', 'prebuilds'))).toBe(true);

@@ -175,7 +175,9 @@ interface Harness {
   starts: ServerOptions[];
 }
 
-async function makeShell(options: { dataDir?: string; argv?: string[]; env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; keychain?: boolean; packaged?: boolean } = {}): Promise<Harness> {
+async function makeShell(
+  options: { dataDir?: string; argv?: string[]; env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform; keychain?: boolean; packaged?: boolean } = {},
+): Promise<Harness> {
   const fake = new FakeElectron({ packaged: options.packaged });
   const dataDir = options.dataDir ?? tempDir('data');
   const starts: ServerOptions[] = [];
@@ -219,7 +221,7 @@ async function makeShell(options: { dataDir?: string; argv?: string[]; env?: Nod
       webRequest: { onHeadersReceived: (hook) => void (fake.headerHook = hook) },
     },
     handleIpc: (channel, handler) => void fake.ipc.set(channel, handler),
-    log: (level, message, details) => void fake.logs.push(`${level} ${message}${details ? ` ${JSON.stringify(details)}` : ""}`),
+    log: (level, message, details) => void fake.logs.push(`${level} ${message}${details ? ` ${JSON.stringify(details)}` : ''}`),
     now: () => Date.now(),
   };
   const shell = new DesktopShell(env);

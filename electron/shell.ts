@@ -76,7 +76,12 @@ export interface SafeStorageLike {
 
 export interface ShellSession extends PolicedSession {
   webRequest: {
-    onHeadersReceived(listener: (details: { url: string; responseHeaders?: Record<string, string[] | string> }, callback: (response: { responseHeaders?: Record<string, string[]> }) => void) => void): void;
+    onHeadersReceived(
+      listener: (
+        details: { url: string; responseHeaders?: Record<string, string[] | string> },
+        callback: (response: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void,
+    ): void;
   };
 }
 
@@ -180,7 +185,9 @@ export class DesktopShell {
     });
     app.on('window-all-closed', () => {
       const settings = this.settings();
-      if (quitWhenAllClosed({ closeToTray: settings?.desktop.closeToTray ?? false, hasTray: this.tray !== null, platform: this.env.platform, serverRunning: this.server !== null })) {
+      if (
+        quitWhenAllClosed({ closeToTray: settings?.desktop.closeToTray ?? false, hasTray: this.tray !== null, platform: this.env.platform, serverRunning: this.server !== null })
+      ) {
         if (this.server) app.quit();
         else app.exit(this.exitCode);
       }
@@ -448,7 +455,11 @@ export class DesktopShell {
     const win = env.newWindow(options);
     if (placed.maximized) win.maximize();
     if (placed.fullScreen) win.setFullScreen(true);
-    attachNavigationPolicy(win.webContents, () => this.origin, (external) => env.openExternal(external));
+    attachNavigationPolicy(
+      win.webContents,
+      () => this.origin,
+      (external) => env.openExternal(external),
+    );
     this.flushWindowState = trackWindowState(win, (state) => writeWindowState(stateFile, state));
     win.on('close', (event: { preventDefault(): void }) => {
       const action = closeAction({
@@ -462,7 +473,9 @@ export class DesktopShell {
         win.hide();
         if (!this.hintedTray && env.platform !== 'darwin') {
           this.hintedTray = true;
-          env.showNotification({ title: 'PennyPost is still running', body: 'The webhook keeps receiving pushes. Open or quit PennyPost from its tray icon.' }, () => this.showWindow());
+          env.showNotification({ title: 'PennyPost is still running', body: 'The webhook keeps receiving pushes. Open or quit PennyPost from its tray icon.' }, () =>
+            this.showWindow(),
+          );
         }
       }
     });

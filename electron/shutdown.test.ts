@@ -58,21 +58,18 @@ describe('quit sequence', () => {
     closing.resolve();
     await new Promise((r) => setTimeout(r, 0));
     expect(app.gone).toBe(true);
-    expect(log).toEqual([
-      'app.quit()',
-      'save window, remove tray',
-      'server.close() started',
-      'app.quit()',
-      'server closed (database closed)',
-      'app.quit()',
-      'app gone',
-    ]);
+    expect(log).toEqual(['app.quit()', 'save window, remove tray', 'server.close() started', 'app.quit()', 'server closed (database closed)', 'app.quit()', 'app gone']);
   });
 
   it('still quits when the server fails to close, and reports it', async () => {
     const log: string[] = [];
     const app = fakeApp(log);
-    installQuitSequence(app, { beforeStop: () => undefined, stop: () => Promise.reject(new Error('disk full')), onError: (e) => log.push(`error ${(e as Error).message}`), setTimer: () => ({}) });
+    installQuitSequence(app, {
+      beforeStop: () => undefined,
+      stop: () => Promise.reject(new Error('disk full')),
+      onError: (e) => log.push(`error ${(e as Error).message}`),
+      setTimer: () => ({}),
+    });
     app.quit();
     await new Promise((r) => setTimeout(r, 0));
     expect(log).toContain('error disk full');

@@ -125,9 +125,14 @@ describe('tracking the window', () => {
 
   it('keeps closing even when the disk refuses the save', () => {
     const win = fakeWindow();
-    const flush = trackWindowState(win, () => {
-      throw new Error('EROFS');
-    }, 500, manualTimers());
+    const flush = trackWindowState(
+      win,
+      () => {
+        throw new Error('EROFS');
+      },
+      500,
+      manualTimers(),
+    );
     expect(() => flush()).not.toThrow();
     expect(() => win.emitter.emit('close')).not.toThrow();
   });

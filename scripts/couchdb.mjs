@@ -42,8 +42,7 @@ export function build({ quiet = false } = {}) {
   const missing = ['erl', 'rebar3', 'make', 'cc'].filter((c) => !has(c));
   if (missing.length > 0) {
     throw new Error(
-      `couchdb: cannot build CouchDB ${COUCHDB_VERSION}: ${missing.join(', ')} not found. On Debian/Ubuntu: ` +
-        `apt-get install ${BUILD_PACKAGES.join(' ')} (.ci/run does this).`,
+      `couchdb: cannot build CouchDB ${COUCHDB_VERSION}: ${missing.join(', ')} not found. On Debian/Ubuntu: ` + `apt-get install ${BUILD_PACKAGES.join(' ')} (.ci/run does this).`,
     );
   }
   const started = Date.now();

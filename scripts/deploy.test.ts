@@ -90,7 +90,10 @@ function expand(text: string, stateRoot: string): string {
   const unknown = text.replace(/%%|%S|%C/g, '').match(/%./);
   if (unknown) throw new Error(`unit uses ${unknown[0]}, which this test does not substitute yet`);
   // %S → <root>/var/lib, %C → <root>/var/cache (stateRoot is <root>/var/lib).
-  return text.replace(/%S/g, stateRoot).replace(/%C/g, path.join(path.dirname(stateRoot), 'cache')).replace(/%%/g, '%');
+  return text
+    .replace(/%S/g, stateRoot)
+    .replace(/%C/g, path.join(path.dirname(stateRoot), 'cache'))
+    .replace(/%%/g, '%');
 }
 
 /** Environment= values: space-separated assignments, each optionally in double quotes. */
@@ -244,7 +247,25 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
     workDirs.push(dir);
     const blocks = codeBlocks(DOC).filter((b) => b.lang === 'nginx');
     expect(blocks).toHaveLength(1);
-    const cert = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=pennypost.example.com', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { encoding: 'utf8' });
+    const cert = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=pennypost.example.com',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(cert.status, cert.stderr).toBe(0);
     const site = blocks[0].body
       .replace(/\/etc\/letsencrypt\/live\/[^/]+\/fullchain\.pem/, path.join(dir, 'cert.pem'))
@@ -269,7 +290,16 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
       const listing = spawnSync('tar', ['-tvzf', release.tarball], { encoding: 'utf8' }).stdout.trim().split('\n');
       const names = listing.map((line) => line.split(/\s+/).slice(5).join(' '));
       expect(names.every((n) => n === `${release.name}/` || n.startsWith(`${release.name}/`))).toBe(true);
-      for (const file of ['bin/pennypost.mjs', 'dist/server/cli.cjs', 'dist/renderer/index.html', 'package.json', 'package-lock.json', 'scripts/electron-types.mjs', 'deploy/pennypost.service', 'docs/deploy.md']) {
+      for (const file of [
+        'bin/pennypost.mjs',
+        'dist/server/cli.cjs',
+        'dist/renderer/index.html',
+        'package.json',
+        'package-lock.json',
+        'scripts/electron-types.mjs',
+        'deploy/pennypost.service',
+        'docs/deploy.md',
+      ]) {
         expect(names, file).toContain(`${release.name}/${file}`);
       }
       // No sources: bin/pennypost.mjs then runs the build as it is (a source checkout would rebuild).
@@ -335,8 +365,14 @@ describe('docs/deploy.md and deploy/pennypost.service', () => {
       expect(await server.exit).toEqual({ code: 0, signal: null });
       // Exactly the ready line on stdout; stderr only JSON log lines (no rebuild attempt, no notices).
       expect(server.stdout()).toBe(`PennyPost listening on http://127.0.0.1:${port}\n`);
-      const stderrLines = server.stderr().split('\n').filter((line) => line !== '');
-      expect(stderrLines.filter((line) => !line.startsWith('{')), server.stderr()).toEqual([]);
+      const stderrLines = server
+        .stderr()
+        .split('\n')
+        .filter((line) => line !== '');
+      expect(
+        stderrLines.filter((line) => !line.startsWith('{')),
+        server.stderr(),
+      ).toEqual([]);
       for (const line of stderrLines) expect(() => JSON.parse(line), line).not.toThrow();
       // The data went to the state dir, and the code (read-only under ProtectSystem=strict) was not touched.
       expect(existsSync(path.join(stateDir, 'db'))).toBe(true);

@@ -18,7 +18,7 @@ const EXECUTABLE = { linux: 'electron', win32: 'electron.exe', darwin: 'Electron
 /** The Electron version the app is built with (package.json optionalDependencies). */
 export function electronVersion(rootDir = root) {
   const pkg = JSON.parse(readFileSync(path.join(rootDir, 'package.json'), 'utf8'));
-  return String(pkg.optionalDependencies?.electron ?? pkg.devDependencies?.electron ?? "").replace(/^[^\d]*/, "");
+  return String(pkg.optionalDependencies?.electron ?? pkg.devDependencies?.electron ?? '').replace(/^[^\d]*/, '');
 }
 
 /** A local, unpacked Electron for this platform: $ELECTRON_DIST, or node_modules/electron/dist. */
@@ -103,7 +103,9 @@ async function main() {
     process.stderr.write(unreachableMessage(failed, plan));
     process.exit(1);
   }
-  process.stdout.write(`npm run dist: building PennyPost for ${process.platform}${plan.dirOnly ? ' (unpacked app only)' : ''}${plan.electronDist ? ` with the local Electron in ${plan.electronDist}` : ''}\n`);
+  process.stdout.write(
+    `npm run dist: building PennyPost for ${process.platform}${plan.dirOnly ? ' (unpacked app only)' : ''}${plan.electronDist ? ` with the local Electron in ${plan.electronDist}` : ''}\n`,
+  );
   run(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build']);
   const { buildElectron } = await import('./build-electron.mjs');
   await buildElectron();

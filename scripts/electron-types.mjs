@@ -35,9 +35,7 @@ function fetchTypes() {
   const version = electronVersion();
   const work = mkdtempSync(path.join(os.tmpdir(), 'pennypost-electron-types-'));
   try {
-    const npm = process.env.npm_execpath
-      ? [process.execPath, [process.env.npm_execpath]]
-      : [process.platform === 'win32' ? 'npm.cmd' : 'npm', []];
+    const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : [process.platform === 'win32' ? 'npm.cmd' : 'npm', []];
     const pack = spawnSync(npm[0], [...npm[1], 'pack', `electron@${version}`, '--silent', '--pack-destination', work], {
       cwd: work,
       encoding: 'utf8',
@@ -63,7 +61,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   else if (plan === 'fetch') {
     try {
       const version = fetchTypes();
-      process.stderr.write(`PennyPost: Electron ${version} could not be installed here (its binary download failed); the desktop shell is type-checked against its declarations, and \`npm start\` will run the headless server.\n`);
+      process.stderr.write(
+        `PennyPost: Electron ${version} could not be installed here (its binary download failed); the desktop shell is type-checked against its declarations, and \`npm start\` will run the headless server.\n`,
+      );
     } catch (error) {
       process.stderr.write(`PennyPost: Electron's type declarations are unavailable (${error.message}); \`npm run typecheck\` will report the desktop shell's imports.\n`);
     }

@@ -47,7 +47,9 @@ function describe(prop: PropertySchema): string {
 export function renderShapes(): string {
   const out: string[] = [BEGIN, ''];
   // The collections marked `sync` (server/db/collections.ts), in definition order.
-  for (const def of allDomains().flatMap((d) => d.collections ?? []).filter((d) => d.sync)) {
+  for (const def of allDomains()
+    .flatMap((d) => d.collections ?? [])
+    .filter((d) => d.sync)) {
     const name = def.name;
     const schema = def.schema;
     const required = new Set<unknown>(schema.required ?? []);

@@ -163,7 +163,10 @@ describe.runIf(process.platform === 'linux')('launchers stop with their command,
     const dataDir = tempDataDir('launch-notice');
     const started = launch(npm, LAUNCHERS[0][2](dataDir));
     await readyPort(started);
-    const notice = started.output().split('\n').filter((line) => line.includes('desktop app'));
+    const notice = started
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('desktop app'));
     // On this machine Electron cannot be downloaded; where it can but no display exists, the same line says so.
     expect(notice).toHaveLength(1);
     expect(notice[0]).toMatch(/^PennyPost: the desktop app is not available here: .+\. Running the headless server instead; open the address below in a browser\.$/);

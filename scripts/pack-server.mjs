@@ -56,10 +56,7 @@ export function uiBuildIsStale() {
   const built = path.join(root, 'dist', 'renderer', 'index.html');
   if (!existsSync(built)) return true;
   const sources = ['src', 'public', 'index.html'].map((p) => path.join(root, 'renderer', p)).filter((p) => existsSync(p));
-  const newest = Math.max(
-    statSync(path.join(root, 'vite.config.ts')).mtimeMs,
-    ...sources.map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)),
-  );
+  const newest = Math.max(statSync(path.join(root, 'vite.config.ts')).mtimeMs, ...sources.map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
   return newest > statSync(built).mtimeMs;
 }
 

@@ -193,7 +193,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     web.get('/healthz', (_req, res) => {
       res.set('Cache-Control', 'no-store').json({ status: 'ok' });
     });
-    web.use('/api', apiCors(() => settings.get()));
+    web.use(
+      '/api',
+      apiCors(() => settings.get()),
+    );
     web.use(
       createApiRouter({
         app,
@@ -230,7 +233,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
     // SPA fallback: the UI's own routes (/records, /settings…) get index.html.
     web.use((req: Request, res: Response, next: NextFunction) => {
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_UI.test(req.path) || /\.[A-Za-z0-9]+$/.test(req.path)) { next(); return; }
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_UI.test(req.path) || /\.[A-Za-z0-9]+$/.test(req.path)) {
+        next();
+        return;
+      }
       res.set('Cache-Control', 'no-cache').sendFile(path.join(rendererDir, 'index.html'), (error?: Error) => {
         if (error && !res.headersSent) res.status(404).type('text/plain').send('The UI is not built: run `npm run build`.\n');
       });

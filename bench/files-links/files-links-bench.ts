@@ -53,7 +53,12 @@ async function main() {
     const redirects = await run({ url: `${t.url}/s/${link.code}`, connections: 50, amount: 4000 * SECONDS });
     const served = redirects['3xx'];
     const stats = await t.api('shortlink.query', { code: link.code }, user.token);
-    row('GET /s/{code} (50 connections)', `${Math.round(redirects.requests.average)} req/s, p50 ${redirects.latency.p50} ms, p99 ${redirects.latency.p99} ms`, '≥ 2000 req/s', redirects.requests.average >= 2000);
+    row(
+      'GET /s/{code} (50 connections)',
+      `${Math.round(redirects.requests.average)} req/s, p50 ${redirects.latency.p50} ms, p99 ${redirects.latency.p99} ms`,
+      '≥ 2000 req/s',
+      redirects.requests.average >= 2000,
+    );
     row('  302s served vs counted', `${served} vs ${stats.data.accessCount}`, 'equal', served === stats.data.accessCount);
     row('  errors / non-3xx', `${redirects.errors} / ${redirects.non2xx - served}`, '0', redirects.errors === 0 && redirects.non2xx === served);
 
@@ -63,7 +68,12 @@ async function main() {
     let started = performance.now();
     for (let i = 0; i < count; i++) await upload(t, user.token, oneMiB);
     let ms = performance.now() - started;
-    row(`upload 1 MiB × ${count}, sequential`, `${(ms / count).toFixed(1)} ms each, ${((count * 1024 * 1024) / 1e6 / (ms / 1000)).toFixed(0)} MB/s`, '≥ 50 MB/s', (count * 1024 * 1024) / 1e6 / (ms / 1000) >= 50);
+    row(
+      `upload 1 MiB × ${count}, sequential`,
+      `${(ms / count).toFixed(1)} ms each, ${((count * 1024 * 1024) / 1e6 / (ms / 1000)).toFixed(0)} MB/s`,
+      '≥ 50 MB/s',
+      (count * 1024 * 1024) / 1e6 / (ms / 1000) >= 50,
+    );
     const big = pngOfSize(20 * 1024 * 1024);
     started = performance.now();
     await upload(t, user.token, big);
@@ -73,15 +83,34 @@ async function main() {
     // 3. Serving through a signed link.
     const small = await upload(t, user.token, pngOfSize(100 * 1024, true));
     const serving = await run({ url: t.url + small.signedUrl, connections: 20, duration: SECONDS });
-    row('GET signed file link, 100 KiB (20 connections)', `${Math.round(serving.requests.average)} req/s, p99 ${serving.latency.p99} ms, ${(serving.throughput.average / 1e6).toFixed(0)} MB/s`, '≥ 500 req/s', serving.requests.average >= 500);
+    row(
+      'GET signed file link, 100 KiB (20 connections)',
+      `${Math.round(serving.requests.average)} req/s, p99 ${serving.latency.p99} ms, ${(serving.throughput.average / 1e6).toFixed(0)} MB/s`,
+      '≥ 500 req/s',
+      serving.requests.average >= 500,
+    );
 
     // 4. file.delete with many records to scan.
     const records = t.server.app.db.collection('records');
     const now = Date.now();
     const docs = Array.from({ length: 10_000 }, (_, i) => ({
-      id: `bench${i.toString().padStart(6, '0')}`, userId: user.id, type: 'expense', amount: 100, asset: 'a1', toAsset: '', toAmount: 0, fee: 0,
-      category: 'Food', description: '', searchText: '', date: now - i * 60_000, tags: [], attachments: i % 10 === 0 ? ['someOtherFile'] : [],
-      importKey: '', createdAt: now, updatedAt: now,
+      id: `bench${i.toString().padStart(6, '0')}`,
+      userId: user.id,
+      type: 'expense',
+      amount: 100,
+      asset: 'a1',
+      toAsset: '',
+      toAmount: 0,
+      fee: 0,
+      category: 'Food',
+      description: '',
+      searchText: '',
+      date: now - i * 60_000,
+      tags: [],
+      attachments: i % 10 === 0 ? ['someOtherFile'] : [],
+      importKey: '',
+      createdAt: now,
+      updatedAt: now,
     }));
     for (let i = 0; i < docs.length; i += 1000) await records.bulkInsert(docs.slice(i, i + 1000));
     const victim = await upload(t, user.token, pngOfSize(1000));

@@ -37,7 +37,9 @@ function syntheticCsv(rows: number, end: number, seed = 7): string {
     const amount = (1 + Math.floor(random() * 50_000) / 100).toFixed(2);
     const category = income ? 'Salary' : BENCH_CATEGORIES[Math.floor(random() * BENCH_CATEGORIES.length)];
     const tags = random() < 0.3 ? 'work' : '';
-    lines.push(`${date},${income ? 'income' : 'expense'},${amount},USD,Asset ${Math.floor(random() * 10)},${category},${tags},"${income ? 'salary' : `shop ${Math.floor(random() * 5000)}, card`}"`);
+    lines.push(
+      `${date},${income ? 'income' : 'expense'},${amount},USD,Asset ${Math.floor(random() * 10)},${category},${tags},"${income ? 'salary' : `shop ${Math.floor(random() * 5000)}, card`}"`,
+    );
   }
   return lines.join('\n');
 }
@@ -132,10 +134,22 @@ async function main() {
     const year = { startDate: Date.UTC(2025, 0, 1), endDate: Date.UTC(2026, 0, 1) };
     const rows: Array<[string, { p50: number; p99: number }, number | null]> = [];
     rows.push(['accounting.query first page (20, newest first, totals)', await measure(RUNS, () => call(url, token, 'accounting.query', { page: 1, pageSize: 20 })), 20]);
-    rows.push(['accounting.query category + text filter', await measure(RUNS, () => call(url, token, 'accounting.query', { category: 'Food', text: 'purchase 1', pageSize: 20 })), null]);
-    rows.push(['stats.getIncomeExpense 1 year, groupBy month', await measure(RUNS, () => call(url, token, 'stats.getIncomeExpense', { ...year, groupBy: 'month', timeZone: 'UTC' })), 50]);
+    rows.push([
+      'accounting.query category + text filter',
+      await measure(RUNS, () => call(url, token, 'accounting.query', { category: 'Food', text: 'purchase 1', pageSize: 20 })),
+      null,
+    ]);
+    rows.push([
+      'stats.getIncomeExpense 1 year, groupBy month',
+      await measure(RUNS, () => call(url, token, 'stats.getIncomeExpense', { ...year, groupBy: 'month', timeZone: 'UTC' })),
+      50,
+    ]);
     rows.push(['stats.getCategoryStats 1 year', await measure(RUNS, () => call(url, token, 'stats.getCategoryStats', { ...year })), null]);
-    rows.push(['stats.getTrend balance 5 years by month', await measure(Math.min(RUNS, 50), () => call(url, token, 'stats.getTrend', { type: 'balance', startDate: start, endDate: end, groupBy: 'month', timeZone: 'UTC' })), null]);
+    rows.push([
+      'stats.getTrend balance 5 years by month',
+      await measure(Math.min(RUNS, 50), () => call(url, token, 'stats.getTrend', { type: 'balance', startDate: start, endDate: end, groupBy: 'month', timeZone: 'UTC' })),
+      null,
+    ]);
     rows.push(['asset.query with balances', await measure(RUNS, () => call(url, token, 'asset.query', {})), 20]);
     rows.push([
       'accounting.create (expense)',
@@ -147,10 +161,14 @@ async function main() {
     const num = (n: number) => n.toFixed(2).padStart(9);
     console.log(`\nLedger benchmark: ${RECORDS.toLocaleString('en')} records, ${YEARS} years, 10 assets, one user; ${RUNS} sequential HTTP calls each`);
     console.log(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, node ${process.version}`);
-    console.log(`seeding ${RECORDS} records (bulkInsert): ${(seedMs / 1000).toFixed(1)} s; cold first accounting.query after restart (loads the view): ${coldFirstQuery.toFixed(0)} ms\n`);
+    console.log(
+      `seeding ${RECORDS} records (bulkInsert): ${(seedMs / 1000).toFixed(1)} s; cold first accounting.query after restart (loads the view): ${coldFirstQuery.toFixed(0)} ms\n`,
+    );
     console.log(`${pad('operation', 56)}  p50 ms    p99 ms   goal p50   met`);
     for (const [name, r, goal] of rows) {
-      console.log(`${pad(name, 56)}${num(r.p50)} ${num(r.p99)}   ${goal === null ? '      -' : `< ${String(goal).padStart(3)} ms`}   ${goal === null ? '-' : r.p50 < goal ? 'yes' : 'NO'}`);
+      console.log(
+        `${pad(name, 56)}${num(r.p50)} ${num(r.p99)}   ${goal === null ? '      -' : `< ${String(goal).padStart(3)} ms`}   ${goal === null ? '-' : r.p50 < goal ? 'yes' : 'NO'}`,
+      );
     }
     if (IMPORT_ROWS > 0) await importRows(url);
     console.log(`\nRSS after the run: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
@@ -200,7 +218,9 @@ async function importRows(url: string) {
     ['re-import of the same file', again, '≤ first import', again.seconds <= first.seconds],
   ];
   const pad = (s: string, n: number) => s.padEnd(n);
-  console.log(`\nCSV import: ${IMPORT_ROWS.toLocaleString('en')} rows (${(parts.join('').length / 1e6).toFixed(1)} MB) in ${parts.length} requests of ≤ ${PART_CHARS.toLocaleString('en')} characters, a fresh user with 10 assets`);
+  console.log(
+    `\nCSV import: ${IMPORT_ROWS.toLocaleString('en')} rows (${(parts.join('').length / 1e6).toFixed(1)} MB) in ${parts.length} requests of ≤ ${PART_CHARS.toLocaleString('en')} characters, a fresh user with 10 assets`,
+  );
   console.log(`${pad('operation', 44)}  seconds   cpu s   created  duplicate   goal              met`);
   for (const [name, r, g, met] of rows) {
     console.log(

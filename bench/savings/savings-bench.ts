@@ -84,7 +84,19 @@ async function main() {
         createdAt: T0 - 1e9 + i,
       });
     }
-    docs.push({ id: `${user.id}:bench`, userId: user.id, kind: 'grant', reason: 'welcome', ref: 'bench', stockId: '', quantity: 0, price: 0, cash: 1e9, note: 'bench', createdAt: T0 - 2e9 });
+    docs.push({
+      id: `${user.id}:bench`,
+      userId: user.id,
+      kind: 'grant',
+      reason: 'welcome',
+      ref: 'bench',
+      stockId: '',
+      quantity: 0,
+      price: 0,
+      cash: 1e9,
+      note: 'bench',
+      createdAt: T0 - 2e9,
+    });
     for (let i = 0; i < docs.length; i += 1000) await trades.bulkInsert(docs.slice(i, i + 1000));
     start = performance.now();
     await api('savings.getPositions');

@@ -22,6 +22,4 @@ const openToFirstQueryMs = performance.now() - t0;
 const processStartToFirstQueryMs = performance.now();
 const rss = process.memoryUsage().rss;
 await db.close();
-process.stdout.write(
-  JSON.stringify({ importsDoneMs, openedMs, openToFirstQueryMs, processStartToFirstQueryMs, rssBeforeOpen, rss, results: docs.length }) + '\n',
-);
+process.stdout.write(JSON.stringify({ importsDoneMs, openedMs, openToFirstQueryMs, processStartToFirstQueryMs, rssBeforeOpen, rss, results: docs.length }) + '\n');

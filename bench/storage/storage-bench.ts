@@ -87,7 +87,6 @@ async function insertAll(records: RxCollection<AccountRecord>, data: AccountReco
 }
 
 async function runQueries(records: RxCollection<AccountRecord>, data: AccountRecord[]): Promise<Omit<Result, 'insertMs'>> {
-
   // Warm-up (JIT, caches) with ranges that are not measured below.
   for (const { userId, from } of rangeStarts(data, 99).slice(0, 5)) {
     await records.find({ selector: { userId, date: { $gte: from } }, sort: [{ date: 'asc' }], limit: 1000 }).exec();
@@ -95,9 +94,7 @@ async function runQueries(records: RxCollection<AccountRecord>, data: AccountRec
   // Different ranges each run, so RxDB's query cache never answers instead of the storage.
   const rangeTimes: number[] = [];
   for (const { userId, from } of rangeStarts(data, 1)) {
-    const [ms, docs] = await timed(() =>
-      records.find({ selector: { userId, date: { $gte: from } }, sort: [{ date: 'asc' }], limit: 1000 }).exec(),
-    );
+    const [ms, docs] = await timed(() => records.find({ selector: { userId, date: { $gte: from } }, sort: [{ date: 'asc' }], limit: 1000 }).exec());
     if (docs.length !== 1000) throw new Error(`range query returned ${docs.length}`);
     rangeTimes.push(ms);
   }

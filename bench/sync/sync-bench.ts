@@ -144,8 +144,23 @@ async function main() {
       for (let i = done; i < Math.min(N, done + 1000); i++) {
         const date = start + i * 60_000;
         batch.push({
-          id: newId(date), userId: userA.id, type: 'expense', amount: 100 + (i % 5000), asset: cash, toAsset: '', toAmount: 0, fee: 0,
-          category: 'Food', description: `r${i}`, searchText: `r${i}`, date, tags: [], attachments: [], importKey: '', createdAt: date, updatedAt: date,
+          id: newId(date),
+          userId: userA.id,
+          type: 'expense',
+          amount: 100 + (i % 5000),
+          asset: cash,
+          toAsset: '',
+          toAmount: 0,
+          fee: 0,
+          category: 'Food',
+          description: `r${i}`,
+          searchText: `r${i}`,
+          date,
+          tags: [],
+          attachments: [],
+          importKey: '',
+          createdAt: date,
+          updatedAt: date,
         });
       }
       await records.bulkInsert(batch);
@@ -154,7 +169,12 @@ async function main() {
     // Initial push: A configures sync and everything goes up.
     const profiler = PROFILE ? await startProfile() : null;
     const t0 = performance.now();
-    await api(a.url, 'sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'bench_', collections: ['assets', 'records', 'categories'] }, userA.token);
+    await api(
+      a.url,
+      'sync.configure',
+      { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'bench_', collections: ['assets', 'records', 'categories'] },
+      userA.token,
+    );
     await a.app.services.sync.awaitInSync(userA.id);
     await waitFor(async () => (await docCount(directUrl, 'bench_records')) >= N, 600_000, 'push');
     const pushSeconds = (performance.now() - t0) / 1000;
@@ -164,7 +184,12 @@ async function main() {
     // Initial pull: an empty PennyPost (own process) joins the ledger.
     const userB = await api(b.url, 'user.register', { username: 'bench_b', email: 'b@example.com', password: 'bench-password' });
     const t1 = performance.now();
-    await api(b.url, 'sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'bench_', collections: ['assets', 'records', 'categories'] }, userB.token);
+    await api(
+      b.url,
+      'sync.configure',
+      { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'bench_', collections: ['assets', 'records', 'categories'] },
+      userB.token,
+    );
     await waitFor(async () => (await api(b.url, 'accounting.query', { pageSize: 1 }, userB.token)).total >= N, 600_000, 'pull');
     const pullSeconds = (performance.now() - t1) / 1000;
     if (TIMELINE) timeline.push({ kind: 'phase pull', start: t1, end: performance.now(), docs: N });
@@ -174,26 +199,38 @@ async function main() {
     for (let i = 0; i < LIVE_SAMPLES; i++) {
       const s = performance.now();
       const created = await api(a.url, 'accounting.create', { type: 'expense', amount: 1, asset: cash, category: 'Food', description: `live ${i}` }, userA.token);
-      await waitFor(async () => {
-        const res = await fetch(`${b.url}/api`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${userB.token}` },
-          body: JSON.stringify({ action: 'accounting.get', params: { id: created.id } }),
-        });
-        return ((await res.json()) as { code: number }).code === 200;
-      }, 30_000, 'live');
+      await waitFor(
+        async () => {
+          const res = await fetch(`${b.url}/api`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${userB.token}` },
+            body: JSON.stringify({ action: 'accounting.get', params: { id: created.id } }),
+          });
+          return ((await res.json()) as { code: number }).code === 200;
+        },
+        30_000,
+        'live',
+      );
       latencies.push(performance.now() - s);
     }
     latencies.sort((x, y) => x - y);
     const p50 = latencies[Math.floor(latencies.length / 2)];
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
 
-    console.log(`\nSync benchmark: ${N.toLocaleString('en')} records, Apache CouchDB ${COUCHDB_VERSION} on this machine${TRACE ? ' behind a timing proxy' : ''}; second PennyPost in its own process`);
+    console.log(
+      `\nSync benchmark: ${N.toLocaleString('en')} records, Apache CouchDB ${COUCHDB_VERSION} on this machine${TRACE ? ' behind a timing proxy' : ''}; second PennyPost in its own process`,
+    );
     console.log(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, node ${process.version}\n`);
     console.log('measure                                   value            goal            met');
-    console.log(`initial push (A → CouchDB)                ${(N / pushSeconds).toFixed(0).padStart(6)} docs/s   ≥ 5,000 docs/s   ${N / pushSeconds >= 5000 ? 'yes' : 'NO'}   (${pushSeconds.toFixed(1)} s)`);
-    console.log(`initial pull (CouchDB → empty B)          ${(N / pullSeconds).toFixed(0).padStart(6)} docs/s   ≥ 8,000 docs/s   ${N / pullSeconds >= 8000 ? 'yes' : 'NO'}   (${pullSeconds.toFixed(1)} s)`);
-    console.log(`live change A → visible on B, p50         ${p50.toFixed(0).padStart(6)} ms       <   200 ms       ${p50 < 200 ? 'yes' : 'NO'}   (p99 ${p99.toFixed(0)} ms, ${LIVE_SAMPLES} samples)`);
+    console.log(
+      `initial push (A → CouchDB)                ${(N / pushSeconds).toFixed(0).padStart(6)} docs/s   ≥ 5,000 docs/s   ${N / pushSeconds >= 5000 ? 'yes' : 'NO'}   (${pushSeconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `initial pull (CouchDB → empty B)          ${(N / pullSeconds).toFixed(0).padStart(6)} docs/s   ≥ 8,000 docs/s   ${N / pullSeconds >= 8000 ? 'yes' : 'NO'}   (${pullSeconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `live change A → visible on B, p50         ${p50.toFixed(0).padStart(6)} ms       <   200 ms       ${p50 < 200 ? 'yes' : 'NO'}   (p99 ${p99.toFixed(0)} ms, ${LIVE_SAMPLES} samples)`,
+    );
     if (TRACE) {
       console.log('\nrequests (through the timing proxy)        count   total ms   ms per 1,000 docs');
       for (const [kind, entry] of [...trace.entries()].sort((x, y) => y[1].ms - x[1].ms)) {

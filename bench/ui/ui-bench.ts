@@ -66,9 +66,16 @@ async function openPage(context: Context, session: Session): Promise<Page> {
  */
 async function dashboardTti(page: Page, url: string): Promise<{ shell: number; full: number }> {
   await page.goto(`${url}/`, { waitUntil: 'commit' });
-  await page.waitForFunction(() => document.querySelector('nav a[href="/records"]') !== null && document.querySelector('main header button') !== null, undefined, { polling: 'raf', timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('nav a[href="/records"]') !== null && document.querySelector('main header button') !== null, undefined, {
+    polling: 'raf',
+    timeout: 30_000,
+  });
   const shell = await page.evaluate(() => performance.now());
-  await page.waitForFunction(() => document.querySelector('[data-testid="net-worth"] .pp-stat-value') !== null && document.querySelector('[data-testid="month-net"] .pp-stat-value') !== null, undefined, { polling: 'raf', timeout: 30_000 });
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="net-worth"] .pp-stat-value') !== null && document.querySelector('[data-testid="month-net"] .pp-stat-value') !== null,
+    undefined,
+    { polling: 'raf', timeout: 30_000 },
+  );
   const numbers = await page.evaluate(() => performance.now());
   await page.waitForFunction(
     () =>
@@ -144,10 +151,23 @@ async function main() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   try {
-    const reg = await call<{ token: string; id: string; username: string; email: string; expiresAt: number }>(server.url, null, 'user.register', { username: 'bench', email: 'bench@example.com', password: 'bench-password' });
+    const reg = await call<{ token: string; id: string; username: string; email: string; expiresAt: number }>(server.url, null, 'user.register', {
+      username: 'bench',
+      email: 'bench@example.com',
+      password: 'bench-password',
+    });
     const assets: string[] = [];
     for (let i = 0; i < 10; i++) {
-      assets.push((await call<{ id: string }>(server.url, reg.token, 'asset.create', { name: `Asset ${i}`, type: i === 9 ? 'credit_card' : 'debit_card', currency: 'USD', balance: 10_000_000 })).id);
+      assets.push(
+        (
+          await call<{ id: string }>(server.url, reg.token, 'asset.create', {
+            name: `Asset ${i}`,
+            type: i === 9 ? 'credit_card' : 'debit_card',
+            currency: 'USD',
+            balance: 10_000_000,
+          })
+        ).id,
+      );
     }
     const end = Date.now();
     const t0 = performance.now();
@@ -220,7 +240,11 @@ async function main() {
       ['record list: first rows after opening', `${list.firstRows.toFixed(0)} ms`, ''],
       ['record list: jump to the middle (row 50,000), rows filled', `${list.middle.toFixed(0)} ms`, ''],
       ['record list: jump to the end, rows filled', `${list.end.toFixed(0)} ms`, ''],
-      ['scrolling 3 s: frame time p50 / p95 / max', `${percentile(frames, 50).toFixed(1)} / ${percentile(frames, 95).toFixed(1)} / ${Math.max(...frames).toFixed(1)} ms`, 'p95 ≤ 33 ms'],
+      [
+        'scrolling 3 s: frame time p50 / p95 / max',
+        `${percentile(frames, 50).toFixed(1)} / ${percentile(frames, 95).toFixed(1)} / ${Math.max(...frames).toFixed(1)} ms`,
+        'p95 ≤ 33 ms',
+      ],
       ['scrolling 3 s: frames > 50 ms', `${frames.filter((f) => f > 50).length} of ${frames.length}`, ''],
       ['scrolling 3 s: frames showing placeholders', `${list.scroll.placeholderFrames} of ${frames.length} (${list.scroll.rows.toLocaleString('en')} rows passed)`, ''],
     ];

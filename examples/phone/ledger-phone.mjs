@@ -46,7 +46,10 @@ async function loadPouchDB() {
 
 /** The default database prefix of a CouchDB user (the same rule as PennyPost's, server/sync/service.ts). */
 export function defaultPrefix(username) {
-  const cleaned = username.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '');
+  const cleaned = username
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .replace(/^[^a-z]+/, '');
   return `pennypost_${cleaned || 'user'}_`.slice(0, 100);
 }
 
@@ -148,7 +151,10 @@ export async function connect(options) {
     /** The ledger's assets (not deleted), by name. */
     async assets() {
       const { rows } = await db.assets.allDocs({ include_docs: true });
-      return rows.map((row) => row.doc).filter((doc) => doc.userId === ownerId && !doc.delFlag).sort((a, b) => a.name.localeCompare(b.name));
+      return rows
+        .map((row) => row.doc)
+        .filter((doc) => doc.userId === ownerId && !doc.delFlag)
+        .sort((a, b) => a.name.localeCompare(b.name));
     },
 
     /** Records, newest first. */

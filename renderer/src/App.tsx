@@ -143,4 +143,3 @@ function Shell({ path }: { path: string }) {
     </div>
   );
 }
-

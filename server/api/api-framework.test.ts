@@ -175,9 +175,31 @@ describe('/api envelope and wrapper', () => {
   it('maps every business code to the HTTP status of its class', async () => {
     const { token } = await registerUser(t);
     const expected: Record<number, number> = {
-      1001: 404, 1002: 401, 1003: 401, 1004: 403, 2001: 404, 2002: 409, 2003: 400, 3001: 404, 3002: 400, 3003: 400,
-      4001: 404, 4002: 409, 4003: 409, 5001: 404, 5002: 413, 5003: 415, 400: 400, 401: 401, 403: 403, 404: 404,
-      409: 409, 429: 429, 500: 500, 502: 502, 503: 503,
+      1001: 404,
+      1002: 401,
+      1003: 401,
+      1004: 403,
+      2001: 404,
+      2002: 409,
+      2003: 400,
+      3001: 404,
+      3002: 400,
+      3003: 400,
+      4001: 404,
+      4002: 409,
+      4003: 409,
+      5001: 404,
+      5002: 413,
+      5003: 415,
+      400: 400,
+      401: 401,
+      403: 403,
+      404: 404,
+      409: 409,
+      429: 429,
+      500: 500,
+      502: 502,
+      503: 503,
     };
     for (const [code, status] of Object.entries(expected)) {
       expect(
@@ -375,7 +397,14 @@ describe('rate limits count a caller, not an address', () => {
         new Promise<number>((resolve, reject) => {
           const body = JSON.stringify({ action: 'user.login', params: { platform: 'email', email: 'x@example.com', password: 'wrongwrong' } });
           const req = httpRequest(
-            { host: '127.0.0.1', port, path: '/api', method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), host: `127.0.0.1:${port}` } },
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/api',
+              method: 'POST',
+              localAddress,
+              headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), host: `127.0.0.1:${port}` },
+            },
             (res) => {
               res.resume();
               res.on('end', () => resolve(res.statusCode ?? 0));

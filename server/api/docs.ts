@@ -103,5 +103,10 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
       }
     }
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

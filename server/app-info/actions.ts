@@ -18,8 +18,7 @@ const info = defineAction({
     'Signed-in users only; `dataDir` is shown to the owner and admins (null for members).',
   auth: 'user',
   params: Params({}),
-  returns:
-    '`{name, version, mode, versions: {node, electron, chrome}, platform, arch, dataDir, keys, licences: {total, byLicense: [{license, count}]}}`',
+  returns: '`{name, version, mode, versions: {node, electron, chrome}, platform, arch, dataDir, keys, licences: {total, byLicense: [{license, count}]}}`',
   handler: (_params, ctx) => {
     const info = ctx.app.services.appInfo.info();
     return ctx.user.role === 'member' ? { ...info, dataDir: null } : info;
@@ -35,7 +34,8 @@ const licenses = defineAction({
   params: Params({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 214, description: 'A package name, e.g. "express" or "@mantine/core".' })),
   }),
-  returns: 'Without `name`: `{total, byLicense, packages: [{name, version, license, scope, homepage?}]}`. With `name`: `{packages: [{name, version, license, scope, homepage?, text?}]}` (every version of that package).',
+  returns:
+    'Without `name`: `{total, byLicense, packages: [{name, version, license, scope, homepage?}]}`. With `name`: `{packages: [{name, version, license, scope, homepage?, text?}]}` (every version of that package).',
   errors: [[appInfoErrors.rows.packageNotFound, 'no shipped package has that name']],
   handler: (params, ctx) => {
     const all = ctx.app.services.appInfo.licences();

@@ -104,6 +104,12 @@ describe('licence collection', () => {
         { name: 'b', version: '1', license: 'MIT', scope: 'server' },
         { name: 'c', version: '1', license: 'MIT', scope: 'ui' },
       ]),
-    ).toEqual({ total: 3, byLicense: [{ license: 'MIT', count: 2 }, { license: 'ISC', count: 1 }] });
+    ).toEqual({
+      total: 3,
+      byLicense: [
+        { license: 'MIT', count: 2 },
+        { license: 'ISC', count: 1 },
+      ],
+    });
   });
 });

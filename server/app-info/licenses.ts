@@ -131,7 +131,13 @@ export function collectLicenses(root: string, options: { texts?: boolean } = {})
   // Runtime: Electron itself and the Chromium inside it.
   const electron = lookup('node_modules/electron');
   if (electron) {
-    out.set(`electron@${String(electron.version)}`, { name: 'electron', version: electron.version ?? '', license: electron.license ?? 'MIT', scope: 'runtime', homepage: 'https://www.electronjs.org' });
+    out.set(`electron@${String(electron.version)}`, {
+      name: 'electron',
+      version: electron.version ?? '',
+      license: electron.license ?? 'MIT',
+      scope: 'runtime',
+      homepage: 'https://www.electronjs.org',
+    });
     out.set('chromium', {
       name: 'chromium',
       version: '',

@@ -25,7 +25,8 @@ const listSnapshots = defineAction({
   notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers. ${WHO}`,
   auth: 'admin',
   params: Params({}),
-  returns: '`{list: [{id, createdAt, bytes, records, files, reason: "daily"|"manual"|"import"|"restore", status: "ok"|"failed", error?}]}` — `records`: ledger records in it; `bytes`: its size (linked file bytes included)',
+  returns:
+    '`{list: [{id, createdAt, bytes, records, files, reason: "daily"|"manual"|"import"|"restore", status: "ok"|"failed", error?}]}` — `records`: ledger records in it; `bytes`: its size (linked file bytes included)',
   handler: (_params, ctx) => ({ list: service(ctx).list() }),
 });
 

@@ -92,7 +92,9 @@ describe('snapshots and restore (running server)', () => {
     for (let i = 0; i < 20; i++) await ok(t, 'accounting.create', { type: 'income', amount: 10, asset: cash, description: `before ${i}` }, u.token);
 
     // 60 writes in flight around the snapshot: each is either completely in it or not at all.
-    const writes = Array.from({ length: 60 }, (_, i) => t.api('accounting.create', { type: i % 3 === 0 ? 'expense' : 'income', amount: 1 + (i % 7) * 0.25, asset: cash, description: `during ${i}` }, u.token));
+    const writes = Array.from({ length: 60 }, (_, i) =>
+      t.api('accounting.create', { type: i % 3 === 0 ? 'expense' : 'income', amount: 1 + (i % 7) * 0.25, asset: cash, description: `during ${i}` }, u.token),
+    );
     const snapshot = await ok<{ id: string; reason: string; records: number }>(t, 'backup.createSnapshot', {}, u.token);
     const finished = await Promise.all(writes);
     expect(finished.every((w) => w.code === 200)).toBe(true);
@@ -174,7 +176,10 @@ describe('snapshots and restore (running server)', () => {
     await ok(t, 'accounting.importCsv', { csv: 'date,type,amount,asset\n2026-01-03,income,6,Cash\n', dryRun: false }, u.token);
     // The import waits only until the snapshot's point in time is fixed; the copy is finished and
     // verified in the background, and holds the ledger as it was before the import's writes.
-    const imports = await eventually(() => listSnapshots(t.dataDir).filter((s) => s.reason === 'import'), (list) => list.length > 0);
+    const imports = await eventually(
+      () => listSnapshots(t.dataDir).filter((s) => s.reason === 'import'),
+      (list) => list.length > 0,
+    );
     expect(imports.length).toBe(1);
     expect(imports[0].status).toBe('ok');
     expect(imports[0].records).toBe(0);
@@ -182,7 +187,10 @@ describe('snapshots and restore (running server)', () => {
     const backup = await ok(t, 'ledger.backup', {}, u.token);
     const other = await registerUser(t);
     await ok(t, 'ledger.restore', { backup }, other.token);
-    const restores = await eventually(() => listSnapshots(t.dataDir).filter((s) => s.reason === 'restore'), (list) => list.length > 0);
+    const restores = await eventually(
+      () => listSnapshots(t.dataDir).filter((s) => s.reason === 'restore'),
+      (list) => list.length > 0,
+    );
     expect(restores.length).toBe(1);
     expect(restores[0].records).toBe(2);
   }, 60_000);
@@ -201,10 +209,22 @@ describe('automatic snapshots and rotation (manual clock)', () => {
     const { keep, remove } = planRotation(list, { keepLast: 3, keepDaily: 7, keepWeekly: 4, keepMonthly: 6 });
     expect(keep.sort()).toEqual(
       [
-        '2025-06-30', '2025-06-30b', '2025-06-30c', // the newest 3
-        '2025-06-29', '2025-06-28', '2025-06-27', '2025-06-26', '2025-06-25', '2025-06-24', // days
-        '2025-06-22', '2025-06-15', // ISO weeks end on Sunday
-        '2025-05-31', '2025-04-30', '2025-03-31', '2025-02-28', '2025-01-31', // months
+        '2025-06-30',
+        '2025-06-30b',
+        '2025-06-30c', // the newest 3
+        '2025-06-29',
+        '2025-06-28',
+        '2025-06-27',
+        '2025-06-26',
+        '2025-06-25',
+        '2025-06-24', // days
+        '2025-06-22',
+        '2025-06-15', // ISO weeks end on Sunday
+        '2025-05-31',
+        '2025-04-30',
+        '2025-03-31',
+        '2025-02-28',
+        '2025-01-31', // months
       ].sort(),
     );
     expect(keep.length + remove.length).toBe(list.length);

@@ -35,7 +35,9 @@ export async function prepareRestore(dataDir: string, manifest: SnapshotManifest
   const check = await readBack(p.incoming);
   if (check.keys !== manifest.keys || check.digest !== manifest.digest) {
     await rm(p.incoming, { recursive: true, force: true });
-    throw new Error(`snapshot ${manifest.id} is damaged: it holds ${check.keys} keys (${manifest.keys} when written)${check.digest !== manifest.digest ? ' and its digest differs' : ''}`);
+    throw new Error(
+      `snapshot ${manifest.id} is damaged: it holds ${check.keys} keys (${manifest.keys} when written)${check.digest !== manifest.digest ? ' and its digest differs' : ''}`,
+    );
   }
   fsyncTree(p.incoming);
   writeFileSync(p.ready, manifest.id + '\n', { mode: 0o600 });

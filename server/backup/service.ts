@@ -115,7 +115,8 @@ export class BackupService {
    */
   async snapshotBefore(reason: 'import' | 'restore'): Promise<{ id: string }> {
     const last = this.lastBefore;
-    if (last && last.reason === reason && this.app.clock.now() - last.at < BEFORE_CHANGE_REUSE_MS && (last.pending || readManifest(this.app.dataDir, last.id))) return { id: last.id };
+    if (last && last.reason === reason && this.app.clock.now() - last.at < BEFORE_CHANGE_REUSE_MS && (last.pending || readManifest(this.app.dataDir, last.id)))
+      return { id: last.id };
     let pinned!: (id: string) => void;
     const pinnedId = new Promise<string>((resolve) => (pinned = resolve));
     const done = this.exclusive(async () => {

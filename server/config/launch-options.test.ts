@@ -18,7 +18,11 @@ describe('desktop app flags (npm start -- …)', () => {
 
   it('never fails: values that are no use count as not given', () => {
     expect(desktopLaunchOptions(['electron', '-psn_0_4711', '--port', 'eighty', '--', 'x'], { PENNYPOST_PORT: '6000' }).port).toBeUndefined();
-    expect(desktopLaunchOptions(['electron'], { PENNYPOST_PORT: '70000', PENNYPOST_HOST: ' ', PENNYPOST_DATA_DIR: '/env' })).toEqual({ dataDir: '/env', port: undefined, host: undefined });
+    expect(desktopLaunchOptions(['electron'], { PENNYPOST_PORT: '70000', PENNYPOST_HOST: ' ', PENNYPOST_DATA_DIR: '/env' })).toEqual({
+      dataDir: '/env',
+      port: undefined,
+      host: undefined,
+    });
   });
 });
 

@@ -53,7 +53,9 @@ export const checkTool: DataTool = {
     }
     ctx.out(`Result: ${problems} problem(s):`);
     for (const problem of inspection.problems) ctx.out(`  - ${problem}`);
-    ctx.out(`What to do: keep a copy of ${ctx.dataDir}, then run \`pennypost repair --data-dir ${ctx.dataDir}\` (it copies the db folder aside first) and check again. See docs/data-safety.md.`);
+    ctx.out(
+      `What to do: keep a copy of ${ctx.dataDir}, then run \`pennypost repair --data-dir ${ctx.dataDir}\` (it copies the db folder aside first) and check again. See docs/data-safety.md.`,
+    );
     return 1;
   },
 };

@@ -164,7 +164,9 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
         if (!Number.isSafeInteger(balance)) {
           problems.push(`asset ${asset.name} (${asset.id}): balance ${line.exact} minor units is beyond what is exact in a number (2^53); computed as ${balance}`);
         } else if (BigInt(balance) !== line.exact) {
-          problems.push(`asset ${asset.name} (${asset.id}): balance ${balance} from the ledger differs from ${line.exact} recomputed from the stored records (an index or record is damaged)`);
+          problems.push(
+            `asset ${asset.name} (${asset.id}): balance ${balance} from the ledger differs from ${line.exact} recomputed from the stored records (an index or record is damaged)`,
+          );
         }
       }
     }

@@ -14,7 +14,9 @@ export const snapshotTool: DataTool = {
       const list = listSnapshots(ctx.dataDir);
       if (list.length === 0) ctx.out(`No snapshots in ${ctx.dataDir}.`);
       for (const s of list) {
-        ctx.out(`${s.id}  ${new Date(s.createdAt).toISOString()}  ${s.reason.padEnd(7)}  ${s.status === 'ok' ? `${String(s.records).padStart(8)} records  ${describe(s.bytes)}` : `FAILED: ${s.error ?? ''}`}`);
+        ctx.out(
+          `${s.id}  ${new Date(s.createdAt).toISOString()}  ${s.reason.padEnd(7)}  ${s.status === 'ok' ? `${String(s.records).padStart(8)} records  ${describe(s.bytes)}` : `FAILED: ${s.error ?? ''}`}`,
+        );
       }
       return 0;
     }

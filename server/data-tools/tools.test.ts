@@ -102,7 +102,9 @@ describe('pennypost repair', () => {
   it('a missing CURRENT: copies db aside, rebuilds it, every record and balance is back (through the CLI)', async () => {
     const seeded = await seed(20);
     unlinkSync(path.join(seeded.dataDir, 'db', 'CURRENT'));
-    const files = readdirSync(path.join(seeded.dataDir, 'db')).filter((f) => f !== 'LOCK').sort();
+    const files = readdirSync(path.join(seeded.dataDir, 'db'))
+      .filter((f) => f !== 'LOCK')
+      .sort();
     const result = await cli('repair', '--data-dir', seeded.dataDir);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);

@@ -73,8 +73,6 @@ export function assertCollectionBudget(defs: readonly CollectionDefinition[]): v
     names.add(def.name);
   }
   if (defs.length > MAX_APP_COLLECTIONS) {
-    throw new Error(
-      `${defs.length} collections declared; the schema budget is ${MAX_APP_COLLECTIONS} (see server/db/README.md)`,
-    );
+    throw new Error(`${defs.length} collections declared; the schema budget is ${MAX_APP_COLLECTIONS} (see server/db/README.md)`);
   }
 }

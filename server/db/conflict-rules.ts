@@ -118,11 +118,19 @@ export function analyzeConflict(input: RxConflictHandlerInput<Doc>): ConflictOut
   const earlier = later === mine ? theirs : mine;
   if (!base || base._deleted) {
     const fields = differing(earlier, later).map((field) => ({ field, lost: earlier[field], kept: later[field] }));
-    const losses: ConflictLoss[] = fields.length === 0 ? [] : [{
-      kind: 'fields', lost: side(earlier), fields, lostVersion: contentOf(earlier),
-      lostUpdatedAt: typeof earlier.updatedAt === 'number' ? earlier.updatedAt : null,
-      keptUpdatedAt: typeof later.updatedAt === 'number' ? later.updatedAt : null,
-    }];
+    const losses: ConflictLoss[] =
+      fields.length === 0
+        ? []
+        : [
+            {
+              kind: 'fields',
+              lost: side(earlier),
+              fields,
+              lostVersion: contentOf(earlier),
+              lostUpdatedAt: typeof earlier.updatedAt === 'number' ? earlier.updatedAt : null,
+              keptUpdatedAt: typeof later.updatedAt === 'number' ? later.updatedAt : null,
+            },
+          ];
     return { doc: later, losses };
   }
 
@@ -145,11 +153,19 @@ export function analyzeConflict(input: RxConflictHandlerInput<Doc>): ConflictOut
   if (absent.size > 0) merged = Object.fromEntries(Object.entries(merged).filter(([key]) => !absent.has(key)));
   if (typeof mine.updatedAt === 'number' || typeof theirs.updatedAt === 'number') merged.updatedAt = Math.max(time(mine), time(theirs));
   merged._deleted = false;
-  const losses: ConflictLoss[] = lostFields.length === 0 ? [] : [{
-    kind: 'fields', lost: side(earlier), fields: lostFields, lostVersion: contentOf(earlier),
-    lostUpdatedAt: typeof earlier.updatedAt === 'number' ? earlier.updatedAt : null,
-    keptUpdatedAt: typeof later.updatedAt === 'number' ? later.updatedAt : null,
-  }];
+  const losses: ConflictLoss[] =
+    lostFields.length === 0
+      ? []
+      : [
+          {
+            kind: 'fields',
+            lost: side(earlier),
+            fields: lostFields,
+            lostVersion: contentOf(earlier),
+            lostUpdatedAt: typeof earlier.updatedAt === 'number' ? earlier.updatedAt : null,
+            keptUpdatedAt: typeof later.updatedAt === 'number' ? later.updatedAt : null,
+          },
+        ];
   return { doc: merged, losses };
 }
 

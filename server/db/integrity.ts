@@ -40,7 +40,11 @@ export class DatabaseDamagedError extends Error {
 /** The database could not be opened for a reason other than damage (permissions, a missing disk…). */
 export class DatabaseOpenError extends Error {
   readonly code = 'DATABASE_OPEN_FAILED';
-  constructor(readonly dataDir: string, readonly levelDir: string, cause: unknown) {
+  constructor(
+    readonly dataDir: string,
+    readonly levelDir: string,
+    cause: unknown,
+  ) {
     // Whatever was thrown: an Error, a LevelDB error with its own cause, or anything else.
     const reason = (cause as Partial<Error> | null | undefined)?.message ?? String(cause);
     const inner = (cause as { cause?: Partial<Error> } | null | undefined)?.cause?.message;
@@ -86,8 +90,7 @@ export function inspectLevelDir(dataDir: string, levelDir: string): LevelDirStat
     throw new DatabaseDamagedError(
       dataDir,
       levelDir,
-      `the file CURRENT is missing, but the folder holds ${holding} — your data. ` +
-        'Opened as it is, LevelDB would take it for a new, empty database and delete those files.',
+      `the file CURRENT is missing, but the folder holds ${holding} — your data. ` + 'Opened as it is, LevelDB would take it for a new, empty database and delete those files.',
     );
   }
   const current = readFileSync(path.join(levelDir, 'CURRENT'), 'latin1');
@@ -96,11 +99,7 @@ export function inspectLevelDir(dataDir: string, levelDir: string): LevelDirStat
     throw new DatabaseDamagedError(dataDir, levelDir, `the file CURRENT does not name a MANIFEST (it holds ${JSON.stringify(current.slice(0, 40))}).`);
   }
   if (!manifests.includes(named)) {
-    throw new DatabaseDamagedError(
-      dataDir,
-      levelDir,
-      `the MANIFEST named by CURRENT (${named}, the list of table files) is missing; the folder holds ${holding}.`,
-    );
+    throw new DatabaseDamagedError(dataDir, levelDir, `the MANIFEST named by CURRENT (${named}, the list of table files) is missing; the folder holds ${holding}.`);
   }
   if (statSync(path.join(levelDir, named)).size === 0) {
     throw new DatabaseDamagedError(dataDir, levelDir, `the MANIFEST named by CURRENT (${named}) is empty.`);
@@ -121,8 +120,7 @@ export function inspectLevelDir(dataDir: string, levelDir: string): LevelDirStat
     throw new DatabaseDamagedError(
       dataDir,
       levelDir,
-      `its write-ahead log is damaged (${details.join('; ')}). ` +
-        'Replaying it would silently drop records that were saved and acknowledged.',
+      `its write-ahead log is damaged (${details.join('; ')}). ` + 'Replaying it would silently drop records that were saved and acknowledged.',
       details,
     );
   }

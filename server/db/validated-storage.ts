@@ -29,7 +29,4 @@ export function documentValidator(schema: Readonly<Record<string, unknown>>) {
  */
 const notValidated = (): RxValidationError[] => [];
 
-export const wrappedValidatedStorage = wrappedValidateStorageFactory(
-  (schema) => (schema.title === META_INSTANCE_SCHEMA_TITLE ? notValidated : documentValidator(schema)),
-  'ajv',
-);
+export const wrappedValidatedStorage = wrappedValidateStorageFactory((schema) => (schema.title === META_INSTANCE_SCHEMA_TITLE ? notValidated : documentValidator(schema)), 'ajv');

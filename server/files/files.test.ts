@@ -8,7 +8,6 @@ import { normalizeSettings } from '../config/settings';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { HTML_PAGE, putBytes, tinyJpeg, tinyPdf, tinyPng, uploadFile } from '../test-support/files';
 
-
 const START = Date.UTC(2026, 2, 1, 9, 0, 0);
 
 function storedNames(t: TestServer): string[] {
@@ -47,7 +46,7 @@ describe('files: upload flow and serving', () => {
 
     const put = await putBytes(t.url + String(ticket.data.uploadUrl), png, { 'content-type': 'application/octet-stream' });
     expect(put.status).toBe(200);
-    const stored = (await put.json());
+    const stored = await put.json();
     expect(stored.code).toBe(200);
     expect(stored.data).toMatchObject({ fileId: ticket.data.fileId, fileName: 'lunch.png', fileType: 'image/png', fileSize: png.length, category: 'receipt', missing: false });
 
@@ -87,17 +86,17 @@ describe('files: upload flow and serving', () => {
     clock.advance(item.signedUrlExpiresAt - clock.now());
     const expired = await t.fetch(item.signedUrl);
     expect(expired.status).toBe(403);
-    expect(((await expired.json())).message).toMatch(/expired/);
+    expect((await expired.json()).message).toMatch(/expired/);
   });
 
-  it('refuses reading without a token, with a bad token, and another user\'s file (5001)', async () => {
+  it("refuses reading without a token, with a bad token, and another user's file (5001)", async () => {
     const { ticket } = await uploadFile(t, alice.token, tinyPng());
     const id = ticket.data.fileId;
     expect((await t.fetch(`/files/${id}`)).status).toBe(401);
     expect((await t.fetch(`/files/${id}`, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(401);
     const other = await t.fetch(`/files/${id}`, { headers: { authorization: `Bearer ${bob.token}` } });
     expect(other.status).toBe(404);
-    expect(((await other.json())).code).toBe(5001);
+    expect((await other.json()).code).toBe(5001);
     expect((await t.fetch(`/files/..%2Fsettings.json`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
 
     const del = await t.api('file.delete', { fileId: id }, bob.token);
@@ -159,7 +158,7 @@ describe('files: upload flow and serving', () => {
     expect(tmpNames(t)).toEqual([]);
     const again = await putBytes(t.url + String(ticket.data.uploadUrl), tinyPng());
     expect(again.status).toBe(404);
-    expect(((await again.json())).code).toBe(5001);
+    expect((await again.json()).code).toBe(5001);
     expect((await t.fetch(`/files/${ticket.data.fileId}`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
   });
 
@@ -222,7 +221,7 @@ describe('files: upload flow and serving', () => {
       });
       const put = await fetch(t.url + String(ticket.data.uploadUrl), { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
       expect(put.status, `declared ${declared}`).toBe(400);
-      expect(((await put.json())).code).toBe(400);
+      expect((await put.json()).code).toBe(400);
       const retry = await putBytes(t.url + String(ticket.data.uploadUrl), png);
       expect(retry.status).toBe(404);
     }
@@ -236,7 +235,7 @@ describe('files: upload flow and serving', () => {
     expect(first.put!.status).toBe(200);
     const reuse = await putBytes(t.url + String(first.ticket.data.uploadUrl), png);
     expect(reuse.status).toBe(410);
-    expect(((await reuse.json())).message).toMatch(/already used/);
+    expect((await reuse.json()).message).toMatch(/already used/);
 
     const ticket = await t.api('file.upload', { fileName: 'race.png', fileType: 'image/png', fileSize: png.length }, alice.token);
     const answers = await Promise.all(Array.from({ length: 4 }, () => putBytes(t.url + String(ticket.data.uploadUrl), png)));
@@ -272,7 +271,7 @@ describe('files: upload flow and serving', () => {
     clock.advance(900_000);
     const late = await putBytes(t.url + String(ticket.data.uploadUrl), png);
     expect(late.status).toBe(410);
-    expect(((await late.json())).message).toMatch(/expired/);
+    expect((await late.json()).message).toMatch(/expired/);
     expect((await putBytes(t.url + String(ticket.data.uploadUrl), png)).status).toBe(404);
     expect((await t.api('file.delete', { fileId: ticket.data.fileId }, alice.token)).code).toBe(5001);
   });
@@ -316,8 +315,23 @@ describe('files: upload flow and serving', () => {
     const records = t.server.app.db.collection('records');
     const now = clock.now();
     const record = (n: number, attachments: string[], userId = alice.id) => ({
-      id: `rec${n}x${now.toString(36)}`, userId, type: 'expense', amount: 100, asset: 'a1', toAsset: '', toAmount: 0, fee: 0, category: 'Food',
-      description: '', searchText: '', date: now, tags: [], attachments, importKey: '', createdAt: now, updatedAt: now,
+      id: `rec${n}x${now.toString(36)}`,
+      userId,
+      type: 'expense',
+      amount: 100,
+      asset: 'a1',
+      toAsset: '',
+      toAmount: 0,
+      fee: 0,
+      category: 'Food',
+      description: '',
+      searchText: '',
+      date: now,
+      tags: [],
+      attachments,
+      importKey: '',
+      createdAt: now,
+      updatedAt: now,
     });
     await records.bulkInsert([record(1, [id]), record(2, ['zzz', id]), record(3, []), record(4, [id], bob.id)]);
 
@@ -358,9 +372,7 @@ describe('files: upload flow and serving', () => {
   it('gives download names the extension of the stored type', async () => {
     const { ticket } = await uploadFile(t, alice.token, tinyPng(), { fileName: '收据 "x".html' });
     const got = await t.fetch(`/files/${ticket.data.fileId}`, { headers: { authorization: `Bearer ${alice.token}` } });
-    expect(got.headers.get('content-disposition')).toBe(
-      `inline; filename="__ _x_.html.png"; filename*=UTF-8''%E6%94%B6%E6%8D%AE%20%22x%22.html.png`,
-    );
+    expect(got.headers.get('content-disposition')).toBe(`inline; filename="__ _x_.html.png"; filename*=UTF-8''%E6%94%B6%E6%8D%AE%20%22x%22.html.png`);
   });
 });
 
@@ -392,7 +404,7 @@ describe('files: limits re-checked when the bytes arrive', () => {
     const ticket3 = await t.api('file.upload', { fileName: 'c.png', fileType: 'image/png', fileSize: png.length }, user.token);
     const put3 = await putBytes(t.url + String(ticket3.data.uploadUrl), Buffer.concat([png, Buffer.alloc(200)]));
     expect(put3.status).toBe(413);
-    expect(((await put3.json())).code).toBe(5002);
+    expect((await put3.json()).code).toBe(5002);
     expect(readdirSync(path.join(t.dataDir, 'files')).filter((n) => n !== '.tmp')).toEqual([]);
   });
 });
@@ -478,9 +490,7 @@ describe('files: attachments of accounting records (through the ledger)', () => 
     expect(created.status).toBe(200);
     const recordId = created.data.id;
     const shown = await t.api('accounting.get', { id: recordId }, alice.token);
-    expect(shown.data.attachmentDetails).toEqual([
-      expect.objectContaining({ fileId: receipt, fileName: 'lunch.png', fileType: 'image/png', category: 'receipt', missing: false }),
-    ]);
+    expect(shown.data.attachmentDetails).toEqual([expect.objectContaining({ fileId: receipt, fileName: 'lunch.png', fileType: 'image/png', category: 'receipt', missing: false })]);
 
     expect(await t.api('file.delete', { fileId: receipt }, alice.token)).toMatchObject({ status: 409, data: { records: 1 } });
     expect((await t.api('accounting.delete', { id: recordId }, alice.token)).status).toBe(200);

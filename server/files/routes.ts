@@ -96,9 +96,7 @@ export function fileRoutes(router: Router, app: AppContext): void {
             throw commonErrors.forbidden('This file link is not valid: it was altered, or it belongs to another PennyPost.');
           }
           if (app.clock.now() >= expires) {
-            throw commonErrors
-              .forbidden(`This file link expired at ${new Date(expires).toISOString()}. Ask the app for a fresh one (file.query).`)
-              .with({ expiredAt: expires });
+            throw commonErrors.forbidden(`This file link expired at ${new Date(expires).toISOString()}. Ask the app for a fresh one (file.query).`).with({ expiredAt: expires });
           }
           signedUntil = expires;
         } else {
@@ -123,8 +121,7 @@ export function fileRoutes(router: Router, app: AppContext): void {
           'Content-Disposition': contentDisposition(disposition, doc.fileName, info ?? { mime: doc.fileType, detect: [], extensions: ['bin'], disposition }),
           // Even if a browser treated the bytes as a page, nothing in it could run or load.
           'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-          'Cache-Control':
-            signedUntil === null ? 'private, no-cache' : `private, max-age=${Math.max(0, Math.floor((signedUntil - app.clock.now()) / 1000))}`,
+          'Cache-Control': signedUntil === null ? 'private, no-cache' : `private, max-age=${Math.max(0, Math.floor((signedUntil - app.clock.now()) / 1000))}`,
         });
         await new Promise<void>((resolve, reject) => {
           res.sendFile(files.bytes.pathOf(fileId), { dotfiles: 'deny', lastModified: false, cacheControl: false, acceptRanges: true }, (error) => {

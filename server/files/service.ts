@@ -144,10 +144,7 @@ export class FileService {
   }
 
   /** file.upload: records the metadata (pending) and hands out the single-use upload URL. */
-  async createUpload(
-    userId: string,
-    input: { fileName: string; fileType: string; fileSize: number; category?: string },
-  ): Promise<UploadTicket> {
+  async createUpload(userId: string, input: { fileName: string; fileType: string; fileSize: number; category?: string }): Promise<UploadTicket> {
     const fileType = this.assertTypeAllowed(input.fileType);
     this.assertSizeAllowed(input.fileSize);
     const now = this.app.clock.now();
@@ -180,7 +177,7 @@ export class FileService {
   private async findDoc(fileId: string): Promise<FileDoc | null> {
     if (!FILE_ID_PATTERN.test(fileId)) return null;
     const doc = await this.files.findOne(fileId).exec();
-    return doc ? (doc.toJSON()) : null;
+    return doc ? doc.toJSON() : null;
   }
 
   /** The user's file (any status), or null — another user's file is null as well. */
@@ -232,8 +229,7 @@ export class FileService {
         return refuse(error as DomainError);
       }
       const sizeLie = (actual: number | string) => filesErrors.sizeMismatch(actual, doc.fileSize).with({ declared: doc.fileSize });
-      const tooLarge = (actual: number | string) =>
-        filesErrors.uploadTooLarge(actual, doc.fileSize, this.settings.maxBytes).with({ maxBytes: this.settings.maxBytes });
+      const tooLarge = (actual: number | string) => filesErrors.uploadTooLarge(actual, doc.fileSize, this.settings.maxBytes).with({ maxBytes: this.settings.maxBytes });
       if (contentLength !== null && contentLength !== doc.fileSize) {
         return refuse(contentLength > this.settings.maxBytes ? tooLarge(contentLength) : sizeLie(contentLength));
       }
@@ -269,9 +265,7 @@ export class FileService {
     const selector: Record<string, unknown> = { userId, status: 'ready' };
     if (input.category) selector.category = input.category;
     const [docs, total] = await Promise.all([
-      this.files
-        .find({ selector, sort: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (input.page - 1) * input.pageSize, limit: input.pageSize })
-        .exec(),
+      this.files.find({ selector, sort: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (input.page - 1) * input.pageSize, limit: input.pageSize }).exec(),
       this.files.count({ selector }).exec(),
     ]);
     const list = await Promise.all(docs.map((d) => this.view(d.toJSON() as FileDoc)));

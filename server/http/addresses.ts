@@ -25,7 +25,10 @@ export function addressBucket(address: string | undefined): string {
     const left = head ? head.split(':') : [];
     const right = tail ? tail.split(':') : [];
     const groups = a.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-    return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+    return `${groups
+      .slice(0, 4)
+      .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+      .join(':')}::/64`;
   }
   return a;
 }

@@ -42,7 +42,13 @@ export const crashMessage = (requestId: string): string => `Internal error. Quot
  */
 export function answerableError(
   error: unknown,
-  { log, requestId = randomUUID(), what, fields = {}, message = crashMessage }: { log: Logger; requestId?: string; what: string; fields?: Record<string, unknown>; message?: (requestId: string) => string },
+  {
+    log,
+    requestId = randomUUID(),
+    what,
+    fields = {},
+    message = crashMessage,
+  }: { log: Logger; requestId?: string; what: string; fields?: Record<string, unknown>; message?: (requestId: string) => string },
 ): DomainError {
   if (error instanceof DomainError) return error;
   const storage = classifyUnexpected(error);

@@ -24,7 +24,10 @@ export class MaintenanceGate {
         else res.type('text/plain').send(`${this.reason}\n`);
         return;
       }
-      if (req.path.startsWith('/events/')) { next(); return; }
+      if (req.path.startsWith('/events/')) {
+        next();
+        return;
+      }
       this.inflight++;
       let done = false;
       const finish = () => {

@@ -136,7 +136,10 @@ function deny(req: Request, res: Response, status: number, message: string): voi
   if (req.path === '/api') {
     res.status(403).json(envelope(code, message, null));
   } else {
-    res.status(status).type('text/plain').send(message + '\n');
+    res
+      .status(status)
+      .type('text/plain')
+      .send(message + '\n');
   }
 }
 

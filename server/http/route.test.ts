@@ -196,8 +196,14 @@ describe('route(): methods and bodies', () => {
       [{ headers: { 'content-type': 'application/json' }, body: '{"title": ' }, /^Malformed JSON body: /],
       [{ headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'x'.repeat(2000) }) }, /^The request body is larger than 1KB\.$/],
       [{ headers: { 'content-type': 'application/json; charset=ebcdic' }, body: '{}' }, /^Unsupported body encoding; send UTF-8\.$/],
-      [{ headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, body: '--xyz\r\nContent-Disposition: form-data; name="t"\r\n\r\nopen' }, /^Malformed multipart\/form-data body\.$/],
-      [{ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Array.from({ length: 101 }, (_, i) => `f${i}=1`).join('&') }, /^The request body could not be read\.$/],
+      [
+        { headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, body: '--xyz\r\nContent-Disposition: form-data; name="t"\r\n\r\nopen' },
+        /^Malformed multipart\/form-data body\.$/,
+      ],
+      [
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Array.from({ length: 101 }, (_, i) => `f${i}=1`).join('&') },
+        /^The request body could not be read\.$/,
+      ],
     ];
     for (const [init, message] of cases) {
       const res = await get('/echo', { method: 'POST', ...init });

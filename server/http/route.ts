@@ -179,7 +179,10 @@ function routeLimiter(app: AppContext, options: RouteRateLimit) {
     } catch (error) {
       if (!(error instanceof DomainError) || !options.refusal) throw error;
       const seconds = Number(error.details?.retryAfterSeconds ?? 60);
-      throw options.refusal(seconds).with({ retryAfterSeconds: seconds }).withHeaders({ ...error.headers });
+      throw options
+        .refusal(seconds)
+        .with({ retryAfterSeconds: seconds })
+        .withHeaders({ ...error.headers });
     }
   };
   return {
@@ -197,7 +200,13 @@ function refusalWriter(format: RefusalFormat): (res: Response, error: DomainErro
     };
   }
   // Outside /api there are no params: a field is shown as the domain names it.
-  return (res, error) => sendEnvelope(res, error.status, errorEnvelope(error, (field) => field), error.headers);
+  return (res, error) =>
+    sendEnvelope(
+      res,
+      error.status,
+      errorEnvelope(error, (field) => field),
+      error.headers,
+    );
 }
 
 type BodyParser = (req: Request, res: Response) => Promise<void>;

@@ -99,13 +99,22 @@ describe('favicon, app icons and web app manifest', () => {
   });
 
   it('serves every icon and the manifest that index.html links to', async () => {
-    const links = [...indexHtml.matchAll(/<link rel="(icon|apple-touch-icon|manifest)"[^>]*href="([^"]+)"(?: sizes="([^"]+)")?/g)].map(([, rel, href, sizes]) => ({ rel, href, sizes }));
+    const links = [...indexHtml.matchAll(/<link rel="(icon|apple-touch-icon|manifest)"[^>]*href="([^"]+)"(?: sizes="([^"]+)")?/g)].map(([, rel, href, sizes]) => ({
+      rel,
+      href,
+      sizes,
+    }));
     expect(links.map((link) => link.rel)).toEqual(['icon', 'icon', 'apple-touch-icon', 'manifest']);
     for (const link of links) {
       const { res, bytes } = await get(t, link.href);
       expect(res.status, link.href).toBe(200);
       if (link.href.endsWith('.png')) expect(`${pngSize(bytes).width}x${pngSize(bytes).height}`).toBe(link.sizes);
-      if (link.href.endsWith('.ico')) expect(icoImages(bytes).map((image) => `${image.width}x${image.height}`).join(' ')).toBe(link.sizes);
+      if (link.href.endsWith('.ico'))
+        expect(
+          icoImages(bytes)
+            .map((image) => `${image.width}x${image.height}`)
+            .join(' '),
+        ).toBe(link.sizes);
     }
     // index.html itself is still revalidated on every load
     expect((await t.fetch('/')).headers.get('cache-control')).toBe('no-cache');

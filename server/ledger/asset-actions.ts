@@ -58,7 +58,7 @@ const assetDetail = defineAction({
   auth: 'user',
   params: Params({ id: Id() }),
   returns: `${ASSET_SHAPE} plus \`recordCount\``,
-  errors: [[ledgerErrors.rows.assetNotFound, 'unknown, deleted or another user\'s asset']],
+  errors: [[ledgerErrors.rows.assetNotFound, "unknown, deleted or another user's asset"]],
   handler: (params, ctx) => ctx.app.services.ledger.assetDetail(ctx.user.id, params.id),
 });
 
@@ -80,7 +80,7 @@ const assetUpdate = defineAction({
   }),
   returns: `${ASSET_SHAPE} plus \`recordCount\``,
   errors: [
-    [ledgerErrors.rows.assetNotFound, 'unknown, deleted or another user\'s asset'],
+    [ledgerErrors.rows.assetNotFound, "unknown, deleted or another user's asset"],
     [ledgerErrors.rows.invalidAssetType, 'unknown type'],
     [ledgerErrors.rows.assetBelowZero, 'the new opening balance or type would put a non-negative asset below zero'],
     [ledgerErrors.rows.changedElsewhere, 'stale expectedUpdatedAt'],
@@ -95,7 +95,7 @@ const assetDelete = defineAction({
   auth: 'user',
   params: Params({ id: Id() }),
   returns: '`{deleted: true}`',
-  errors: [[ledgerErrors.rows.assetNotFound, 'unknown, already deleted or another user\'s asset']],
+  errors: [[ledgerErrors.rows.assetNotFound, "unknown, already deleted or another user's asset"]],
   handler: (params, ctx) => ctx.app.services.ledger.deleteAsset(ctx.user.id, params.id),
 });
 

@@ -7,7 +7,7 @@ import { ledgerErrors } from './errors';
 const CATEGORY_SHAPE = '`{id, type, name, icon, position}`';
 
 const categoryList = defineAction({
-  summary: 'The user\'s income and expense categories (a default set on first use).',
+  summary: "The user's income and expense categories (a default set on first use).",
   auth: 'user',
   params: Params({ type: Type.Optional(Type.Union([Type.Literal('income'), Type.Literal('expense')])) }),
   returns: `\`{list: [${CATEGORY_SHAPE}]}\``,
@@ -33,7 +33,7 @@ const categoryUpdate = defineAction({
   params: Params({ id: Id(), name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })), icon: Type.Optional(Type.String({ maxLength: 200 })) }),
   returns: CATEGORY_SHAPE,
   errors: [
-    [ledgerErrors.rows.categoryNotFound, 'unknown or another user\'s category'],
+    [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],
     [ledgerErrors.rows.categoryExists, 'the new name is taken'],
   ],
   handler: (params, ctx) => ctx.app.services.ledger.categories.update(ctx.user.id, params),
@@ -45,7 +45,7 @@ const categoryDelete = defineAction({
   params: Params({ id: Id(), moveTo: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }),
   returns: '`{deleted: true, movedRecords}`',
   errors: [
-    [ledgerErrors.rows.categoryNotFound, 'unknown or another user\'s category'],
+    [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],
     [ledgerErrors.rows.categoryInUse, 'records use it and no moveTo was given'],
     [commonErrors.rows.invalid, 'moveTo is unknown or the same category'],
   ],

@@ -29,7 +29,8 @@ const currencySetBase = defineAction({
 
 const currencySetRate = defineAction({
   summary: 'Set an exchange rate effective from a date (replaces a rate of the same pair and date).',
-  notes: 'Conversions use the latest rate on or before the record\'s date (before the first rate: the earliest one); a pair works both ways. Rates are exact decimals; pass them as strings ("7.1234") or numbers.',
+  notes:
+    'Conversions use the latest rate on or before the record\'s date (before the first rate: the earliest one); a pair works both ways. Rates are exact decimals; pass them as strings ("7.1234") or numbers.',
   auth: 'user',
   params: Params({
     from: Currency(),
@@ -55,7 +56,7 @@ const currencyDeleteRate = defineAction({
   auth: 'user',
   params: Params({ id: Id() }),
   returns: '`{deleted: true}`',
-  errors: [[ledgerErrors.rows.rateNotFound, 'unknown or another user\'s rate']],
+  errors: [[ledgerErrors.rows.rateNotFound, "unknown or another user's rate"]],
   handler: (params, ctx) => ctx.app.services.ledger.rates.delete(ctx.user.id, params.id),
 });
 

@@ -139,7 +139,14 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
     type Rec = { id: string; type: 'income' | 'expense' | 'transfer'; amount: bigint; fee: bigint; asset: number; to: number };
     const live: Rec[] = [];
     const effects = (r: Rec): Array<[number, bigint]> =>
-      r.type === 'income' ? [[r.asset, r.amount]] : r.type === 'expense' ? [[r.asset, -r.amount]] : [[r.asset, -(r.amount + r.fee)], [r.to, r.amount]];
+      r.type === 'income'
+        ? [[r.asset, r.amount]]
+        : r.type === 'expense'
+          ? [[r.asset, -r.amount]]
+          : [
+              [r.asset, -(r.amount + r.fee)],
+              [r.to, r.amount],
+            ];
     const balances = () => {
       const b = assets.map((a) => a.opening);
       for (const r of live) for (const [i, d] of effects(r)) b[i] += d;
@@ -158,11 +165,7 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
       return 200;
     };
     // Amounts in cents: mostly near the limit, some small, so sums cross it often.
-    const cents = fc.oneof(
-      fc.bigInt({ min: LIMIT - 1000n, max: LIMIT }),
-      fc.bigInt({ min: LIMIT / 2n - 1000n, max: LIMIT / 2n + 1000n }),
-      fc.bigInt({ min: 1n, max: 10_000n }),
-    );
+    const cents = fc.oneof(fc.bigInt({ min: LIMIT - 1000n, max: LIMIT }), fc.bigInt({ min: LIMIT / 2n - 1000n, max: LIMIT / 2n + 1000n }), fc.bigInt({ min: 1n, max: 10_000n }));
     const op = fc.oneof(
       fc.record({ kind: fc.constantFrom('income' as const, 'expense' as const), amount: cents, a: fc.nat(2) }),
       fc.record({ kind: fc.constant('transfer' as const), amount: cents, fee: fc.bigInt({ min: 0n, max: 100n }), a: fc.nat(2), b: fc.nat(2) }),
@@ -216,8 +219,9 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
         // Totals of every record: exact when within the range, flagged when beyond it.
         let income = 0n;
         let expense = 0n;
-        for (const r of live) if (r.type === 'income') income += r.amount;
-        else if (r.type === 'expense') expense += r.amount;
+        for (const r of live)
+          if (r.type === 'income') income += r.amount;
+          else if (r.type === 'expense') expense += r.amount;
         const totals = (await t.api('accounting.query', {}, u.token)).data.totals;
         const flagged = [
           ...(income > LIMIT ? ['totals.income'] : []),

@@ -161,14 +161,19 @@ describe('CSV import: the duplicate check (issue 15)', () => {
     await victim.remove();
     await records.insert(copy);
     // A new row (row 5) is new in a preview and in the import, then a duplicate.
-    for (const [dryRun, create] of [[true, 1], [false, 1], [true, 0], [false, 0]] as const) {
+    for (const [dryRun, create] of [
+      [true, 1],
+      [false, 1],
+      [true, 0],
+      [false, 0],
+    ] as const) {
       const answer = await t.api('accounting.importCsv', { csv: rowsCsv(6), dryRun, timeZone: 'UTC' }, u.token);
       expect(answer.data.summary).toMatchObject({ rows: 6, create, duplicate: 6 - create });
     }
     expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(6);
   });
 
-  it('keeps a user\'s keys in memory only while they import', async () => {
+  it("keeps a user's keys in memory only while they import", async () => {
     const { u } = await setup();
     await t.api('accounting.importCsv', { csv: rowsCsv(3), dryRun: false, timeZone: 'UTC' }, u.token);
     const index = new ImportKeyIndex(t.server.app.db.collection<RecordDoc>('records'), 1);
@@ -186,7 +191,11 @@ describe('CSV import: the duplicate check (issue 15)', () => {
 describe('CSV export', () => {
   it('exports exact amounts and imports back into the same ledger as duplicates only', async () => {
     const { u, cash, bank } = await setup();
-    await t.api('accounting.create', { type: 'expense', amount: 0.1, asset: cash, category: 'Food', description: 'gum, "mint"', tags: ['a', 'b'], date: Date.UTC(2026, 1, 1) }, u.token);
+    await t.api(
+      'accounting.create',
+      { type: 'expense', amount: 0.1, asset: cash, category: 'Food', description: 'gum, "mint"', tags: ['a', 'b'], date: Date.UTC(2026, 1, 1) },
+      u.token,
+    );
     await t.api('accounting.create', { type: 'transfer', amount: 20, fromAsset: bank, toAsset: cash, fee: 1.5, date: Date.UTC(2026, 1, 2) }, u.token);
     const exported = await t.api('accounting.exportCsv', {}, u.token);
     expect(exported.data.count).toBe(2);
@@ -239,7 +248,11 @@ describe('backup and restore', () => {
 
     const garbage = await t.api('ledger.restore', { backup: { format: 'other', version: 1 } }, (await registerUser(t)).token);
     expect(garbage.code).toBe(400);
-    const broken = await t.api('ledger.restore', { backup: { format: 'pennypost-ledger-backup', version: 1, records: [{ id: 'x', asset: 'missing' }] } }, (await registerUser(t)).token);
+    const broken = await t.api(
+      'ledger.restore',
+      { backup: { format: 'pennypost-ledger-backup', version: 1, records: [{ id: 'x', asset: 'missing' }] } },
+      (await registerUser(t)).token,
+    );
     expect(broken.code).toBe(400);
   });
 });

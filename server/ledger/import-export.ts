@@ -135,7 +135,15 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
     throw ledgerErrors.csvUnreadable((error as Error).message).at('csv');
   }
   if (table.length === 0) throw ledgerErrors.csvEmpty().at('csv');
-  const header = table[0].map((h) => HEADER_ALIASES[h.trim().toLowerCase().replace(/[\s_-]/g, '')]);
+  const header = table[0].map(
+    (h) =>
+      HEADER_ALIASES[
+        h
+          .trim()
+          .toLowerCase()
+          .replace(/[\s_-]/g, '')
+      ],
+  );
   for (const needed of ['date', 'type', 'amount', 'asset'] as const) {
     if (!header.includes(needed)) throw ledgerErrors.csvMissingColumn(needed, CSV_COLUMNS).at('csv');
   }
@@ -198,7 +206,18 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
         description: cell('description').slice(0, 1000),
         searchText: '',
         date: date ?? 0,
-        tags: cell('tags') ? [...new Set(cell('tags').split(/[;,]/).map((t) => t.trim()).filter(Boolean))].slice(0, 20).map((t) => t.slice(0, 32)) : [],
+        tags: cell('tags')
+          ? [
+              ...new Set(
+                cell('tags')
+                  .split(/[;,]/)
+                  .map((t) => t.trim())
+                  .filter(Boolean),
+              ),
+            ]
+              .slice(0, 20)
+              .map((t) => t.slice(0, 32))
+          : [],
         attachments: [],
         importKey: '',
         createdAt: now,

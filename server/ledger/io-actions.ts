@@ -29,7 +29,9 @@ const accountingExportCsv = defineAction({
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
-    const ids = view.entries.filter((e) => (params.startDate === undefined || e.date >= params.startDate) && (params.endDate === undefined || e.date < params.endDate)).map((e) => e.id);
+    const ids = view.entries
+      .filter((e) => (params.startDate === undefined || e.date >= params.startDate) && (params.endDate === undefined || e.date < params.endDate))
+      .map((e) => e.id);
     const docs: RecordDoc[] = [];
     for (let i = 0; i < ids.length; i += 2000) docs.push(...(await service.recordsByIds(ids.slice(i, i + 2000))));
     const stamp = new Date(ctx.app.clock.now()).toISOString().slice(0, 10);
@@ -41,7 +43,7 @@ const accountingImportCsv = defineAction({
   summary: 'Import records from CSV: a dry-run preview (what would be created, what is a duplicate, what is invalid and why), then the real run.',
   notes:
     'Needs the columns date, type, amount and asset (by name); optional: currency, toAsset, toAmount, fee, category, tags, description, id. ' +
-    'Dates: `2026-01-31`, `2026-01-31 14:05` (in `timeZone`, default this computer\'s), ISO 8601 with a zone, or ms. ' +
+    "Dates: `2026-01-31`, `2026-01-31 14:05` (in `timeZone`, default this computer's), ISO 8601 with a zone, or ms. " +
     'Idempotent: a row imported before (same content, same position among identical rows), or an exported row whose id is in the ledger, is a duplicate and is skipped, so importing the same file twice creates nothing new. ' +
     'Imports describe what already happened, so the balance rule (2002) does not refuse them. The request body limit is 1 MiB: split bigger files by rows. Previews list at most 100 rows per section; counts are complete.',
   auth: 'user',
@@ -63,13 +65,15 @@ const ledgerBackup = defineAction({
   summary: 'A full JSON backup of your ledger: assets, categories, exchange rates and records (exact minor units).',
   auth: 'user',
   params: Params({}),
-  returns: '`{format: "pennypost-ledger-backup", version: 1, exportedAt, baseCurrency?, assets, categories, rates, records}` — documents as stored (money in minor units), without user ids',
+  returns:
+    '`{format: "pennypost-ledger-backup", version: 1, exportedAt, baseCurrency?, assets, categories, rates, records}` — documents as stored (money in minor units), without user ids',
   handler: (_params, ctx) => backup(ctx.app, ctx.app.services.ledger, ctx.user.id),
 });
 
 const ledgerRestore = defineAction({
   summary: 'Restore a backup into an empty ledger (exactly: same assets, balances, categories, rates and records).',
-  notes: 'The account must have no assets and no records (its default categories are replaced). For backups over the 1 MiB request limit, send assets, categories and rates with the first records, then the remaining records in further calls with `append: true`. Restored ids are derived from the backup\'s, so repeating a call creates nothing twice. Attachments are not part of a ledger backup.',
+  notes:
+    "The account must have no assets and no records (its default categories are replaced). For backups over the 1 MiB request limit, send assets, categories and rates with the first records, then the remaining records in further calls with `append: true`. Restored ids are derived from the backup's, so repeating a call creates nothing twice. Attachments are not part of a ledger backup.",
   auth: 'user',
   params: Params({
     backup: Type.Object(

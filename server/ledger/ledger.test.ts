@@ -253,7 +253,11 @@ describe('records', () => {
     const cash = await asset(u, { balance: 100 });
     const bank = await asset(u, { name: 'Bank', balance: 0 });
     const created = (await t.api('accounting.create', { type: 'expense', amount: 30, asset: cash, category: 'Food' }, u.token)).data;
-    const updated = await t.api('accounting.update', { id: created.id, amount: 40, category: 'Health', description: 'pharmacy', tags: ['a'], expectedUpdatedAt: created.updatedAt }, u.token);
+    const updated = await t.api(
+      'accounting.update',
+      { id: created.id, amount: 40, category: 'Health', description: 'pharmacy', tags: ['a'], expectedUpdatedAt: created.updatedAt },
+      u.token,
+    );
     expect(updated.data).toMatchObject({ amount: 40, category: 'Health', description: 'pharmacy', tags: ['a'] });
     expect(await balance(u, cash)).toBe(60);
     const stale = await t.api('accounting.update', { id: created.id, amount: 50, expectedUpdatedAt: created.updatedAt }, u.token);
@@ -268,7 +272,7 @@ describe('records', () => {
     expect((await t.api('accounting.update', { id: 'nope', amount: 1 }, u.token)).code).toBe(3001);
   });
 
-  it('keeps users apart: another user\'s ids answer not-found and change nothing', async () => {
+  it("keeps users apart: another user's ids answer not-found and change nothing", async () => {
     const alice = await registerUser(t);
     const bob = await registerUser(t);
     const aliceCash = await asset(alice, { balance: 100 });
@@ -305,9 +309,23 @@ describe('records that arrive by sync', () => {
     await t.api('asset.detail', { id: cash }, u.token); // the view is loaded
     const now = Date.now();
     await t.server.app.db.collection('records').insert({
-      id: `sync-${now}`, userId: u.id, type: 'expense', amount: 2000, asset: cash, toAsset: '', toAmount: 0, fee: 0,
-      category: 'Food', description: 'from phone', searchText: 'from phone', date: now, tags: [], attachments: [], importKey: '',
-      createdAt: now, updatedAt: now,
+      id: `sync-${now}`,
+      userId: u.id,
+      type: 'expense',
+      amount: 2000,
+      asset: cash,
+      toAsset: '',
+      toAmount: 0,
+      fee: 0,
+      category: 'Food',
+      description: 'from phone',
+      searchText: 'from phone',
+      date: now,
+      tags: [],
+      attachments: [],
+      importKey: '',
+      createdAt: now,
+      updatedAt: now,
     });
     expect(await balance(u, cash)).toBe(-15);
     expect((await t.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);

@@ -44,7 +44,7 @@ const accountingCreate = defineAction({
     [ledgerErrors.rows.invalidRecordType, 'unknown record type'],
     [ledgerErrors.rows.invalidAmount, 'amount is zero or negative'],
     [commonErrors.rows.invalid, 'more decimals than the currency has, unknown category, same source and target, negative fee, missing toAmount across currencies without a rate'],
-    [ledgerErrors.rows.assetNotFound, 'unknown, deleted or another user\'s asset'],
+    [ledgerErrors.rows.assetNotFound, "unknown, deleted or another user's asset"],
     [ledgerErrors.rows.insufficientBalance, 'the asset cannot go below zero'],
     [filesErrors.rows.attachmentNotFound, 'an attachment is not one of your files'],
     [filesErrors.rows.attachmentWithoutBytes, 'an attachment was never uploaded completely'],
@@ -55,7 +55,8 @@ const accountingCreate = defineAction({
 
 const accountingQuery = defineAction({
   summary: 'List records newest first, filtered, with the totals of the whole filtered set.',
-  notes: '`startDate` inclusive, `endDate` exclusive. `asset` matches the record\'s asset or a transfer\'s target. `text` searches descriptions (case-insensitive). Totals are in the base currency; records in a currency without a rate are listed in `totals.missingRates` and left out of the sums.',
+  notes:
+    "`startDate` inclusive, `endDate` exclusive. `asset` matches the record's asset or a transfer's target. `text` searches descriptions (case-insensitive). Totals are in the base currency; records in a currency without a rate are listed in `totals.missingRates` and left out of the sums.",
   auth: 'user',
   params: Params({
     type: Type.Optional(Type.String({ maxLength: 32 })),
@@ -93,13 +94,14 @@ const accountingGet = defineAction({
   auth: 'user',
   params: Params({ id: Id() }),
   returns: `${RECORD_SHAPE} plus \`attachmentDetails: [{fileId, fileName, fileType, fileSize, url, missing}]\``,
-  errors: [[ledgerErrors.rows.recordNotFound, 'unknown or another user\'s record']],
+  errors: [[ledgerErrors.rows.recordNotFound, "unknown or another user's record"]],
   handler: (params, ctx) => ctx.app.services.ledger.getRecord(ctx.user.id, params.id),
 });
 
 const accountingUpdate = defineAction({
   summary: 'Edit a record: amount, description, category, date, tags, asset (or fromAsset/toAsset/fee/toAmount for transfers), attachments.',
-  notes: 'The type of a record cannot change (delete it and record it again). Pass `expectedUpdatedAt` to get 409 instead of overwriting a newer change. The balance rule applies to the edited record as to a new one.',
+  notes:
+    'The type of a record cannot change (delete it and record it again). Pass `expectedUpdatedAt` to get 409 instead of overwriting a newer change. The balance rule applies to the edited record as to a new one.',
   auth: 'user',
   params: Params({
     id: Id(),
@@ -118,7 +120,7 @@ const accountingUpdate = defineAction({
   }),
   returns: RECORD_SHAPE,
   errors: [
-    [ledgerErrors.rows.recordNotFound, 'unknown or another user\'s record'],
+    [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.invalidAmount, 'amount is zero or negative'],
     [commonErrors.rows.invalid, 'invalid field for the record type, unknown category, too many decimals'],
     [ledgerErrors.rows.assetNotFound, 'unknown or deleted asset'],
@@ -135,7 +137,7 @@ const accountingDelete = defineAction({
   params: Params({ id: Id() }),
   returns: '`{deleted: true}`',
   errors: [
-    [ledgerErrors.rows.recordNotFound, 'unknown or another user\'s record'],
+    [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.insufficientBalance, 'deleting this income would leave an asset that cannot be negative below zero'],
     OUT_OF_RANGE_ERROR,
   ],

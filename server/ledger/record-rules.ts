@@ -122,13 +122,7 @@ export function checkBalances(view: UserLedgerView, before: Entry[], after: Entr
 }
 
 /** Builds the stored record from an input, checking every rule; `current` for updates. */
-export async function buildRecord(
-  context: RecordContext,
-  userId: string,
-  view: UserLedgerView,
-  input: RecordInput,
-  current?: RecordDoc,
-): Promise<RecordDoc> {
+export async function buildRecord(context: RecordContext, userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
   const type = checkRecordType(input.type);
   const now = context.now;
   const doc: RecordDoc = current

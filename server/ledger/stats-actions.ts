@@ -6,7 +6,10 @@ import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
 import { ledgerErrors } from './errors';
 import { assetStats, categoryStats, incomeExpense, trendSeries } from './stats';
 
-const GroupBy = Type.Union(GROUP_BY.map((g) => Type.Literal(g)), { description: 'day, week (ISO, Monday first), month or year.' });
+const GroupBy = Type.Union(
+  GROUP_BY.map((g) => Type.Literal(g)),
+  { description: 'day, week (ISO, Monday first), month or year.' },
+);
 
 const Range = {
   startDate: Ms('From (inclusive).'),
@@ -24,7 +27,8 @@ const statsIncomeExpense = defineAction({
   notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than 5%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
   auth: 'user',
   params: Params({ ...Range, groupBy: Type.Optional(GroupBy), timeZone: Type.Optional(TimeZone()) }),
-  returns: '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}], inexact}`',
+  returns:
+    '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}], inexact}`',
   errors: [[commonErrors.rows.invalid, 'endDate not after startDate, unknown groupBy or time zone, too many periods']],
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
@@ -81,7 +85,13 @@ const statsTrend = defineAction({
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
-    return trendSeries(view, currency, { type: params.type, startDate: params.startDate, endDate: params.endDate, groupBy: params.groupBy ?? 'month', timeZone: zoneOf(params.timeZone) });
+    return trendSeries(view, currency, {
+      type: params.type,
+      startDate: params.startDate,
+      endDate: params.endDate,
+      groupBy: params.groupBy ?? 'month',
+      timeZone: zoneOf(params.timeZone),
+    });
   },
 });
 

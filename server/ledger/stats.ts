@@ -149,16 +149,7 @@ export function incomeExpense(view: UserLedgerView, base: string, input: { start
   return result;
 }
 
-function series(
-  entries: Entry[],
-  converter: Converter,
-  startDate: number,
-  endDate: number,
-  groupBy: GroupBy,
-  timeZone: string,
-  out: MajorWriter,
-  path: string,
-): SeriesPoint[] {
+function series(entries: Entry[], converter: Converter, startDate: number, endDate: number, groupBy: GroupBy, timeZone: string, out: MajorWriter, path: string): SeriesPoint[] {
   let periods;
   try {
     periods = periodsBetween(startDate, endDate, groupBy, timeZone, 3700);
@@ -213,7 +204,9 @@ export function categoryStats(view: UserLedgerView, base: string, input: { type:
   // A share is a ratio: 4 decimals of it are exact enough from the nearest numbers.
   const share = (amount: bigint) => (totalExact === 0n ? 0 : Math.round((Number(amount) / Number(totalExact)) * 10_000) / 10_000);
   const out = new MajorWriter(base);
-  const top = sorted.slice(0, input.limit).map((s, i) => ({ category: s.category, amount: out.major(`categories[${i}].amount`, s.amount), count: s.count, share: share(s.amount) }));
+  const top = sorted
+    .slice(0, input.limit)
+    .map((s, i) => ({ category: s.category, amount: out.major(`categories[${i}].amount`, s.amount), count: s.count, share: share(s.amount) }));
   const rest = sorted.slice(input.limit);
   const otherAmount = rest.reduce((sum, s) => sum + s.amount, 0n);
   const other =
@@ -278,11 +271,7 @@ export function assetStats(view: UserLedgerView, base: string, now: number) {
 export type TrendKind = 'income' | 'expense' | 'net' | 'balance';
 
 /** stats.getTrend: a series for charts. `balance` is net worth at the end of each period. */
-export function trendSeries(
-  view: UserLedgerView,
-  base: string,
-  input: { type: TrendKind; startDate: number; endDate: number; groupBy: GroupBy; timeZone: string },
-) {
+export function trendSeries(view: UserLedgerView, base: string, input: { type: TrendKind; startDate: number; endDate: number; groupBy: GroupBy; timeZone: string }) {
   checkRange(input.startDate, input.endDate);
   const converter = new Converter(view, base);
   if (input.type !== 'balance') {

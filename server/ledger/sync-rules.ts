@@ -60,10 +60,9 @@ export async function validateSyncedRecord(doc: RecordDoc, ctx: SyncRuleContext)
     else assets.push(asset);
   }
   if (missing.length > 0) {
-    return waitFor(
-      `waiting for the asset ${missing.join(' and ')}: it is not here (yet); the record is kept, counted nowhere, and imported as soon as the asset arrives`,
-      ['assets'],
-    );
+    return waitFor(`waiting for the asset ${missing.join(' and ')}: it is not here (yet); the record is kept, counted nowhere, and imported as soon as the asset arrives`, [
+      'assets',
+    ]);
   }
   if (doc.type === 'transfer' && assets[0].currency !== assets[1].currency && doc.toAmount === 0) {
     return reject(`a transfer from ${assets[0].currency} to ${assets[1].currency} needs the amount received (toAmount)`);

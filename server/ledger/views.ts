@@ -200,7 +200,10 @@ export class UserLedgerView {
     const asset = this.assets.get(assetId);
     const movement = this.movement.get(assetId);
     if (!movement) return asset?.openingBalance ?? 0;
-    return new MinorSum().add(asset?.openingBalance ?? 0).add(movement.exact()).toNumber();
+    return new MinorSum()
+      .add(asset?.openingBalance ?? 0)
+      .add(movement.exact())
+      .toNumber();
   }
 
   /** The exact balance (bigint). */
@@ -239,10 +242,7 @@ export class LedgerViews {
 
   /** Subscribes to the change streams; call once before serving. */
   start(): void {
-    const route = <T extends { userId: string }>(
-      collection: RxCollection<T>,
-      apply: (view: UserLedgerView, doc: T, deleted: boolean, previous?: T) => void,
-    ) =>
+    const route = <T extends { userId: string }>(collection: RxCollection<T>, apply: (view: UserLedgerView, doc: T, deleted: boolean, previous?: T) => void) =>
       collection.eventBulks$.subscribe((bulk) => {
         for (const event of bulk.events) {
           const doc = (event.documentData ?? event.previousDocumentData) as T | undefined;
@@ -280,10 +280,7 @@ export class LedgerViews {
   async scan<T>(name: string, userId: string): Promise<T[]> {
     const collection = this.db.collection(name);
     const schema = collection.schema.jsonSchema;
-    const query = prepareQuery(
-      schema,
-      normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } }),
-    );
+    const query = prepareQuery(schema, normalizeMangoQuery(schema, { selector: { userId: { $eq: userId }, _deleted: { $eq: false } } }));
     const result = await collection.storageInstance.query(query);
     return result.documents as T[];
   }

@@ -56,7 +56,9 @@ export function limitText(currency: string): string {
  */
 export function outOfRangeError(what: string, currency: string, field: string, extra: Record<string, unknown> = {}): DomainError {
   return commonErrors
-    .invalid(`${what} would be beyond ±${limitText(currency)} ${currency}, the largest amount PennyPost keeps exactly (10^15 minor units; ${currencyDecimals(currency)} decimals in ${currency}).`)
+    .invalid(
+      `${what} would be beyond ±${limitText(currency)} ${currency}, the largest amount PennyPost keeps exactly (10^15 minor units; ${currencyDecimals(currency)} decimals in ${currency}).`,
+    )
     .with({ field, currency, limit: toMajor(MAX_MINOR, currency), limitMinor: MAX_MINOR, ...extra });
 }
 

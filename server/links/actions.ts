@@ -60,7 +60,7 @@ const create = defineAction({
 
 const query = defineAction({
   summary: 'One of your short links by code, with its statistics (access count, last access).',
-  notes: 'Counts include every redirect served so far. Another user\'s code answers 404 like an unknown one.',
+  notes: "Counts include every redirect served so far. Another user's code answers 404 like an unknown one.",
   auth: 'user',
   params: Params({ code: Type.String({ minLength: 1, maxLength: CODE_MAX }) }),
   returns: LINK_OBJECT,
@@ -82,9 +82,7 @@ const list = defineAction({
 
 const update = defineAction({
   summary: 'Change the title, description, expiry, visibility or target of one of your links.',
-  notes:
-    'Give at least one field. `expireAt: 0` removes the expiry; a past `expireAt` expires the link at once. ' +
-    'The code never changes; statistics are kept.',
+  notes: 'Give at least one field. `expireAt: 0` removes the expiry; a past `expireAt` expires the link at once. ' + 'The code never changes; statistics are kept.',
   auth: 'user',
   params: Params({
     id: LinkId,
@@ -95,11 +93,7 @@ const update = defineAction({
     url: Type.Optional(Url),
   }),
   returns: LINK_OBJECT,
-  errors: [
-    [linksErrors.rows.nothingToChange, 'no field to change'],
-    ...URL_ERRORS,
-    [linksErrors.rows.linkNotFound, 'no link of yours has this id'],
-  ],
+  errors: [[linksErrors.rows.nothingToChange, 'no field to change'], ...URL_ERRORS, [linksErrors.rows.linkNotFound, 'no link of yours has this id']],
   handler: (params, ctx) => {
     const { id, ...patch } = params;
     return ctx.app.services.links.update(ctx.user.id, id, patch);

@@ -21,11 +21,7 @@ describe('short links', () => {
   const hit = (code: string, init: RequestInit = {}) => t.fetch(`/s/${code}`, { redirect: 'manual', ...init });
 
   it('creates a 7-character base62 code and redirects with 302 while live', async () => {
-    const created = await t.api(
-      'shortlink.create',
-      { url: 'https://example.com/pay?bill=42#top', title: 'Rent', description: 'May rent', isPublic: true },
-      alice.token,
-    );
+    const created = await t.api('shortlink.create', { url: 'https://example.com/pay?bill=42#top', title: 'Rent', description: 'May rent', isPublic: true }, alice.token);
     expect(created.status).toBe(200);
     const link = created.data;
     expect(link.code).toMatch(/^[0-9A-Za-z]{7}$/);

@@ -24,8 +24,7 @@ function page(res: Response, status: number, title: string, text: string, header
 }
 
 /** The answers of GET /s/{code} that are not a redirect; `title` heads the page. */
-const notFound = () =>
-  commonErrors.notFound('There is no short link at this address. Check that it was copied completely.').with({ title: 'Link not found' });
+const notFound = () => commonErrors.notFound('There is no short link at this address. Check that it was copied completely.').with({ title: 'Link not found' });
 
 const TITLES: Record<number, string> = { 429: 'Too many requests', 500: 'Internal error', 503: 'Try again later' };
 
@@ -83,9 +82,7 @@ export function linkRoutes(router: Router, app: AppContext): void {
           // Stored before targets on this server were refused (or synced from a device that allowed
           // them): not followed, so two such links cannot send a browser round in circles.
           throw commonErrors
-            .gone(
-              'This short link leads back to this PennyPost server itself, which short links may no longer do. Its owner can give it another target in PennyPost.',
-            )
+            .gone('This short link leads back to this PennyPost server itself, which short links may no longer do. Its owner can give it another target in PennyPost.')
             .with({ title: 'Link not followed' });
         }
         if (req.method === 'GET') links.recordHit(link.id);

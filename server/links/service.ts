@@ -153,7 +153,9 @@ export class LinkService {
   private selfHosts(): Set<string> {
     const now = Date.now();
     if (!this.machineNames || now - this.machineNamesAt > 30_000) {
-      this.machineNames = localHostNames().map(canonicalHost).filter((h): h is string => h !== null);
+      this.machineNames = localHostNames()
+        .map(canonicalHost)
+        .filter((h): h is string => h !== null);
       this.machineNamesAt = now;
     }
     const network = this.app.settings.get().network;

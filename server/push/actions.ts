@@ -15,8 +15,7 @@ declare module '../app-context' {
   }
 }
 
-const APP =
-  '`{id, name, channelId, channelType, messageType, templateId, templateFields, pushMode, appKey, sendUrl, recipientCount, createdAt, updatedAt}`';
+const APP = '`{id, name, channelId, channelType, messageType, templateId, templateFields, pushMode, appKey, sendUrl, recipientCount, createdAt, updatedAt}`';
 const RECIPIENT = '`{id, appId, address, name, remark, createdAt}` — Gotify tokens and Bark keys are masked.';
 
 const TemplateFields = Type.Object(
@@ -72,7 +71,10 @@ const queryApps = defineAction({
   returns: `\`{list, total}\`, list of ${APP}`,
   handler: (params, ctx) => {
     const push = ctx.app.services.push;
-    const list = push.targets.list(ctx.user.id, 'app').filter((a) => !params.channelId || a.channelId === params.channelId).map((a) => push.appOut(a));
+    const list = push.targets
+      .list(ctx.user.id, 'app')
+      .filter((a) => !params.channelId || a.channelId === params.channelId)
+      .map((a) => push.appOut(a));
     return { list, total: list.length };
   },
 });
@@ -129,7 +131,7 @@ const addRecipient = defineAction({
   summary: 'Add a recipient to an app: an openid (WeChat), or a topic / token / device key / URL (webhook).',
   notes:
     'ntfy: a topic or a full topic URL; Gotify: the application token; Bark: the device key; JSON: a URL or a path under the channel url. ' +
-    'The channel token goes only to addresses on the channel url\'s origin; a full URL elsewhere gets the message without it. ' +
+    "The channel token goes only to addresses on the channel url's origin; a full URL elsewhere gets the message without it. " +
     `Desktop apps need no recipients. At most ${LIMITS.recipientsPerApp} per app; the same address twice is refused (409).`,
   auth: 'user',
   params: Params({
@@ -146,9 +148,7 @@ const addRecipient = defineAction({
   ],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
-    return push.recipientOut(
-      await push.targets.addRecipient(ctx.user.id, { appId: params.appId, address: params.address, name: params.name ?? '', remark: params.remark ?? '' }),
-    );
+    return push.recipientOut(await push.targets.addRecipient(ctx.user.id, { appId: params.appId, address: params.address, name: params.name ?? '', remark: params.remark ?? '' }));
   },
 });
 

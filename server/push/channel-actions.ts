@@ -14,9 +14,7 @@ const ChannelConfig = channelConfigParams();
 const CHANNEL = '`{id, name, type, config, appCount, createdAt, updatedAt}` — secrets in `config` are masked (`••••` + last 4).';
 const createChannel = defineAction({
   summary: 'Create a delivery channel: a WeChat Official Account, this desktop, or a webhook (ntfy, Gotify, Bark, JSON).',
-  notes:
-    `${channelConfigShapes()}. ` +
-    `At most ${LIMITS.channelsPerUser} channels per account. Secrets are never returned in full, never logged and never synced.`,
+  notes: `${channelConfigShapes()}. ` + `At most ${LIMITS.channelsPerUser} channels per account. Secrets are never returned in full, never logged and never synced.`,
   auth: 'user',
   params: Params({ name: Name, type: OneOf(CHANNEL_TYPES, { description: 'Channel type.' }), config: Type.Optional(ChannelConfig) }),
   returns: CHANNEL,
@@ -34,13 +32,16 @@ const queryChannels = defineAction({
   returns: `\`{list, total}\`, list of ${CHANNEL}`,
   handler: (params, ctx) => {
     const push = ctx.app.services.push;
-    const list = push.targets.list(ctx.user.id, 'channel').filter((c) => !params.type || c.type === params.type).map((c) => push.channelOut(c));
+    const list = push.targets
+      .list(ctx.user.id, 'channel')
+      .filter((c) => !params.type || c.type === params.type)
+      .map((c) => push.channelOut(c));
     return { list, total: list.length };
   },
 });
 
 const updateChannel = defineAction({
-  summary: "Rename a channel or change its config (the type is fixed); config fields left out keep their values.",
+  summary: 'Rename a channel or change its config (the type is fixed); config fields left out keep their values.',
   notes:
     'A masked secret sent back unchanged (or left out) keeps the stored secret, as long as the channel keeps its destination. ' +
     'Secrets stay where they were entered: a change of the WeChat `apiBase` or of the webhook `url` (or a `format` change that switches the default server) ' +

@@ -30,8 +30,7 @@ export const pushErrors = errorCatalogue({
   configDoesNotApply: {
     code: 400,
     status: 400,
-    message: (key: string, type: string, takes: readonly string[]) =>
-      `params.config.${key} does not apply to a ${type} channel (it takes ${takes.join(', ') || 'no settings'})`,
+    message: (key: string, type: string, takes: readonly string[]) => `params.config.${key} does not apply to a ${type} channel (it takes ${takes.join(', ') || 'no settings'})`,
   },
   secretMustBeEnteredAgain: {
     code: 400,
@@ -44,8 +43,10 @@ export const pushErrors = errorCatalogue({
     code: 409,
     status: 409,
     message: (apps: readonly string[]) =>
-      `This channel is used by ${apps.length} app${apps.length === 1 ? '' : 's'} (${apps.slice(0, 3).map((name) => `"${name}"`).join(', ')}${apps.length > 3 ? ', …' : ''}); ` +
-      'delete them or move them to another channel first.',
+      `This channel is used by ${apps.length} app${apps.length === 1 ? '' : 's'} (${apps
+        .slice(0, 3)
+        .map((name) => `"${name}"`)
+        .join(', ')}${apps.length > 3 ? ', …' : ''}); ` + 'delete them or move them to another channel first.',
   },
   recipientsNeedTheirChannelType: {
     code: 400,

@@ -54,32 +54,28 @@ export function call(target: string | URL, options: CallOptions): Promise<CallAn
       clearTimeout(timer);
       reject(error);
     };
-    const request = (secure ? https : http).request(
-      url,
-      { method: options.method ?? 'GET', headers, agent: secure ? httpsAgent : httpAgent },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
-            // Fail first: destroy() emits 'aborted' at once, whose handler would report a broken connection.
-            fail(new CallError('the answer was larger than 1 MiB', 'too-large'));
-            response.destroy();
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
-        });
-        response.on('error', () => fail(new CallError('the connection broke mid-answer', 'network')));
-        response.on('aborted', () => fail(new CallError('the connection broke mid-answer', 'network')));
-      },
-    );
+    const request = (secure ? https : http).request(url, { method: options.method ?? 'GET', headers, agent: secure ? httpsAgent : httpAgent }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          // Fail first: destroy() emits 'aborted' at once, whose handler would report a broken connection.
+          fail(new CallError('the answer was larger than 1 MiB', 'too-large'));
+          response.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on('end', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      response.on('error', () => fail(new CallError('the connection broke mid-answer', 'network')));
+      response.on('aborted', () => fail(new CallError('the connection broke mid-answer', 'network')));
+    });
     const timer = setTimeout(() => {
       fail(new CallError(`no answer within ${options.timeoutMs} ms`, 'timeout'));
       request.destroy();

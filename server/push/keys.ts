@@ -30,7 +30,10 @@ export class PageTokens {
   constructor(private readonly key: Buffer) {}
 
   private mac(id: string): string {
-    return createHmac('sha256', this.key).update('push-page:' + id).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.key)
+      .update('push-page:' + id)
+      .digest('base64url')
+      .slice(0, 22);
   }
 
   tokenOf(id: string): string {

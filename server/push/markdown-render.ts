@@ -5,8 +5,33 @@ const markdown = new MarkdownIt({ html: false, linkify: true, breaks: true, typo
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
-    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 's', 'del', 'code', 'pre', 'blockquote',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'em',
+    's',
+    'del',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
   ],
   allowedAttributes: {
     a: ['href', 'title'],
@@ -35,4 +60,3 @@ const SANITIZE: sanitizeHtml.IOptions = {
 export function renderMarkdown(text: string): string {
   return sanitizeHtml(markdown.render(text), SANITIZE);
 }
-

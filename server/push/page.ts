@@ -1,4 +1,3 @@
-
 /**
  * The message page (/m/{token}): title and desp, Markdown rendered by markdown-it with raw HTML
  * off, then passed through an allow-list sanitizer. Scripts, event handlers, styles and

@@ -41,7 +41,9 @@ export function summarize(results: DeliveryResult[], success: number, failed: nu
   const systemic = failures.find((r) => r.class === 'systemic' || r.class === 'token');
   const reason = (systemic ?? failures[0]).errmsg ?? 'unknown reason';
   if (success === 0) {
-    return total === 1 ? `Not delivered: ${reason}` : `Nothing was delivered to the ${total} recipients: ${reason}${failures.some((f) => f.errmsg !== reason) ? ' (details per recipient in data.results)' : ''}`;
+    return total === 1
+      ? `Not delivered: ${reason}`
+      : `Nothing was delivered to the ${total} recipients: ${reason}${failures.some((f) => f.errmsg !== reason) ? ' (details per recipient in data.results)' : ''}`;
   }
   return `Delivered to ${success} of ${total} recipients; ${failed} failed: ${reason}${failed > 1 ? ' (details per recipient in data.results)' : ''}`;
 }

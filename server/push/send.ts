@@ -141,7 +141,14 @@ export class PushSender {
     } catch (error) {
       const message = 'PennyPost could not write the message history (is the disk full or read-only?), so nothing was sent. Free some disk space and try again.';
       context.log.error('push: history journal failed', { pushId: id, error: (error as Error | null | undefined)?.message });
-      const results = recipients.map<DeliveryResult>((r) => ({ recipient: r.label, ...(r.name ? { name: r.name } : {}), ok: false, class: 'systemic', errmsg: message, attempts: 0 }));
+      const results = recipients.map<DeliveryResult>((r) => ({
+        recipient: r.label,
+        ...(r.name ? { name: r.name } : {}),
+        ok: false,
+        class: 'systemic',
+        errmsg: message,
+        attempts: 0,
+      }));
       // A full or read-only disk is "unavailable, try again later" (503), like every refused write of /api.
       const status = isIoError(error) ? 503 : 500;
       return answer(status, status, message, data(results));

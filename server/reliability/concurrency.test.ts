@@ -63,9 +63,7 @@ describe('200 concurrent transfers between the same assets', () => {
   it('200 concurrent transfers out of 150.00 (1.00 each): exactly 150 succeed, the rest 2002, never below zero', async () => {
     const cash = (await ok(base, 'asset.create', { name: 'Wallet', type: 'cash', currency: 'USD', balance: 150 }, token)).id;
     const card = (await ok(base, 'asset.create', { name: 'Card', type: 'credit_card', currency: 'USD' }, token)).id;
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, () => api(base, 'accounting.create', { type: 'transfer', amount: 1, fromAsset: cash, toAsset: card }, token)),
-    );
+    const answers = await Promise.all(Array.from({ length: 200 }, () => api(base, 'accounting.create', { type: 'transfer', amount: 1, fromAsset: cash, toAsset: card }, token)));
     const codes = answers.map((r) => r.code);
     expect(codes.filter((c) => c === 200).length).toBe(150);
     expect(codes.filter((c) => c === 2002).length).toBe(50);
@@ -155,9 +153,7 @@ describe('concurrent edits of the same asset', () => {
       openingBalance: 7,
       balance: 10,
     });
-    const stale = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => api(base, 'asset.update', { id: asset.id, name: `n${i}`, expectedUpdatedAt: final.updatedAt }, token)),
-    );
+    const stale = await Promise.all(Array.from({ length: 20 }, (_, i) => api(base, 'asset.update', { id: asset.id, name: `n${i}`, expectedUpdatedAt: final.updatedAt }, token)));
     expect(stale.filter((r) => r.code === 200).length).toBe(1);
     expect(stale.filter((r) => r.code === 409).length).toBe(19);
   });

@@ -45,7 +45,10 @@ const OPENING = { cash: 100_000, bank: 500_000, card: 0 };
 
 function killed(server: ChildServer): Promise<void> {
   return new Promise((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) { resolve(); return; }
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      resolve();
+      return;
+    }
     server.child.once('exit', () => resolve());
     server.child.kill('SIGKILL');
   });

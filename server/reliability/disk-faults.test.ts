@@ -92,12 +92,16 @@ async function expectDegraded(w: World, before: string): Promise<void> {
 async function expectRecovered(w: World): Promise<void> {
   const base = w.server.url;
   let last = '';
-  const recovered = await eventually(async () => {
-    const answer = await api(base, 'accounting.create', { type: 'expense', amount: 3, asset: w.cash, category: 'Food', description: 'after' }, w.token);
-    last = `${answer.status} ${answer.message}`;
-    if (answer.code === 200) w.records.push(answer.data.id);
-    return answer.code === 200;
-  }, 150, 100);
+  const recovered = await eventually(
+    async () => {
+      const answer = await api(base, 'accounting.create', { type: 'expense', amount: 3, asset: w.cash, category: 'Food', description: 'after' }, w.token);
+      last = `${answer.status} ${answer.message}`;
+      if (answer.code === 200) w.records.push(answer.data.id);
+      return answer.code === 200;
+    },
+    150,
+    100,
+  );
   expect(recovered, `writes did not come back: ${last}`).toBe(true);
   for (let i = 100; i < 103; i++) await acknowledgedWrites(w, i);
   await checkEverythingAcknowledged(w);

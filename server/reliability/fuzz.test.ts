@@ -34,7 +34,15 @@ function isLoopbackHost(host: unknown): boolean {
 }
 net.Socket.prototype.connect = function (this: net.Socket, ...args: any[]) {
   const first = args[0];
-  const host = Array.isArray(first) ? first[0]?.host : typeof first === 'object' && first !== null ? (first.path ? 'localhost' : first.host) : typeof args[1] === 'string' ? args[1] : undefined;
+  const host = Array.isArray(first)
+    ? first[0]?.host
+    : typeof first === 'object' && first !== null
+      ? first.path
+        ? 'localhost'
+        : first.host
+      : typeof args[1] === 'string'
+        ? args[1]
+        : undefined;
   if (!isLoopbackHost(host)) {
     blocked.push(String(host));
     process.nextTick(() => this.destroy(new Error(`fuzz test: connection to ${host} refused (127.0.0.1 only)`)));
@@ -311,7 +319,10 @@ const arbValue = fc.letrec<{ value: unknown }>((tie) => ({
 
 const arbActionName = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...FUZZED.map((a) => a.name)) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', 'user', 'user.', '.login', 'USER.LOGIN', 'user.login ', 'constructor', '__proto__.x', 'a'.repeat(500), 'sync.configure\u0000', 'toString') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', ' ', 'user', 'user.', '.login', 'USER.LOGIN', 'user.login ', 'constructor', '__proto__.x', 'a'.repeat(500), 'sync.configure\u0000', 'toString'),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
 );
 
@@ -380,7 +391,10 @@ describe('raw HTTP abuse of /api', () => {
       ['PATCH', { method: 'PATCH', headers: json, body: '{}' }],
       ['Authorization without Bearer', { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: '{"action":"asset.query","params":{}}' }],
       ['Bearer with spaces', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer a b c' }, body: '{"action":"asset.query","params":{}}' }],
-      ['Bearer 8 KB', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${'a'.repeat(8000)}` }, body: '{"action":"asset.query","params":{}}' }],
+      [
+        'Bearer 8 KB',
+        { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${'a'.repeat(8000)}` }, body: '{"action":"asset.query","params":{}}' },
+      ],
       ['extra top-level field', { method: 'POST', headers: json, body: '{"action":"asset.query","params":{},"admin":true}' }],
       ['action is a number', { method: 'POST', headers: json, body: '{"action":5,"params":{}}' }],
       ['action is an object', { method: 'POST', headers: json, body: '{"action":{"toString":"x"},"params":{}}' }],
@@ -417,10 +431,16 @@ describe('/send with random and hostile input', () => {
 
   it('random query strings, JSON and form bodies on the four paths (fast-check, seeded)', { timeout: 120_000 }, async () => {
     const before = findings.length;
-    const field = fc.oneof(fc.constantFrom('title', 'text', 'desp', 'short', 'channel', 'openid', '__proto__', 'constructor', 'title[]', 'title[a]', ''), fc.string({ maxLength: 10 }));
+    const field = fc.oneof(
+      fc.constantFrom('title', 'text', 'desp', 'short', 'channel', 'openid', '__proto__', 'constructor', 'title[]', 'title[a]', ''),
+      fc.string({ maxLength: 10 }),
+    );
     const scalar = fc.oneof(stringPool(), fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('x'.repeat(40_000), 'ok'));
     const arbSend = fc.record({
-      path: fc.oneof(fc.constantFrom(...paths()), fc.constantFrom('/send/', '/send/.send', '/send/PP', `/send/${appKey}x`, `/send/${appKey.toLowerCase()}`, '/send/%00', '/send/..%2f..%2fapi', `/send/${'P'.repeat(3000)}`)),
+      path: fc.oneof(
+        fc.constantFrom(...paths()),
+        fc.constantFrom('/send/', '/send/.send', '/send/PP', `/send/${appKey}x`, `/send/${appKey.toLowerCase()}`, '/send/%00', '/send/..%2f..%2fapi', `/send/${'P'.repeat(3000)}`),
+      ),
       method: fc.constantFrom('GET', 'POST', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'),
       query: fc.array(fc.tuple(field, scalar), { maxLength: 4 }),
       body: fc.oneof(
@@ -470,7 +490,10 @@ describe('/send with random and hostile input', () => {
       ['depth 5,000', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"t","desp":' + '['.repeat(5000) + ']'.repeat(5000) + '}' }],
       ['5 MB body', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 't', desp: 'x'.repeat(5 * 1024 * 1024) }) }],
       ['desp over the limit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 't', desp: 'x'.repeat(200_000) }) }],
-      ['form with 5,000 fields', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Array.from({ length: 5000 }, (_, i) => `f${i}=1`).join('&') }],
+      [
+        'form with 5,000 fields',
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Array.from({ length: 5000 }, (_, i) => `f${i}=1`).join('&') },
+      ],
       ['form title twice', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'title=a&title=b' }],
       ['query title twice', { method: 'GET' }],
       ['bad charset', { method: 'POST', headers: { 'content-type': 'application/json; charset=ebcdic' }, body: '{"title":"x"}' }],

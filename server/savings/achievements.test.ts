@@ -17,10 +17,26 @@ afterAll(async () => {
 });
 
 const log = async (player: Player) =>
-  (await t.server.app.db.collection<TradeDoc>('trades').find({ selector: { userId: player.id } }).exec()).map((d) => d.toJSON() as TradeDoc);
-const achievementRewards = async (player: Player) => (await log(player)).filter((e) => e.reason === 'achievement').map((e) => e.ref).sort();
+  (
+    await t.server.app.db
+      .collection<TradeDoc>('trades')
+      .find({ selector: { userId: player.id } })
+      .exec()
+  ).map((d) => d.toJSON() as TradeDoc);
+const achievementRewards = async (player: Player) =>
+  (await log(player))
+    .filter((e) => e.reason === 'achievement')
+    .map((e) => e.ref)
+    .sort();
 const unlockDocs = async (player: Player) =>
-  (await t.server.app.db.collection<AchievementDoc>('achievements').find({ selector: { userId: player.id } }).exec()).map((d) => d.achievementId).sort();
+  (
+    await t.server.app.db
+      .collection<AchievementDoc>('achievements')
+      .find({ selector: { userId: player.id } })
+      .exec()
+  )
+    .map((d) => d.achievementId)
+    .sort();
 const achievement = async (player: Player, id: string) => (await ok(t, 'savings.getAchievements', {}, player.token)).list.find((a: any) => a.id === id);
 
 describe('bookkeeping achievements', () => {
@@ -42,9 +58,9 @@ describe('bookkeeping achievements', () => {
     expect(unlocked.unlockedAt - clock.now()).toBeLessThan(10);
 
     // A sync batch of 9 more: "10 records" unlocks once, the other user's records never count.
-    await t.server.app.db.collection<RecordDoc>('records').bulkInsert(
-      Array.from({ length: 9 }, (_, i) => ({ ...baseRecord(player.id, clock.now()), id: `r${i}${player.id}`.slice(0, 40) })),
-    );
+    await t.server.app.db
+      .collection<RecordDoc>('records')
+      .bulkInsert(Array.from({ length: 9 }, (_, i) => ({ ...baseRecord(player.id, clock.now()), id: `r${i}${player.id}`.slice(0, 40) })));
     await idle(t);
     expect(await achievementRewards(player)).toEqual(['first_record', 'records_10']);
     expect((await achievement(player, 'records_100')).progress).toBe(10);
@@ -54,7 +70,10 @@ describe('bookkeeping achievements', () => {
     await ok(t, 'savings.getAchievements', {}, player.token);
     expect(await achievementRewards(player)).toEqual(['first_record', 'records_10']);
     // Deleting records later does not take an unlock back.
-    const records = await t.server.app.db.collection<RecordDoc>('records').find({ selector: { userId: player.id } }).exec();
+    const records = await t.server.app.db
+      .collection<RecordDoc>('records')
+      .find({ selector: { userId: player.id } })
+      .exec();
     for (const r of records) await r.remove();
     await idle(t);
     expect(await achievement(player, 'records_10')).toMatchObject({ completed: true, progress: 10 });
@@ -63,7 +82,10 @@ describe('bookkeeping achievements', () => {
   it('ignore records synced for an account that does not exist here', async () => {
     await insertSyncedRecord(t, 'ghost000000000000000', clock.now());
     await idle(t);
-    const ghostLog = await t.server.app.db.collection<TradeDoc>('trades').find({ selector: { userId: 'ghost000000000000000' } }).exec();
+    const ghostLog = await t.server.app.db
+      .collection<TradeDoc>('trades')
+      .find({ selector: { userId: 'ghost000000000000000' } })
+      .exec();
     expect(ghostLog).toEqual([]);
   });
 
@@ -75,7 +97,7 @@ describe('bookkeeping achievements', () => {
     expect(await achievementRewards(player)).toEqual(['first_record']);
   });
 
-  it('count bookkeeping streaks by the day records were added, in the player\'s time zone', async () => {
+  it("count bookkeeping streaks by the day records were added, in the player's time zone", async () => {
     const player = await newPlayer(t);
     const start = clock.now();
     try {

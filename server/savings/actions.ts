@@ -25,12 +25,11 @@ const Description = Type.String({ maxLength: 1000 });
 const GOAL_OBJECT =
   'Goal: `{id, title, description, currency, targetAmount, currentAmount, remainingAmount, percent, category, priority, isPublic, ' +
   'status, startDate, endDate, completedAt, daysLeft, expectedAmount, onTrack, pace, dailyNeeded, contributionCount, lastContributionAt, ' +
-  'createdAt, updatedAt}` — amounts in major units of the goal\'s currency; `status` is active, paused, cancelled, completed or expired; ' +
+  "createdAt, updatedAt}` — amounts in major units of the goal's currency; `status` is active, paused, cancelled, completed or expired; " +
   '`pace` is completed, on_track or behind (`expectedAmount` is where a straight line from start to end would be today); ' +
   '`dailyNeeded` is what to save per remaining day to finish on time.';
 const REWARDS = '`rewards`: coins credited by this call, `[{reason, ref, coins, note}]`';
-const POSITION_OBJECT =
-  '`{stockId, name, sector, quantity, averageCost, costBasis, price, marketValue, unrealizedProfit, unrealizedPercent, realizedProfit}` (coins)';
+const POSITION_OBJECT = '`{stockId, name, sector, quantity, averageCost, costBasis, price, marketValue, unrealizedProfit, unrealizedPercent, realizedProfit}` (coins)';
 
 const GOAL_FIELDS = {
   category: `Categories: ${GOAL_CATEGORIES.join(', ')}. Priorities: ${GOAL_PRIORITIES.join(', ')}.`,
@@ -86,7 +85,7 @@ const getGoal = defineAction({
   auth: 'user',
   params: Params({ goalId: GoalId }),
   returns: 'Goal (as in savings.createGoal).',
-  errors: [[savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s']],
+  errors: [[savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"]],
   handler: (p, ctx) => ctx.app.services.savings.goals.get(ctx.user.id, p.goalId),
 });
 
@@ -97,13 +96,13 @@ const updateProgress = defineAction({
     `Rewards: ${SAVING_DAY_REWARD / 100} coins once per day on which your goal reaches a new high (withdrawing and re-adding the same money earns nothing); ` +
     `on completion ${COMPLETION_REWARD_PER_DAY / 100} coins per full day since the goal was created (up to ${COMPLETION_REWARD_MAX_DAYS} days), +50 % when completed before the end date.`,
   auth: 'user',
-  params: Params({ goalId: GoalId, amount: Money('Major units of the goal\'s currency; negative to withdraw.') }),
+  params: Params({ goalId: GoalId, amount: Money("Major units of the goal's currency; negative to withdraw.") }),
   returns: `Goal (as in savings.createGoal), plus ${REWARDS}.`,
   errors: [
-    [savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s'],
+    [savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"],
     [savingsErrors.rows.goalCompleted, 'the goal is completed'],
     [savingsErrors.rows.zeroProgress, 'amount is 0'],
-    [commonErrors.rows.invalid, 'more decimals than the goal\'s currency has'],
+    [commonErrors.rows.invalid, "more decimals than the goal's currency has"],
     [savingsErrors.rows.progressTooLarge, 'the goal would hold more than 10^15 minor units'],
     [savingsErrors.rows.withdrawalTooLarge, 'the withdrawal would take the goal below zero (`data.currentAmount` says how much there is)'],
     [savingsErrors.rows.goalNotActive, 'the goal is paused or cancelled'],
@@ -131,7 +130,7 @@ const updateGoal = defineAction({
   }),
   returns: `Goal (as in savings.createGoal), plus ${REWARDS}.`,
   errors: [
-    [savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s'],
+    [savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"],
     [savingsErrors.rows.goalCompleted, 'the goal is completed'],
     [commonErrors.rows.invalid, 'invalid params (category, priority, status, decimals)'],
     [savingsErrors.rows.blankTitle, 'the title is blank'],
@@ -152,7 +151,7 @@ const deleteGoal = defineAction({
   params: Params({ goalId: GoalId }),
   returns: '`{deleted: true, id}`',
   errors: [
-    [savingsErrors.rows.goalNotFound, 'no such goal, or it is another user\'s'],
+    [savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"],
     [savingsErrors.rows.goalCompleted, 'the goal is completed'],
   ],
   handler: (p, ctx) => ctx.app.services.savings.goals.remove(ctx.user.id, p.goalId),
@@ -222,7 +221,7 @@ const getWallet = defineAction({
 
 const getPositions = defineAction({
   summary: 'Your shares: quantity, average cost, market value, unrealised and realised profit per stock, and totals.',
-  notes: 'Average-cost method: selling removes the sold shares\' share of the cost. `includeClosed` also lists stocks you sold completely (for their realised profit).',
+  notes: "Average-cost method: selling removes the sold shares' share of the cost. `includeClosed` also lists stocks you sold completely (for their realised profit).",
   auth: 'user',
   params: Params({ includeClosed: Type.Optional(Type.Boolean({ default: false })) }),
   returns: `\`{asOf, positions: [${POSITION_OBJECT}], totals: {costBasis, marketValue, unrealizedProfit, unrealizedPercent, realizedProfit, totalProfit, cash, totalValue}}\``,

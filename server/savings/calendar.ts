@@ -69,7 +69,7 @@ export class Calendar {
 
   /** Day number of the Monday of the week that contains `day` (1970-01-01 was a Thursday). */
   static mondayOf(day: number): number {
-    return day - ((day + 3) % 7 + 7) % 7;
+    return day - ((((day + 3) % 7) + 7) % 7);
   }
 
   /** Day number of the 1st of the month that contains `day`. */

@@ -86,7 +86,7 @@ describe('savings.createGoal', () => {
 });
 
 describe('savings.queryGoals and savings.getGoal', () => {
-  it('pages newest first, filters by status and category, and never shows another user\'s goals', async () => {
+  it("pages newest first, filters by status and category, and never shows another user's goals", async () => {
     const player = await newPlayer(t);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -152,7 +152,7 @@ describe('savings.updateProgress', () => {
     expect(view).toMatchObject({ status: 'completed', completedAt: clock.now(), currentAmount: 104.5, percent: 104.5, pace: 'completed', daysLeft: 0 });
   });
 
-  it('answers 4001 for an unknown goal and for another user\'s goal, on every path, without touching it', async () => {
+  it("answers 4001 for an unknown goal and for another user's goal, on every path, without touching it", async () => {
     const goal = await create(alice, { targetAmount: 50 });
     for (const [action, params] of [
       ['savings.getGoal', { goalId: goal.id }],
@@ -248,9 +248,10 @@ describe('savings.updateGoal and savings.deleteGoal', () => {
 });
 
 describe('saving rewards', () => {
-  const rewardsOf = async (player: Player) => (await ok(t, 'savings.getWallet', { pageSize: 100 }, player.token)).history.list.filter((e: any) => e.kind !== 'buy' && e.kind !== 'sell');
+  const rewardsOf = async (player: Player) =>
+    (await ok(t, 'savings.getWallet', { pageSize: 100 }, player.token)).history.list.filter((e: any) => e.kind !== 'buy' && e.kind !== 'sell');
 
-  it('pays the saving-day reward once per day, only for money above the goal\'s previous high (withdraw + re-add mints nothing)', async () => {
+  it("pays the saving-day reward once per day, only for money above the goal's previous high (withdraw + re-add mints nothing)", async () => {
     const player = await newPlayer(t);
     const goal = await create(player, { targetAmount: 1000 });
     const first = await ok(t, 'savings.updateProgress', { goalId: goal.id, amount: 100 }, player.token);

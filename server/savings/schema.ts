@@ -9,9 +9,7 @@ import { Bool, EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
  * (with a schema version bump and a migration).
  */
 
-export const GOAL_CATEGORIES = [
-  'emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other',
-] as const;
+export const GOAL_CATEGORIES = ['emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other'] as const;
 export type GoalCategory = (typeof GOAL_CATEGORIES)[number];
 
 export const GOAL_PRIORITIES = ['low', 'medium', 'high'] as const;

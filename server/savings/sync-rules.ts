@@ -136,8 +136,23 @@ export async function validateSyncedTrade(savings: SavingsService, doc: TradeDoc
 }
 
 const GOAL_FIELDS = [
-  'title', 'description', 'currency', 'targetAmount', 'currentAmount', 'peakAmount', 'category', 'priority', 'isPublic', 'status',
-  'startDate', 'endDate', 'completedAt', 'contributionCount', 'lastContributionAt', 'createdAt', 'updatedAt',
+  'title',
+  'description',
+  'currency',
+  'targetAmount',
+  'currentAmount',
+  'peakAmount',
+  'category',
+  'priority',
+  'isPublic',
+  'status',
+  'startDate',
+  'endDate',
+  'completedAt',
+  'contributionCount',
+  'lastContributionAt',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 export function validateSyncedGoal(doc: GoalDoc, ctx: SyncRuleContext): SyncVerdict {

@@ -17,8 +17,7 @@ afterAll(async () => {
 });
 
 const cents = (coins: number) => Math.round(coins * 100);
-const priceNow = async (player: Player, stockId: string) =>
-  cents((await ok(t, 'savings.getMarket', {}, player.token)).stocks.find((s: any) => s.id === stockId).price);
+const priceNow = async (player: Player, stockId: string) => cents((await ok(t, 'savings.getMarket', {}, player.token)).stocks.find((s: any) => s.id === stockId).price);
 
 describe('buying and selling', () => {
   it('starts every player with the welcome grant, once', async () => {
@@ -191,7 +190,12 @@ describe('wallet and positions are the replay of the trade log (property)', () =
         }
         const wallet = await ok(t, 'savings.getWallet', { pageSize: 100 }, player.token);
         const positions = await ok(t, 'savings.getPositions', { includeClosed: true }, player.token);
-        const log = (await t.server.app.db.collection<TradeDoc>('trades').find({ selector: { userId: player.id } }).exec()).map((d) => d.toJSON() as TradeDoc);
+        const log = (
+          await t.server.app.db
+            .collection<TradeDoc>('trades')
+            .find({ selector: { userId: player.id } })
+            .exec()
+        ).map((d) => d.toJSON() as TradeDoc);
         const replayed = recompute(log);
         expect(cents(wallet.cash)).toBe(replayed.cash);
         expect(cents(wallet.cash)).toBe(model.cash);

@@ -25,9 +25,12 @@ export class UserCache<T> {
     if (cached && cached.version === version) return cached.value;
     const value = load();
     this.values.set(userId, { version, value });
-    value.then((result) => {
-      if ((this.versions.get(userId) ?? 0) === version) this.resolved.set(userId, { version, value: result });
-    }, () => undefined);
+    value.then(
+      (result) => {
+        if ((this.versions.get(userId) ?? 0) === version) this.resolved.set(userId, { version, value: result });
+      },
+      () => undefined,
+    );
     value.catch(() => {
       if (this.values.get(userId)?.value === value) this.values.delete(userId);
     });

@@ -3,7 +3,18 @@ import type { TradeDoc } from './schema';
 import { replay } from './wallet';
 
 const entry = (id: string, createdAt: number, fields: Partial<TradeDoc>): TradeDoc => ({
-  id, userId: 'u', kind: 'reward', reason: 'achievement', ref: 'first_record', stockId: '', quantity: 0, price: 0, cash: 100, note: '', createdAt, ...fields,
+  id,
+  userId: 'u',
+  kind: 'reward',
+  reason: 'achievement',
+  ref: 'first_record',
+  stockId: '',
+  quantity: 0,
+  price: 0,
+  cash: 100,
+  note: '',
+  createdAt,
+  ...fields,
 });
 
 describe('wallet replay across devices of one person', () => {

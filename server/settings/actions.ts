@@ -54,7 +54,8 @@ const Host = Type.String({ minLength: 1, maxLength: 253 });
 const Policy = Type.Union(RegistrationPolicy('open').anyOf);
 
 const settingsUpdate = defineAction({
-  summary: 'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, who may sign up, desktop behaviour).',
+  summary:
+    'Change server settings (LAN access, allowed host names, CORS origins, public base URL, push limits and retention, file size limit, who may sign up, desktop behaviour).',
   notes:
     'The owner and admins only (members get 1004), and only from this computer: callers from the network get 403. Every field is optional; the change is validated, saved to settings.json and applied at once, ' +
     'except `network.lan`, which needs a restart of a headless server (`restartRequired`; the desktop app restarts its server by itself).',

@@ -25,7 +25,11 @@ describe('settings.get / settings.update', () => {
       dataDir: t.dataDir,
     });
     expect(JSON.stringify(got.data)).not.toMatch(/appSecret|privateKey|secret/i);
-    const updated = await t.api('settings.update', { network: { lan: true, publicBaseUrl: 'https://pp.example.org', allowedHosts: ['pp.example.org'] }, push: { retentionDays: 90 } }, u.token);
+    const updated = await t.api(
+      'settings.update',
+      { network: { lan: true, publicBaseUrl: 'https://pp.example.org', allowedHosts: ['pp.example.org'] }, push: { retentionDays: 90 } },
+      u.token,
+    );
     expect(updated.code).toBe(200);
     expect(updated.data).toMatchObject({ network: { lan: true, publicBaseUrl: 'https://pp.example.org' }, push: { retentionDays: 90 }, restartRequired: true });
     const file = JSON.parse(readFileSync(path.join(t.dataDir, 'settings.json'), 'utf8'));
@@ -50,7 +54,14 @@ describe('settings.get / settings.update', () => {
   });
 
   it('allows changes only from this computer', () => {
-    const ctx = { app: t.server.app, clientAddress: '192.168.1.20', requestId: 'r', token: 't', user: { id: 'u', username: 'u', role: 'owner', mustChangePassword: false }, session: { id: 's', userId: 'u', expiresAt: 0 } };
+    const ctx = {
+      app: t.server.app,
+      clientAddress: '192.168.1.20',
+      requestId: 'r',
+      token: 't',
+      user: { id: 'u', username: 'u', role: 'owner', mustChangePassword: false },
+      session: { id: 's', userId: 'u', expiresAt: 0 },
+    };
     expect(() => settingsUpdate.handler({ network: { lan: true } }, ctx as never)).toThrow(/only be changed on the computer/);
     expect(t.server.app.settings.get().network.lan).toBe(false);
   });

@@ -19,9 +19,9 @@ const STATUS =
 const syncConfigure = defineAction({
   summary: 'Connect your ledger to a CouchDB server and start syncing at once.',
   notes:
-    '`url` is the server\'s base URL (e.g. `https://couch.example.com/`). One remote database per collection, named `<prefix><collection>` ' +
+    "`url` is the server's base URL (e.g. `https://couch.example.com/`). One remote database per collection, named `<prefix><collection>` " +
     '(default prefix `pennypost_<couchdb user>_`, so every PennyPost of the same person finds the same ledger), created when the credentials allow it. ' +
-    'The ledger\'s owner id is kept in `<prefix>meta`; an existing ledger is joined. The password is stored encrypted and never returned. ' +
+    "The ledger's owner id is kept in `<prefix>meta`; an existing ledger is joined. The password is stored encrypted and never returned. " +
     'It is always required: the stored password is used only with the url and username it was entered for (sync.start, sync.resync), never by a new ' +
     'sync.configure, so a new address or user needs it entered again; the `"********"` that sync.status shows in its place is refused (400).',
   auth: 'user',
@@ -30,7 +30,9 @@ const syncConfigure = defineAction({
     username: Type.String({ minLength: 1, maxLength: 256 }),
     password: Type.String({ minLength: 1, maxLength: 1024, description: 'The CouchDB password, entered again on every sync.configure.' }),
     live: Type.Optional(Type.Boolean({ default: true, description: 'Keep syncing continuously (true) or sync once (false).' })),
-    collections: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: 'Subset of the synced collections (docs/sync.md lists them; default: all).' })),
+    collections: Type.Optional(
+      Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: 'Subset of the synced collections (docs/sync.md lists them; default: all).' }),
+    ),
     prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, description: 'Prefix of the remote database names (CouchDB name rules).' })),
   }),
   returns: STATUS,
@@ -40,7 +42,7 @@ const syncConfigure = defineAction({
     [syncErrors.rows.urlNotHttp, 'url is not http:// or https://'],
     [syncErrors.rows.credentialsInUrl, 'url carries a user name or password'],
     [syncErrors.rows.passwordPlaceholder, 'the password placeholder instead of the password'],
-    [syncErrors.rows.passwordForOtherServer, 'the password placeholder, with another url or username than the stored password\'s'],
+    [syncErrors.rows.passwordForOtherServer, "the password placeholder, with another url or username than the stored password's"],
     [syncErrors.rows.notSyncable, 'unknown collection'],
     [commonErrors.rows.forbidden, 'the user may not create or use the databases'],
     [commonErrors.rows.badGateway, 'the server cannot be reached or is not CouchDB'],
@@ -98,12 +100,12 @@ const CONFLICT =
 const ConflictId = Id('', 64);
 
 const syncConflicts = defineAction({
-  summary: 'The conflict log: what the sync\'s conflict rules overwrote that a person wrote, newest first.',
+  summary: "The conflict log: what the sync's conflict rules overwrote that a person wrote, newest first.",
   notes:
     'Recorded on the PennyPost that resolved the conflict (the one that synced second), kept on this computer only (never synced), the latest 200. ' +
     'Changes of different fields of a document are merged and are not listed; listed are: `fields` — a field changed on both sides, the later edit ' +
     'kept its value and `fields[].lost` is the overwritten one; `edit-lost` — an edit lost to a later delete; `delete-undone` — a delete lost to a later ' +
-    'edit. `lost` says whose version lost: this PennyPost\'s or the server\'s (another device or a phone). `open` counts the entries still open.',
+    "edit. `lost` says whose version lost: this PennyPost's or the server's (another device or a phone). `open` counts the entries still open.",
   auth: 'user',
   params: Params({ page: Page(), pageSize: PageSize(100, 20) }),
   returns: `\`{list, total, open, page, pageSize}\`; each item: ${CONFLICT}`,
@@ -122,9 +124,9 @@ const syncKeepOtherVersion = defineAction({
   errors: [
     [syncErrors.rows.conflictNotFound, 'no such entry in your conflict log'],
     [syncErrors.rows.conflictClosed, 'the entry is closed already (kept or dismissed)'],
-    [syncErrors.rows.collectionUnavailable, 'the entry\'s collection is not open on this PennyPost'],
+    [syncErrors.rows.collectionUnavailable, "the entry's collection is not open on this PennyPost"],
     [syncErrors.rows.documentDeletedSince, 'the document was deleted since (fields)'],
-    [syncErrors.rows.otherVersionNotWritten, 'the version no longer fits the document\'s rules'],
+    [syncErrors.rows.otherVersionNotWritten, "the version no longer fits the document's rules"],
   ],
   handler: (params, ctx) => ctx.app.services.syncConflicts.keepOtherVersion(ctx.user.id, params.conflictId),
 });

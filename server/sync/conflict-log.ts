@@ -84,8 +84,13 @@ export class ConflictLog {
       const now = this.app.clock.now();
       for (const loss of losses) {
         const repeated = entries.some(
-          (e) => e.collection === collection && e.documentId === documentId && e.kind === loss.kind && now - e.at < REPEAT_WINDOW_MS &&
-            sameValue(e.fields, loss.fields) && e.lostUpdatedAt === loss.lostUpdatedAt,
+          (e) =>
+            e.collection === collection &&
+            e.documentId === documentId &&
+            e.kind === loss.kind &&
+            now - e.at < REPEAT_WINDOW_MS &&
+            sameValue(e.fields, loss.fields) &&
+            e.lostUpdatedAt === loss.lostUpdatedAt,
         );
         if (repeated) continue;
         entries.unshift({

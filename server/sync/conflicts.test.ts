@@ -30,7 +30,10 @@ beforeAll(async () => {
   expect((await home.api('sync.configure', { ...sync, collections: ['assets', 'records'] }, a.token)).code).toBe(200);
   await inSync(home, a);
   expect((await laptop.api('sync.configure', { ...sync, collections: ['assets', 'records'] }, b.token)).data).toMatchObject({ joined: true });
-  await eventually(async () => (await laptop.api('asset.detail', { id: cash }, b.token)).data?.balance, (v) => v === 1000);
+  await eventually(
+    async () => (await laptop.api('asset.detail', { id: cash }, b.token)).data?.balance,
+    (v) => v === 1000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -42,12 +45,19 @@ afterAll(async () => {
 
 const homeRecord = async (id: string) => (await home.api('accounting.get', { id }, a.token)).data ?? null;
 const laptopRecord = async (id: string) => (await laptop.api('accounting.get', { id }, b.token)).data ?? null;
-const remoteRecord = async (id: string) => (await couch.local(`${PREFIX}records`).get(id).catch(() => null)) as Record<string, any> | null;
+const remoteRecord = async (id: string) =>
+  (await couch
+    .local(`${PREFIX}records`)
+    .get(id)
+    .catch(() => null)) as Record<string, any> | null;
 
 /** A record made at home that the laptop has too. */
 async function sharedRecord(description: string, amount = 10): Promise<string> {
   const id = (await home.api('accounting.create', { type: 'expense', amount, asset: cash, category: 'Food', description }, a.token)).data.id as string;
-  await eventually(() => laptopRecord(id), (r) => r?.description === description);
+  await eventually(
+    () => laptopRecord(id),
+    (r) => r?.description === description,
+  );
   return id;
 }
 
@@ -82,10 +92,19 @@ describe('edit against delete: the later one wins, whichever PennyPost syncs fir
     await pause();
     await laptop.api('accounting.update', { id, description: 'edited later on the laptop' }, b.token);
     await startHome();
-    await eventually(() => remoteRecord(id), (doc) => doc === null); // the delete is on the server
+    await eventually(
+      () => remoteRecord(id),
+      (doc) => doc === null,
+    ); // the delete is on the server
     await startLaptop();
-    await eventually(() => remoteRecord(id), (doc) => doc?.description === 'edited later on the laptop');
-    await eventually(() => homeRecord(id), (r) => r?.description === 'edited later on the laptop');
+    await eventually(
+      () => remoteRecord(id),
+      (doc) => doc?.description === 'edited later on the laptop',
+    );
+    await eventually(
+      () => homeRecord(id),
+      (r) => r?.description === 'edited later on the laptop',
+    );
     expect((await laptopRecord(id))?.description).toBe('edited later on the laptop');
     // the delete that lost is in the laptop's conflict log
     const log = await laptop.api('sync.conflicts', {}, b.token);
@@ -99,9 +118,15 @@ describe('edit against delete: the later one wins, whichever PennyPost syncs fir
     await pause();
     await laptop.api('accounting.update', { id, description: 'edited later, synced first' }, b.token);
     await startLaptop();
-    await eventually(() => remoteRecord(id), (doc) => doc?.description === 'edited later, synced first');
+    await eventually(
+      () => remoteRecord(id),
+      (doc) => doc?.description === 'edited later, synced first',
+    );
     await startHome();
-    await eventually(() => homeRecord(id), (r) => r?.description === 'edited later, synced first');
+    await eventually(
+      () => homeRecord(id),
+      (r) => r?.description === 'edited later, synced first',
+    );
     await pause(300);
     expect((await remoteRecord(id))?.description).toBe('edited later, synced first');
     expect((await laptopRecord(id))?.description).toBe('edited later, synced first');
@@ -121,7 +146,10 @@ describe('edit against delete: the later one wins, whichever PennyPost syncs fir
         await startLaptop();
         await startHome();
       }
-      await eventually(async () => (await laptop.api('accounting.get', { id }, b.token)).code, (code) => code === 3001);
+      await eventually(
+        async () => (await laptop.api('accounting.get', { id }, b.token)).code,
+        (code) => code === 3001,
+      );
       await pause(300);
       expect((await home.api('accounting.get', { id }, a.token)).code, first).toBe(3001);
       expect(await remoteRecord(id), first).toBeNull();
@@ -141,8 +169,14 @@ describe('a bad revision from a phone does not block a later edit (finding 3)', 
     );
     await pause();
     expect((await home.api('accounting.update', { id, amount: 20 }, a.token)).code).toBe(200);
-    await eventually(() => remoteRecord(id), (doc) => doc?.amount === 2000);
-    await eventually(() => laptopRecord(id), (r) => r?.amount === 20);
+    await eventually(
+      () => remoteRecord(id),
+      (doc) => doc?.amount === 2000,
+    );
+    await eventually(
+      () => laptopRecord(id),
+      (r) => r?.amount === 20,
+    );
     const status = await eventually(
       () => home.api('sync.status', {}, a.token),
       (s) => s.data.collections.every((c: { state: string; pending: number }) => c.state === 'idle' && c.pending === 0),
@@ -161,7 +195,10 @@ describe('conflicts a person understands', () => {
     await laptop.api('accounting.update', { id, amount: 33 }, b.token);
     await startHome();
     await startLaptop();
-    await eventually(() => homeRecord(id), (r) => r?.amount === 33 && r?.description === 'described at home');
+    await eventually(
+      () => homeRecord(id),
+      (r) => r?.amount === 33 && r?.description === 'described at home',
+    );
     expect(await laptopRecord(id)).toMatchObject({ amount: 33, description: 'described at home' });
     expect(await remoteRecord(id)).toMatchObject({ amount: 3300, description: 'described at home', searchText: 'described at home' });
     // nothing anybody wrote was overwritten: no conflict entry
@@ -176,20 +213,24 @@ describe('conflicts a person understands', () => {
     await laptop.api('accounting.update', { id, description: 'laptop, later' }, b.token);
     await startHome();
     await startLaptop();
-    await eventually(() => homeRecord(id), (r) => r?.description === 'laptop, later' && r?.amount === 11);
+    await eventually(
+      () => homeRecord(id),
+      (r) => r?.description === 'laptop, later' && r?.amount === 11,
+    );
     const log = await laptop.api('sync.conflicts', { page: 1, pageSize: 5 }, b.token);
     const entry = log.data.list.find((c: { documentId: string }) => c.documentId === id);
     expect(entry).toMatchObject({ collection: 'records', kind: 'fields', lost: 'other-device', status: 'open' });
-    expect(entry.fields).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: 'description', lost: 'home, earlier', kept: 'laptop, later' })]),
-    );
+    expect(entry.fields).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'description', lost: 'home, earlier', kept: 'laptop, later' })]));
     expect(entry.fields.map((f: { field: string }) => f.field)).not.toContain('amount'); // merged, not lost
     expect(entry.summary).toContain('home, earlier');
 
     const kept = await laptop.api('sync.keepOtherVersion', { conflictId: entry.id }, b.token);
     expect(kept.code).toBe(200);
     expect(kept.data.status).toBe('kept-other');
-    await eventually(() => homeRecord(id), (r) => r?.description === 'home, earlier');
+    await eventually(
+      () => homeRecord(id),
+      (r) => r?.description === 'home, earlier',
+    );
     expect(await laptopRecord(id)).toMatchObject({ description: 'home, earlier', amount: 11 });
     expect((await laptop.api('sync.keepOtherVersion', { conflictId: entry.id }, b.token)).code).toBe(409);
     expect((await laptop.api('sync.dismissConflict', { conflictId: 'nope' }, b.token)).code).toBe(404);

@@ -51,7 +51,11 @@ afterAll(async () => {
 /** Waits until CouchDB refuses the password (one refused request; the accepted ones count nothing). */
 async function refusedOnce(username: string, password: string, db: string): Promise<void> {
   const authorization = 'Basic ' + Buffer.from(`${username}:${password}`).toString('base64');
-  await eventually(async () => (await fetch(`${couch.directUrl}${db}`, { headers: { authorization } })).status, (status) => status === 401, 20_000);
+  await eventually(
+    async () => (await fetch(`${couch.directUrl}${db}`, { headers: { authorization } })).status,
+    (status) => status === 401,
+    20_000,
+  );
 }
 
 const refusals = () => answers.filter((a) => a.status === 401 || a.status === 403).length;
@@ -90,7 +94,10 @@ it('a password changed on CouchDB stops every collection after at most a few ref
     for (const c of stopped.data.collections) expect(c.lastError, c.collection).toBe(message);
     await new Promise((r) => setTimeout(r, 2000)); // 10 retry periods
     const refused = answers.slice(before).filter((a) => a.status === 401 || a.status === 403);
-    expect(refused.every((a) => a.status === 401), JSON.stringify(refused)).toBe(true);
+    expect(
+      refused.every((a) => a.status === 401),
+      JSON.stringify(refused),
+    ).toBe(true);
     expect(refused.length, JSON.stringify(refused)).toBeGreaterThanOrEqual(1);
     expect(refused.length, JSON.stringify(refused)).toBeLessThanOrEqual(3); // CouchDB locks after 5 (one is the wait above)
     const quiet = answers.length;

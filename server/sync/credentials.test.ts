@@ -34,11 +34,17 @@ beforeAll(async () => {
   // A plain user, a member of the ledger's databases (made by the admin): CouchDB accepts a
   // `_users` user at once (a server admin added through the config API is refused for a moment).
   second = { url: couch.directUrl, username: 'second_user', password: 'second-secret' };
-  const synced = allDomains().flatMap((domain) => domain.collections ?? []).filter((def) => def.sync).map((def) => def.name);
+  const synced = allDomains()
+    .flatMap((domain) => domain.collections ?? [])
+    .filter((def) => def.sync)
+    .map((def) => def.name);
   await couch.setUser(second.username, second.password, { members: ['meta', ...synced].map((name) => `cred_${name}`) });
   attacker = await listenFake((req, res, body) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-    if ((req.url ?? '/') === '/') { sendJson(res, { couchdb: 'Welcome', version: '3.3.3' }); return; }
+    if ((req.url ?? '/') === '/') {
+      sendJson(res, { couchdb: 'Welcome', version: '3.3.3' });
+      return;
+    }
     sendJson(res, { error: 'unauthorized', reason: 'Name or password is incorrect.' }, 401);
   });
 }, COUCH_START_TIMEOUT);

@@ -21,8 +21,24 @@ afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when b
 function record(userId: string, id: string, fields: Record<string, unknown>) {
   const now = Date.now();
   return {
-    _id: id, userId, type: 'expense', amount: 1234, asset: '', toAsset: '', toAmount: 0, fee: 0, category: 'Food', description: '', searchText: '',
-    date: now, tags: [], attachments: [], importKey: '', createdAt: now, updatedAt: now, ...fields,
+    _id: id,
+    userId,
+    type: 'expense',
+    amount: 1234,
+    asset: '',
+    toAsset: '',
+    toAmount: 0,
+    fee: 0,
+    category: 'Food',
+    description: '',
+    searchText: '',
+    date: now,
+    tags: [],
+    attachments: [],
+    importKey: '',
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
   };
 }
 
@@ -45,7 +61,10 @@ it('pages of the initial pull that lose documents to the rules do not end it: ev
     );
     expect(arrived).toBe(valid.length);
     expect((await records.findByIds(broken.map((doc) => doc._id)).exec()).size).toBe(0);
-    const status = await eventually(() => statusOf(t, u, 'records'), (s) => s.ignoredCount === broken.length);
+    const status = await eventually(
+      () => statusOf(t, u, 'records'),
+      (s) => s.ignoredCount === broken.length,
+    );
     expect(status.ignoredCount).toBe(broken.length);
   } finally {
     await t.close();

@@ -42,7 +42,10 @@ afterAll(async () => {
 describe('a phone that reads and writes the ledger through CouchDB alone', () => {
   it('finds the ledger by itself: owner id from <prefix>meta, the assets and balances PennyPost has', async () => {
     expect(phone.ownerId).toBe(u.id);
-    const balances = await eventually(() => phone.balances(), (b) => (b as Partial<typeof b>)[cash] !== undefined);
+    const balances = await eventually(
+      () => phone.balances(),
+      (b) => (b as Partial<typeof b>)[cash] !== undefined,
+    );
     expect(balances[cash]).toEqual({ name: 'Cash', currency: 'USD', balance: 10_000 });
   });
 
@@ -51,13 +54,27 @@ describe('a phone that reads and writes the ledger through CouchDB alone', () =>
     const id = await phone.addExpense({ asset: cash, amount: 1250, category: 'Food', description: 'Lunch at the Café', tags: ['phone'] });
     expect((await phone.balances())[cash].balance).toBe(8750); // the phone counts it at once
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await couch.local(`${PREFIX}records`).get(id).catch((error: { status: number }) => error.status)).toBe(404);
+    expect(
+      await couch
+        .local(`${PREFIX}records`)
+        .get(id)
+        .catch((error: { status: number }) => error.status),
+    ).toBe(404);
     expect(await balanceOf(t, u, cash)).toBe(100);
 
     phone.goOnline();
-    await eventually(() => balanceOf(t, u, cash), (b) => b === 87.5);
+    await eventually(
+      () => balanceOf(t, u, cash),
+      (b) => b === 87.5,
+    );
     expect((await t.api('accounting.get', { id }, u.token)).data).toMatchObject({
-      id, type: 'expense', amount: 12.5, asset: cash, category: 'Food', description: 'Lunch at the Café', tags: ['phone'],
+      id,
+      type: 'expense',
+      amount: 12.5,
+      asset: cash,
+      category: 'Food',
+      description: 'Lunch at the Café',
+      tags: ['phone'],
     });
     expect((await t.api('accounting.query', { text: 'café' }, u.token)).data.list.map((r: { id: string }) => r.id)).toContain(id);
 
@@ -76,16 +93,28 @@ describe('a phone that reads and writes the ledger through CouchDB alone', () =>
 
   it('sees an edit made in PennyPost, and PennyPost sees an edit made on the phone', async () => {
     const made = (await t.api('accounting.create', { type: 'expense', amount: 5, asset: cash, category: 'Transport', description: 'Bus' }, u.token)).data;
-    await eventually(() => phone.record(made.id), (r) => r?.amount === 500);
+    await eventually(
+      () => phone.record(made.id),
+      (r) => r?.amount === 500,
+    );
     await t.api('accounting.update', { id: made.id, amount: 7, description: 'Bus and tram' }, u.token);
-    const seen = await eventually(() => phone.record(made.id), (r) => r?.description === 'Bus and tram');
+    const seen = await eventually(
+      () => phone.record(made.id),
+      (r) => r?.description === 'Bus and tram',
+    );
     expect(seen).toMatchObject({ amount: 700, userId: u.id });
     // 100 − 12.50 − 7 on both sides
-    await eventually(() => phone.balances(), (b) => b[cash].balance === 8050);
+    await eventually(
+      () => phone.balances(),
+      (b) => b[cash].balance === 8050,
+    );
     expect(await balanceOf(t, u, cash)).toBe(80.5);
 
     await phone.editRecord(made.id, { amount: 900, description: 'Bus, tram and ferry' });
-    await eventually(() => t.api('accounting.get', { id: made.id }, u.token), (r) => r.data?.description === 'Bus, tram and ferry');
+    await eventually(
+      () => t.api('accounting.get', { id: made.id }, u.token),
+      (r) => r.data?.description === 'Bus, tram and ferry',
+    );
     expect(await balanceOf(t, u, cash)).toBe(78.5);
   });
 
@@ -93,7 +122,10 @@ describe('a phone that reads and writes the ledger through CouchDB alone', () =>
     const [bus] = (await phone.records()).filter((r) => r.category === 'Transport');
     await phone.deleteRecord(bus._id);
     expect(await phone.record(bus._id)).toBeUndefined();
-    await eventually(async () => (await t.api('accounting.get', { id: bus._id }, u.token)).code, (code) => code === 3001);
+    await eventually(
+      async () => (await t.api('accounting.get', { id: bus._id }, u.token)).code,
+      (code) => code === 3001,
+    );
     expect(await balanceOf(t, u, cash)).toBe(87.5);
     expect((await phone.balances())[cash].balance).toBe(8750);
     expect((await statusOf(t, u, 'records')).ignoredCount).toBe(0);

@@ -42,7 +42,11 @@ it('after the server is back, every collection (idle ones too) stops showing pau
 
     await couch.start();
     // The first request that reaches the server again.
-    await eventually(() => Promise.resolve(couch.requests.length), (n) => n > away, 10_000);
+    await eventually(
+      () => Promise.resolve(couch.requests.length),
+      (n) => n > away,
+      10_000,
+    );
     const back = Date.now();
     await eventually(
       (): Promise<Status> => t.api('sync.status', {}, u.token),
@@ -62,7 +66,13 @@ it('after the server is back, every collection (idle ones too) stops showing pau
     // While it was away, the collections did not each hammer the address: one try per retry period.
     // (Checked via the proxy being off: nothing reached it; the link's probes are what retry.)
   } finally {
-    if (!(await fetch(couch.url).then(() => true, () => false))) await couch.start();
+    if (
+      !(await fetch(couch.url).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await couch.start();
     await t.close();
   }
 }, 60_000);
@@ -91,7 +101,13 @@ it('a live change made on the server after it is back arrives in every idle coll
     );
     expect(Date.now() - written).toBeLessThan(3000);
   } finally {
-    if (!(await fetch(couch.url).then(() => true, () => false))) await couch.start();
+    if (
+      !(await fetch(couch.url).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await couch.start();
     await t.close();
   }
 }, 60_000);

@@ -200,11 +200,15 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     if (wanted.length === 0) return found;
     const base = allDocsUrl.slice(0, allDocsUrl.indexOf('_all_docs'));
     try {
-      const response = await send(`${base}_bulk_get`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ docs: wanted }),
-      }, options.timeoutMs);
+      const response = await send(
+        `${base}_bulk_get`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ docs: wanted }),
+        },
+        options.timeoutMs,
+      );
       if (response.status !== 200) {
         await response.body?.cancel().catch(() => undefined);
         return found;
@@ -404,7 +408,10 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       // Documents that waited and now pass go in first, as if CouchDB had sent them again (a newer
       // version in this answer replaces them).
       const inAnswer = new Set(page.map((row) => row.id));
-      const handedOver = gate.releasedDocs().filter((doc) => !inAnswer.has(doc._id)).map((doc) => ({ id: doc._id, doc }));
+      const handedOver = gate
+        .releasedDocs()
+        .filter((doc) => !inAnswer.has(doc._id))
+        .map((doc) => ({ id: doc._id, doc }));
       const results: SyncedDoc[] = [];
       let pageUrl = url;
       for (let first = true; ; first = false) {

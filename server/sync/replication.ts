@@ -171,7 +171,13 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
  * (server/sync/replication-fetch.ts), and should another device have written the same id since,
  * CouchDB answers the write with a conflict, which RxDB resolves as before. Deletions always ask.
  */
-function skipPointlessPrechecks(replication: RxCouchDBReplicationState<SyncedDoc>, primaryPath: string, freshIds: Set<string>, ownWrites: Map<string, string>, requestSize: number): void {
+function skipPointlessPrechecks(
+  replication: RxCouchDBReplicationState<SyncedDoc>,
+  primaryPath: string,
+  freshIds: Set<string>,
+  ownWrites: Map<string, string>,
+  requestSize: number,
+): void {
   const push = replication.push;
   if (!push) return;
   const writeOne = push.handler.bind(push);
@@ -189,9 +195,7 @@ function skipPointlessPrechecks(replication: RxCouchDBReplicationState<SyncedDoc
   };
   push.handler = async (rows) => {
     const pulled = replication.internalReplicationState?.firstSyncDone.down.getValue() === true;
-    const fresh = pulled
-      ? rows.filter((row) => !row.assumedMasterState && !row.newDocumentState._deleted).map((row) => row.newDocumentState[primaryPath] as string)
-      : [];
+    const fresh = pulled ? rows.filter((row) => !row.assumedMasterState && !row.newDocumentState._deleted).map((row) => row.newDocumentState[primaryPath] as string) : [];
     for (const id of fresh) freshIds.add(id);
     try {
       return await write(rows);

@@ -40,7 +40,10 @@ const IGNORED_SHOWN = 10;
 
 /** A valid CouchDB database name prefix derived from the CouchDB user name. */
 export function defaultPrefix(username: string): string {
-  const cleaned = username.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '');
+  const cleaned = username
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .replace(/^[^a-z]+/, '');
   return `pennypost_${cleaned || 'user'}_`.slice(0, 100);
 }
 
@@ -98,10 +101,7 @@ export class SyncService {
     }
   }
 
-  async configure(
-    userId: string,
-    input: { url: string; username: string; password: string; live?: boolean; collections?: string[]; prefix?: string },
-  ) {
+  async configure(userId: string, input: { url: string; username: string; password: string; live?: boolean; collections?: string[]; prefix?: string }) {
     const url = normalizeUrl(input.url);
     if (input.password === PASSWORD_PLACEHOLDER) await this.refusePlaceholder(userId, url, input.username);
     const available = this.available();
@@ -298,10 +298,7 @@ export class SyncService {
     const unreachable = running?.link.unreachable === true;
     const collections = config.collections.map((name) => {
       const entry = running?.collections.get(name);
-      const paused =
-        entry !== undefined &&
-        entry.state !== 'error' &&
-        (unreachable || (entry.lastNetworkErrorAt > 0 && Date.now() - entry.lastNetworkErrorAt < pausedWindow));
+      const paused = entry !== undefined && entry.state !== 'error' && (unreachable || (entry.lastNetworkErrorAt > 0 && Date.now() - entry.lastNetworkErrorAt < pausedWindow));
       if (paused && unreachable) entry.lastError = `Cannot reach ${config.url}; retrying every ${this.settings().retrySeconds} s.`;
       const problems = entry?.gate.report(IGNORED_SHOWN);
       const state: SyncState = !entry ? 'stopped' : paused ? 'paused' : entry.state;
@@ -309,7 +306,7 @@ export class SyncService {
         collection: name,
         remoteDatabase: `${config.prefix}${name}`,
         state,
-        lastError: state === 'paused' || state === 'error' ? entry?.lastError ?? null : null,
+        lastError: state === 'paused' || state === 'error' ? (entry?.lastError ?? null) : null,
         lastPushedAt: entry?.lastPushedAt ?? null,
         lastPulledAt: entry?.lastPulledAt ?? null,
         pending: entry?.pending.size ?? 0,

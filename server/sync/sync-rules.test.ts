@@ -26,16 +26,44 @@ async function localDoc(t: TestServer, collection: string, id: string) {
 function record(userId: string, id: string, fields: Record<string, unknown>) {
   const now = Date.now();
   return {
-    _id: id, userId, type: 'expense', amount: 1234, asset: '', toAsset: '', toAmount: 0, fee: 0, category: 'Food', description: '', searchText: '',
-    date: now, tags: [], attachments: [], importKey: '', createdAt: now, updatedAt: now, ...fields,
+    _id: id,
+    userId,
+    type: 'expense',
+    amount: 1234,
+    asset: '',
+    toAsset: '',
+    toAmount: 0,
+    fee: 0,
+    category: 'Food',
+    description: '',
+    searchText: '',
+    date: now,
+    tags: [],
+    attachments: [],
+    importKey: '',
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
   };
 }
 
 function asset(userId: string, id: string, fields: Record<string, unknown> = {}) {
   const now = Date.now();
   return {
-    _id: id, userId, name: 'From the phone', type: 'cash', currency: 'USD', openingBalance: 10_000, description: '', icon: '', status: 'normal',
-    isDefault: false, delFlag: false, createdAt: now, updatedAt: now, ...fields,
+    _id: id,
+    userId,
+    name: 'From the phone',
+    type: 'cash',
+    currency: 'USD',
+    openingBalance: 10_000,
+    description: '',
+    icon: '',
+    status: 'normal',
+    isDefault: false,
+    delFlag: false,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
   };
 }
 
@@ -46,9 +74,26 @@ function trade(userId: string, id: string, fields: Record<string, unknown>) {
 function goal(userId: string, id: string, fields: Record<string, unknown>) {
   const now = Date.now();
   return {
-    _id: id, userId, title: 'Bike', description: '', currency: 'USD', targetAmount: 100_000, currentAmount: 1000, peakAmount: 1000, category: 'other',
-    priority: 'medium', isPublic: false, status: 'active', startDate: now - DAY, endDate: now + 30 * DAY, completedAt: 0, contributionCount: 1,
-    lastContributionAt: now, createdAt: now - DAY, updatedAt: now, ...fields,
+    _id: id,
+    userId,
+    title: 'Bike',
+    description: '',
+    currency: 'USD',
+    targetAmount: 100_000,
+    currentAmount: 1000,
+    peakAmount: 1000,
+    category: 'other',
+    priority: 'medium',
+    isPublic: false,
+    status: 'active',
+    startDate: now - DAY,
+    endDate: now + 30 * DAY,
+    completedAt: 0,
+    contributionCount: 1,
+    lastContributionAt: now,
+    createdAt: now - DAY,
+    updatedAt: now,
+    ...fields,
   };
 }
 
@@ -122,7 +167,10 @@ describe('synced documents obey the domain rules', () => {
     expect(reason('mint-copy')).toMatch(/^this PennyPost did not make this trade/);
     expect(trades.ignored.some((i) => i.id === own._id)).toBe(false);
     expect(trades.state).not.toBe('error');
-    await eventually(() => reasonFor(t, u, 'achievements', 'mint-unlock'), (r) => /^waiting for the reward of "Goal getter"/.test(r ?? ''));
+    await eventually(
+      () => reasonFor(t, u, 'achievements', 'mint-unlock'),
+      (r) => /^waiting for the reward of "Goal getter"/.test(r ?? ''),
+    );
 
     for (const id of ids) expect(await localDoc(t, 'trades', id)).toBeUndefined();
     expect(await localDoc(t, 'achievements', 'mint-unlock')).toBeUndefined();
@@ -165,10 +213,16 @@ describe('synced documents obey the domain rules', () => {
 
   it('a record whose asset arrives later waits, and counts once the asset is there', async () => {
     await db('records').put(record(u.id, 'rec-early', { asset: 'late-asset', amount: 1234 }));
-    await eventually(() => reasonFor(t, u, 'records', 'rec-early'), (r) => /^waiting for the asset late-asset/.test(r ?? ''));
+    await eventually(
+      () => reasonFor(t, u, 'records', 'rec-early'),
+      (r) => /^waiting for the asset late-asset/.test(r ?? ''),
+    );
     expect(await localDoc(t, 'records', 'rec-early')).toBeUndefined();
     await db('assets').put(asset(u.id, 'late-asset'));
-    await eventually(() => balanceOf(t, u, 'late-asset'), (b) => b === 87.66);
+    await eventually(
+      () => balanceOf(t, u, 'late-asset'),
+      (b) => b === 87.66,
+    );
     expect((await t.api('accounting.get', { id: 'rec-early' }, u.token)).data).toMatchObject({ amount: 12.34, asset: 'late-asset' });
     expect(await reasonFor(t, u, 'records', 'rec-early')).toBeUndefined();
     // still waiting: the asset that never came
@@ -182,25 +236,44 @@ describe('synced documents obey the domain rules', () => {
     const today = new Date(now).toISOString().slice(0, 10);
     // Saved on the person's other PennyPost: the reward arrives before the goal it was paid for.
     await db('trades').put(trade(u.id, `laptop:saving_day:${today}`, { reason: 'saving_day', ref: today, cash: 50_00, createdAt: now }));
-    await eventually(() => reasonFor(t, u, 'trades', `laptop:saving_day:${today}`), (r) => /^waiting for a goal saved into on/.test(r ?? ''));
+    await eventually(
+      () => reasonFor(t, u, 'trades', `laptop:saving_day:${today}`),
+      (r) => /^waiting for a goal saved into on/.test(r ?? ''),
+    );
     expect((await wallet()).received.savingDays).toBe(before.received.savingDays);
     await db('goals').put(goal(u.id, 'laptop-goal', { lastContributionAt: now }));
     await eventually(wallet, (w) => w.received.savingDays === (before.received.savingDays as number) + 50);
 
     // A goal completed on the other PennyPost after 10 days, early: 10 × 10 coins + 50 % = 150.
     const done = goal(u.id, 'laptop-done', {
-      targetAmount: 5000, currentAmount: 5000, peakAmount: 5000, status: 'completed', createdAt: now - 10 * DAY - 60_000, startDate: now - 10 * DAY - 60_000,
-      completedAt: now, contributionCount: 2, endDate: now + 20 * DAY,
+      targetAmount: 5000,
+      currentAmount: 5000,
+      peakAmount: 5000,
+      status: 'completed',
+      createdAt: now - 10 * DAY - 60_000,
+      startDate: now - 10 * DAY - 60_000,
+      completedAt: now,
+      contributionCount: 2,
+      endDate: now + 20 * DAY,
     });
     await db('goals').put(done);
     await db('trades').put(trade(u.id, 'laptop:goal_completed:laptop-done', { reason: 'goal_completed', ref: 'laptop-done', cash: 150_00, createdAt: now }));
     await db('trades').put(trade(u.id, 'other:goal_completed:laptop-done', { reason: 'goal_completed', ref: 'laptop-done', cash: 1499_00, createdAt: now }));
     // (it may wait for its goal first)
-    await eventually(() => reasonFor(t, u, 'trades', 'other:goal_completed:laptop-done'), (r) => r === 'the rules pay 150 coins for completing "Bike", not 1499');
-    await eventually(async () => localDoc(t, 'trades', 'laptop:goal_completed:laptop-done'), (d) => d !== undefined);
+    await eventually(
+      () => reasonFor(t, u, 'trades', 'other:goal_completed:laptop-done'),
+      (r) => r === 'the rules pay 150 coins for completing "Bike", not 1499',
+    );
+    await eventually(
+      async () => localDoc(t, 'trades', 'laptop:goal_completed:laptop-done'),
+      (d) => d !== undefined,
+    );
     // The goal itself too: its reward may be taken while the goal is still on its way (the trade's
     // rule counts it as pending), and its achievements are evaluated when it is written here.
-    await eventually(async () => localDoc(t, 'goals', 'laptop-done'), (d) => d !== undefined);
+    await eventually(
+      async () => localDoc(t, 'goals', 'laptop-done'),
+      (d) => d !== undefined,
+    );
     // Paid once, whether this PennyPost's own evaluation or the synced entry came first.
     // (getAchievements runs the evaluation the synced goal started, if it has not run yet.)
     await t.api('savings.getAchievements', {}, u.token);
@@ -227,7 +300,10 @@ describe('synced documents obey the domain rules', () => {
     const { _rev, ...unlock } = (await db('achievements').allDocs({ include_docs: true })).rows.find((r: { id: string }) => r.id !== 'mint-unlock').doc;
     await db('achievements').put({ ...unlock, _id: `copy-${unlock._id}` });
     await db('trades').put(trade(u.id, `copy:saving_day:${today}`, { reason: 'saving_day', ref: today, cash: 50_00, createdAt: now }));
-    await eventually(async () => (await localDoc(t, 'achievements', `copy-${unlock._id}`)) !== undefined && (await localDoc(t, 'trades', `copy:saving_day:${today}`)) !== undefined, (ok) => ok);
+    await eventually(
+      async () => (await localDoc(t, 'achievements', `copy-${unlock._id}`)) !== undefined && (await localDoc(t, 'trades', `copy:saving_day:${today}`)) !== undefined,
+      (ok) => ok,
+    );
     await t.server.app.services.savings.idle();
     // (Achievement rewards of the synced goal may still be paid meanwhile: only they may move cash.)
     const final = await wallet();
@@ -247,8 +323,14 @@ describe('synced documents obey the domain rules', () => {
     await db('goals').put(goal(u.id, 'goal-cheat', { status: 'completed', currentAmount: 10, peakAmount: 10, targetAmount: 100_000, completedAt: now }));
     const done = await db('goals').get('laptop-done');
     await db('goals').put({ ...done, createdAt: now - 400 * DAY, updatedAt: now + 1000 });
-    await eventually(() => reasonFor(t, u, 'goals', 'goal-cheat'), (r) => r === 'it is completed below its target');
-    await eventually(() => reasonFor(t, u, 'goals', 'laptop-done'), (r) => r === 'a completed goal is final: it cannot change');
+    await eventually(
+      () => reasonFor(t, u, 'goals', 'goal-cheat'),
+      (r) => r === 'it is completed below its target',
+    );
+    await eventually(
+      () => reasonFor(t, u, 'goals', 'laptop-done'),
+      (r) => r === 'a completed goal is final: it cannot change',
+    );
     expect((await localDoc(t, 'goals', 'laptop-done'))?.createdAt).toBe(done.createdAt);
     expect(await localDoc(t, 'goals', 'goal-cheat')).toBeUndefined();
   });
@@ -262,13 +344,19 @@ describe('a record waiting for its asset', () => {
     expect((await configureSync(first, couch, u, { prefix: 'pp_rules_restart_', collections: ['assets', 'records'] })).code).toBe(200);
     await inSync(first, u);
     await couch.client('pp_rules_restart_records').put(record(u.id, 'rec-waits', { asset: 'asset-later', amount: 500 }));
-    await eventually(() => reasonFor(first, u, 'records', 'rec-waits'), (r) => /^waiting for the asset asset-later/.test(r ?? ''));
+    await eventually(
+      () => reasonFor(first, u, 'records', 'rec-waits'),
+      (r) => /^waiting for the asset asset-later/.test(r ?? ''),
+    );
     await first.close(true);
     // The replication's checkpoint is past the record now: only the kept copy can bring it in.
     await couch.client('pp_rules_restart_assets').put(asset(u.id, 'asset-later'));
     const second = await startTestServer({ dataDir, settings: FAST });
     try {
-      await eventually(() => balanceOf(second, u, 'asset-later'), (b) => b === 95);
+      await eventually(
+        () => balanceOf(second, u, 'asset-later'),
+        (b) => b === 95,
+      );
       expect(await reasonFor(second, u, 'records', 'rec-waits')).toBeUndefined();
       expect((await second.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);
     } finally {
@@ -313,7 +401,10 @@ describe('issue 16, finding 6: a phone writes records that pass the schema but b
     for (const doc of Object.values(docs)) await phone.records.put(doc);
     // A valid expense written after them: once it counts, the phone's documents have all arrived.
     await phone.records.put(record(phone.ownerId, 'f6-valid', { asset: cash, amount: 100 }));
-    await eventually(() => balanceOf(t, u, cash), (b) => b === before.cash - 1);
+    await eventually(
+      () => balanceOf(t, u, cash),
+      (b) => b === before.cash - 1,
+    );
     const status = await eventually(
       () => statusOf(t, u, 'records'),
       (s) => Object.keys(docs).every((id) => s.ignored.some((i) => i.id === id)),
@@ -354,12 +445,18 @@ describe('issue 16, finding 6: a phone writes records that pass the schema but b
     const before = { cash: await balanceOf(t, u, cash), savings: await balanceOf(t, u, savings) };
     const broken = await phone.records.get('f6-empty-to');
     await phone.records.put({ ...broken, toAsset: savings, updatedAt: Date.now() });
-    await eventually(() => balanceOf(t, u, savings), (b) => b === before.savings + 50);
+    await eventually(
+      () => balanceOf(t, u, savings),
+      (b) => b === before.savings + 50,
+    );
     expect(await balanceOf(t, u, cash)).toBe(before.cash - 50);
     expect(await reasonFor(t, u, 'records', 'f6-empty-to')).toBeUndefined();
 
     await phone.records.remove(await phone.records.get('f6-unknown-asset'));
-    await eventually(() => reasonFor(t, u, 'records', 'f6-unknown-asset'), (r) => r === undefined);
+    await eventually(
+      () => reasonFor(t, u, 'records', 'f6-unknown-asset'),
+      (r) => r === undefined,
+    );
     expect(await localDoc(t, 'records', 'f6-unknown-asset')).toBeUndefined();
     expect((await t.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);
   });

@@ -22,7 +22,10 @@ beforeAll(async () => {
   await couch.setUser('configure_tester', 'tester-secret');
   // Signed in once before the test (CouchDB may rewrite a new account's password hash on its first
   // sign-in; the configure test wants the account settled).
-  for (const [name, password] of [['reader', 'reader-secret'], ['configure_tester', 'tester-secret']]) {
+  for (const [name, password] of [
+    ['reader', 'reader-secret'],
+    ['configure_tester', 'tester-secret'],
+  ]) {
     const session = await fetch(`${couch.url}_session`, { headers: { authorization: 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64') } });
     expect(session.status).toBe(200);
   }
@@ -118,17 +121,37 @@ describe('push and pull', () => {
     const phone = couch.client('pp_all_records', await phoneAccount(couch, 'pp_all_', ['meta', 'assets', 'records']));
     const now = Date.now();
     const doc = {
-      _id: `phone-${now}`, userId: u.id, type: 'expense', amount: 1234, asset: cash, toAsset: '', toAmount: 0, fee: 0,
-      category: 'Food', description: 'from the phone', searchText: 'from the phone', date: now, tags: ['mobile'], attachments: [],
-      importKey: '', createdAt: now, updatedAt: now,
+      _id: `phone-${now}`,
+      userId: u.id,
+      type: 'expense',
+      amount: 1234,
+      asset: cash,
+      toAsset: '',
+      toAmount: 0,
+      fee: 0,
+      category: 'Food',
+      description: 'from the phone',
+      searchText: 'from the phone',
+      date: now,
+      tags: ['mobile'],
+      attachments: [],
+      importKey: '',
+      createdAt: now,
+      updatedAt: now,
     };
     const put = await phone.put(doc);
-    await eventually(() => balanceOf(t, u, cash), (b) => b === before - 12.34);
+    await eventually(
+      () => balanceOf(t, u, cash),
+      (b) => b === before - 12.34,
+    );
     const list = await t.api('accounting.query', { tag: 'mobile' }, u.token);
     expect(list.data.list[0]).toMatchObject({ id: doc._id, amount: 12.34, description: 'from the phone' });
     // The server-side delete arrives as a stub {_id, _rev, _deleted} (rxdb issue 7444): it must still delete.
     await phone.remove(doc._id, put.rev);
-    await eventually(() => balanceOf(t, u, cash), (b) => b === before);
+    await eventually(
+      () => balanceOf(t, u, cash),
+      (b) => b === before,
+    );
     expect((await t.api('accounting.get', { id: doc._id }, u.token)).code).toBe(3001);
     expect((await t.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);
   });
@@ -137,8 +160,21 @@ describe('push and pull', () => {
     const phone = couch.client('pp_all_records');
     const now = Date.now();
     const base = {
-      type: 'expense', amount: 100, asset: 'x', toAsset: '', toAmount: 0, fee: 0, category: 'Food', description: '', searchText: '',
-      date: now, tags: [], attachments: [], importKey: '', createdAt: now, updatedAt: now,
+      type: 'expense',
+      amount: 100,
+      asset: 'x',
+      toAsset: '',
+      toAmount: 0,
+      fee: 0,
+      category: 'Food',
+      description: '',
+      searchText: '',
+      date: now,
+      tags: [],
+      attachments: [],
+      importKey: '',
+      createdAt: now,
+      updatedAt: now,
     };
     await phone.put({ ...base, _id: `foreign-${now}`, userId: 'somebody-else' });
     await phone.put({ ...base, _id: `ownerless-${now}` });
@@ -179,11 +215,20 @@ describe('two PennyPost instances of the same person', () => {
       // a record made on the laptop reaches home; an edit on the laptop reaches home; a delete at home reaches the laptop
       const laptopRec = await laptop.api('accounting.create', { type: 'income', amount: 50, asset: cash, category: 'Salary', description: 'laptop' }, b.token);
       expect(laptopRec.code).toBe(200);
-      await eventually(() => balanceOf(home, a, cash), (v) => v === 230);
+      await eventually(
+        () => balanceOf(home, a, cash),
+        (v) => v === 230,
+      );
       await laptop.api('accounting.update', { id: rec.id, amount: 25, description: 'edited on laptop' }, b.token);
-      await eventually(() => home.api('accounting.get', { id: rec.id }, a.token), (r) => r.data?.description === 'edited on laptop');
+      await eventually(
+        () => home.api('accounting.get', { id: rec.id }, a.token),
+        (r) => r.data?.description === 'edited on laptop',
+      );
       await home.api('accounting.delete', { id: laptopRec.data.id }, a.token);
-      await eventually(async () => (await laptop.api('accounting.get', { id: laptopRec.data.id }, b.token)).code, (code) => code === 3001);
+      await eventually(
+        async () => (await laptop.api('accounting.get', { id: laptopRec.data.id }, b.token)).code,
+        (code) => code === 3001,
+      );
       await eventually(laptopBalance, (v) => v === 175);
       expect(await balanceOf(home, a, cash)).toBe(175);
 
@@ -194,8 +239,14 @@ describe('two PennyPost instances of the same person', () => {
       await new Promise((r) => setTimeout(r, 5));
       await laptop.api('accounting.update', { id: rec.id, description: 'laptop, later' }, b.token);
       await laptop.api('sync.start', {}, b.token);
-      await eventually(() => home.api('accounting.get', { id: rec.id }, a.token), (r) => r.data?.description === 'laptop, later');
-      await eventually(() => laptop.api('accounting.get', { id: rec.id }, b.token), (r) => r.data?.description === 'laptop, later');
+      await eventually(
+        () => home.api('accounting.get', { id: rec.id }, a.token),
+        (r) => r.data?.description === 'laptop, later',
+      );
+      await eventually(
+        () => laptop.api('accounting.get', { id: rec.id }, b.token),
+        (r) => r.data?.description === 'laptop, later',
+      );
       expect((await laptop.api('asset.checkBalances', {}, b.token)).data.ok).toBe(true);
       expect((await home.api('asset.checkBalances', {}, a.token)).data.ok).toBe(true);
       // the laptop's own account id never reached the server: documents go up under the owner id
@@ -225,7 +276,11 @@ describe('offline and errors', () => {
       const records = paused.data.collections.find((c: { collection: string }) => c.collection === 'records');
       expect(records.pending).toBe(3);
       await couch.start();
-      await eventually(async () => (await couch.client('pp_offline_records').allDocs()).rows.length, (n) => n === 3, 15_000);
+      await eventually(
+        async () => (await couch.client('pp_offline_records').allDocs()).rows.length,
+        (n) => n === 3,
+        15_000,
+      );
       await eventually(
         () => t.api('sync.status', {}, u.token),
         (s) => s.data.collections.every((c: { state: string; pending: number }) => c.state !== 'paused' && c.pending === 0),
@@ -237,7 +292,13 @@ describe('offline and errors', () => {
       expect((await couch.client('pp_offline_records').allDocs()).rows).toHaveLength(3);
       expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(3);
     } finally {
-      if (!(await fetch(couch.url).then(() => true, () => false))) await couch.start();
+      if (
+        !(await fetch(couch.url).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await couch.start();
       await t.close();
     }
   }, 60_000);
@@ -254,7 +315,10 @@ describe('offline and errors', () => {
       await inSync(t, u);
       await couch.setUser('temp', 'changed');
       await t.api('asset.create', { name: 'Second', type: 'cash' }, u.token);
-      const failed = await eventually(() => t.api('sync.status', {}, u.token), (s) => s.data.collections[0].state === 'error');
+      const failed = await eventually(
+        () => t.api('sync.status', {}, u.token),
+        (s) => s.data.collections[0].state === 'error',
+      );
       expect(failed.data.collections[0].lastError).toMatch(/^CouchDB refused the (username or password\.|password for user temp\b)/);
       const before = couch.requests.length;
       await new Promise((r) => setTimeout(r, 1500)); // 7 retry periods
@@ -308,7 +372,10 @@ describe('offline and errors', () => {
     const second = await startTestServer({ dataDir, settings: FAST });
     try {
       await second.api('accounting.create', { type: 'expense', amount: 2, asset: cash }, u.token);
-      await eventually(async () => (await couch.client('pp_restart_records').allDocs()).rows.length, (n) => n === 1);
+      await eventually(
+        async () => (await couch.client('pp_restart_records').allDocs()).rows.length,
+        (n) => n === 1,
+      );
     } finally {
       await second.close();
     }

@@ -21,7 +21,10 @@ const TYPED = {
 
 describe('synced collections', () => {
   it('the SyncedCollection type names exactly the definitions marked sync', () => {
-    const flagged = allDomains().flatMap((domain) => domain.collections ?? []).filter((def) => def.sync).map((def) => def.name);
+    const flagged = allDomains()
+      .flatMap((domain) => domain.collections ?? [])
+      .filter((def) => def.sync)
+      .map((def) => def.name);
     expect([...flagged].sort()).toEqual(Object.keys(TYPED).sort());
   });
 });

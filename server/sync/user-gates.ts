@@ -65,7 +65,9 @@ export class UserGates {
       this.timer = null;
       const changed = this.changed;
       this.changed = new Set();
-      this.queue = this.queue.then(() => this.run(changed)).catch((error: unknown) => this.app.log.warn('sync: re-checking waiting documents failed', { error: (error as Error).message }));
+      this.queue = this.queue
+        .then(() => this.run(changed))
+        .catch((error: unknown) => this.app.log.warn('sync: re-checking waiting documents failed', { error: (error as Error).message }));
     }, 20);
   }
 

@@ -36,12 +36,7 @@ export function tinyPdf(): Buffer {
 export const HTML_PAGE = Buffer.from('<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>\n');
 
 /** file.upload then PUT the bytes; returns both answers. */
-export async function uploadFile(
-  t: TestServer,
-  token: string,
-  bytes: Buffer,
-  options: { fileName?: string; fileType?: string; category?: string; fileSize?: number } = {},
-) {
+export async function uploadFile(t: TestServer, token: string, bytes: Buffer, options: { fileName?: string; fileType?: string; category?: string; fileSize?: number } = {}) {
   const ticket = await t.api(
     'file.upload',
     {

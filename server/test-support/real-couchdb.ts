@@ -86,13 +86,10 @@ export class RealCouchDb {
     const target = this.target;
     const proxy = createServer((req, res) => {
       this.requests.push(`${String(req.method)} ${String(req.url)}`);
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
+      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
       upstream.on('error', () => {
         if (!res.headersSent) res.writeHead(502);
         res.end();
@@ -144,7 +141,10 @@ export class RealCouchDb {
       const security = (await this.admin(`${encodeURIComponent(db)}/_security`)) ?? {};
       const names = new Set<string>(security.members?.names ?? []);
       names.add(name);
-      await this.admin(`${encodeURIComponent(db)}/_security`, { method: 'PUT', body: JSON.stringify({ ...security, members: { ...(security.members ?? {}), names: [...names] } }) });
+      await this.admin(`${encodeURIComponent(db)}/_security`, {
+        method: 'PUT',
+        body: JSON.stringify({ ...security, members: { ...(security.members ?? {}), names: [...names] } }),
+      });
     }
   }
 

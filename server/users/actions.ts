@@ -29,7 +29,7 @@ const USER_OBJECT =
   '`role` is owner, admin or member; `mustChangePassword` true means only user.changePassword and user.logout answer until a new password is set.';
 const REGISTRATION_NOTES =
   'Who may sign up is settings registration.fromThisComputer / fromNetwork: `open`, `invite` (an invite code is needed) or `closed`; defaults: open from this computer, invite from the network. ' +
-  'The first account of a data dir is its owner and must be created from this computer unless fromNetwork is open. Accounts created with an invite get the invite\'s role.';
+  "The first account of a data dir is its owner and must be created from this computer unless fromNetwork is open. Accounts created with an invite get the invite's role.";
 
 const register = defineAction({
   summary: 'Create an account and sign in on this device.',
@@ -87,16 +87,16 @@ const login = defineAction({
     [usersErrors.rows.alipayKeysInvalid, 'the Alipay keys in the settings are not valid RSA keys'],
     [usersErrors.rows.invalidCredentials, 'wrong email or password'],
     [usersErrors.rows.platformCodeRefused, 'the platform refused the code'],
-    [usersErrors.rows.platformAnswerRefused, 'Alipay\'s answer refuses the code'],
+    [usersErrors.rows.platformAnswerRefused, "Alipay's answer refuses the code"],
     [usersErrors.rows.accountLocked, 'the account is locked after too many wrong passwords'],
     [usersErrors.rows.accountDisabled, 'the account is disabled by the owner or an admin'],
     [usersErrors.rows.signUpsClosed, 'a first platform sign-in would create an account where sign-ups are closed'],
     [usersErrors.rows.inviteNeeded, 'a first platform sign-in would create an account where sign-ups need an invite code'],
     [commonErrors.rows.rateLimited, 'too many sign-in attempts from this address'],
     [usersErrors.rows.platformFailed, 'WeChat or Alipay could not be reached or answered something unusable'],
-    [usersErrors.rows.wechatRefusedCredentials, 'WeChat refused this server\'s credentials'],
+    [usersErrors.rows.wechatRefusedCredentials, "WeChat refused this server's credentials"],
     [usersErrors.rows.wechatBusy, 'WeChat is busy'],
-    [usersErrors.rows.alipayRefusedRequest, 'Alipay refused this server\'s request'],
+    [usersErrors.rows.alipayRefusedRequest, "Alipay refused this server's request"],
   ],
   handler: (params, ctx) => {
     const device = { deviceId: params.deviceId, deviceInfo: params.deviceInfo };
@@ -143,7 +143,6 @@ const logout = defineAction({
     return { loggedOut: true };
   },
 });
-
 
 const registrationInfo = defineAction({
   summary: 'What the sign-up screen needs to know: is there an owner yet, and may the caller sign up (open, with an invite code, or not at all).',
@@ -286,7 +285,7 @@ const resetPassword = defineAction({
 
 const deleteUser = defineAction({
   summary: 'Delete an account and all its data on this PennyPost (ledger, files, links, savings, push, sync settings). Cannot be undone.',
-  notes: '`confirm` must repeat the account\'s username. A remote CouchDB the account synced to is not touched. Take a snapshot first if in doubt.',
+  notes: "`confirm` must repeat the account's username. A remote CouchDB the account synced to is not touched. Take a snapshot first if in doubt.",
   auth: 'admin',
   params: Params({ userId: UserId, confirm: Type.String({ maxLength: 64 }) }),
   returns: '`{deleted: true, userId}`',

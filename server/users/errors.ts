@@ -16,7 +16,11 @@ export const usersErrors = errorCatalogue({
 
   // 1002: wrong credentials
   invalidCredentials: { code: 1002, status: 401, message: () => 'Wrong email or password.' },
-  platformCodeRefused: { code: 1002, status: 401, message: (platform: PlatformName, detail: string) => `${platform} did not accept this sign-in code (${detail}). Start the sign-in again.` },
+  platformCodeRefused: {
+    code: 1002,
+    status: 401,
+    message: (platform: PlatformName, detail: string) => `${platform} did not accept this sign-in code (${detail}). Start the sign-in again.`,
+  },
   platformAnswerRefused: { code: 1002, status: 401, message: (platform: PlatformName, detail: string) => `${platform} did not accept this sign-in code (${detail}).` },
 
   // 1003: the session expired

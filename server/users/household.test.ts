@@ -70,7 +70,19 @@ describe('roles', () => {
     const restricted = ACTIONS.filter((a) => a.auth === 'admin' || a.auth === 'owner');
     const names = restricted.map((a) => a.name);
     // The issue's list: server settings, snapshots and restores, the household.
-    for (const name of ['settings.get', 'settings.update', 'backup.listSnapshots', 'backup.createSnapshot', 'backup.restoreSnapshot', 'user.setRole', 'user.createInvite', 'user.listMembers', 'user.disable', 'user.delete', 'user.resetPassword']) {
+    for (const name of [
+      'settings.get',
+      'settings.update',
+      'backup.listSnapshots',
+      'backup.createSnapshot',
+      'backup.restoreSnapshot',
+      'user.setRole',
+      'user.createInvite',
+      'user.listMembers',
+      'user.disable',
+      'user.delete',
+      'user.resetPassword',
+    ]) {
       expect(names).toContain(name);
     }
     const snapshotsBefore = (await t.api('backup.listSnapshots', {}, owner.token)).data;
@@ -125,18 +137,22 @@ describe('registration policy and invites', () => {
   });
 
   it('a reverse proxy on this computer relays callers from anywhere: they sign up as the network does', async () => {
-    const viaProxy = await t.fetch('/api', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
-      body: JSON.stringify({ action: 'user.register', params: { username: 'proxied', email: 'proxied@example.com', password: PASSWORD } }),
-    }).then((r) => r.json());
+    const viaProxy = await t
+      .fetch('/api', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+        body: JSON.stringify({ action: 'user.register', params: { username: 'proxied', email: 'proxied@example.com', password: PASSWORD } }),
+      })
+      .then((r) => r.json());
     expect(viaProxy.code).toBe(403);
     expect(viaProxy.message).toMatch(/invite code/);
-    const info = await t.fetch('/api', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', forwarded: 'for=203.0.113.9' },
-      body: JSON.stringify({ action: 'user.registrationInfo', params: {} }),
-    }).then((r) => r.json());
+    const info = await t
+      .fetch('/api', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', forwarded: 'for=203.0.113.9' },
+        body: JSON.stringify({ action: 'user.registrationInfo', params: {} }),
+      })
+      .then((r) => r.json());
     expect(info.data).toEqual({ hasOwner: true, signUp: 'invite', desktop: false });
   });
 
@@ -285,14 +301,16 @@ describe('finding 3: sign-ins end everywhere at once', () => {
 
   it('expiry closes it within a second', async () => {
     const s = await t.api('user.login', { email: owner.email, password: PASSWORD });
-    expect(await endsWithin(s.data.token, () => {
-      clock.advance(3600_000 + 1);
-      return Promise.resolve();
-    })).toBeLessThan(1000);
+    expect(
+      await endsWithin(s.data.token, () => {
+        clock.advance(3600_000 + 1);
+        return Promise.resolve();
+      }),
+    ).toBeLessThan(1000);
     clock.set(Date.now());
   });
 
-  it('a password change closes the other sessions\' feeds (not the one that changed it)', async () => {
+  it("a password change closes the other sessions' feeds (not the one that changed it)", async () => {
     const other = await t.api('user.login', { email: owner.email, password: PASSWORD });
     const here = await t.api('user.login', { email: owner.email, password: PASSWORD });
     const hereStream = await openStream(t.url, here.data.token);

@@ -20,11 +20,7 @@ const CODE_CHARS = 12;
 
 /** "k7qx-4m2p 9r…" → "K7QX4M2P9R…": case, spaces and dashes do not matter; O→0, I/L→1. */
 export function normalizeInviteCode(code: string): string {
-  return code
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/O/g, '0')
-    .replace(/[IL]/g, '1');
+  return code.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 }
 
 function hashOf(normalized: string): string {

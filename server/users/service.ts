@@ -145,7 +145,7 @@ export class UserService implements Authenticator {
 
   async owner(): Promise<UserDoc | null> {
     const doc = await this.users.findOne({ selector: { role: 'owner' } }).exec();
-    return doc ? (doc.toJSON()) : null;
+    return doc ? doc.toJSON() : null;
   }
 
   /**
@@ -179,7 +179,7 @@ export class UserService implements Authenticator {
 
   private async findOneBy(field: 'usernameKey' | 'email' | 'wechatId' | 'alipayId', value: string): Promise<UserDoc | null> {
     const doc = await this.users.findOne({ selector: { [field]: value } }).exec();
-    return doc ? (doc.toJSON()) : null;
+    return doc ? doc.toJSON() : null;
   }
 
   private async issue(user: UserDoc, device: Device): Promise<LoginResult> {
@@ -364,7 +364,10 @@ export class UserService implements Authenticator {
     const user = await this.findById(session.userId);
     if (!user) throw usersErrors.tokenUserNotFound();
     if (user.disabled) throw disabledError();
-    return { user: { id: user.id, username: user.username, role: user.role, mustChangePassword: user.mustChangePassword }, session: { id: session.id, userId: session.userId, expiresAt: session.expiresAt } };
+    return {
+      user: { id: user.id, username: user.username, role: user.role, mustChangePassword: user.mustChangePassword },
+      session: { id: session.id, userId: session.userId, expiresAt: session.expiresAt },
+    };
   }
 
   async verifyToken(token: string): Promise<{ valid: true; user: PublicUser; expiresAt: number }> {

@@ -38,9 +38,7 @@ describe('user.register', () => {
   });
 
   it('registers only one of many concurrent sign-ups with the same email', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => t.api('user.register', { username: `racer${i}`, email: 'race@example.com', password: PASSWORD })),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => t.api('user.register', { username: `racer${i}`, email: 'race@example.com', password: PASSWORD })));
     expect(answers.filter((a) => a.code === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.code === 409)).toHaveLength(5);
   });

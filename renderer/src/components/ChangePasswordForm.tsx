@@ -78,7 +78,14 @@ export function ChangePasswordForm({
           onChange={(e) => setNext(e.currentTarget.value)}
           error={tooShort ? t('auth.passwordTooShort') : field === 'newPassword' ? errorText(error) : null}
         />
-        <PasswordInput label={t('auth.repeatNewPassword')} autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.currentTarget.value)} error={mismatch ? t('auth.mismatch') : null} />
+        <PasswordInput
+          label={t('auth.repeatNewPassword')}
+          autoComplete="new-password"
+          required
+          value={repeat}
+          onChange={(e) => setRepeat(e.currentTarget.value)}
+          error={mismatch ? t('auth.mismatch') : null}
+        />
         {general && (
           <Alert color="red" role="alert">
             {general}

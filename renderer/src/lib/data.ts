@@ -68,7 +68,7 @@ export function useAction() {
       mounted.current = false;
     };
   }, []);
-  const run = useCallback(async <T,>(fn: () => Promise<T>, options: { invalidate?: boolean } = {}): Promise<T | undefined> => {
+  const run = useCallback(async <T>(fn: () => Promise<T>, options: { invalidate?: boolean } = {}): Promise<T | undefined> => {
     setBusy(true);
     setError(null);
     try {

@@ -53,8 +53,13 @@ export function mediaTypeOf(file: File): string {
 
 /** file.upload, then PUT the bytes to the single-use URL. Answers the new file id. */
 export async function uploadFile(file: File, category: string, onProgress?: (fraction: number) => void): Promise<string> {
-  // eslint-disable-next-line no-control-regex -- control characters are not allowed in stored file names
-  const announced = await call('file.upload', { fileName: file.name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255) || 'file', fileType: mediaTypeOf(file), fileSize: file.size, category });
+  const announced = await call('file.upload', {
+    // eslint-disable-next-line no-control-regex -- control characters are not allowed in stored file names
+    fileName: file.name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 255) || 'file',
+    fileType: mediaTypeOf(file),
+    fileSize: file.size,
+    category,
+  });
   await putBytes(announced.uploadUrl, file, onProgress);
   return announced.fileId;
 }

@@ -32,7 +32,7 @@ describe('amounts as people type them', () => {
     }
   });
 
-  it("refuses more decimals than the currency has (USD 2, JPY 0, KWD 3)", () => {
+  it('refuses more decimals than the currency has (USD 2, JPY 0, KWD 3)', () => {
     expect(parseNumber('1.999', usd)).toEqual({ ok: false, problem: { kind: 'decimals', currency: 'USD', decimals: 2 } });
     expect(value('1.990', usd)).toBe('decimals');
     expect(value('100.5', jpy)).toBe('decimals');

@@ -37,8 +37,7 @@ export type NumberProblem =
 
 export type ParsedNumber =
   /** `value` is null only for an empty optional field; `text` is the exact decimal text (no grouping). */
-  | { ok: true; value: number | null; text: string }
-  | { ok: false; problem: NumberProblem };
+  { ok: true; value: number | null; text: string } | { ok: false; problem: NumberProblem };
 
 /** Full-width digits, point, comma and minus (Chinese input methods), and the typographic minus. */
 function normalise(input: string): string {
@@ -78,7 +77,10 @@ const RATE_DIGITS = 12;
 
 export function parseNumber(input: string, rule: NumberRule): ParsedNumber {
   const text = normalise(input);
-  if (text === '') return rule.optional ? { ok: true, value: null, text: '' } : { ok: false, problem: rule.kind === 'whole' ? { kind: 'whole', min: rule.min, max: rule.max } : rule.kind === 'rate' ? { kind: 'rate' } : { kind: 'required' } };
+  if (text === '')
+    return rule.optional
+      ? { ok: true, value: null, text: '' }
+      : { ok: false, problem: rule.kind === 'whole' ? { kind: 'whole', min: rule.min, max: rule.max } : rule.kind === 'rate' ? { kind: 'rate' } : { kind: 'required' } };
   const parts = split(text);
 
   if (rule.kind === 'whole') {

@@ -27,11 +27,29 @@ function pushPage(module: PushModule): ComponentType {
  */
 export const SCREEN_COMPONENTS: Record<ScreenKey, ComponentType> = {
   dashboard: DashboardPage,
-  records: chunk(() => import('./records'), (m) => m.RecordsPage),
-  assets: chunk(() => import('./assets'), (m) => m.AssetsPage),
-  stats: chunk(() => import('./stats'), (m) => m.StatsPage),
-  savings: chunk(() => import('./savings'), (m) => m.SavingsPage),
+  records: chunk(
+    () => import('./records'),
+    (m) => m.RecordsPage,
+  ),
+  assets: chunk(
+    () => import('./assets'),
+    (m) => m.AssetsPage,
+  ),
+  stats: chunk(
+    () => import('./stats'),
+    (m) => m.StatsPage,
+  ),
+  savings: chunk(
+    () => import('./savings'),
+    (m) => m.SavingsPage,
+  ),
   push: chunk(() => import('./push'), pushPage),
-  files: chunk(() => import('./files'), (m) => m.FilesPage),
-  settings: chunk(() => import('./settings'), (m) => m.SettingsPage),
+  files: chunk(
+    () => import('./files'),
+    (m) => m.FilesPage,
+  ),
+  settings: chunk(
+    () => import('./settings'),
+    (m) => m.SettingsPage,
+  ),
 };

@@ -27,7 +27,10 @@ import type { ClassicLevel } from 'classic-level';
 
 export class StorageUnavailableError extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'StorageUnavailableError';
   }

@@ -102,9 +102,7 @@ const ID_CHUNK = 1000;
 const GET_SLICE = 128;
 const GET_PARALLEL = 4;
 
-export class RxStorageInstanceLevel<RxDocType>
-  implements RxStorageInstance<RxDocType, LevelStorageInternals, LevelInstanceCreationOptions, RxStorageDefaultCheckpoint>
-{
+export class RxStorageInstanceLevel<RxDocType> implements RxStorageInstance<RxDocType, LevelStorageInternals, LevelInstanceCreationOptions, RxStorageDefaultCheckpoint> {
   readonly primaryPath: string;
   private readonly level: LevelDb;
   private readonly docKeyPrefix: string;
@@ -133,7 +131,9 @@ export class RxStorageInstanceLevel<RxDocType>
     this.level = internals.level;
     this.health = healthOf(internals.level);
     // Every instance on this state is an instance of this collection: the documents are RxDocType.
-    this.sharedSubscription = shared.changes.subscribe((bulk) => this.changes$.next(bulk as EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>));
+    this.sharedSubscription = shared.changes.subscribe((bulk) =>
+      this.changes$.next(bulk as EventBulk<RxStorageChangeEvent<RxDocumentData<RxDocType>>, RxStorageDefaultCheckpoint>),
+    );
     this.sync = settings.sync !== false;
     this.primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey);
     this.docKeyPrefix = docPrefix(internals.prefix);
@@ -197,66 +197,68 @@ export class RxStorageInstanceLevel<RxDocType>
 
   bulkWrite(documentWrites: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> {
     this.ensureOpen();
-    return this.enqueue(() => this.health.write(async () => {
-      this.ensureOpen();
-      const primaryPath = this.primaryPath;
-      const ids = new Set<string>();
-      for (const row of documentWrites) ids.add(primaryOf(row.document, primaryPath));
-      const idList = [...ids];
-      const stored = await this.level.getMany(idList.map((id) => this.docKey(id)));
-      const docsInDb = new Map<string, RxDocumentData<RxDocType>>();
-      for (let i = 0; i < idList.length; i++) {
-        const raw = stored[i];
-        if (raw !== undefined) docsInDb.set(idList[i], parseStored(raw) as RxDocumentData<RxDocType>);
-      }
+    return this.enqueue(() =>
+      this.health.write(async () => {
+        this.ensureOpen();
+        const primaryPath = this.primaryPath;
+        const ids = new Set<string>();
+        for (const row of documentWrites) ids.add(primaryOf(row.document, primaryPath));
+        const idList = [...ids];
+        const stored = await this.level.getMany(idList.map((id) => this.docKey(id)));
+        const docsInDb = new Map<string, RxDocumentData<RxDocType>>();
+        for (let i = 0; i < idList.length; i++) {
+          const raw = stored[i];
+          if (raw !== undefined) docsInDb.set(idList[i], parseStored(raw) as RxDocumentData<RxDocType>);
+        }
 
-      const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as StringKeys<RxDocType>, docsInDb, documentWrites, context);
-      // A chained batch goes straight to the native LevelDB WriteBatch; an array batch costs
-      // several times more per operation in abstract-level (measured: 100 × 6,000 ops
-      // 4.4 s as an array, 0.9 s chained).
-      const batch = this.level.batch();
-      let ops = 0;
-      try {
-        for (const row of categorized.bulkInsertDocs) {
-          const doc = row.document;
-          const id = primaryOf(doc, primaryPath);
-          batch.put(this.docKey(id), JSON.stringify(doc));
-          for (const index of this.indexes) batch.put(encodeKey(index.prefix + index.toIndexString(doc)), id);
-          ops++;
-        }
-        for (const row of categorized.bulkUpdateDocs) {
-          const doc = row.document;
-          const id = primaryOf(doc, primaryPath);
-          const before = docsInDb.get(id);
-          if (!before) throw new Error(`update of ${id}, which is not stored`); // RxDB updates only documents it found
-          batch.put(this.docKey(id), JSON.stringify(doc));
-          for (const index of this.indexes) {
-            const oldString = index.toIndexString(before);
-            const newString = index.toIndexString(doc);
-            if (oldString !== newString) {
-              batch.del(encodeKey(index.prefix + oldString));
-              batch.put(encodeKey(index.prefix + newString), id);
-            }
+        const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as StringKeys<RxDocType>, docsInDb, documentWrites, context);
+        // A chained batch goes straight to the native LevelDB WriteBatch; an array batch costs
+        // several times more per operation in abstract-level (measured: 100 × 6,000 ops
+        // 4.4 s as an array, 0.9 s chained).
+        const batch = this.level.batch();
+        let ops = 0;
+        try {
+          for (const row of categorized.bulkInsertDocs) {
+            const doc = row.document;
+            const id = primaryOf(doc, primaryPath);
+            batch.put(this.docKey(id), JSON.stringify(doc));
+            for (const index of this.indexes) batch.put(encodeKey(index.prefix + index.toIndexString(doc)), id);
+            ops++;
           }
-          ops++;
+          for (const row of categorized.bulkUpdateDocs) {
+            const doc = row.document;
+            const id = primaryOf(doc, primaryPath);
+            const before = docsInDb.get(id);
+            if (!before) throw new Error(`update of ${id}, which is not stored`); // RxDB updates only documents it found
+            batch.put(this.docKey(id), JSON.stringify(doc));
+            for (const index of this.indexes) {
+              const oldString = index.toIndexString(before);
+              const newString = index.toIndexString(doc);
+              if (oldString !== newString) {
+                batch.del(encodeKey(index.prefix + oldString));
+                batch.put(encodeKey(index.prefix + newString), id);
+              }
+            }
+            ops++;
+          }
+        } catch (error) {
+          await batch.close();
+          throw error;
         }
-      } catch (error) {
-        await batch.close();
-        throw error;
-      }
-      if (ops > 0) {
-        // The write is acknowledged only after LevelDB committed (and, by default, fsynced) it.
-        await batch.write({ sync: this.sync });
-      } else {
-        await batch.close();
-      }
-      if (categorized.eventBulk.events.length > 0 && categorized.newestRow) {
-        const newest = categorized.newestRow.document;
-        categorized.eventBulk.checkpoint = { id: primaryOf(newest, primaryPath), lwt: newest._meta.lwt };
-        this.shared.changes.next(categorized.eventBulk);
-      }
-      return { error: categorized.errors };
-    }));
+        if (ops > 0) {
+          // The write is acknowledged only after LevelDB committed (and, by default, fsynced) it.
+          await batch.write({ sync: this.sync });
+        } else {
+          await batch.close();
+        }
+        if (categorized.eventBulk.events.length > 0 && categorized.newestRow) {
+          const newest = categorized.newestRow.document;
+          categorized.eventBulk.checkpoint = { id: primaryOf(newest, primaryPath), lwt: newest._meta.lwt };
+          this.shared.changes.next(categorized.eventBulk);
+        }
+        return { error: categorized.errors };
+      }),
+    );
   }
 
   async findDocumentsById(ids: string[], withDeleted: boolean): Promise<RxDocumentData<RxDocType>[]> {
@@ -290,8 +292,7 @@ export class RxStorageInstanceLevel<RxDocType>
 
   /** True when the plan walks the primary key order, which is the order of the document keys. */
   private isPrimaryOrderPlan(fields: string[]): boolean {
-    return (fields.length === 1 && fields[0] === this.primaryPath) ||
-      (fields.length === 2 && fields[0] === '_deleted' && fields[1] === this.primaryPath);
+    return (fields.length === 1 && fields[0] === this.primaryPath) || (fields.length === 2 && fields[0] === '_deleted' && fields[1] === this.primaryPath);
   }
 
   /**
@@ -300,9 +301,7 @@ export class RxStorageInstanceLevel<RxDocType>
    * lookup each, while a scan of the document keys reads the same documents sequentially.
    */
   private isUnboundedPlan(plan: PreparedQuery<RxDocType>['queryPlan']): boolean {
-    return plan.index.every(
-      (field, i) => field === '_deleted' || (plan.startKeys[i] === INDEX_MIN && plan.endKeys[i] === INDEX_MAX),
-    );
+    return plan.index.every((field, i) => field === '_deleted' || (plan.startKeys[i] === INDEX_MIN && plan.endKeys[i] === INDEX_MAX));
   }
 
   query(preparedQuery: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
@@ -428,10 +427,7 @@ export class RxStorageInstanceLevel<RxDocType>
     return { count, mode: 'fast' };
   }
 
-  getChangedDocumentsSince(
-    limit: number,
-    checkpoint?: RxStorageDefaultCheckpoint,
-  ): Promise<{ documents: RxDocumentData<RxDocType>[]; checkpoint: RxStorageDefaultCheckpoint }> {
+  getChangedDocumentsSince(limit: number, checkpoint?: RxStorageDefaultCheckpoint): Promise<{ documents: RxDocumentData<RxDocType>[]; checkpoint: RxStorageDefaultCheckpoint }> {
     this.ensureOpen();
     return this.health.read(() => this.changedSinceNow(limit, checkpoint));
   }
@@ -462,7 +458,7 @@ export class RxStorageInstanceLevel<RxDocType>
     const last = documents.at(-1);
     return {
       documents,
-      checkpoint: last ? { id: primaryOf(last, this.primaryPath), lwt: last._meta.lwt } : checkpoint ?? { id: '', lwt: 0 },
+      checkpoint: last ? { id: primaryOf(last, this.primaryPath), lwt: last._meta.lwt } : (checkpoint ?? { id: '', lwt: 0 }),
     };
   }
 
@@ -474,41 +470,41 @@ export class RxStorageInstanceLevel<RxDocType>
   /** Removes tombstones whose deletion is older than `minimumDeletedTime` ms, with their index keys. */
   cleanup(minimumDeletedTime: number): Promise<boolean> {
     this.ensureOpen();
-    return this.enqueue(() => this.health.write(async () => {
-      const index = this.cleanupIndex;
-      const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
-      const maxDeletionTime = now() - minimumDeletedTime;
-      const lower = getStartIndexStringFromLowerBound(schema, index.fields, [true, 0, '']);
-      const upper = getStartIndexStringFromUpperBound(schema, index.fields, [true, maxDeletionTime, INDEX_MAX]);
-      for (;;) {
-        const it = this.level.iterator({
-          gte: encodeKey(index.prefix + lower),
-          lte: encodeKey(index.prefix + upper),
-          keys: false,
-          values: true,
-          limit: 1000,
-        });
-        const ids = (await it.all()).map(([, id]) => id);
-        if (ids.length === 0) return true;
-        const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
-        const ops: { type: 'del'; key: Buffer }[] = [];
-        raws.forEach((raw, i) => {
-          if (raw === undefined) return;
-          const doc = parseStored(raw) as RxDocumentData<RxDocType>;
-          if (!doc._deleted || doc._meta.lwt > maxDeletionTime) return;
-          ops.push({ type: 'del', key: this.docKey(ids[i]) });
-          for (const idx of this.indexes) ops.push({ type: 'del', key: encodeKey(idx.prefix + idx.toIndexString(doc)) });
-        });
-        if (ops.length === 0) return true;
-        await this.level.batch(ops, { sync: this.sync });
-      }
-    }));
+    return this.enqueue(() =>
+      this.health.write(async () => {
+        const index = this.cleanupIndex;
+        const schema = this.schema as RxJsonSchema<RxDocumentData<RxDocType>>;
+        const maxDeletionTime = now() - minimumDeletedTime;
+        const lower = getStartIndexStringFromLowerBound(schema, index.fields, [true, 0, '']);
+        const upper = getStartIndexStringFromUpperBound(schema, index.fields, [true, maxDeletionTime, INDEX_MAX]);
+        for (;;) {
+          const it = this.level.iterator({
+            gte: encodeKey(index.prefix + lower),
+            lte: encodeKey(index.prefix + upper),
+            keys: false,
+            values: true,
+            limit: 1000,
+          });
+          const ids = (await it.all()).map(([, id]) => id);
+          if (ids.length === 0) return true;
+          const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
+          const ops: { type: 'del'; key: Buffer }[] = [];
+          raws.forEach((raw, i) => {
+            if (raw === undefined) return;
+            const doc = parseStored(raw) as RxDocumentData<RxDocType>;
+            if (!doc._deleted || doc._meta.lwt > maxDeletionTime) return;
+            ops.push({ type: 'del', key: this.docKey(ids[i]) });
+            for (const idx of this.indexes) ops.push({ type: 'del', key: encodeKey(idx.prefix + idx.toIndexString(doc)) });
+          });
+          if (ops.length === 0) return true;
+          await this.level.batch(ops, { sync: this.sync });
+        }
+      }),
+    );
   }
 
   getAttachmentData(): Promise<Blob> {
-    return Promise.reject(
-      new Error('Attachments are not supported by the PennyPost LevelDB storage: files are stored outside the database.'),
-    );
+    return Promise.reject(new Error('Attachments are not supported by the PennyPost LevelDB storage: files are stored outside the database.'));
   }
 
   close(): Promise<void> {
@@ -525,10 +521,12 @@ export class RxStorageInstanceLevel<RxDocType>
 
   async remove(): Promise<void> {
     this.ensureOpen();
-    await this.enqueue(() => this.health.write(async () => {
-      const prefix = this.internals.prefix;
-      await this.level.clear({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)) });
-    }));
+    await this.enqueue(() =>
+      this.health.write(async () => {
+        const prefix = this.internals.prefix;
+        await this.level.clear({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)) });
+      }),
+    );
     await this.close();
   }
 }

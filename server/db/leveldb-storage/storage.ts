@@ -54,9 +54,7 @@ export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings
     rxdbVersion: RXDB_VERSION,
     level,
     openInstances,
-    createStorageInstance<RxDocType>(
-      params: RxStorageInstanceCreationParams<RxDocType, LevelInstanceCreationOptions>,
-    ): Promise<RxStorageInstanceLevel<RxDocType>> {
+    createStorageInstance<RxDocType>(params: RxStorageInstanceCreationParams<RxDocType, LevelInstanceCreationOptions>): Promise<RxStorageInstanceLevel<RxDocType>> {
       // Synchronous work; a refusal is a rejected promise, as from an async function.
       return new Promise((resolve) => {
         resolve(createInstance(params));
@@ -67,9 +65,7 @@ export function getRxStorageLevel(level: LevelDb, settings: LevelStorageSettings
   function createInstance<RxDocType>(params: RxStorageInstanceCreationParams<RxDocType, LevelInstanceCreationOptions>): RxStorageInstanceLevel<RxDocType> {
     ensureRxStorageInstanceParamsAreCorrect(params);
     if (params.schema.attachments) {
-      throw new Error(
-        `collection "${params.collectionName}" declares attachments; the PennyPost LevelDB storage keeps files outside the database`,
-      );
+      throw new Error(`collection "${params.collectionName}" declares attachments; the PennyPost LevelDB storage keeps files outside the database`);
     }
     if (level.status !== 'open') throw new Error('the LevelDB database is not open');
     const prefix = collectionPrefix(params.databaseName, params.collectionName, params.schema.version);

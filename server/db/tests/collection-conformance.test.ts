@@ -122,10 +122,7 @@ describe.each(STORAGE_KINDS)('RxDB collection conformance: %s', (kind) => {
       const doc = await db.records.insert(a);
       await doc.patch({ amount: 10 });
       // `doc` is the old revision; writing it directly with its stale _rev must conflict.
-      const result = await db.records.storageInstance.bulkWrite(
-        [{ previous: doc.toMutableJSON(true), document: { ...doc.toMutableJSON(true), amount: 99, _rev: '9-x' } }],
-        'test',
-      );
+      const result = await db.records.storageInstance.bulkWrite([{ previous: doc.toMutableJSON(true), document: { ...doc.toMutableJSON(true), amount: 99, _rev: '9-x' } }], 'test');
       expect(result.error.map((e) => e.status)).toEqual([409]);
       expect((await db.records.findOne(a.id).exec(true)).amount).toBe(10);
     });

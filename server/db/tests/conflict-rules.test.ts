@@ -46,15 +46,17 @@ describe('conflict rules', () => {
   });
 
   it('without a base, the later version wins the whole document', () => {
-    const out = analyzeConflict({ newDocumentState: { ...base, description: 'mine', amount: 1, updatedAt: 100 }, realMasterState: { ...base, description: 'theirs', updatedAt: 200 } });
+    const out = analyzeConflict({
+      newDocumentState: { ...base, description: 'mine', amount: 1, updatedAt: 100 },
+      realMasterState: { ...base, description: 'theirs', updatedAt: 200 },
+    });
     expect(out.doc).toMatchObject({ description: 'theirs', amount: 1000 });
     expect(out.losses[0].fields.map((f) => f.field).sort()).toEqual(['amount', 'description']);
   });
 });
 
 describe('which collections get the conflict rules', () => {
-  const doc = (withUpdatedAt: boolean) =>
-    Type.Object({ id: IdField(), userId: IdField(), ...(withUpdatedAt ? { updatedAt: Ms() } : {}) });
+  const doc = (withUpdatedAt: boolean) => Type.Object({ id: IdField(), userId: IdField(), ...(withUpdatedAt ? { updatedAt: Ms() } : {}) });
   const collection = (name: string, extra: { sync?: boolean; updatedAt?: boolean; conflictHandler?: RxConflictHandler<any> }) =>
     defineCollection({ name, title: name, version: 0, primaryKey: 'id', document: doc(extra.updatedAt ?? true), sync: extra.sync, conflictHandler: extra.conflictHandler });
   const own: RxConflictHandler<any> = { isEqual: () => true, resolve: (input) => input.realMasterState };

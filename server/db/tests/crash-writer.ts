@@ -12,7 +12,7 @@ const db = await openDatabase({ dataDir, collections: [{ name: 'records', schema
 const records = db.collection<AccountRecord>('records');
 process.stdout.write('ready\n');
 
-for (let n = 0; ; ) {
+for (let n = 0; ;) {
   if (n % 3 === 0) {
     const size = 2 + (n % 4);
     const batch: AccountRecord[] = [];

@@ -16,7 +16,9 @@ function run(cmd: string, args: string[]): string {
 }
 
 function mounted(dir: string): boolean {
-  return run('cat', ['/proc/mounts']).split('\n').some((line) => line.split(' ')[1] === dir);
+  return run('cat', ['/proc/mounts'])
+    .split('\n')
+    .some((line) => line.split(' ')[1] === dir);
 }
 
 /** Null when this process may mount file systems, else why not (to put in the skip message). */

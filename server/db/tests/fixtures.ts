@@ -5,14 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  fillWithDefaultSettings,
-  randomToken,
-  type RxDocumentData,
-  type RxJsonSchema,
-  type RxStorage,
-  type RxStorageInstance,
-} from 'rxdb';
+import { fillWithDefaultSettings, randomToken, type RxDocumentData, type RxJsonSchema, type RxStorage, type RxStorageInstance } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { getRxStorageLevel, openLevel, type LevelDb } from '../leveldb-storage';
 
@@ -79,7 +72,7 @@ const WORDS = ['coffee', 'rent payment', 'monthly salary', 'train ticket', 'dent
 
 /** Deterministic record number `n` of a generator seeded with `seed`. */
 export function makeRecord(rand: () => number, n: number, users = 3): AccountRecord {
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
   const tags: string[] = [];
   const tagCount = Math.floor(rand() * 3);
   for (let i = 0; i < tagCount; i++) tags.push(pick(TAGS));

@@ -52,10 +52,15 @@ describe('I/O errors (injected)', () => {
     const db = await openDatabase({
       dataDir: dir,
       collections: COLLECTIONS,
-      health: { coolDownMs: 1000, now: () => now, probe: () => {
+      health: {
+        coolDownMs: 1000,
+        now: () => now,
+        probe: () => {
           probes++;
           return Promise.resolve();
-        }, onEvent: (e) => events.push(e) },
+        },
+        onEvent: (e) => events.push(e),
+      },
     });
     cleanups.push(() => db.close());
     const records = db.collection<AccountRecord>('records');
@@ -184,7 +189,10 @@ describe.skipIf(noMount !== null)(`real disk full (tmpfs)${noMount ? ` — skipp
     await records.bulkInsert(data.slice(0, 100));
     disk.fill();
     // Big documents fill the last bytes quickly.
-    const { acked, error } = await writeUntilFailure(db, data.slice(100).map((d) => ({ ...d, description: 'x'.repeat(20_000) })));
+    const { acked, error } = await writeUntilFailure(
+      db,
+      data.slice(100).map((d) => ({ ...d, description: 'x'.repeat(20_000) })),
+    );
     expect(isIoError(error), String(error)).toBe(true);
     await expect(db.local.put('x', 1)).rejects.toSatisfy(isIoError);
     expect(await records.count().exec()).toBe(100 + acked.length);

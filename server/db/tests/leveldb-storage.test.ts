@@ -8,17 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normalizeMangoQuery, now, prepareQuery, type MangoQuery } from 'rxdb';
 import { DataDirLockedError, openDatabase, type AppDatabase } from '../database';
-import {
-  createRecordInstance,
-  filledRecordSchema,
-  makeRecords,
-  makeStorage,
-  recordSchema,
-  tempDir,
-  toStored,
-  type AccountRecord,
-  type StorageUnderTest,
-} from './fixtures';
+import { createRecordInstance, filledRecordSchema, makeRecords, makeStorage, recordSchema, tempDir, toStored, type AccountRecord, type StorageUnderTest } from './fixtures';
 
 const COLLECTIONS = [{ name: 'records', schema: recordSchema }];
 
@@ -60,9 +50,7 @@ describe('LevelDB storage: persistence', () => {
     expect(before.length).toBeGreaterThan(10);
     const found = await records2.findOne(records[3].id).exec(true);
     expect([found.category, found.amount]).toEqual(['𝄞 music', 4242]);
-    expect((await records2.find({ selector: { userId: found.userId, category: { $gt: 'zz-last' } } }).exec()).map((d) => d.id)).toContain(
-      records[3].id,
-    );
+    expect((await records2.find({ selector: { userId: found.userId, category: { $gt: 'zz-last' } } }).exec()).map((d) => d.id)).toContain(records[3].id);
     const tombstones = await records2.storageInstance.findDocumentsById([records[5].id, records[6].id], true);
     expect(tombstones.map((d) => d._deleted)).toEqual([true, true]);
     const changesAfter = await records2.storageInstance.getChangedDocumentsSince!(1000);
@@ -141,16 +129,17 @@ describe('LevelDB storage: index ranges read only what they need', () => {
     cleanups.push(() => instance.close());
     const records = makeRecords(6000, 32, 10);
     for (let i = 0; i < records.length; i += 1000) {
-      const res = await instance.bulkWrite(records.slice(i, i + 1000).map((r) => ({ document: toStored(r, now()) })), 't');
+      const res = await instance.bulkWrite(
+        records.slice(i, i + 1000).map((r) => ({ document: toStored(r, now()) })),
+        't',
+      );
       expect(res.error).toEqual([]);
     }
     const probe = instrument(sut.level!);
     cleanups.push(() => probe.restore());
 
     const from = Date.UTC(2022, 0, 1);
-    const ranged = await instance.query(
-      prepared({ selector: { userId: 'user-3', date: { $gte: from } }, sort: [{ date: 'asc' }], limit: 20 }),
-    );
+    const ranged = await instance.query(prepared({ selector: { userId: 'user-3', date: { $gte: from } }, sort: [{ date: 'asc' }], limit: 20 }));
     expect(ranged.documents.length).toBe(20);
     expect(ranged.documents.every((d) => d.userId === 'user-3' && d.date >= from)).toBe(true);
     expect(probe.counts.docsFetched).toBeLessThanOrEqual(20);
@@ -158,9 +147,7 @@ describe('LevelDB storage: index ranges read only what they need', () => {
     expect(probe.counts.docScans).toBe(0);
 
     probe.reset();
-    const paged = await instance.query(
-      prepared({ selector: { userId: 'user-3', category: 'rent' }, sort: [{ date: 'asc' }], skip: 30, limit: 5 }),
-    );
+    const paged = await instance.query(prepared({ selector: { userId: 'user-3', category: 'rent' }, sort: [{ date: 'asc' }], skip: 30, limit: 5 }));
     expect(paged.documents.length).toBe(5);
     // Skipping is done on the index alone: only the 5 returned documents are read.
     expect(probe.counts.docsFetched).toBe(5);
@@ -185,9 +172,7 @@ describe('LevelDB storage: refusals', () => {
   it('refuses attachments with a clear error', async () => {
     const sut = await makeStorage('leveldb');
     cleanups.push(() => sut.dispose());
-    await expect(
-      createRecordInstance(sut, 'dbatt', 'files', { ...filledRecordSchema, attachments: {} }),
-    ).rejects.toThrow(/attachments.*files outside the database/);
+    await expect(createRecordInstance(sut, 'dbatt', 'files', { ...filledRecordSchema, attachments: {} })).rejects.toThrow(/attachments.*files outside the database/);
     const instance = await createRecordInstance(sut);
     cleanups.push(() => instance.close());
     await expect(instance.getAttachmentData('a', 'b', 'c')).rejects.toThrow(/not supported/);
@@ -287,7 +272,10 @@ describe('durability policy', () => {
     const flags = recordWrites(sut.level!);
     const records = makeRecords(50, 34);
     const docs = records.map((r) => toStored(r, now()));
-    await instance.bulkWrite(docs.map((document) => ({ document })), 't');
+    await instance.bulkWrite(
+      docs.map((document) => ({ document })),
+      't',
+    );
     await instance.bulkWrite([{ previous: docs[0], document: { ...docs[0], _deleted: true, _rev: '2-x', _meta: { lwt: now() - 3_600_000 } } }], 't');
     await instance.cleanup(0);
     // One batch per bulkWrite (50 docs + their index keys atomically), one for cleanup.

@@ -131,28 +131,40 @@ export const QUERY_CASES: QueryCase[] = [
     selector: { userId: U, category: { $gt: 'z' } },
     sort: [{ category: 'asc' }, { date: 'asc' }],
     matches: (d) => d.userId === U && d.category > 'z',
-    order: [['category', 'asc'], ['date', 'asc']],
+    order: [
+      ['category', 'asc'],
+      ['date', 'asc'],
+    ],
   },
   {
     name: 'open-ended range $gte on an emoji asset',
     selector: { userId: U, asset: { $gte: '💳' } },
     sort: [{ asset: 'asc' }, { date: 'asc' }],
     matches: (d) => d.userId === U && d.asset >= '💳',
-    order: [['asset', 'asc'], ['date', 'asc']],
+    order: [
+      ['asset', 'asc'],
+      ['date', 'asc'],
+    ],
   },
   {
     name: 'sort on indexed category desc',
     selector: { userId: U },
     sort: [{ category: 'desc' }, { date: 'desc' }],
     matches: (d) => d.userId === U,
-    order: [['category', 'desc'], ['date', 'desc']],
+    order: [
+      ['category', 'desc'],
+      ['date', 'desc'],
+    ],
   },
   {
     name: 'sort on non-indexed type asc, amount desc',
     selector: { userId: U, date: { $lt: D2 } },
     sort: [{ type: 'asc' }, { amount: 'desc' }],
     matches: (d) => d.userId === U && d.date < D2,
-    order: [['type', 'asc'], ['amount', 'desc']],
+    order: [
+      ['type', 'asc'],
+      ['amount', 'desc'],
+    ],
   },
   {
     name: 'skip + limit on an index range',

@@ -16,17 +16,7 @@ import {
   type RxStorageChangeEvent,
   type RxStorageInstance,
 } from 'rxdb';
-import {
-  createRecordInstance,
-  filledRecordSchema,
-  makeRecords,
-  makeStorage,
-  seededRandom,
-  STORAGE_KINDS,
-  toStored,
-  type AccountRecord,
-  type StorageUnderTest,
-} from './fixtures';
+import { createRecordInstance, filledRecordSchema, makeRecords, makeStorage, seededRandom, STORAGE_KINDS, toStored, type AccountRecord, type StorageUnderTest } from './fixtures';
 import { oracle, QUERY_CASES } from './query-cases';
 
 type Instance = RxStorageInstance<AccountRecord, any, any>;
@@ -183,9 +173,7 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       const [r] = makeRecords(1, 6);
       const v1 = toStored(r, now());
       await writeOk(instance, [{ document: v1 }]);
-      const writes = [10, 20, 30, 40].map((amount) =>
-        instance.bulkWrite([{ previous: v1, document: toStored({ ...r, amount }, now(), `2-${amount}`) }], 'test'),
-      );
+      const writes = [10, 20, 30, 40].map((amount) => instance.bulkWrite([{ previous: v1, document: toStored({ ...r, amount }, now(), `2-${amount}`) }], 'test'));
       const results = await Promise.all(writes);
       expect(results.filter((res) => res.error.length === 0).length).toBe(1);
       expect(results.filter((res) => res.error[0]?.status === 409).length).toBe(3);
@@ -235,7 +223,10 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       sub.unsubscribe();
 
       expect(bulks.map((bulk) => bulk.events.map((e) => [e.operation, e.documentId]))).toEqual([
-        [['INSERT', a.id], ['INSERT', b.id]],
+        [
+          ['INSERT', a.id],
+          ['INSERT', b.id],
+        ],
         [['UPDATE', a.id]],
         [['DELETE', b.id]],
       ]);
@@ -264,17 +255,17 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       }
       // Touch some (they move to the end) and delete some (deletions are changes too).
       lwt += 1000;
-      const touched = records.filter((_, n) => n % 7 === 0).map((r) => {
-        const previous = stored.get(r.id)!;
-        const document = { ...previous, _rev: '2-t', _deleted: Number(r.id.slice(4)) % 2 === 0, _meta: { lwt } };
-        stored.set(r.id, document);
-        return { previous, document };
-      });
+      const touched = records
+        .filter((_, n) => n % 7 === 0)
+        .map((r) => {
+          const previous = stored.get(r.id)!;
+          const document = { ...previous, _rev: '2-t', _deleted: Number(r.id.slice(4)) % 2 === 0, _meta: { lwt } };
+          stored.set(r.id, document);
+          return { previous, document };
+        });
       await writeOk(instance, touched);
 
-      const expected = [...stored.values()]
-        .sort((x, y) => x._meta.lwt - y._meta.lwt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
-        .map((d) => d.id);
+      const expected = [...stored.values()].sort((x, y) => x._meta.lwt - y._meta.lwt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).map((d) => d.id);
 
       const seen: string[] = [];
       const checkpoints: any[] = [undefined];
@@ -308,7 +299,10 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       const records = makeRecords(60, 12);
       const t = now();
       const v1 = records.map((r) => toStored(r, t));
-      await writeOk(instance, v1.map((document) => ({ document })));
+      await writeOk(
+        instance,
+        v1.map((document) => ({ document })),
+      );
       const hour = 60 * 60 * 1000;
       // 0..19 deleted an hour ago, 20..39 deleted just now, 40..59 alive.
       await writeOk(
@@ -347,7 +341,10 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
     it('a concurrent reader sees a bulkWrite completely or not at all', async () => {
       instance = await createRecordInstance(sut);
       const records = makeRecords(2000, 15).map((r) => ({ ...r, userId: 'atomic' }));
-      const write = instance.bulkWrite(records.map((r) => ({ document: toStored(r, now()) })), 'test');
+      const write = instance.bulkWrite(
+        records.map((r) => ({ document: toStored(r, now()) })),
+        'test',
+      );
       const counts: number[] = [];
       const reads: Promise<void>[] = [];
       for (let i = 0; i < 20; i++) {
@@ -360,7 +357,10 @@ describe.each(STORAGE_KINDS)('RxStorage conformance: %s', (kind) => {
       }
       expect((await write).error).toEqual([]);
       await Promise.all(reads);
-      expect(counts.every((n) => n === 0 || n === 2000), counts.join(',')).toBe(true);
+      expect(
+        counts.every((n) => n === 0 || n === 2000),
+        counts.join(','),
+      ).toBe(true);
       expect((await instance.count(prepared({ selector: { userId: 'atomic' } }))).count).toBe(2000);
     });
 

@@ -38,11 +38,19 @@ describe('webhook config', () => {
     expect(ntfy).toEqual({ url: '', format: 'ntfy', token: 'tk_verysecrettoken1234', priority: 0 });
     expect(webhookChannel.mask(ntfy)).toEqual({ url: '', format: 'ntfy', token: '••••1234', priority: 0 });
     expect(webhookChannel.mask({ ...ntfy, token: '' }).token).toBe('');
-    expect(webhookChannel.normalize({ format: 'gotify', url: ' http://127.0.0.1:9 ', priority: 3 })).toEqual({ url: 'http://127.0.0.1:9', format: 'gotify', token: '', priority: 3 });
+    expect(webhookChannel.normalize({ format: 'gotify', url: ' http://127.0.0.1:9 ', priority: 3 })).toEqual({
+      url: 'http://127.0.0.1:9',
+      format: 'gotify',
+      token: '',
+      priority: 3,
+    });
   });
 
   it('refuses what cannot work, naming the field: no format, Gotify without a server, a JSON token without a url', () => {
-    expect([refusal(() => webhookChannel.normalize({})).field, refusal(() => webhookChannel.normalize({})).message]).toEqual(['config.format', expect.stringMatching(/format is required/)]);
+    expect([refusal(() => webhookChannel.normalize({})).field, refusal(() => webhookChannel.normalize({})).message]).toEqual([
+      'config.format',
+      expect.stringMatching(/format is required/),
+    ]);
     expect(refusal(() => webhookChannel.normalize({ format: 'gotify' })).message).toMatch(/url is required for Gotify/);
     expect(refusal(() => webhookChannel.normalize({ format: 'ntfy', url: 'ftp://x' })).field).toBe('config.url');
     expect(refusal(() => webhookChannel.normalize({ format: 'json', token: 'secret-token' })).message).toMatch(/url is required with a token/);
@@ -72,7 +80,10 @@ describe('webhook recipients', () => {
   it('keeps recipients only where their addresses still mean something', () => {
     const ntfy = webhookChannel.normalize({ format: 'ntfy' });
     expect(webhookChannel.keepsRecipients(ntfy, { ...ntfy, url: 'https://ntfy.example.net' }, 'config')).toBeNull();
-    expect(webhookChannel.keepsRecipients(ntfy, { ...ntfy, format: 'json' }, 'config')).toMatchObject({ field: 'config.format', message: expect.stringMatching(/remove them first/) });
+    expect(webhookChannel.keepsRecipients(ntfy, { ...ntfy, format: 'json' }, 'config')).toMatchObject({
+      field: 'config.format',
+      message: expect.stringMatching(/remove them first/),
+    });
     expect(webhookChannel.keepsRecipients(gotify, { ...gotify, url: 'http://127.0.0.1:10' }, 'config')).toMatchObject({ field: 'config.url' });
     expect(webhookChannel.keepsRecipients(gotify, { ...gotify, url: 'http://127.0.0.1:9/' }, 'channel')).toBeNull();
     expect(webhookChannel.keepsRecipients(bark, { ...bark, url: 'https://bark.example.net' }, 'channel')).toMatchObject({
@@ -98,7 +109,10 @@ describe('webhook delivery (local receiver)', () => {
     receiver = await listenFake((req, res, body) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       received.push({ method: req.method ?? '', path, headers: req.headers, body: body ? JSON.parse(body) : null });
-      if (path === '/gone/hook') { sendJson(res, { error: 'gone' }, 410); return; }
+      if (path === '/gone/hook') {
+        sendJson(res, { error: 'gone' }, 410);
+        return;
+      }
       sendJson(res, { id: 'abc123' });
     });
   });

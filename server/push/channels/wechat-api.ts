@@ -80,11 +80,7 @@ export function sendFailure(errcode: number, errmsg: string): WechatFailure {
     case 40003:
       return new WechatFailure('recipient', `This openid does not belong to a follower of this Official Account: check the recipient's address${said}.`, errcode);
     case 45015:
-      return new WechatFailure(
-        'recipient',
-        `Custom messages only reach people who wrote to the account in the last 48 hours; use template messages for this app${said}.`,
-        errcode,
-      );
+      return new WechatFailure('recipient', `Custom messages only reach people who wrote to the account in the last 48 hours; use template messages for this app${said}.`, errcode);
     case 45047:
       return new WechatFailure('recipient', `Too many custom messages to this person without a reply from them; they must write to the account first${said}.`, errcode);
     case 43101:
@@ -257,9 +253,7 @@ export class WechatTokens {
   }
 }
 
-export type WechatMessage =
-  | { kind: 'custom'; content: string }
-  | { kind: 'template'; templateId: string; url?: string; data: Record<string, { value: string }> };
+export type WechatMessage = { kind: 'custom'; content: string } | { kind: 'template'; templateId: string; url?: string; data: Record<string, { value: string }> };
 
 /** One send with a given token. Resolves the msgid, or throws WechatFailure (token class for token errcodes). */
 export async function wechatSend(config: WechatConfig, token: string, openid: string, message: WechatMessage, timeoutMs: number): Promise<string | undefined> {

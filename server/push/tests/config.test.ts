@@ -131,7 +131,7 @@ describe('apps and recipients', () => {
     expect((await t.call('push.addRecipient', { appId: json.appId, address: 'http://127.0.0.1:9/hook' })).code).toBe(200);
   });
 
-  it('never shows or changes another account\'s channels, apps, recipients or messages', async () => {
+  it("never shows or changes another account's channels, apps, recipients or messages", async () => {
     const mine = await t.setup({ type: 'webhook', config: { format: 'json' }, recipients: ['http://127.0.0.1:9/a'] });
     const other = await registerUser(t);
     const as = (action: string, params: unknown) => t.api(action, params, other.token);

@@ -22,7 +22,10 @@ export interface PushTestServer extends TestServer {
     recipients?: string[];
   }): Promise<{ channelId: string; appId: string; appKey: string }>;
   /** A raw /send-style request; body objects are sent as JSON unless `form` is set. */
-  push(path: string, init?: { method?: string; query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> }): Promise<{
+  push(
+    path: string,
+    init?: { method?: string; query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> },
+  ): Promise<{
     status: number;
     headers: Headers;
     body: Json;

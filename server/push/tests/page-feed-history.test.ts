@@ -109,7 +109,10 @@ describe('desktop feed (Server-Sent Events) and the shell hook', () => {
           const match = /(?:^|\n\n)(id: [^\n]*\nevent: push\ndata: [^\n]*)\n\n/.exec(buffer);
           if (match) {
             buffer = buffer.slice(match.index + match[0].length);
-            const data = match[1].split('\n').find((l) => l.startsWith('data: '))!.slice(6);
+            const data = match[1]
+              .split('\n')
+              .find((l) => l.startsWith('data: '))!
+              .slice(6);
             return JSON.parse(data);
           }
           const { value, done } = await reader.read();
@@ -121,7 +124,7 @@ describe('desktop feed (Server-Sent Events) and the shell hook', () => {
     };
   }
 
-  it('streams the user\'s desktop pushes to the feed and the onDesktopMessage listeners, not to other users', async () => {
+  it("streams the user's desktop pushes to the feed and the onDesktopMessage listeners, not to other users", async () => {
     const shell: DesktopMessage[] = [];
     const unsubscribe = t.server.app.services.push.onDesktopMessage((m) => shell.push(m));
     const other = await registerUser(t);

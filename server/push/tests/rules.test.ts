@@ -46,7 +46,7 @@ describe('updating apps and channels', () => {
 });
 
 describe('message forms', () => {
-  it('cuts long custom texts to WeChat\'s size and keeps the page link', async () => {
+  it("cuts long custom texts to WeChat's size and keeps the page link", async () => {
     const { appKey } = await t.setup({ type: 'wechat', config: wechat(), recipients: ['openid_long'] });
     const desp = '很长的消息'.repeat(1000);
     const res = await t.push(`/send/${appKey}`, { json: { title: 'Long', desp } });

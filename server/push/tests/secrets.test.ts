@@ -32,11 +32,26 @@ async function recorder(accessToken: string): Promise<Recorder> {
     requests.push({ method: req.method ?? '', url, headers: req.headers, body });
     const path = new URL(url, 'http://x').pathname;
     const programmed = status.get(path);
-    if (programmed) { sendJson(res, { error: 'programmed' }, programmed); return; }
-    if (path === '/cgi-bin/stable_token' || path === '/cgi-bin/token') { sendJson(res, { access_token: accessToken, expires_in: 7200 }); return; }
-    if (path.startsWith('/cgi-bin/message/')) { sendJson(res, { errcode: 0, errmsg: 'ok', msgid: 1 }); return; }
-    if (path === '/push') { sendJson(res, { code: 200, message: 'success' }); return; }
-    if (path === '/message') { sendJson(res, { id: 1 }); return; }
+    if (programmed) {
+      sendJson(res, { error: 'programmed' }, programmed);
+      return;
+    }
+    if (path === '/cgi-bin/stable_token' || path === '/cgi-bin/token') {
+      sendJson(res, { access_token: accessToken, expires_in: 7200 });
+      return;
+    }
+    if (path.startsWith('/cgi-bin/message/')) {
+      sendJson(res, { errcode: 0, errmsg: 'ok', msgid: 1 });
+      return;
+    }
+    if (path === '/push') {
+      sendJson(res, { code: 200, message: 'success' });
+      return;
+    }
+    if (path === '/message') {
+      sendJson(res, { id: 1 });
+      return;
+    }
     sendJson(res, { id: 'msg1', event: 'message' });
   });
   return { ...fake, requests, status };
@@ -170,7 +185,8 @@ describe('secrets stay where they were entered: every channel type with a secret
     const { channelId, appKey } = await t.setup({ type: kind.type, config: kind.config(home.url, OLD), recipients: kind.recipient ? [kind.recipient] : [] });
     // The channel works at home, with the secret it was given.
     await useChannel(channelId, appKey, kind.recipient || undefined);
-    if (kind.name.startsWith('Gotify')) expect(home.requests.length).toBeGreaterThan(0); // (Gotify never sends the channel token)
+    if (kind.name.startsWith('Gotify'))
+      expect(home.requests.length).toBeGreaterThan(0); // (Gotify never sends the channel token)
     else expect(sawSecret(home, OLD)).toBe(true);
 
     const masked = (await maskedConfig(channelId))[kind.secretField];
@@ -221,7 +237,14 @@ describe('secrets stay where they were entered: every channel type with a secret
     expect(sent.body.data.success).toBe(1);
     expect(home.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
 
-    for (const other of [`${home.url}/other`, `${home.url}/hooks?x=1`, `${home.url}/hooks#frag`, `http://localhost:${port}/hooks`, 'http://127.0.0.1:9/hooks', `https://127.0.0.1:${port}/hooks`]) {
+    for (const other of [
+      `${home.url}/other`,
+      `${home.url}/hooks?x=1`,
+      `${home.url}/hooks#frag`,
+      `http://localhost:${port}/hooks`,
+      'http://127.0.0.1:9/hooks',
+      `https://127.0.0.1:${port}/hooks`,
+    ]) {
       const answer = await t.call('push.updateChannel', { id: channelId, config: { url: other, token: '••••5150' } });
       expect(answer.code, other).toBe(400);
       expect(answer.message).toMatch(/Enter the token again/);
@@ -288,7 +311,11 @@ describe('recipients that are secrets (Gotify application tokens, Bark device ke
 describe('the channel token only goes to the server of the channel url', () => {
   it('ntfy: a full topic URL on another server, as a recipient or a test address, gets the message without the token', async () => {
     const TOKEN = 'tk_ntfy_stays_home_8080';
-    const { channelId, appId, appKey } = await t.setup({ type: 'webhook', config: { format: 'ntfy', url: home.url, token: TOKEN }, recipients: ['alerts', `${home.url}/other-topic`] });
+    const { channelId, appId, appKey } = await t.setup({
+      type: 'webhook',
+      config: { format: 'ntfy', url: home.url, token: TOKEN },
+      recipients: ['alerts', `${home.url}/other-topic`],
+    });
     const test = await t.call('push.testChannel', { id: channelId, address: `${attacker.url}/stolen` });
     expect(test.data.ok).toBe(true);
     expect((await t.call('push.addRecipient', { appId, address: `${attacker.url}/elsewhere` })).code).toBe(200);

@@ -27,9 +27,18 @@ beforeAll(async () => {
     }
     received.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, body: parsed });
     const next = answers.get(url.pathname)?.shift();
-    if (next) { sendJson(res, next.body ?? { error: 'programmed' }, next.status); return; }
-    if (url.pathname === '/push') { sendJson(res, { code: 200, message: 'success' }); return; }
-    if (url.pathname === '/message') { sendJson(res, { id: 77, appid: 1, message: 'ok' }); return; }
+    if (next) {
+      sendJson(res, next.body ?? { error: 'programmed' }, next.status);
+      return;
+    }
+    if (url.pathname === '/push') {
+      sendJson(res, { code: 200, message: 'success' });
+      return;
+    }
+    if (url.pathname === '/message') {
+      sendJson(res, { id: 77, appid: 1, message: 'ok' });
+      return;
+    }
     sendJson(res, { id: 'abc123', event: 'message' });
   });
   t = await startPushServer({ settings: { push: { callTimeoutMs: 500 }, network: { publicBaseUrl: 'https://pp.example.net' } } });
@@ -86,7 +95,10 @@ describe('body shapes', () => {
 
   it('Bark: POST /push with device_key, title, body, group and url; code 400 in a 200 answer is a recipient failure', async () => {
     const { appKey } = await t.setup({ type: 'webhook', config: { format: 'bark', url: receiver.url }, recipients: ['BarkDeviceKey01', 'BarkUnknownKey02'] });
-    answers.set('/push', [{ status: 200, body: { code: 200, message: 'success' } }, { status: 200, body: { code: 400, message: 'failed to get device token' } }]);
+    answers.set('/push', [
+      { status: 200, body: { code: 200, message: 'success' } },
+      { status: 200, body: { code: 400, message: 'failed to get device token' } },
+    ]);
     const res = await t.push(`/send/${appKey}`, { form: { title: 'Build green', desp: 'main #1234' } });
     expect(res.body.data).toMatchObject({ total: 2, success: 1, failed: 1 });
     const bodies = received.map((r) => r.body);
@@ -98,12 +110,24 @@ describe('body shapes', () => {
   });
 
   it('generic JSON: full URLs or paths under the base, with pushId, app, title, desp, url and time', async () => {
-    const { appKey } = await t.setup({ type: 'webhook', config: { format: 'json', url: `${receiver.url}/hooks`, token: 'json-bearer-token-99' }, recipients: ['ci', `${receiver.url}/absolute/hook`] });
+    const { appKey } = await t.setup({
+      type: 'webhook',
+      config: { format: 'json', url: `${receiver.url}/hooks`, token: 'json-bearer-token-99' },
+      recipients: ['ci', `${receiver.url}/absolute/hook`],
+    });
     const res = await t.push(`/${appKey}`, { json: { title: 'Deploy', desp: 'v1.2.3 live' } });
     expect(res.body.data.success).toBe(2);
     expect(received.map((r) => r.path).sort()).toEqual(['/absolute/hook', '/hooks/ci']);
     const body = received[0].body;
-    expect(body).toEqual({ pushId: res.body.data.pushId, app: 'Test app', title: 'Deploy', desp: 'v1.2.3 live', url: res.body.data.url, time: expect.any(Number), timeIso: expect.any(String) });
+    expect(body).toEqual({
+      pushId: res.body.data.pushId,
+      app: 'Test app',
+      title: 'Deploy',
+      desp: 'v1.2.3 live',
+      url: res.body.data.url,
+      time: expect.any(Number),
+      timeIso: expect.any(String),
+    });
     expect(received[0].headers.authorization).toBe('Bearer json-bearer-token-99');
   });
 });

@@ -53,7 +53,11 @@ describe('custom and template messages', () => {
     expect(res.body.data.results[0]).toMatchObject({ ok: true, class: 'ok', msgId: expect.stringMatching(/^\d+$/) });
     const sent = wx.sentTo('openid_carol')[0];
     expect(sent).toMatchObject({ type: 'template', templateId: 'TPL_ALERT', url: res.body.data.url });
-    expect(sent.data).toEqual({ title: { value: 'Backup done' }, content: { value: '3.2 GB in 4 min' }, time: { value: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) } });
+    expect(sent.data).toEqual({
+      title: { value: 'Backup done' },
+      content: { value: '3.2 GB in 4 min' },
+      time: { value: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) },
+    });
     const page = await t.fetch(new URL(sent.url!).pathname);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('3.2 GB in 4 min');
@@ -160,7 +164,12 @@ describe('error classes', () => {
   it('systemic for the app (unknown template): the first failure stops the recipients still queued', async () => {
     t.server.app.settings.update({ push: { concurrency: 1 } });
     try {
-      const { appKey } = await t.setup({ type: 'wechat', config: wechat(), app: { messageType: 'template', templateId: 'NO_SUCH_TEMPLATE' }, recipients: ['openid_t1', 'openid_t2', 'openid_t3'] });
+      const { appKey } = await t.setup({
+        type: 'wechat',
+        config: wechat(),
+        app: { messageType: 'template', templateId: 'NO_SUCH_TEMPLATE' },
+        recipients: ['openid_t1', 'openid_t2', 'openid_t3'],
+      });
       const res = await t.push(`/send/${appKey}`, { query: { title: 'x' } });
       expect(res.status).toBe(500);
       const [first, ...rest] = res.body.data.results;

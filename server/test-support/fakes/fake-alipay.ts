@@ -31,10 +31,12 @@ export class FakeAlipay {
         sendJson(res, `{"${node}":${raw},"sign":"${signature}"}`);
       };
       if (req.method !== 'POST' || params.method !== 'alipay.system.oauth.token') {
-        signed('error_response', { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: 'unknown method' }); return;
+        signed('error_response', { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: 'unknown method' });
+        return;
       }
       if (params.app_id !== this.appId) {
-        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: 'invalid app_id' }); return;
+        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: 'invalid app_id' });
+        return;
       }
       const content = Object.keys(params)
         .filter((k) => k !== 'sign' && params[k] !== '')
@@ -43,11 +45,13 @@ export class FakeAlipay {
         .join('&');
       const ok = params.sign_type === 'RSA2' && verify('RSA-SHA256', Buffer.from(content), this.app.publicKey, Buffer.from(params.sign ?? '', 'base64'));
       if (!ok) {
-        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: 'invalid signature' }); return;
+        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: 'invalid signature' });
+        return;
       }
       const userId = params.grant_type === 'authorization_code' ? this.codes.get(params.code ?? '') : undefined;
       if (!userId) {
-        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.code-invalid', sub_msg: 'auth code invalid' }); return;
+        signed('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.code-invalid', sub_msg: 'auth code invalid' });
+        return;
       }
       this.codes.delete(params.code!); // userId was found under it
       signed('alipay_system_oauth_token_response', {

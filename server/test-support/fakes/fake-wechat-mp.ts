@@ -16,11 +16,7 @@ import { listenFake, sendJson, type FakeServer } from './listen';
  * 40003, -1 busy, HTTP 500, slow answers), and tokens can be expired or revoked mid-run.
  */
 
-export type Step =
-  | { errcode: number; errmsg?: string }
-  | { status: number }
-  | { delayMs: number; then?: Step }
-  | 'ok';
+export type Step = { errcode: number; errmsg?: string } | { status: number } | { delayMs: number; then?: Step } | 'ok';
 
 interface TokenInfo {
   expiresAt: number;
@@ -172,36 +168,64 @@ export class FakeWechatMp {
       this.calls.token++;
       if (this.tokenDelayMs) await sleep(this.tokenDelayMs);
       if (await this.applyStep(this.tokenSteps.shift(), res)) return;
-      if (this.tokenAlways) { this.error(res, this.tokenAlways); return; }
-      if (q.get('grant_type') !== 'client_credential') { this.error(res, 40002, 'invalid grant_type'); return; }
-      if (q.get('appid') !== this.appId) { this.error(res, 40013); return; }
-      if (q.get('secret') !== this.appSecret) { this.error(res, 40001); return; }
-      sendJson(res, this.issue()); return;
+      if (this.tokenAlways) {
+        this.error(res, this.tokenAlways);
+        return;
+      }
+      if (q.get('grant_type') !== 'client_credential') {
+        this.error(res, 40002, 'invalid grant_type');
+        return;
+      }
+      if (q.get('appid') !== this.appId) {
+        this.error(res, 40013);
+        return;
+      }
+      if (q.get('secret') !== this.appSecret) {
+        this.error(res, 40001);
+        return;
+      }
+      sendJson(res, this.issue());
+      return;
     }
 
     if (url.pathname === '/cgi-bin/stable_token' && method === 'POST') {
       this.calls.stable++;
       if (this.tokenDelayMs) await sleep(this.tokenDelayMs);
       if (await this.applyStep(this.tokenSteps.shift(), res)) return;
-      if (this.tokenAlways) { this.error(res, this.tokenAlways); return; }
+      if (this.tokenAlways) {
+        this.error(res, this.tokenAlways);
+        return;
+      }
       let input: { grant_type?: string; appid?: string; secret?: string; force_refresh?: boolean };
       try {
         input = JSON.parse(body);
       } catch {
-        this.error(res, 47001); return;
+        this.error(res, 47001);
+        return;
       }
-      if (input.grant_type !== 'client_credential') { this.error(res, 40002, 'invalid grant_type'); return; }
-      if (input.appid !== this.appId) { this.error(res, 40013); return; }
-      if (input.secret !== this.appSecret) { this.error(res, 40125); return; }
+      if (input.grant_type !== 'client_credential') {
+        this.error(res, 40002, 'invalid grant_type');
+        return;
+      }
+      if (input.appid !== this.appId) {
+        this.error(res, 40013);
+        return;
+      }
+      if (input.secret !== this.appSecret) {
+        this.error(res, 40125);
+        return;
+      }
       if (input.force_refresh) this.calls.force++;
       const current = this.stableToken ? this.tokens.get(this.stableToken) : undefined;
       // Normal mode: the current token while it has more than 5 minutes left.
       if (!input.force_refresh && this.stableToken && current && current.expiresAt - this.now() > 300_000) {
-        sendJson(res, { access_token: this.stableToken, expires_in: Math.floor((current.expiresAt - this.now()) / 1000) }); return;
+        sendJson(res, { access_token: this.stableToken, expires_in: Math.floor((current.expiresAt - this.now()) / 1000) });
+        return;
       }
       const issued = this.issue();
       this.stableToken = issued.access_token;
-      sendJson(res, issued); return;
+      sendJson(res, issued);
+      return;
     }
 
     const custom = url.pathname === '/cgi-bin/message/custom/send';
@@ -210,38 +234,60 @@ export class FakeWechatMp {
       this.calls.send++;
       if (this.sendDelayMs) await sleep(this.sendDelayMs);
       const token = q.get('access_token');
-      if (!token) { this.error(res, 41001); return; }
+      if (!token) {
+        this.error(res, 41001);
+        return;
+      }
       const info = this.tokens.get(token);
-      if (!info) { this.error(res, 40001); return; }
-      if (info.expiresAt <= this.now()) { this.error(res, 42001); return; }
+      if (!info) {
+        this.error(res, 40001);
+        return;
+      }
+      if (info.expiresAt <= this.now()) {
+        this.error(res, 42001);
+        return;
+      }
       let input: Record<string, any> | null; // the body's JSON: null is JSON too
       try {
         input = JSON.parse(body);
       } catch {
-        this.error(res, 47001); return;
+        this.error(res, 47001);
+        return;
       }
-      if (!input || typeof input.touser !== 'string' || !input.touser) { this.error(res, 40003); return; }
+      if (!input || typeof input.touser !== 'string' || !input.touser) {
+        this.error(res, 40003);
+        return;
+      }
       const openid = input.touser;
       const queue = this.steps.get(openid);
       if (await this.applyStep(queue?.shift(), res)) return;
       if (await this.applyStep(this.always.get(openid), res)) return;
       if (custom) {
-        if (input.msgtype !== 'text' || typeof input.text?.content !== 'string') { this.error(res, 47001); return; }
+        if (input.msgtype !== 'text' || typeof input.text?.content !== 'string') {
+          this.error(res, 47001);
+          return;
+        }
         this.sent.push({ type: 'custom', touser: openid, content: input.text.content, token });
-        sendJson(res, { errcode: 0, errmsg: 'ok' }); return;
+        sendJson(res, { errcode: 0, errmsg: 'ok' });
+        return;
       }
       const keys = this.templates.get(input.template_id);
-      if (!keys) { this.error(res, 40037); return; }
+      if (!keys) {
+        this.error(res, 40037);
+        return;
+      }
       const data = (input.data ?? {}) as Partial<Record<string, { value?: string }>>;
       for (const key of keys) {
         if (!data[key] || typeof data[key].value !== 'string' || data[key].value === '') {
-          this.error(res, 47003, `argument invalid! data.${key}.value is empty`); return;
+          this.error(res, 47003, `argument invalid! data.${key}.value is empty`);
+          return;
         }
       }
       this.counter++;
       const msgid = 2_000_000_000 + this.counter;
       this.sent.push({ type: 'template', touser: openid, templateId: input.template_id, url: input.url, data: data as Record<string, { value: string }>, token });
-      sendJson(res, { errcode: 0, errmsg: 'ok', msgid }); return;
+      sendJson(res, { errcode: 0, errmsg: 'ok', msgid });
+      return;
     }
 
     sendJson(res, { errcode: 404, errmsg: 'not found' }, 404);

@@ -46,9 +46,15 @@ export class FakeWechatOauth {
       };
       if (url.pathname === '/sns/oauth2/access_token') {
         const appError = checkApp();
-        if (appError) { sendJson(res, appError); return; }
+        if (appError) {
+          sendJson(res, appError);
+          return;
+        }
         const taken = takeCode(q.get('code'));
-        if (taken.error) { sendJson(res, taken.error); return; }
+        if (taken.error) {
+          sendJson(res, taken.error);
+          return;
+        }
         const accessToken = `at-${Math.random().toString(36).slice(2)}`;
         this.tokens.set(accessToken, taken.user);
         sendJson(res, {
@@ -58,19 +64,31 @@ export class FakeWechatOauth {
           openid: taken.user.openid,
           scope: taken.user.scope ?? 'snsapi_base',
           ...(taken.user.unionid ? { unionid: taken.user.unionid } : {}),
-        }); return;
+        });
+        return;
       }
       if (url.pathname === '/sns/userinfo') {
         const user = this.tokens.get(q.get('access_token') ?? '');
-        if (!user || user.openid !== q.get('openid')) { sendJson(res, { errcode: 40001, errmsg: 'invalid credential, access_token is invalid' }); return; }
-        sendJson(res, { openid: user.openid, nickname: user.nickname ?? '', headimgurl: user.headimgurl ?? '' }); return;
+        if (!user || user.openid !== q.get('openid')) {
+          sendJson(res, { errcode: 40001, errmsg: 'invalid credential, access_token is invalid' });
+          return;
+        }
+        sendJson(res, { openid: user.openid, nickname: user.nickname ?? '', headimgurl: user.headimgurl ?? '' });
+        return;
       }
       if (url.pathname === '/sns/jscode2session') {
         const appError = checkApp();
-        if (appError) { sendJson(res, appError); return; }
+        if (appError) {
+          sendJson(res, appError);
+          return;
+        }
         const taken = takeCode(q.get('js_code'));
-        if (taken.error) { sendJson(res, taken.error); return; }
-        sendJson(res, { openid: taken.user.openid, session_key: 'sk', ...(taken.user.unionid ? { unionid: taken.user.unionid } : {}) }); return;
+        if (taken.error) {
+          sendJson(res, taken.error);
+          return;
+        }
+        sendJson(res, { openid: taken.user.openid, session_key: 'sk', ...(taken.user.unionid ? { unionid: taken.user.unionid } : {}) });
+        return;
       }
       sendJson(res, { errcode: 404, errmsg: 'not found' }, 404);
     });

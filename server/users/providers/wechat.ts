@@ -64,10 +64,10 @@ export async function wechatIdentity(config: WechatConfig, code: string, timeout
     if (token.errcode || !token.openid || !token.access_token) fail(token.errcode ? token : { errcode: -2, errmsg: 'no openid in the answer' });
     const identity: PlatformIdentity = { id: token.openid };
     if ((token.scope ?? '').split(',').includes('snsapi_userinfo')) {
-      const info = await outboundJson<WechatAnswer>(
-        `${base}/sns/userinfo?${query({ access_token: token.access_token, openid: token.openid, lang: 'zh_CN' })}`,
-        { timeoutMs, service: 'WeChat' },
-      ).catch(() => null); // profile is a nicety; sign-in does not depend on it
+      const info = await outboundJson<WechatAnswer>(`${base}/sns/userinfo?${query({ access_token: token.access_token, openid: token.openid, lang: 'zh_CN' })}`, {
+        timeoutMs,
+        service: 'WeChat',
+      }).catch(() => null); // profile is a nicety; sign-in does not depend on it
       if (info && !info.errcode) {
         identity.nickname = info.nickname;
         identity.avatar = info.headimgurl;

@@ -48,8 +48,24 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
         <Stack gap="sm">
           <TextInput label={t('assets.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={100} error={fieldErr('name')} data-autofocus />
           <Group grow align="flex-start">
-            <Select label={t('assets.type')} data={ASSET_TYPES.map((v) => ({ value: v, label: t(`assets.types.${v}`) }))} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} error={fieldErr('type') ?? (error?.code === 2003 ? errorText(error) : null)} />
-            <Select label={t('assets.currency')} data={CURRENCIES} value={currency} onChange={(v) => v && setCurrency(v)} searchable allowDeselect={false} error={fieldErr('currency')} disabled={!!asset && (asset.recordCount ?? 0) > 0} />
+            <Select
+              label={t('assets.type')}
+              data={ASSET_TYPES.map((v) => ({ value: v, label: t(`assets.types.${v}`) }))}
+              value={type}
+              onChange={(v) => v && setType(v)}
+              allowDeselect={false}
+              error={fieldErr('type') ?? (error?.code === 2003 ? errorText(error) : null)}
+            />
+            <Select
+              label={t('assets.currency')}
+              data={CURRENCIES}
+              value={currency}
+              onChange={(v) => v && setCurrency(v)}
+              searchable
+              allowDeselect={false}
+              error={fieldErr('currency')}
+              disabled={!!asset && (asset.recordCount ?? 0) > 0}
+            />
           </Group>
           <NumberField
             field={opening}

@@ -32,11 +32,7 @@ export function DeleteAssetDialog({ asset, action, onClose }: { asset: Asset | n
         <Button variant="default" onClick={onClose}>
           {t('common.cancel')}
         </Button>
-        <Button
-          color="red"
-          loading={action.busy}
-          onClick={() => void confirm()}
-        >
+        <Button color="red" loading={action.busy} onClick={() => void confirm()}>
           {t('assets.confirmDelete')}
         </Button>
       </Group>

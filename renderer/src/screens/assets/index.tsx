@@ -28,8 +28,7 @@ export function AssetsPage() {
     }
   }, [wantsNew]);
 
-  const setStatus = (asset: Asset, status: 'normal' | 'archived') =>
-    action.run(() => call('asset.update', { id: asset.id, status, expectedUpdatedAt: asset.updatedAt }));
+  const setStatus = (asset: Asset, status: 'normal' | 'archived') => action.run(() => call('asset.update', { id: asset.id, status, expectedUpdatedAt: asset.updatedAt }));
   const makeDefault = (asset: Asset) => action.run(() => call('asset.update', { id: asset.id, isDefault: true }));
   const base = stats.data?.currency ?? assets.baseCurrency;
 

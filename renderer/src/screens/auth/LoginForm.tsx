@@ -35,7 +35,12 @@ export function LoginForm() {
       : disabled
         ? t('auth.reason.disabled')
         : error.code === 1004
-          ? t('auth.locked', { time: new Date(Number((error.data as { lockedUntil?: unknown } | null)?.lockedUntil ?? Date.now() + 15 * 60_000)).toLocaleTimeString(i18n.language, { hour: '2-digit', minute: '2-digit' }) })
+          ? t('auth.locked', {
+              time: new Date(Number((error.data as { lockedUntil?: unknown } | null)?.lockedUntil ?? Date.now() + 15 * 60_000)).toLocaleTimeString(i18n.language, {
+                hour: '2-digit',
+                minute: '2-digit',
+              }),
+            })
           : error.code === 429
             ? t('auth.tooMany')
             : errorText(error)

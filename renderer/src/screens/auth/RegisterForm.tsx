@@ -90,7 +90,15 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
           error={field === 'username' ? errorText(error) : null}
           autoFocus={!inviteRequired}
         />
-        <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={field === 'email' ? errorText(error) : null} />
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={field === 'email' ? errorText(error) : null}
+        />
         <PasswordInput
           label={t('auth.password')}
           description={t('auth.passwordHint')}
@@ -100,7 +108,14 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
           onChange={(e) => setPassword(e.currentTarget.value)}
           error={tooShort ? t('auth.passwordTooShort') : field === 'password' ? errorText(error) : null}
         />
-        <PasswordInput label={t('auth.confirmPassword')} autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} error={mismatch ? t('auth.mismatch') : null} />
+        <PasswordInput
+          label={t('auth.confirmPassword')}
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.currentTarget.value)}
+          error={mismatch ? t('auth.mismatch') : null}
+        />
         {general && (
           <Alert color="red" role="alert">
             {general}

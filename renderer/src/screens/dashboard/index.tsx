@@ -34,10 +34,13 @@ export function DashboardPage() {
       <PageHeader title={t('dashboard.title')}>
         <Button onClick={() => navigate('/records?new=expense')}>{t('dashboard.addRecord')}</Button>
       </PageHeader>
-      <ErrorNote error={assets.error ?? months.error} onRetry={() => {
+      <ErrorNote
+        error={assets.error ?? months.error}
+        onRetry={() => {
           assets.reload();
           months.reload();
-        }} />
+        }}
+      />
       {noAssets && (
         <div className="pp-card" style={{ marginBottom: 16 }}>
           <Group justify="space-between">

@@ -53,14 +53,37 @@ export function FilesTab() {
 
   return (
     <Stack>
-      <div className="pp-dropzone" data-active={dragging} onDragOver={(e) => {
+      <div
+        className="pp-dropzone"
+        data-active={dragging}
+        onDragOver={(e) => {
           e.preventDefault();
           setDragging(true);
-        }} onDragLeave={() => setDragging(false)} onDrop={onDrop}>
-        <input ref={input} type="file" multiple className="pp-visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => e.currentTarget.files && void upload(e.currentTarget.files)} data-testid="files-input" />
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <input
+          ref={input}
+          type="file"
+          multiple
+          className="pp-visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => e.currentTarget.files && void upload(e.currentTarget.files)}
+          data-testid="files-input"
+        />
         <Group justify="center" gap="sm">
           <Text size="sm">{t('files.dropHint')}</Text>
-          <Select size="xs" aria-label={t('files.uploadCategory')} value={uploadCategory} onChange={(v) => v && setUploadCategory(v)} allowDeselect={false} data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))} w={140} />
+          <Select
+            size="xs"
+            aria-label={t('files.uploadCategory')}
+            value={uploadCategory}
+            onChange={(v) => v && setUploadCategory(v)}
+            allowDeselect={false}
+            data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))}
+            w={140}
+          />
           <Button size="xs" onClick={() => input.current?.click()}>
             {t('files.upload')}
           </Button>
@@ -89,10 +112,19 @@ export function FilesTab() {
           <Text size="sm" data-testid="file-stats">
             {files.data ? t('files.stats', { count: files.data.total, size: f.bytes(pageBytes) }) : '…'}
           </Text>
-          <Select size="xs" aria-label={t('files.filterCategory')} placeholder={t('files.allCategories')} clearable value={category} onChange={(v) => {
-            setCategory(v);
-            setPage(1);
-          }} data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))} w={180} />
+          <Select
+            size="xs"
+            aria-label={t('files.filterCategory')}
+            placeholder={t('files.allCategories')}
+            clearable
+            value={category}
+            onChange={(v) => {
+              setCategory(v);
+              setPage(1);
+            }}
+            data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))}
+            w={180}
+          />
         </Group>
         <ErrorNote error={files.error ?? (remove.error && remove.error.code !== 409 ? remove.error : null)} onRetry={files.reload} />
         {!files.data ? (
@@ -118,7 +150,13 @@ export function FilesTab() {
             <Table.Tbody>
               {listed.map((file) => (
                 <Table.Tr key={file.fileId}>
-                  <Table.Td>{file.fileType.startsWith('image/') && !file.missing ? <img src={file.signedUrl} alt="" className="pp-thumb" loading="lazy" /> : <Icon name="files" size={28} />}</Table.Td>
+                  <Table.Td>
+                    {file.fileType.startsWith('image/') && !file.missing ? (
+                      <img src={file.signedUrl} alt="" className="pp-thumb" loading="lazy" />
+                    ) : (
+                      <Icon name="files" size={28} />
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Anchor href={file.signedUrl} target="_blank" rel="noreferrer" size="sm">
                       {file.fileName}
@@ -138,10 +176,15 @@ export function FilesTab() {
                     <Group gap={4} wrap="nowrap">
                       <CopyButton value={absolute(file.signedUrl)} label={t('files.copyLink', { name: file.fileName })} />
                       <Tooltip label={t('files.delete')}>
-                        <ActionIcon variant="subtle" color="red" aria-label={t('files.deleteNamed', { name: file.fileName })} onClick={() => {
-                      remove.setError(null);
-                      setDeleting(file);
-                    }}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={t('files.deleteNamed', { name: file.fileName })}
+                          onClick={() => {
+                            remove.setError(null);
+                            setDeleting(file);
+                          }}
+                        >
                           <Icon name="trash" size={16} />
                         </ActionIcon>
                       </Tooltip>
@@ -154,7 +197,13 @@ export function FilesTab() {
         )}
         {files.data && files.data.total > PAGE_SIZE && (
           <Group justify="center" mt="sm">
-            <Pagination total={Math.ceil(files.data.total / PAGE_SIZE)} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': t(`common.page.${c}`) })} />
+            <Pagination
+              total={Math.ceil(files.data.total / PAGE_SIZE)}
+              value={page}
+              onChange={setPage}
+              size="sm"
+              getControlProps={(c) => ({ 'aria-label': t(`common.page.${c}`) })}
+            />
           </Group>
         )}
         <Text size="xs" c="dimmed" mt="xs">

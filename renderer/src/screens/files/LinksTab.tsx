@@ -50,8 +50,23 @@ export function LinksTab() {
     <Stack>
       <form className="pp-card" onSubmit={(event) => void submit(event)} aria-label={t('links.new')}>
         <Group align="flex-start" gap="sm">
-          <TextInput label={t('links.target')} placeholder="https://…" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required style={{ flex: 3 }} error={fieldErr('url') ?? (create.error && !create.error.field && create.error.code === 400 ? errorText(create.error) : null)} />
-          <TextInput label={t('links.alias')} description={t('links.aliasHint')} value={alias} onChange={(e) => setAlias(e.currentTarget.value)} style={{ flex: 1 }} error={fieldErr('alias') ?? (create.error?.code === 409 ? errorText(create.error) : null)} />
+          <TextInput
+            label={t('links.target')}
+            placeholder="https://…"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            required
+            style={{ flex: 3 }}
+            error={fieldErr('url') ?? (create.error && !create.error.field && create.error.code === 400 ? errorText(create.error) : null)}
+          />
+          <TextInput
+            label={t('links.alias')}
+            description={t('links.aliasHint')}
+            value={alias}
+            onChange={(e) => setAlias(e.currentTarget.value)}
+            style={{ flex: 1 }}
+            error={fieldErr('alias') ?? (create.error?.code === 409 ? errorText(create.error) : null)}
+          />
           <TextInput label={t('links.linkTitle')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} style={{ flex: 1.5 }} maxLength={200} />
           <TextInput label={t('links.expires')} type="date" value={expires} onChange={(e) => setExpires(e.currentTarget.value)} error={fieldErr('expireAt')} />
         </Group>
@@ -87,14 +102,25 @@ export function LinksTab() {
             </Table.Thead>
             <Table.Tbody>
               {list.map((link) => (
-                <LinkRow key={link.id} link={link} onToggle={() => void change.run(() => call('shortlink.update', { id: link.id, isPublic: !link.isPublic }))} onDelete={() => void change.run(() => call('shortlink.delete', { id: link.id }))} />
+                <LinkRow
+                  key={link.id}
+                  link={link}
+                  onToggle={() => void change.run(() => call('shortlink.update', { id: link.id, isPublic: !link.isPublic }))}
+                  onDelete={() => void change.run(() => call('shortlink.delete', { id: link.id }))}
+                />
               ))}
             </Table.Tbody>
           </Table>
         )}
         {links.data && links.data.total > PAGE_SIZE && (
           <Group justify="center" mt="sm">
-            <Pagination total={Math.ceil(links.data.total / PAGE_SIZE)} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': t(`common.page.${c}`) })} />
+            <Pagination
+              total={Math.ceil(links.data.total / PAGE_SIZE)}
+              value={page}
+              onChange={setPage}
+              size="sm"
+              getControlProps={(c) => ({ 'aria-label': t(`common.page.${c}`) })}
+            />
           </Group>
         )}
       </section>

@@ -28,11 +28,7 @@ export function AppActionDialog({ app, action, onClose }: { app: App; action: 'r
         <Button variant="default" onClick={onClose}>
           {t('common.cancel')}
         </Button>
-        <Button
-          color="red"
-          loading={run.busy}
-          onClick={() => void confirm()}
-        >
+        <Button color="red" loading={run.busy} onClick={() => void confirm()}>
           {action === 'reset' ? t('push.resetKey') : t('push.deleteApp')}
         </Button>
       </Group>

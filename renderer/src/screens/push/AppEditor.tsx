@@ -60,7 +60,9 @@ export function AppEditor({ channels, app, onClose }: { channels: Channel[]; app
                 onChange={(v) => v && setMessageType(v)}
                 allowDeselect={false}
               />
-              {messageType === 'template' && <TextInput label={t('push.templateId')} value={templateId} onChange={(e) => setTemplateId(e.currentTarget.value)} required error={fieldErr('templateId')} />}
+              {messageType === 'template' && (
+                <TextInput label={t('push.templateId')} value={templateId} onChange={(e) => setTemplateId(e.currentTarget.value)} required error={fieldErr('templateId')} />
+              )}
             </>
           )}
           <Select
@@ -74,7 +76,13 @@ export function AppEditor({ channels, app, onClose }: { channels: Channel[]; app
             onChange={(v) => v && setPushMode(v)}
             allowDeselect={false}
           />
-          <FormActions error={error && !error.field ? errorText(error) : null} onCancel={() => onClose()} busy={busy} disabled={!name.trim() || !channelId} submitLabel={app ? t('common.save') : t('push.createApp')} />
+          <FormActions
+            error={error && !error.field ? errorText(error) : null}
+            onCancel={() => onClose()}
+            busy={busy}
+            disabled={!name.trim() || !channelId}
+            submitLabel={app ? t('common.save') : t('push.createApp')}
+          />
         </Stack>
       </form>
     </Modal>

@@ -21,10 +21,13 @@ export function AppsTab() {
   const noChannels = channels.data && channels.data.list.length === 0;
   return (
     <>
-      <ErrorNote error={apps.error ?? channels.error} onRetry={() => {
+      <ErrorNote
+        error={apps.error ?? channels.error}
+        onRetry={() => {
           apps.reload();
           channels.reload();
-        }} />
+        }}
+      />
       {noChannels ? (
         <Alert color="teal" mb="md">
           <Group justify="space-between">

@@ -33,9 +33,7 @@ const settingText = (value: unknown): string => (typeof value === 'string' ? val
 
 /** The form state of a channel's settings; `stored` is the channel's (masked) config when editing. */
 export function useConfigForm(stored: Record<string, unknown>): ConfigForm {
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(Object.entries(stored).map(([key, value]) => [key, settingText(value)])),
-  );
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(Object.entries(stored).map(([key, value]) => [key, settingText(value)])));
   const [shown, setShown] = useState<ReadonlySet<string>>(() => new Set());
   const refs = useRef(new Map<string, RefObject<HTMLInputElement | null>>());
   const text = (field: ChannelField) => values[field.name] ?? initialText(field);

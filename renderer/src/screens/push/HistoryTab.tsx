@@ -21,7 +21,15 @@ export function HistoryTab() {
   return (
     <section className="pp-card">
       <Group mb="sm" align="flex-end">
-        <Select size="xs" label={t('push.app')} placeholder={t('records.any')} clearable value={appId} onChange={setAppId} data={(apps.data?.list ?? []).map((a) => ({ value: a.id, label: a.name }))} />
+        <Select
+          size="xs"
+          label={t('push.app')}
+          placeholder={t('records.any')}
+          clearable
+          value={appId}
+          onChange={setAppId}
+          data={(apps.data?.list ?? []).map((a) => ({ value: a.id, label: a.name }))}
+        />
         <Select
           size="xs"
           label={t('push.status')}

@@ -45,7 +45,12 @@ export function Recipients({ app }: { app: App }) {
                 <Table.Td className="pp-code">{r.address}</Table.Td>
                 <Table.Td>{r.name}</Table.Td>
                 <Table.Td w={40}>
-                  <ActionIcon variant="subtle" color="red" aria-label={t('push.removeRecipient', { address: r.name || r.address })} onClick={() => void remove.run(() => call('push.removeRecipient', { id: r.id }))}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('push.removeRecipient', { address: r.name || r.address })}
+                    onClick={() => void remove.run(() => call('push.removeRecipient', { id: r.id }))}
+                  >
                     <Icon name="trash" size={16} />
                   </ActionIcon>
                 </Table.Td>

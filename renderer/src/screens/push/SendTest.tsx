@@ -51,9 +51,7 @@ export function SendTest({ app }: { app: App }) {
       </Group>
       {answer && (
         <Alert color={ok ? 'teal' : 'red'} mt="xs" role="status" data-testid="send-result">
-          {answer.httpOk && answer.data?.total !== undefined
-            ? t('push.sendResult', { success: answer.data.success ?? 0, total: answer.data.total })
-            : answer.message}
+          {answer.httpOk && answer.data?.total !== undefined ? t('push.sendResult', { success: answer.data.success ?? 0, total: answer.data.total }) : answer.message}
           {answer.data?.results
             ?.filter((r) => !r.ok)
             .map((r) => (

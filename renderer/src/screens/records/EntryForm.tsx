@@ -90,7 +90,8 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
 
   const fieldErr = (name: string) => (error && error.field === name ? errorText(error) : null);
   const amountError = fieldErr('amount') ?? (error && (error.code === 3003 || error.code === 2002) ? errorText(error) : null);
-  const general = error && !amountError && !['asset', 'fromAsset', 'toAsset', 'fee', 'toAmount', 'category', 'description', 'date', 'tags'].includes(error.field ?? '') ? errorText(error) : null;
+  const general =
+    error && !amountError && !['asset', 'fromAsset', 'toAsset', 'fee', 'toAmount', 'category', 'description', 'date', 'tags'].includes(error.field ?? '') ? errorText(error) : null;
   const assetOptions = assets.active.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
 
   if (assets.data && assets.list.length === 0) {
@@ -128,11 +129,36 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
       </Group>
       <div className="pp-entry">
         <NumberField field={amount} label={t('records.amount')} required autoFocus error={amountError} />
-        <Select label={type === 'transfer' ? t('records.fromAsset') : t('records.asset')} data={assetOptions} value={asset} onChange={setAsset} allowDeselect={false} error={fieldErr('asset') ?? fieldErr('fromAsset')} required searchable />
+        <Select
+          label={type === 'transfer' ? t('records.fromAsset') : t('records.asset')}
+          data={assetOptions}
+          value={asset}
+          onChange={setAsset}
+          allowDeselect={false}
+          error={fieldErr('asset') ?? fieldErr('fromAsset')}
+          required
+          searchable
+        />
         {type === 'transfer' ? (
-          <Select label={t('records.toAsset')} data={assetOptions.filter((o) => o.value !== asset)} value={toAsset} onChange={setToAsset} error={fieldErr('toAsset')} required searchable />
+          <Select
+            label={t('records.toAsset')}
+            data={assetOptions.filter((o) => o.value !== asset)}
+            value={toAsset}
+            onChange={setToAsset}
+            error={fieldErr('toAsset')}
+            required
+            searchable
+          />
         ) : (
-          <Select label={t('records.category')} data={typeCategories.map((c) => c.name)} value={category} onChange={setCategory} allowDeselect={false} error={fieldErr('category')} searchable />
+          <Select
+            label={t('records.category')}
+            data={typeCategories.map((c) => c.name)}
+            value={category}
+            onChange={setCategory}
+            allowDeselect={false}
+            error={fieldErr('category')}
+            searchable
+          />
         )}
         <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required error={fieldErr('date')} />
         <Button type="submit" loading={busy} disabled={amount.text.trim() === '' || !asset || (type === 'transfer' && !toAsset)}>
@@ -141,15 +167,27 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
         {type === 'transfer' && (
           <>
             <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
-            {crossCurrency ? (
-              <NumberField field={toAmount} label={t('records.toAmount', { currency: to.currency })} error={fieldErr('toAmount')} />
-            ) : (
-              <div />
-            )}
+            {crossCurrency ? <NumberField field={toAmount} label={t('records.toAmount', { currency: to.currency })} error={fieldErr('toAmount')} /> : <div />}
           </>
         )}
-        <TextInput className={type === 'transfer' ? '' : 'pp-entry-wide'} label={t('records.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} error={fieldErr('description')} />
-        <TagsInput className={type === 'transfer' ? '' : 'pp-entry-wide'} label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable error={fieldErr('tags')} />
+        <TextInput
+          className={type === 'transfer' ? '' : 'pp-entry-wide'}
+          label={t('records.description')}
+          value={description}
+          onChange={(e) => setDescription(e.currentTarget.value)}
+          maxLength={1000}
+          error={fieldErr('description')}
+        />
+        <TagsInput
+          className={type === 'transfer' ? '' : 'pp-entry-wide'}
+          label={t('records.tags')}
+          value={tags}
+          onChange={setTags}
+          maxTags={20}
+          splitChars={[',', ' ']}
+          clearable
+          error={fieldErr('tags')}
+        />
         <div />
       </div>
       <Group mt="sm" justify="space-between" align="flex-start">

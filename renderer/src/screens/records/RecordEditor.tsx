@@ -33,13 +33,10 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
   const remove = useAction();
 
   useEffect(() => {
-    call('accounting.get', { id: record.id }).then(
-      (d) => {
-        setDetail(d);
-        setFiles(d.attachmentDetails.map((a) => ({ fileId: a.fileId, name: a.fileName ?? a.fileId })));
-      },
-      setLoadError,
-    );
+    call('accounting.get', { id: record.id }).then((d) => {
+      setDetail(d);
+      setFiles(d.attachmentDetails.map((a) => ({ fileId: a.fileId, name: a.fileName ?? a.fileId })));
+    }, setLoadError);
   }, [record.id]);
 
   const typeCategories = record.type === 'income' ? categories.income : categories.expense;
@@ -90,11 +87,25 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
             <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required />
           </Group>
           <Group grow align="flex-start">
-            <Select label={record.type === 'transfer' ? t('records.fromAsset') : t('records.asset')} data={assetOptions} value={asset} onChange={setAsset} allowDeselect={false} error={fieldErr('asset') ?? fieldErr('fromAsset')} />
+            <Select
+              label={record.type === 'transfer' ? t('records.fromAsset') : t('records.asset')}
+              data={assetOptions}
+              value={asset}
+              onChange={setAsset}
+              allowDeselect={false}
+              error={fieldErr('asset') ?? fieldErr('fromAsset')}
+            />
             {record.type === 'transfer' ? (
               <Select label={t('records.toAsset')} data={assetOptions} value={toAsset} onChange={setToAsset} allowDeselect={false} error={fieldErr('toAsset')} />
             ) : (
-              <Select label={t('records.category')} data={[...new Set([record.category, ...typeCategories.map((c) => c.name)])]} value={category} onChange={setCategory} allowDeselect={false} error={fieldErr('category')} />
+              <Select
+                label={t('records.category')}
+                data={[...new Set([record.category, ...typeCategories.map((c) => c.name)])]}
+                value={category}
+                onChange={setCategory}
+                allowDeselect={false}
+                error={fieldErr('category')}
+              />
             )}
           </Group>
           {record.type === 'transfer' && <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />}

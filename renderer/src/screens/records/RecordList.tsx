@@ -128,8 +128,26 @@ export function RecordList() {
             { value: 'transfer', label: t('common.transfer') },
           ]}
         />
-        <Select size="xs" label={t('records.asset')} placeholder={t('records.any')} clearable searchable value={filters.asset} onChange={(v) => set({ asset: v })} data={assets.list.map((a) => ({ value: a.id, label: a.name }))} />
-        <Select size="xs" label={t('records.category')} placeholder={t('records.any')} clearable searchable value={filters.category} onChange={(v) => set({ category: v })} data={allCategories} />
+        <Select
+          size="xs"
+          label={t('records.asset')}
+          placeholder={t('records.any')}
+          clearable
+          searchable
+          value={filters.asset}
+          onChange={(v) => set({ asset: v })}
+          data={assets.list.map((a) => ({ value: a.id, label: a.name }))}
+        />
+        <Select
+          size="xs"
+          label={t('records.category')}
+          placeholder={t('records.any')}
+          clearable
+          searchable
+          value={filters.category}
+          onChange={(v) => set({ category: v })}
+          data={allCategories}
+        />
         <TextInput size="xs" label={t('records.tag')} value={filters.tag} onChange={(e) => set({ tag: e.currentTarget.value })} />
         <TextInput size="xs" label={t('records.search')} type="search" value={filters.text} onChange={(e) => set({ text: e.currentTarget.value })} />
         <Button size="xs" variant="subtle" onClick={() => setFilters(NO_FILTERS)} disabled={JSON.stringify(filters) === JSON.stringify(NO_FILTERS)}>

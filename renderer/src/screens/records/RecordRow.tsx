@@ -34,7 +34,12 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
   const amount = f.money(signed, record.currency, { sign: record.type !== 'transfer' });
   const tone = record.type === 'income' ? 'pp-income' : record.type === 'expense' ? 'pp-expense' : 'pp-transfer';
   return (
-    <button type="button" className="pp-row" onClick={() => onOpen(record)} aria-label={t('records.rowLabel', { date, what: title, amount }) + (record.attachments.length ? t('records.hasAttachments') : '')}>
+    <button
+      type="button"
+      className="pp-row"
+      onClick={() => onOpen(record)}
+      aria-label={t('records.rowLabel', { date, what: title, amount }) + (record.attachments.length ? t('records.hasAttachments') : '')}
+    >
       <span className="pp-cell pp-num">{date}</span>
       <span className="pp-cell">
         <span className="pp-row-title">

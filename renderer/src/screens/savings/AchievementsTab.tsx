@@ -35,9 +35,14 @@ export function AchievementsTab() {
                 <Text size="xs" c="dimmed" mb={6}>
                   {t(`savings.achievements.${a.id}.description` as 'savings.achievements.first_record.description', { defaultValue: a.description })}
                 </Text>
-                <ProgressBar value={(Math.min(a.progress, a.target) / a.target) * 100} label={t('savings.achievementProgress', { progress: Math.min(a.progress, a.target), target: a.target })} />
+                <ProgressBar
+                  value={(Math.min(a.progress, a.target) / a.target) * 100}
+                  label={t('savings.achievementProgress', { progress: Math.min(a.progress, a.target), target: a.target })}
+                />
                 <Text size="xs" mt={4}>
-                  {a.completed && a.unlockedAt ? t('savings.unlockedOn', { date: f.date(a.unlockedAt) }) : t('savings.achievementProgress', { progress: Math.min(a.progress, a.target), target: a.target })}
+                  {a.completed && a.unlockedAt
+                    ? t('savings.unlockedOn', { date: f.date(a.unlockedAt) })
+                    : t('savings.achievementProgress', { progress: Math.min(a.progress, a.target), target: a.target })}
                   {' · '}
                   {t('savings.rewardCoins', { coins: f.number(a.reward, { maximumFractionDigits: 2 }) })}
                 </Text>

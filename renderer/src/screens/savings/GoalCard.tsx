@@ -40,7 +40,11 @@ export function GoalCard({ goal }: { goal: Goal }) {
           <Badge variant="light" color="gray">
             {t(`savings.categories.${goal.category}`)}
           </Badge>
-          <Badge variant="light" color={goal.status === 'completed' ? 'teal' : goal.status === 'active' ? (goal.pace === 'behind' ? 'orange' : 'blue') : 'gray'} data-testid="goal-status">
+          <Badge
+            variant="light"
+            color={goal.status === 'completed' ? 'teal' : goal.status === 'active' ? (goal.pace === 'behind' ? 'orange' : 'blue') : 'gray'}
+            data-testid="goal-status"
+          >
             {goal.status === 'active' ? t(`savings.pace.${goal.pace as 'on_track' | 'behind' | 'completed'}`) : t(`savings.status.${goal.status}`)}
           </Badge>
           {goal.status !== 'completed' && (

@@ -56,14 +56,29 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
     <Modal opened onClose={onClose} title={t('savings.newGoal')}>
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
-          <TextInput label={t('savings.goalTitle')} placeholder={t('savings.goalTitlePlaceholder')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} required maxLength={100} error={fieldErr('title')} data-autofocus />
+          <TextInput
+            label={t('savings.goalTitle')}
+            placeholder={t('savings.goalTitlePlaceholder')}
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            required
+            maxLength={100}
+            error={fieldErr('title')}
+            data-autofocus
+          />
           <Group grow align="flex-start">
             <NumberField field={target} label={t('savings.target')} required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
             <Select label={t('assets.currency')} data={CURRENCIES} value={cur} onChange={setCurrency} searchable allowDeselect={false} />
           </Group>
           <Group grow align="flex-start">
             <TextInput type="date" label={t('savings.endDate')} value={end} onChange={(e) => setEnd(e.currentTarget.value)} required error={fieldErr('endDate')} />
-            <Select label={t('savings.category')} data={GOAL_CATEGORIES.map((c) => ({ value: c, label: t(`savings.categories.${c}`) }))} value={category} onChange={(v) => v && setCategory(v)} allowDeselect={false} />
+            <Select
+              label={t('savings.category')}
+              data={GOAL_CATEGORIES.map((c) => ({ value: c, label: t(`savings.categories.${c}`) }))}
+              value={category}
+              onChange={(v) => v && setCategory(v)}
+              allowDeselect={false}
+            />
             <Select
               label={t('savings.priority')}
               data={(['low', 'medium', 'high'] as const).map((p) => ({ value: p, label: t(`savings.priorities.${p}`) }))}

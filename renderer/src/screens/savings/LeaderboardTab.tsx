@@ -18,8 +18,20 @@ export function LeaderboardTab() {
   return (
     <Stack>
       <Group align="flex-end">
-        <Select label={t('savings.boardType')} value={type} onChange={(v) => v && setType(v)} allowDeselect={false} data={(['savings', 'goals', 'portfolio', 'streak', 'achievements'] as const).map((v) => ({ value: v, label: t(`savings.boards.${v}`) }))} />
-        <Select label={t('savings.period')} value={period} onChange={(v) => v && setPeriod(v)} allowDeselect={false} data={(['week', 'month', 'all'] as const).map((v) => ({ value: v, label: t(`savings.periods.${v}`) }))} />
+        <Select
+          label={t('savings.boardType')}
+          value={type}
+          onChange={(v) => v && setType(v)}
+          allowDeselect={false}
+          data={(['savings', 'goals', 'portfolio', 'streak', 'achievements'] as const).map((v) => ({ value: v, label: t(`savings.boards.${v}`) }))}
+        />
+        <Select
+          label={t('savings.period')}
+          value={period}
+          onChange={(v) => v && setPeriod(v)}
+          allowDeselect={false}
+          data={(['week', 'month', 'all'] as const).map((v) => ({ value: v, label: t(`savings.periods.${v}`) }))}
+        />
         <Switch
           label={t('savings.optIn')}
           checked={prefs.data?.leaderboardOptIn ?? false}

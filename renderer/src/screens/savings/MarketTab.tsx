@@ -37,7 +37,13 @@ export function MarketTab() {
               {market.data.stocks.map((s) => (
                 <Table.Tr key={s.id} data-selected={s.id === stockId || undefined} bg={s.id === stockId ? 'var(--mantine-primary-color-light)' : undefined}>
                   <Table.Td>
-                    <Button variant="subtle" size="compact-sm" onClick={() => setSelected(s.id)} aria-pressed={s.id === stockId} aria-label={t('savings.selectStock', { name: s.name, id: s.id })}>
+                    <Button
+                      variant="subtle"
+                      size="compact-sm"
+                      onClick={() => setSelected(s.id)}
+                      aria-pressed={s.id === stockId}
+                      aria-label={t('savings.selectStock', { name: s.name, id: s.id })}
+                    >
                       <strong>{s.id}</strong>&nbsp;
                       <Text span size="sm" c="dimmed">
                         {s.name}

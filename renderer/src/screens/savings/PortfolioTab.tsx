@@ -28,7 +28,9 @@ export function PortfolioTab() {
         ).map(([key, value]) => (
           <div className="pp-card" key={key}>
             <div className="pp-stat-label">{t(`savings.totals.${key}`)}</div>
-            <div className={`pp-stat-value ${key === 'unrealized' && value !== undefined ? (value >= 0 ? 'pp-income' : 'pp-expense') : ''}`}>{value === undefined ? '…' : key === 'unrealized' ? signed(value) : coins(value)}</div>
+            <div className={`pp-stat-value ${key === 'unrealized' && value !== undefined ? (value >= 0 ? 'pp-income' : 'pp-expense') : ''}`}>
+              {value === undefined ? '…' : key === 'unrealized' ? signed(value) : coins(value)}
+            </div>
           </div>
         ))}
       </section>
@@ -55,16 +57,29 @@ export function PortfolioTab() {
               {positions.data?.positions.map((p) => (
                 <Table.Tr key={p.stockId}>
                   <Table.Td>
-                    <strong>{p.stockId}</strong> <Text span size="sm" c="dimmed">{p.name}</Text>
+                    <strong>{p.stockId}</strong>{' '}
+                    <Text span size="sm" c="dimmed">
+                      {p.name}
+                    </Text>
                   </Table.Td>
-                  <Table.Td ta="right" className="pp-num">{p.quantity}</Table.Td>
-                  <Table.Td ta="right" className="pp-num">{coins(p.averageCost)}</Table.Td>
-                  <Table.Td ta="right" className="pp-num">{coins(p.price)}</Table.Td>
-                  <Table.Td ta="right" className="pp-num">{coins(p.marketValue)}</Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {p.quantity}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {coins(p.averageCost)}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {coins(p.price)}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {coins(p.marketValue)}
+                  </Table.Td>
                   <Table.Td ta="right" className={`pp-num ${p.unrealizedProfit >= 0 ? 'pp-income' : 'pp-expense'}`}>
                     {signed(p.unrealizedProfit)} ({f.percent(p.unrealizedPercent / 100, 1)})
                   </Table.Td>
-                  <Table.Td ta="right" className={`pp-num ${p.realizedProfit >= 0 ? 'pp-income' : 'pp-expense'}`}>{signed(p.realizedProfit)}</Table.Td>
+                  <Table.Td ta="right" className={`pp-num ${p.realizedProfit >= 0 ? 'pp-income' : 'pp-expense'}`}>
+                    {signed(p.realizedProfit)}
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -104,15 +119,25 @@ export function PortfolioTab() {
                     ? t(`savings.entries.${e.kind}`, { quantity: e.quantity, stock: e.stockId, price: coins(e.price) })
                     : t(`savings.reasons.${(e.reason || 'welcome') as 'welcome'}`, { defaultValue: e.note })}
                 </Table.Td>
-                <Table.Td ta="right" className={`pp-num ${e.amount >= 0 ? 'pp-income' : 'pp-expense'}`}>{signed(e.amount)}</Table.Td>
-                <Table.Td ta="right" className="pp-num">{e.balance === undefined ? "" : coins(e.balance)}</Table.Td>
+                <Table.Td ta="right" className={`pp-num ${e.amount >= 0 ? 'pp-income' : 'pp-expense'}`}>
+                  {signed(e.amount)}
+                </Table.Td>
+                <Table.Td ta="right" className="pp-num">
+                  {e.balance === undefined ? '' : coins(e.balance)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
         {wallet.data && wallet.data.history.total > 10 && (
           <Group justify="center" mt="sm">
-            <Pagination total={Math.ceil(wallet.data.history.total / 10)} value={page} onChange={setPage} size="sm" getControlProps={(c) => ({ 'aria-label': t(`common.page.${c}`) })} />
+            <Pagination
+              total={Math.ceil(wallet.data.history.total / 10)}
+              value={page}
+              onChange={setPage}
+              size="sm"
+              getControlProps={(c) => ({ 'aria-label': t(`common.page.${c}`) })}
+            />
           </Group>
         )}
       </section>

@@ -29,13 +29,22 @@ export function StockPanel({ stockId }: { stockId: string }) {
     const q = quantity.value;
     const result = await trade.run(() => (kind === 'buy' ? call('savings.buyStock', { stockId, quantity: q }) : call('savings.sellStock', { stockId, quantity: q })));
     if (result) {
-      notifications.show({ color: 'teal', message: t(kind === 'buy' ? 'savings.bought' : 'savings.sold', { quantity: q, stock: stockId, price: f.number(result.trade.price, { maximumFractionDigits: 2 }) }) });
+      notifications.show({
+        color: 'teal',
+        message: t(kind === 'buy' ? 'savings.bought' : 'savings.sold', { quantity: q, stock: stockId, price: f.number(result.trade.price, { maximumFractionDigits: 2 }) }),
+      });
       toast(result.rewards);
     }
   };
   const err = trade.error;
   const errData = err?.data as { maxQuantity?: number; held?: number } | null;
-  const message = err ? (err.code === 4003 ? t('savings.notEnoughCoins', { max: errData?.maxQuantity ?? 0 }) : err.code === 409 && errData?.held !== undefined ? t('savings.notEnoughShares', { held: errData.held }) : errorText(err)) : null;
+  const message = err
+    ? err.code === 4003
+      ? t('savings.notEnoughCoins', { max: errData?.maxQuantity ?? 0 })
+      : err.code === 409 && errData?.held !== undefined
+        ? t('savings.notEnoughShares', { held: errData.held })
+        : errorText(err)
+    : null;
   const h = history.data;
   return (
     <section className="pp-card" aria-label={t('savings.stockPanel', { id: stockId })}>
@@ -65,9 +74,21 @@ export function StockPanel({ stockId }: { stockId: string }) {
           option={{
             tooltip: { trigger: 'axis' },
             grid: { left: 4, right: 8, top: 10, bottom: 4, containLabel: true },
-            xAxis: { type: 'category', data: h.points.map((p) => (range === 'day' ? new Date(p.time).toLocaleTimeString(f.locale, { hour: '2-digit', minute: '2-digit' }) : f.date(p.time, 'short'))) },
+            xAxis: {
+              type: 'category',
+              data: h.points.map((p) => (range === 'day' ? new Date(p.time).toLocaleTimeString(f.locale, { hour: '2-digit', minute: '2-digit' }) : f.date(p.time, 'short'))),
+            },
             yAxis: { type: 'value', scale: true },
-            series: [{ type: 'line', name: stockId, showSymbol: false, data: h.points.map((p) => p.price), itemStyle: { color: h.change >= 0 ? '#12b886' : '#fa5252' }, areaStyle: { opacity: 0.1 } }],
+            series: [
+              {
+                type: 'line',
+                name: stockId,
+                showSymbol: false,
+                data: h.points.map((p) => p.price),
+                itemStyle: { color: h.change >= 0 ? '#12b886' : '#fa5252' },
+                areaStyle: { opacity: 0.1 },
+              },
+            ],
           }}
         />
       ) : (

@@ -8,7 +8,13 @@ export function CategoriesTab() {
   return (
     <div className="pp-grid pp-grid-2">
       {(['expense', 'income'] as const).map((type) => (
-        <CategoryList key={type} type={type} list={type === 'expense' ? categories.expense : categories.income} loading={!categories.data} title={t(`settings.categories.${type}`)} />
+        <CategoryList
+          key={type}
+          type={type}
+          list={type === 'expense' ? categories.expense : categories.income}
+          loading={!categories.data}
+          title={t(`settings.categories.${type}`)}
+        />
       ))}
     </div>
   );

@@ -34,7 +34,15 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
       </Title>
       <form onSubmit={(event) => void submit(event)}>
         <Group align="flex-start" gap="xs" mb="sm">
-          <TextInput aria-label={t('settings.newCategory', { type: title })} placeholder={t('settings.newCategoryPlaceholder')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={64} style={{ flex: 1 }} error={add.error ? errorText(add.error) : null} />
+          <TextInput
+            aria-label={t('settings.newCategory', { type: title })}
+            placeholder={t('settings.newCategoryPlaceholder')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            maxLength={64}
+            style={{ flex: 1 }}
+            error={add.error ? errorText(add.error) : null}
+          />
           <Button type="submit" loading={add.busy} disabled={!name.trim()}>
             {t('settings.add')}
           </Button>
@@ -46,12 +54,17 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
         <Stack gap={2}>
           {list.map((c) =>
             renaming?.id === c.id ? (
-              <form
-                key={c.id}
-                onSubmit={(event) => void saveRename(event, c.id, renaming.name)}
-              >
+              <form key={c.id} onSubmit={(event) => void saveRename(event, c.id, renaming.name)}>
                 <Group gap="xs">
-                  <TextInput size="xs" aria-label={t('settings.renameCategory', { name: c.name })} value={renaming.name} onChange={(e) => setRenaming({ id: c.id, name: e.currentTarget.value })} autoFocus style={{ flex: 1 }} error={rename.error ? errorText(rename.error) : null} />
+                  <TextInput
+                    size="xs"
+                    aria-label={t('settings.renameCategory', { name: c.name })}
+                    value={renaming.name}
+                    onChange={(e) => setRenaming({ id: c.id, name: e.currentTarget.value })}
+                    autoFocus
+                    style={{ flex: 1 }}
+                    error={rename.error ? errorText(rename.error) : null}
+                  />
                   <Button size="xs" type="submit" loading={rename.busy}>
                     {t('common.save')}
                   </Button>
@@ -64,16 +77,25 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
               <Group key={c.id} justify="space-between" py={2}>
                 <Text size="sm">{c.name}</Text>
                 <Group gap={2}>
-                  <ActionIcon variant="subtle" aria-label={t('settings.renameCategory', { name: c.name })} onClick={() => {
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={t('settings.renameCategory', { name: c.name })}
+                    onClick={() => {
                       rename.setError(null);
                       setRenaming({ id: c.id, name: c.name });
-                    }}>
+                    }}
+                  >
                     <Icon name="edit" size={16} />
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteCategory', { name: c.name })} onClick={() => {
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('settings.deleteCategory', { name: c.name })}
+                    onClick={() => {
                       remove.setError(null);
                       setDeleting(c);
-                    }}>
+                    }}
+                  >
                     <Icon name="trash" size={16} />
                   </ActionIcon>
                 </Group>

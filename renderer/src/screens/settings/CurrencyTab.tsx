@@ -69,7 +69,14 @@ export function CurrencyTab() {
           <Group align="flex-start" gap="xs" mb="sm">
             <Select label={t('settings.rateFrom')} data={CURRENCIES} value={from} onChange={setFrom} searchable allowDeselect={false} w={120} />
             <Select label={t('settings.rateTo')} data={CURRENCIES} value={to ?? baseCurrency} onChange={setTo} searchable allowDeselect={false} w={120} />
-            <NumberField field={rate} label={t('settings.rate')} description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined} required w={200} error={add.error ? errorText(add.error) : null} />
+            <NumberField
+              field={rate}
+              label={t('settings.rate')}
+              description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined}
+              required
+              w={200}
+              error={add.error ? errorText(add.error) : null}
+            />
             <TextInput label={t('settings.rateDate')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} />
             <Button type="submit" mt={24} loading={add.busy} disabled={rate.text.trim() === ''}>
               {t('settings.addRate')}
@@ -102,7 +109,12 @@ export function CurrencyTab() {
                   </Table.Td>
                   <Table.Td>{f.date(r.date)}</Table.Td>
                   <Table.Td>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('settings.deleteRate', { from: r.from, to: r.to })} onClick={() => void remove.run(() => call('currency.deleteRate', { id: r.id }))}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('settings.deleteRate', { from: r.from, to: r.to })}
+                      onClick={() => void remove.run(() => call('currency.deleteRate', { id: r.id }))}
+                    >
                       <Icon name="trash" size={16} />
                     </ActionIcon>
                   </Table.Td>

@@ -33,7 +33,14 @@ export function DeleteCategoryDialog({ category, list, remove, onClose }: { cate
     <Modal opened={category !== null} onClose={onClose} title={t('settings.deleteCategoryTitle', { name: category?.name ?? '' })}>
       <Stack gap="sm">
         <Text size="sm">{t('settings.deleteCategoryText')}</Text>
-        <Select label={t('settings.moveTo')} clearable placeholder={t('settings.moveToNone')} data={list.filter((c) => c.id !== category?.id).map((c) => ({ value: c.id, label: c.name }))} value={moveTo} onChange={setMoveTo} />
+        <Select
+          label={t('settings.moveTo')}
+          clearable
+          placeholder={t('settings.moveToNone')}
+          data={list.filter((c) => c.id !== category?.id).map((c) => ({ value: c.id, label: c.name }))}
+          value={moveTo}
+          onChange={setMoveTo}
+        />
         {remove.error && (
           <Text size="sm" c="red" role="alert">
             {remove.error.code === 409 ? t('settings.categoryInUse') : errorText(remove.error)}
@@ -43,11 +50,7 @@ export function DeleteCategoryDialog({ category, list, remove, onClose }: { cate
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button
-            color="red"
-            loading={remove.busy}
-            onClick={() => void confirm()}
-          >
+          <Button color="red" loading={remove.busy} onClick={() => void confirm()}>
             {t('assets.delete')}
           </Button>
         </Group>

@@ -41,7 +41,10 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
   const exportCsv = async () => {
     const start = fromDateInput(from);
     const endDay = fromDateInput(to);
-    const answer = await exporting.run(() => call('accounting.exportCsv', { ...(start !== null ? { startDate: start } : {}), ...(endDay !== null ? { endDate: endDay + 86_400_000 } : {}) }), { invalidate: false });
+    const answer = await exporting.run(
+      () => call('accounting.exportCsv', { ...(start !== null ? { startDate: start } : {}), ...(endDay !== null ? { endDate: endDay + 86_400_000 } : {}) }),
+      { invalidate: false },
+    );
     if (answer) {
       download(answer.filename, answer.csv, 'text/csv;charset=utf-8');
       notifications.show({ color: 'teal', message: t('settings.exported', { count: answer.count }) });
@@ -123,7 +126,16 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
         <Text size="sm" c="dimmed" mb="sm">
           {t('settings.importHint')}
         </Text>
-        <input ref={fileInput} type="file" accept=".csv,text/csv" className="pp-visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => void choose(e.currentTarget.files?.[0])} data-testid="import-input" />
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".csv,text/csv"
+          className="pp-visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => void choose(e.currentTarget.files?.[0])}
+          data-testid="import-input"
+        />
         <Group gap="sm">
           <Button onClick={() => fileInput.current?.click()} disabled={progress !== null}>
             {t('settings.chooseCsv')}
@@ -133,7 +145,9 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
         {progress && (
           <div style={{ marginTop: 12 }}>
             <Text size="sm" mb={4}>
-              {progress.phase === 'check' ? t('settings.checking', { done: progress.done, total: progress.total }) : t('settings.importing', { done: progress.done, total: progress.total })}
+              {progress.phase === 'check'
+                ? t('settings.checking', { done: progress.done, total: progress.total })
+                : t('settings.importing', { done: progress.done, total: progress.total })}
             </Text>
             <Progress value={(progress.done / Math.max(1, progress.total)) * 100} aria-label={t('settings.importProgress')} animated />
           </div>
@@ -176,10 +190,13 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
               <Button onClick={() => void confirm()} disabled={preview.create === 0}>
                 {t('settings.importN', { count: preview.create })}
               </Button>
-              <Button variant="default" onClick={() => {
-              setPreview(null);
-              setFile(null);
-            }}>
+              <Button
+                variant="default"
+                onClick={() => {
+                  setPreview(null);
+                  setFile(null);
+                }}
+              >
                 {t('common.cancel')}
               </Button>
             </Group>

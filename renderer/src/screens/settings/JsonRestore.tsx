@@ -70,7 +70,16 @@ export function JsonRestore() {
       <Text size="sm" c="dimmed" mb="sm">
         {t('backups.jsonHint')}
       </Text>
-      <input ref={input} type="file" accept=".json,application/json" className="pp-visually-hidden" tabIndex={-1} aria-hidden="true" onChange={(e) => void choose(e.currentTarget.files?.[0])} data-testid="json-restore-input" />
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        className="pp-visually-hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(e) => void choose(e.currentTarget.files?.[0])}
+        data-testid="json-restore-input"
+      />
       <Button variant="default" onClick={() => input.current?.click()} loading={busy}>
         {t('backups.jsonChoose')}
       </Button>

@@ -1,7 +1,21 @@
 import { Skeleton, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-export function Summary({ label, value, tone, note, trend, previous }: { label: string; value: string | null; tone?: string; note: string; trend?: 'up' | 'down' | 'stable'; previous?: string }) {
+export function Summary({
+  label,
+  value,
+  tone,
+  note,
+  trend,
+  previous,
+}: {
+  label: string;
+  value: string | null;
+  tone?: string;
+  note: string;
+  trend?: 'up' | 'down' | 'stable';
+  previous?: string;
+}) {
   const { t } = useTranslation();
   return (
     <div className="pp-card">

@@ -35,7 +35,12 @@ export function StatsPage() {
   const currency = ie.data?.currency ?? assets.data?.currency ?? 'USD';
   const series = ie.data?.series ?? [];
   const label = (ms: number) => (groupBy === 'month' ? f.date(ms, 'month') : groupBy === 'year' ? String(new Date(ms).getFullYear()) : f.date(ms, 'short'));
-  const pieData = cats.data ? [...cats.data.categories.map((c) => ({ name: c.category, value: c.amount })), ...(cats.data.other ? [{ name: t('stats.otherCategories'), value: cats.data.other.amount }] : [])] : [];
+  const pieData = cats.data
+    ? [
+        ...cats.data.categories.map((c) => ({ name: c.category, value: c.amount })),
+        ...(cats.data.other ? [{ name: t('stats.otherCategories'), value: cats.data.other.amount }] : []),
+      ]
+    : [];
 
   return (
     <div className="pp-page">
@@ -55,7 +60,13 @@ export function StatsPage() {
           />
           {preset === 'custom' && (
             <>
-              <TextInput type="date" label={t('records.from')} value={custom.from} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} error={range === null ? t('stats.badRange') : null} />
+              <TextInput
+                type="date"
+                label={t('records.from')}
+                value={custom.from}
+                onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
+                error={range === null ? t('stats.badRange') : null}
+              />
               <TextInput type="date" label={t('records.to')} value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
             </>
           )}
@@ -72,15 +83,32 @@ export function StatsPage() {
           </div>
         </Group>
       </div>
-      <ErrorNote error={ie.error ?? cats.error ?? balance.error} onRetry={() => {
+      <ErrorNote
+        error={ie.error ?? cats.error ?? balance.error}
+        onRetry={() => {
           ie.reload();
           cats.reload();
           balance.reload();
-        }} />
+        }}
+      />
 
       <section className="pp-grid pp-grid-4" aria-label={t('dashboard.summary')} style={{ marginBottom: 16 }}>
-        <Summary label={t('common.income')} value={ie.data ? f.money(ie.data.income.total, currency) : null} tone="pp-income" note={ie.data ? t('stats.count', { count: ie.data.income.count }) : ''} trend={ie.data?.income.trend} previous={ie.data ? f.money(ie.data.income.previousTotal, currency) : ''} />
-        <Summary label={t('common.expense')} value={ie.data ? f.money(ie.data.expense.total, currency) : null} tone="pp-expense" note={ie.data ? t('stats.count', { count: ie.data.expense.count }) : ''} trend={ie.data?.expense.trend} previous={ie.data ? f.money(ie.data.expense.previousTotal, currency) : ''} />
+        <Summary
+          label={t('common.income')}
+          value={ie.data ? f.money(ie.data.income.total, currency) : null}
+          tone="pp-income"
+          note={ie.data ? t('stats.count', { count: ie.data.income.count }) : ''}
+          trend={ie.data?.income.trend}
+          previous={ie.data ? f.money(ie.data.income.previousTotal, currency) : ''}
+        />
+        <Summary
+          label={t('common.expense')}
+          value={ie.data ? f.money(ie.data.expense.total, currency) : null}
+          tone="pp-expense"
+          note={ie.data ? t('stats.count', { count: ie.data.expense.count }) : ''}
+          trend={ie.data?.expense.trend}
+          previous={ie.data ? f.money(ie.data.expense.previousTotal, currency) : ''}
+        />
         <Summary label={t('common.net')} value={ie.data ? f.money(ie.data.netIncome, currency, { sign: true }) : null} note="" />
         <Summary label={t('stats.averageExpense')} value={ie.data ? f.money(ie.data.expense.average, currency) : null} note={t('stats.perRecord')} />
       </section>
@@ -188,7 +216,16 @@ export function StatsPage() {
                 grid: { left: 8, right: 8, top: 16, bottom: 4, containLabel: true },
                 xAxis: { type: 'category', data: balance.data.points.map((p) => label(p.startDate)) },
                 yAxis: { type: 'value', scale: true },
-                series: [{ name: t('dashboard.netWorth'), type: 'line', areaStyle: { opacity: 0.15 }, smooth: true, data: balance.data.points.map((p) => p.value), itemStyle: { color: '#12b886' } }],
+                series: [
+                  {
+                    name: t('dashboard.netWorth'),
+                    type: 'line',
+                    areaStyle: { opacity: 0.15 },
+                    smooth: true,
+                    data: balance.data.points.map((p) => p.value),
+                    itemStyle: { color: '#12b886' },
+                  },
+                ],
               }}
             />
           ) : (

@@ -25,7 +25,14 @@ export function DeleteMemberDialog({ member, onClose }: { member: Member; onClos
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <Text size="sm">{t('household.deleteText')}</Text>
-          <TextInput label={t('household.deleteType', { name: member.username })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" spellCheck={false} data-autofocus />
+          <TextInput
+            label={t('household.deleteType', { name: member.username })}
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+          />
           <ErrorNote error={remove.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={remove.busy}>

@@ -30,12 +30,22 @@ export function NetworkSettings() {
           </Text>
           <Switch
             label={t('settings.lan')}
-            description={s.network.lan && s.lanAddresses.length ? t('settings.lanOn', { addresses: s.lanAddresses.map((a) => `http://${a}:${s.listening?.port ?? ''}`).join(', ') }) : t('settings.lanHint')}
+            description={
+              s.network.lan && s.lanAddresses.length
+                ? t('settings.lanOn', { addresses: s.lanAddresses.map((a) => `http://${a}:${s.listening?.port ?? ''}`).join(', ') })
+                : t('settings.lanHint')
+            }
             checked={s.network.lan}
             disabled={save.busy}
             onChange={(e) => void update({ lan: e.currentTarget.checked })}
           />
-          <Switch label={t('settings.lanApi')} description={t('settings.lanApiHint')} checked={s.network.lanApi} disabled={save.busy || !s.network.lan} onChange={(e) => void update({ lanApi: e.currentTarget.checked })} />
+          <Switch
+            label={t('settings.lanApi')}
+            description={t('settings.lanApiHint')}
+            checked={s.network.lanApi}
+            disabled={save.busy || !s.network.lan}
+            onChange={(e) => void update({ lanApi: e.currentTarget.checked })}
+          />
           {s.restartRequired && (
             <Alert color="yellow" role="status">
               {t('settings.restartRequired')}
@@ -69,7 +79,14 @@ export function NetworkSettings() {
             }}
           >
             <Group align="flex-end" gap="xs">
-              <TagsInput label={t('settings.allowedHosts')} description={t('settings.allowedHostsHint')} value={hosts ?? s.network.allowedHosts} onChange={setHosts} style={{ flex: 1 }} splitChars={[',', ' ']} />
+              <TagsInput
+                label={t('settings.allowedHosts')}
+                description={t('settings.allowedHostsHint')}
+                value={hosts ?? s.network.allowedHosts}
+                onChange={setHosts}
+                style={{ flex: 1 }}
+                splitChars={[',', ' ']}
+              />
               <Button type="submit" disabled={hosts === null} loading={save.busy}>
                 {t('common.save')}
               </Button>

@@ -69,7 +69,13 @@ export function SyncConflicts() {
                     <Button size="xs" variant="default" loading={action.busy} onClick={() => void keep(c.id)}>
                       {t('settings.syncConflicts.keep')}
                     </Button>
-                    <Button size="xs" variant="subtle" color="gray" disabled={action.busy} onClick={() => void action.run(() => call('sync.dismissConflict', { conflictId: c.id }))}>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="gray"
+                      disabled={action.busy}
+                      onClick={() => void action.run(() => call('sync.dismissConflict', { conflictId: c.id }))}
+                    >
                       {t('settings.syncConflicts.dismiss')}
                     </Button>
                   </Group>

@@ -51,9 +51,23 @@ export function SyncSettings() {
       ) : !configured ? (
         <form onSubmit={(event) => void connect(event)} aria-label={t('settings.syncConnect')}>
           <Group align="flex-start" gap="xs">
-            <TextInput label={t('settings.syncUrl')} placeholder="https://couch.example.com/" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required style={{ flex: 2 }} />
+            <TextInput
+              label={t('settings.syncUrl')}
+              placeholder="https://couch.example.com/"
+              value={url}
+              onChange={(e) => setUrl(e.currentTarget.value)}
+              required
+              style={{ flex: 2 }}
+            />
             <TextInput label={t('settings.syncUser')} value={username} onChange={(e) => setUsername(e.currentTarget.value)} required style={{ flex: 1 }} autoComplete="off" />
-            <PasswordInput label={t('auth.password')} value={password} onChange={(e) => setPassword(e.currentTarget.value)} required style={{ flex: 1 }} autoComplete="new-password" />
+            <PasswordInput
+              label={t('auth.password')}
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              required
+              style={{ flex: 1 }}
+              autoComplete="new-password"
+            />
           </Group>
           <Group justify="space-between" mt="sm">
             <Switch label={t('settings.syncLive')} checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
