@@ -13,9 +13,9 @@ import { checkJsonShape, compileParams, describeValidationError } from './valida
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** A field named in domain terms ('amount') as the caller sent it ('params.amount'); params validation already names wire fields. */
+/** A field named in domain terms ('amount'; '' for params itself) as the caller sent it ('params.amount'). */
 export function wireField(field: string): string {
-  return field.startsWith('params.') ? field : `params.${field}`;
+  return field ? `params.${field}` : 'params';
 }
 
 /** Resolves a bearer token to its user and session, or throws a DomainError (401/1001/1003). */

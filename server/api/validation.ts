@@ -26,26 +26,32 @@ export function compileParams(schema: TSchema): ValidateFunction {
   return fn;
 }
 
-/** "params.amount must be number" — one plain sentence for the envelope message. */
+/**
+ * "params.amount must be number" — one plain sentence for the envelope message (which names the
+ * field as sent), and the field in domain terms ('amount', 'items[2].amount'; '' for params
+ * itself), which the router shows under its wire name like any other error's field.
+ */
 export function describeValidationError(error: ErrorObject): { message: string; field: string } {
-  const field = ('params' + error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')).replace(/~1/g, '/').replace(/~0/g, '~');
+  const path = error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~').replace(/^\./, '');
+  const join = (child: string) => (path ? `${path}.${child}` : child);
+  const wire = (field: string) => (field ? `params.${field}` : 'params');
   switch (error.keyword) {
     case 'additionalProperties': {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      return { field: `${field}.${extra}`, message: `unknown parameter ${field}.${extra}` };
+      const extra = join((error.params as { additionalProperty: string }).additionalProperty);
+      return { field: extra, message: `unknown parameter ${wire(extra)}` };
     }
     case 'required': {
-      const missing = (error.params as { missingProperty: string }).missingProperty;
-      return { field: `${field}.${missing}`, message: `${field}.${missing} is required` };
+      const missing = join((error.params as { missingProperty: string }).missingProperty);
+      return { field: missing, message: `${wire(missing)} is required` };
     }
     case 'enum': {
       const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      return { field, message: `${field} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
+      return { field: path, message: `${wire(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
     }
     case 'anyOf':
-      return { field, message: `${field} has an invalid shape` };
+      return { field: path, message: `${wire(path)} has an invalid shape` };
     default:
-      return { field, message: `${field} ${error.message ?? 'is invalid'}` };
+      return { field: path, message: `${wire(path)} ${error.message ?? 'is invalid'}` };
   }
 }
 
