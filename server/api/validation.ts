@@ -32,7 +32,12 @@ export function compileParams(schema: TSchema): ValidateFunction {
  * itself), which the router shows under its wire name like any other error's field.
  */
 export function describeValidationError(error: ErrorObject): { message: string; field: string } {
-  const path = error.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.').replace(/~1/g, '/').replace(/~0/g, '~').replace(/^\./, '');
+  const path = error.instancePath
+    .replace(/\/(\d+)/g, '[$1]')
+    .replace(/\//g, '.')
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~')
+    .replace(/^\./, '');
   const join = (child: string) => (path ? `${path}.${child}` : child);
   const wire = (field: string) => (field ? `params.${field}` : 'params');
   switch (error.keyword) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer } from '../test-support/test-server';
-import { configureSync, COUCH_START_TIMEOUT, eventually, statusOf } from '../test-support/sync';
+import { configureSync, COUCH_START_TIMEOUT, eventually, statusOf, couchRecord } from '../test-support/sync';
 
 /**
  * The initial pull reads CouchDB's changes feed page by page, and RxDB takes a page with fewer
@@ -18,38 +18,14 @@ beforeAll(async () => {
 }, COUCH_START_TIMEOUT);
 afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
 
-function record(userId: string, id: string, fields: Record<string, unknown>) {
-  const now = Date.now();
-  return {
-    _id: id,
-    userId,
-    type: 'expense',
-    amount: 1234,
-    asset: '',
-    toAsset: '',
-    toAmount: 0,
-    fee: 0,
-    category: 'Food',
-    description: '',
-    searchText: '',
-    date: now,
-    tags: [],
-    attachments: [],
-    importKey: '',
-    createdAt: now,
-    updatedAt: now,
-    ...fields,
-  };
-}
-
 it('pages of the initial pull that lose documents to the rules do not end it: every valid document arrives', async () => {
   const t = await startTestServer({ settings: SETTINGS });
   try {
     const u = await registerUser(t);
     const cash = (await t.api('asset.create', { name: 'Cash', type: 'cash', balance: 0 }, u.token)).data.id;
     const prefix = 'pp_pages_';
-    const broken = Array.from({ length: 12 }, (_, i) => record(u.id, `rec-broken-${String(i).padStart(2, '0')}`, { asset: cash, amount: 1e16 }));
-    const valid = Array.from({ length: 12 }, (_, i) => record(u.id, `rec-valid-${String(i).padStart(2, '0')}`, { asset: cash, amount: 100 + i }));
+    const broken = Array.from({ length: 12 }, (_, i) => couchRecord(u.id, `rec-broken-${String(i).padStart(2, '0')}`, { asset: cash, amount: 1e16 }));
+    const valid = Array.from({ length: 12 }, (_, i) => couchRecord(u.id, `rec-valid-${String(i).padStart(2, '0')}`, { asset: cash, amount: 100 + i }));
     // On the server before the sync starts: only the initial pull can bring them (the live feed
     // starts from "now").
     await couch.client(`${prefix}records`).bulkDocs([...broken, ...valid]);

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealCouchDb } from '../test-support/real-couchdb';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser } from '../test-support/sync';
+import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser, couchRecord } from '../test-support/sync';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must
@@ -21,30 +21,6 @@ afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when b
 
 async function localDoc(t: TestServer, collection: string, id: string) {
   return (await t.server.app.db.collection(collection).findOne(id).exec())?.toJSON();
-}
-
-function record(userId: string, id: string, fields: Record<string, unknown>) {
-  const now = Date.now();
-  return {
-    _id: id,
-    userId,
-    type: 'expense',
-    amount: 1234,
-    asset: '',
-    toAsset: '',
-    toAmount: 0,
-    fee: 0,
-    category: 'Food',
-    description: '',
-    searchText: '',
-    date: now,
-    tags: [],
-    attachments: [],
-    importKey: '',
-    createdAt: now,
-    updatedAt: now,
-    ...fields,
-  };
 }
 
 function asset(userId: string, id: string, fields: Record<string, unknown> = {}) {
@@ -185,12 +161,12 @@ describe('synced documents obey the domain rules', () => {
   it('ledger records: unknown assets, a transfer within one asset, amounts beyond 10^15 or not whole — none counts, each is reported', async () => {
     const before = await balanceOf(t, u, cash);
     const docs = {
-      'rec-unknown': record(u.id, 'rec-unknown', { asset: 'no-such-asset' }),
-      'rec-same': record(u.id, 'rec-same', { type: 'transfer', category: '', asset: cash, toAsset: cash }),
-      'rec-huge': record(u.id, 'rec-huge', { asset: cash, amount: 1e16 }),
-      'rec-fraction': record(u.id, 'rec-fraction', { asset: cash, amount: 12.5 }),
-      'rec-sum': record(u.id, 'rec-sum', { type: 'transfer', category: '', asset: cash, toAsset: savings, amount: 9e14, fee: 2e14 }),
-      'rec-foreign': record(u.id, 'rec-foreign', { asset: hAsset }),
+      'rec-unknown': couchRecord(u.id, 'rec-unknown', { asset: 'no-such-asset' }),
+      'rec-same': couchRecord(u.id, 'rec-same', { type: 'transfer', category: '', asset: cash, toAsset: cash }),
+      'rec-huge': couchRecord(u.id, 'rec-huge', { asset: cash, amount: 1e16 }),
+      'rec-fraction': couchRecord(u.id, 'rec-fraction', { asset: cash, amount: 12.5 }),
+      'rec-sum': couchRecord(u.id, 'rec-sum', { type: 'transfer', category: '', asset: cash, toAsset: savings, amount: 9e14, fee: 2e14 }),
+      'rec-foreign': couchRecord(u.id, 'rec-foreign', { asset: hAsset }),
     };
     for (const doc of Object.values(docs)) await db('records').put(doc);
     const status = await eventually(
@@ -212,7 +188,7 @@ describe('synced documents obey the domain rules', () => {
   });
 
   it('a record whose asset arrives later waits, and counts once the asset is there', async () => {
-    await db('records').put(record(u.id, 'rec-early', { asset: 'late-asset', amount: 1234 }));
+    await db('records').put(couchRecord(u.id, 'rec-early', { asset: 'late-asset', amount: 1234 }));
     await eventually(
       () => reasonFor(t, u, 'records', 'rec-early'),
       (r) => /^waiting for the asset late-asset/.test(r ?? ''),
@@ -343,7 +319,7 @@ describe('a record waiting for its asset', () => {
     const u = await registerUser(first);
     expect((await configureSync(first, couch, u, { prefix: 'pp_rules_restart_', collections: ['assets', 'records'] })).code).toBe(200);
     await inSync(first, u);
-    await couch.client('pp_rules_restart_records').put(record(u.id, 'rec-waits', { asset: 'asset-later', amount: 500 }));
+    await couch.client('pp_rules_restart_records').put(couchRecord(u.id, 'rec-waits', { asset: 'asset-later', amount: 500 }));
     await eventually(
       () => reasonFor(first, u, 'records', 'rec-waits'),
       (r) => /^waiting for the asset asset-later/.test(r ?? ''),
@@ -391,16 +367,16 @@ describe('issue 16, finding 6: a phone writes records that pass the schema but b
   it('a record on an asset that does not exist waits, is reported as waiting, and never counts; transfers with an empty asset or to the same asset are broken', async () => {
     const before = { cash: await balanceOf(t, u, cash), savings: await balanceOf(t, u, savings), total: (await t.api('accounting.query', {}, u.token)).data.total };
     const docs = {
-      'f6-unknown-asset': record(phone.ownerId, 'f6-unknown-asset', { asset: 'asset-nobody-made', amount: 2500 }),
+      'f6-unknown-asset': couchRecord(phone.ownerId, 'f6-unknown-asset', { asset: 'asset-nobody-made', amount: 2500 }),
       // its money would leave Cash and arrive nowhere
-      'f6-empty-to': record(phone.ownerId, 'f6-empty-to', { type: 'transfer', category: '', asset: cash, toAsset: '', amount: 5000 }),
+      'f6-empty-to': couchRecord(phone.ownerId, 'f6-empty-to', { type: 'transfer', category: '', asset: cash, toAsset: '', amount: 5000 }),
       // money arriving in Savings from nowhere
-      'f6-empty-from': record(phone.ownerId, 'f6-empty-from', { type: 'transfer', category: '', asset: '', toAsset: savings, amount: 7000 }),
-      'f6-same-asset': record(phone.ownerId, 'f6-same-asset', { type: 'transfer', category: '', asset: cash, toAsset: cash, amount: 3000, fee: 100 }),
+      'f6-empty-from': couchRecord(phone.ownerId, 'f6-empty-from', { type: 'transfer', category: '', asset: '', toAsset: savings, amount: 7000 }),
+      'f6-same-asset': couchRecord(phone.ownerId, 'f6-same-asset', { type: 'transfer', category: '', asset: cash, toAsset: cash, amount: 3000, fee: 100 }),
     };
     for (const doc of Object.values(docs)) await phone.records.put(doc);
     // A valid expense written after them: once it counts, the phone's documents have all arrived.
-    await phone.records.put(record(phone.ownerId, 'f6-valid', { asset: cash, amount: 100 }));
+    await phone.records.put(couchRecord(phone.ownerId, 'f6-valid', { asset: cash, amount: 100 }));
     await eventually(
       () => balanceOf(t, u, cash),
       (b) => b === before.cash - 1,

@@ -65,3 +65,28 @@ export async function statusOf(t: TestServer, u: SyncUser, collection: string): 
 export async function reasonFor(t: TestServer, u: SyncUser, collection: string, id: string): Promise<string | undefined> {
   return (await statusOf(t, u, collection)).ignored.find((i) => i.id === id)?.reason;
 }
+
+/** A ledger record as a phone writes it into CouchDB (`_id`, every field of the records schema), with `fields` on top. */
+export function couchRecord(userId: string, id: string, fields: Record<string, unknown>) {
+  const now = Date.now();
+  return {
+    _id: id,
+    userId,
+    type: 'expense',
+    amount: 1234,
+    asset: '',
+    toAsset: '',
+    toAmount: 0,
+    fee: 0,
+    category: 'Food',
+    description: '',
+    searchText: '',
+    date: now,
+    tags: [],
+    attachments: [],
+    importKey: '',
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
+}
