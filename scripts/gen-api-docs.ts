@@ -2,17 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderApiDocs } from '../server/api/docs';
-import { allDomains } from '../server/domains';
-import { actionsOf, cataloguesOf } from '../server/domain';
-import { commonErrors } from '../server/lib/errors';
-import { apiErrors } from '../server/api/errors';
+import { allDomains, allErrorCatalogues } from '../server/domains';
+import { actionsOf } from '../server/domain';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export function currentApiDocs(): string {
   const preamble = readFileSync(path.join(root, 'docs/api-preamble.md'), 'utf8');
   const domains = allDomains();
-  return renderApiDocs(actionsOf(domains), preamble, { common: commonErrors, api: apiErrors, ...cataloguesOf(domains) });
+  return renderApiDocs(actionsOf(domains), preamble, allErrorCatalogues(domains));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

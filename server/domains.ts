@@ -1,6 +1,8 @@
 import { appInfoDomain } from './app-info';
 import { backupDomain } from './backup';
-import type { Domain } from './domain';
+import { cataloguesOf, type Domain } from './domain';
+import { apiErrors } from './api/errors';
+import { commonErrors } from './lib/errors';
 import { filesDomain } from './files';
 import { ledgerDomain } from './ledger';
 import { linksDomain } from './links';
@@ -18,6 +20,14 @@ const DOMAINS = [usersDomain, ledgerDomain, filesDomain, linksDomain, savingsDom
 
 export function allDomains(): Domain[] {
   return DOMAINS.map((create) => create());
+}
+
+/**
+ * Every error catalogue by name: the shared rows, the /api wrapper's, and each domain's. docs/api.md
+ * names rows with it; the tests take each code's HTTP status from it.
+ */
+export function allErrorCatalogues(domains: readonly Domain[] = allDomains()) {
+  return { common: commonErrors, api: apiErrors, ...cataloguesOf(domains) };
 }
 
 type ActionsOf<D> = D extends { actions: infer A } ? A : unknown;

@@ -6,18 +6,17 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAction, defineActions, Params } from './action';
-import { apiErrors } from './errors';
-import { commonErrors, DomainError, type ErrorRow } from '../lib/errors';
-import { allDomains } from '../domains';
+import { DomainError, type ErrorRow } from '../lib/errors';
+import { allErrorCatalogues } from '../domains';
 import { usersDomain } from '../users';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { actionsOf, cataloguesOf, type Domain } from '../domain';
+import { actionsOf, type Domain } from '../domain';
 import { normalizeSettings } from '../config/settings';
 import { networkPolicy } from '../http/network-policy';
 
 /** Every row of every catalogue: the shared one, the wrapper's and each domain's. */
 function everyErrorRow(): ErrorRow[] {
-  const catalogues = { common: commonErrors, api: apiErrors, ...cataloguesOf(allDomains()) };
+  const catalogues = allErrorCatalogues();
   return Object.values(catalogues).flatMap((catalogue) => Object.values(catalogue.rows));
 }
 

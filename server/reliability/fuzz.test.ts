@@ -17,11 +17,8 @@ import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { allDomains } from '../domains';
+import { allDomains, allErrorCatalogues } from '../domains';
 import { actionsOf } from '../domain';
-import { apiErrors } from '../api/errors';
-import { commonErrors } from '../lib/errors';
-import { cataloguesOf } from '../domain';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { api, newUser, ok, request, snapshotOf, sleep, type Answer } from './helpers';
 
@@ -107,7 +104,7 @@ async function acceptChanges(): Promise<void> {
 // ---- the checks every answer must pass ----
 /** The HTTP statuses an envelope code may come with: its catalogue rows' (an HTTP-like code without a row: itself). */
 const STATUSES_OF_CODE = new Map<number, Set<number>>();
-for (const catalogue of Object.values({ common: commonErrors, api: apiErrors, ...cataloguesOf(allDomains()) })) {
+for (const catalogue of Object.values(allErrorCatalogues())) {
   for (const row of Object.values(catalogue.rows)) STATUSES_OF_CODE.set(row.code, (STATUSES_OF_CODE.get(row.code) ?? new Set()).add(row.status));
 }
 const statusFits = (status: number, code: number) => (STATUSES_OF_CODE.get(code) ?? new Set(code >= 100 && code < 600 ? [code] : [])).has(status);
