@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Alert, Button, CopyButton as MantineCopyButton, Group, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, CopyButton as MantineCopyButton, Group, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../lib/errors';
 import { useFormat } from '../lib/format';
@@ -90,5 +90,15 @@ export function FormActions({ error, onCancel, busy, disabled, submitLabel }: { 
         </Button>
       </Group>
     </>
+  );
+}
+
+/** The header cell of a table's row-actions column: no visible title, named for screen readers. */
+export function ActionsHeader({ width }: { width: number }) {
+  const { t } = useTranslation();
+  return (
+    <Table.Th w={width}>
+      <span className="pp-visually-hidden">{t('assets.actions')}</span>
+    </Table.Th>
   );
 }

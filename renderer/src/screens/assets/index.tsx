@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text, ActionIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Empty, ErrorNote, PageHeader } from '../../components/common';
+import { ActionsHeader, Empty, ErrorNote, PageHeader } from '../../components/common';
 import { Icon } from '../../components/icons';
 import { useAction, useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
@@ -96,9 +96,7 @@ export function AssetsPage() {
                 <Table.Th>{t('assets.type')}</Table.Th>
                 <Table.Th>{t('assets.currency')}</Table.Th>
                 <Table.Th ta="right">{t('assets.balance')}</Table.Th>
-                <Table.Th w={60}>
-                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
-                </Table.Th>
+                <ActionsHeader width={60} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -2,7 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Group, Pagination, Progress, Select, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../api/client';
-import { CopyButton, Empty, ErrorNote } from '../../components/common';
+import { ActionsHeader, CopyButton, Empty, ErrorNote } from '../../components/common';
 import { Icon } from '../../components/icons';
 import { invalidate, useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
@@ -142,9 +142,7 @@ export function FilesTab() {
                 <Table.Th>{t('files.category')}</Table.Th>
                 <Table.Th ta="right">{t('files.size')}</Table.Th>
                 <Table.Th>{t('files.added')}</Table.Th>
-                <Table.Th w={100}>
-                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
-                </Table.Th>
+                <ActionsHeader width={100} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

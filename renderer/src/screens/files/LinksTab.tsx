@@ -3,7 +3,7 @@ import { Button, Group, Pagination, Skeleton, Stack, Switch, Table, Text, TextIn
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Empty, ErrorNote } from '../../components/common';
+import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { fromDateInput, useFormat } from '../../lib/format';
@@ -95,9 +95,7 @@ export function LinksTab() {
                 <Table.Th ta="right">{t('links.clicks')}</Table.Th>
                 <Table.Th>{t('links.lastAccess')}</Table.Th>
                 <Table.Th miw={170}>{t('push.status')}</Table.Th>
-                <Table.Th w={90}>
-                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
-                </Table.Th>
+                <ActionsHeader width={90} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Skeleton, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Empty, ErrorNote } from '../../components/common';
+import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
 import { useAction, useApi } from '../../lib/data';
 import { ChannelEditor } from './ChannelEditor';
 import { ChannelTest } from './ChannelTest';
@@ -45,9 +45,7 @@ export function ChannelsTab() {
               <Table.Th>{t('push.channelType')}</Table.Th>
               <Table.Th>{t('push.settings')}</Table.Th>
               <Table.Th>{t('push.tabs.apps')}</Table.Th>
-              <Table.Th w={60}>
-                <span className="pp-visually-hidden">{t('assets.actions')}</span>
-              </Table.Th>
+              <ActionsHeader width={60} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -2,7 +2,7 @@ import { useState, type SubmitEvent } from 'react';
 import { ActionIcon, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Empty, ErrorNote } from '../../components/common';
+import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
 import { Icon } from '../../components/icons';
 import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
 import { CURRENCIES } from '../../lib/currencies';
@@ -93,9 +93,7 @@ export function CurrencyTab() {
                 <Table.Th>{t('settings.pair')}</Table.Th>
                 <Table.Th ta="right">{t('settings.rate')}</Table.Th>
                 <Table.Th>{t('settings.rateDate')}</Table.Th>
-                <Table.Th w={40}>
-                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
-                </Table.Th>
+                <ActionsHeader width={40} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

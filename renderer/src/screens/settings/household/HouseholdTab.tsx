@@ -3,7 +3,7 @@ import { ActionIcon, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text, T
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
-import { Empty, ErrorNote } from '../../../components/common';
+import { ActionsHeader, Empty, ErrorNote } from '../../../components/common';
 import { useAuth, type Role } from '../../../lib/auth';
 import { useAction, useApi } from '../../../lib/data';
 import { useFormat } from '../../../lib/format';
@@ -76,9 +76,7 @@ export function HouseholdTab() {
                   <Table.Th>{t('household.role')}</Table.Th>
                   <Table.Th>{t('household.state')}</Table.Th>
                   <Table.Th>{t('household.joined')}</Table.Th>
-                  <Table.Th w={40}>
-                    <span className="pp-visually-hidden">{t('assets.actions')}</span>
-                  </Table.Th>
+                  <ActionsHeader width={40} />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -178,9 +176,7 @@ export function HouseholdTab() {
                 <Table.Th>{t('household.createdBy')}</Table.Th>
                 <Table.Th>{t('household.created')}</Table.Th>
                 <Table.Th>{t('household.expires')}</Table.Th>
-                <Table.Th w={100}>
-                  <span className="pp-visually-hidden">{t('assets.actions')}</span>
-                </Table.Th>
+                <ActionsHeader width={100} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
