@@ -65,7 +65,7 @@ export const filesErrors = errorCatalogue({
     message: (actual: number | string, declared: number) =>
       `The upload has ${actual} bytes but file.upload declared ${declared}. Nothing was kept; call file.upload again with the real size.`,
   },
-  // The upload URL (PUT /files/{fileId}/upload): answered as UploadRefusal (service.ts).
+  // The upload URL (PUT /files/{fileId}/upload, routes.ts): every refusal after the URL was checked removes the pending file.
   uploadUrlInvalid: { code: 403, status: 403, message: () => 'This upload URL is not valid: it was altered, or it belongs to another PennyPost.' },
   uploadUrlNotForFile: { code: 403, status: 403, message: () => 'This upload URL is not valid for this file.' },
   uploadUrlUsed: { code: 410, status: 410, message: () => 'This upload URL was already used: the file is stored. Call file.upload for a new file.' },
@@ -84,7 +84,6 @@ export const filesErrors = errorCatalogue({
     status: 403,
     message: (expiredAt: number) => `This file link expired at ${new Date(expiredAt).toISOString()}. Ask the app for a fresh one (file.query).`,
   },
-  signInForFile: { code: 401, status: 401, message: () => 'Sign in first: send "Authorization: Bearer <token>", or use the signedUrl from file.query.' },
   bytesNotHere: {
     code: 5001,
     status: 410,

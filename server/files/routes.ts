@@ -3,20 +3,13 @@ import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../app-context';
 import { envelope, sendEnvelope } from '../http/envelope';
 import { route } from '../http/route';
-import { DomainError, commonErrors } from '../lib/errors';
+import { DomainError } from '../lib/errors';
+import { filesErrors } from './errors';
 import { FILE_ID_PATTERN, UploadAborted } from './store';
 import { typeInfo, type FileTypeInfo } from './types';
 
 /** Bodies of refused uploads up to this size are read to the end so the connection can be reused. */
 const DRAIN_LIMIT = 1024 * 1024;
-
-/** Envelope code 5001 (the files catalogue's fileNotFound): also for ids that exist but are not the caller's. */
-const FILE_NOT_FOUND = 5001;
-
-const fileNotFound = () => new DomainError(FILE_NOT_FOUND, 404, 'This file does not exist.');
-
-/** 410 with 5001: the metadata is there but the bytes are not (docs/files-and-links.md, "Missing bytes"). */
-const bytesMissing = (fileId: string, message: string) => new DomainError(FILE_NOT_FOUND, 410, message).with({ fileId, missing: true });
 
 /** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name; the extension follows the stored type. */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string, info: FileTypeInfo): string {
@@ -87,30 +80,27 @@ export function fileRoutes(router: Router, app: AppContext): void {
         const { req, res } = ctx;
         const files = app.services.files;
         const fileId = String(req.params.fileId);
-        if (!FILE_ID_PATTERN.test(fileId)) throw fileNotFound();
+        if (!FILE_ID_PATTERN.test(fileId)) throw filesErrors.fileNotFound(); // also for ids that exist but are not the caller's
         let userId: string | null = null;
         let signedUntil: number | null = null;
         if (req.query.sig !== undefined) {
           const expires = Number(req.query.expires);
           if (!files.verifyViewSignature(fileId, expires, req.query.sig)) {
-            throw commonErrors.forbidden('This file link is not valid: it was altered, or it belongs to another PennyPost.');
+            throw filesErrors.fileLinkInvalid();
           }
           if (app.clock.now() >= expires) {
-            throw commonErrors.forbidden(`This file link expired at ${new Date(expires).toISOString()}. Ask the app for a fresh one (file.query).`).with({ expiredAt: expires });
+            throw filesErrors.fileLinkExpired(expires).with({ expiredAt: expires });
           }
           signedUntil = expires;
         } else {
           userId = (await ctx.signIn()).user.id;
         }
         const doc = await files.findServable(fileId, userId);
-        if (!doc) throw fileNotFound();
+        if (!doc) throw filesErrors.fileNotFound();
         const size = await files.bytes.sizeOf(fileId);
         if (size === null || size !== doc.fileSize) {
-          const what = size === null ? 'are missing from' : 'are damaged in';
-          throw bytesMissing(
-            fileId,
-            `The bytes of "${doc.fileName}" ${what} this computer's data folder (it may have been added on another device, or restored from an incomplete backup). Upload it again.`,
-          );
+          // 410 with 5001: the metadata is there but the bytes are not (docs/files-and-links.md, "Missing bytes").
+          throw filesErrors.bytesNotHere(doc.fileName, size !== null).with({ fileId, missing: true });
         }
         const info = typeInfo(doc.fileType);
         const contentType = info?.detect === 'text' ? `${doc.fileType}; charset=${doc.textEncoding || 'utf-8'}` : doc.fileType;
@@ -131,7 +121,7 @@ export function fileRoutes(router: Router, app: AppContext): void {
               resolve();
             } else {
               res.removeHeader('Content-Disposition');
-              reject(bytesMissing(fileId, `The bytes of "${doc.fileName}" could not be read from this computer's data folder.`));
+              reject(filesErrors.bytesUnreadable(doc.fileName).with({ fileId, missing: true }));
             }
           });
         });

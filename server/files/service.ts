@@ -48,17 +48,6 @@ export interface UploadTicket {
   maxBytes: number;
 }
 
-/**
- * A refused byte upload (routes.ts answers it with its envelope code, status, message and details;
- * any other error of an upload is a 500). Every refusal after the URL was checked removes the pending file.
- */
-export class UploadRefusal extends DomainError {
-  /** The refusal that answers with this error. */
-  static of(error: DomainError): UploadRefusal {
-    return error instanceof UploadRefusal ? error : new UploadRefusal(error.code, error.status, error.message, error.details, error.headers);
-  }
-}
-
 const DEFAULT_CATEGORY = 'other';
 
 /** Receipts, statements and pictures: metadata in RxDB, bytes in <dataDir>/files. app.services.files. */
@@ -206,21 +195,21 @@ export class FileService {
    */
   async receiveUpload(fileId: string, expires: number, sig: unknown, body: Readable, contentLength: number | null): Promise<FileView> {
     if (!FILE_ID_PATTERN.test(fileId) || !this.verifyUploadSignature(fileId, expires, sig)) {
-      throw UploadRefusal.of(filesErrors.uploadUrlInvalid());
+      throw filesErrors.uploadUrlInvalid();
     }
     return this.locks.run(fileId, async () => {
       const doc = await this.findDoc(fileId);
-      if (!doc) throw UploadRefusal.of(filesErrors.uploadFileGone());
-      if (doc.status === 'ready') throw UploadRefusal.of(filesErrors.uploadUrlUsed());
-      if (doc.uploadExpiresAt !== expires) throw UploadRefusal.of(filesErrors.uploadUrlNotForFile());
+      if (!doc) throw filesErrors.uploadFileGone();
+      if (doc.status === 'ready') throw filesErrors.uploadUrlUsed();
+      if (doc.uploadExpiresAt !== expires) throw filesErrors.uploadUrlNotForFile();
       if (this.app.clock.now() >= expires) {
         await this.removeDoc(fileId);
-        throw UploadRefusal.of(filesErrors.uploadUrlExpired(expires).with({ expiredAt: expires }));
+        throw filesErrors.uploadUrlExpired(expires).with({ expiredAt: expires });
       }
       // From here on every refusal removes the pending file: nothing is kept.
       const refuse = async (error: DomainError): Promise<never> => {
         await this.removeDoc(fileId);
-        throw UploadRefusal.of(error);
+        throw error;
       };
       try {
         this.assertTypeAllowed(doc.fileType);
