@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { AppContext } from '../app-context';
 import { isFromThisComputer, isLoopback, normalizeAddress } from '../http/addresses';
 import { bearerToken, type Authenticator as BearerAuthenticator } from '../http/bearer';
+import { unreadableBody } from '../http/body-errors';
 import { envelope, errorEnvelope, sendEnvelope } from '../http/envelope';
 import { answerableError } from '../http/failures';
 import { RateLimit } from '../http/rate-limit';
@@ -86,16 +87,7 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
     }
     jsonBody(req, res, (error?: unknown) => {
       if (error) {
-        const err = error as { type?: string; message?: string };
-        if (err.type === 'entity.too.large') {
-          sendError(res, commonErrors.invalid(`Request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`));
-        } else if (err.type === 'entity.parse.failed') {
-          sendError(res, commonErrors.invalid(`Malformed JSON: ${String(err.message).slice(0, 200)}`));
-        } else if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
-          sendError(res, commonErrors.invalid('Unsupported request encoding; send UTF-8 JSON.'));
-        } else {
-          sendError(res, commonErrors.invalid('The request body could not be read.'));
-        }
+        sendError(res, unreadableBody(error, `${MAX_BODY_BYTES / 1024 / 1024} MiB`));
         return;
       }
       void handle(req, res).catch(next);

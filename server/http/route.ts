@@ -5,6 +5,7 @@ import type { Settings } from '../config/settings';
 import { DomainError, commonErrors } from '../lib/errors';
 import { normalizeAddress } from './addresses';
 import { bearerToken, type Authenticator } from './bearer';
+import { unreadableBody } from './body-errors';
 import { errorEnvelope, sendEnvelope } from './envelope';
 import { answerableError, crashMessage } from './failures';
 import { RateLimit } from './rate-limit';
@@ -222,7 +223,7 @@ function bodyParsers({ kinds, limit }: RouteBody): BodyParser[] {
     const parse = middleware[kind];
     return (req, res) =>
       new Promise<void>((resolve, reject) => {
-        parse(req, res, (error?: unknown) => (error ? reject(unreadableBody(error, limit)) : resolve()));
+        parse(req, res, (error?: unknown) => (error ? reject(unreadableBody(error, limit.toUpperCase())) : resolve()));
       });
   });
 }
@@ -258,14 +259,4 @@ function multipartFields(limit: string) {
         .catch(() => next({ type: 'multipart.parse.failed' }));
     });
   };
-}
-
-/** The 400 for a body that could not be read (body-parser's error types). */
-function unreadableBody(error: unknown, limit: string): DomainError {
-  const err = error as { type?: string; message?: string };
-  if (err.type === 'multipart.parse.failed') return commonErrors.invalid('Malformed multipart/form-data body.');
-  if (err.type === 'entity.too.large') return commonErrors.invalid(`The request body is larger than ${limit.toUpperCase()}.`);
-  if (err.type === 'entity.parse.failed') return commonErrors.invalid(`Malformed JSON body: ${String(err.message).slice(0, 160)}`);
-  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') return commonErrors.invalid('Unsupported body encoding; send UTF-8.');
-  return commonErrors.invalid('The request body could not be read.');
 }
