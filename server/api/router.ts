@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context';
 import { isFromThisComputer, isLoopback, normalizeAddress } from '../http/addresses';
 import { bearerToken, type Authenticator as BearerAuthenticator } from '../http/bearer';
 import { unreadableBody } from '../http/body-errors';
+import { refusePendingPasswordChange } from '../http/sign-in';
 import { envelope, errorEnvelope, sendEnvelope } from '../http/envelope';
 import { answerableError } from '../http/failures';
 import { RateLimit } from '../http/rate-limit';
@@ -24,9 +25,7 @@ export type Authenticator = BearerAuthenticator<{ user: AuthUser; session: AuthS
 
 /** The role wrapper: members never reach an 'admin' or 'owner' action; a pending password reset allows only a few. */
 export function checkRole(action: AnyAction, user: AuthUser): void {
-  if (user.mustChangePassword && !action.duringPasswordChange) {
-    throw apiErrors.mustChangePassword().with({ mustChangePassword: true });
-  }
+  if (!action.duringPasswordChange) refusePendingPasswordChange({ user });
   if (action.auth === 'owner' && user.role !== 'owner') {
     throw apiErrors.ownerOnly(action.name).with({ role: user.role });
   }

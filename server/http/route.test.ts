@@ -14,7 +14,10 @@ import { route } from './route';
 
 interface Caller {
   userId: string;
+  user: { mustChangePassword: boolean };
 }
+
+const caller = (userId: string, mustChangePassword = false): Caller => ({ userId, user: { mustChangePassword } });
 
 const dataDir = tempDataDir('route');
 const settings = new SettingsStore(dataDir, { links: { missesPerAddress: 2 } });
@@ -24,7 +27,8 @@ const app = { dataDir, settings, log: createLogger('debug', (line) => logLines.p
 /** The authenticator the routes find at call time (swapped by the tests). */
 let users: Authenticator<Caller> = {
   authenticate(token) {
-    if (token === 'good') return Promise.resolve({ userId: 'u1' });
+    if (token === 'good') return Promise.resolve(caller('u1'));
+    if (token === 'reset') return Promise.resolve(caller('u2', true));
     if (token === 'old') return Promise.reject(new DomainError(1003, 401, 'The token has expired; sign in again.'));
     return Promise.reject(commonErrors.unauthorized('The token is not valid.'));
   },
@@ -89,7 +93,7 @@ beforeAll(async () => {
       name: 'mine',
       auth: { ...auth, mode: 'user' },
       async handler({ res, signIn }) {
-        res.json(await signIn());
+        res.json({ userId: (await signIn()).userId });
       },
     }),
   );
@@ -99,8 +103,11 @@ beforeAll(async () => {
       name: 'maybe',
       auth: { ...auth, mode: 'optional' },
       async handler({ res, signInIfAny, signIn, req }) {
-        if (req.query.must !== undefined) res.json(await signIn());
-        else res.json({ caller: await signInIfAny() });
+        if (req.query.must !== undefined) res.json({ userId: (await signIn()).userId });
+        else {
+          const found = await signInIfAny();
+          res.json({ caller: found ? { userId: found.userId } : null });
+        }
       },
     }),
   );
@@ -268,7 +275,7 @@ describe('route(): sign-in', () => {
 
   it('looks the authenticator up on each request', async () => {
     const before = users;
-    users = { authenticate: () => Promise.resolve({ userId: 'swapped' }) };
+    users = { authenticate: () => Promise.resolve(caller('swapped')) };
     try {
       expect((await get('/mine?token=anything')).body).toEqual({ userId: 'swapped' });
     } finally {
@@ -281,6 +288,14 @@ describe('route(): sign-in', () => {
     expect((await get('/maybe', { headers: { authorization: 'Bearer junk' } })).body).toEqual({ caller: null });
     expect((await get('/maybe', { headers: { authorization: 'Bearer good' } })).body).toEqual({ caller: { userId: 'u1' } });
     expect((await get('/maybe?must')).status).toBe(401);
+  });
+
+  it('refuses an account whose password reset is pending with 403 (optional: no caller)', async () => {
+    const refused = await get('/mine?token=reset');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 403, data: { mustChangePassword: true } });
+    expect(refused.body.message).toMatch(/new password/);
+    expect((await get('/maybe?token=reset')).body).toEqual({ caller: null });
   });
 });
 

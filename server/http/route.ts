@@ -6,6 +6,7 @@ import { DomainError, commonErrors } from '../lib/errors';
 import { normalizeAddress } from './addresses';
 import { bearerToken, type Authenticator } from './bearer';
 import { unreadableBody } from './body-errors';
+import { refusePendingPasswordChange, type SignedInCaller } from './sign-in';
 import { errorEnvelope, sendEnvelope } from './envelope';
 import { answerableError, crashMessage } from './failures';
 import { RateLimit } from './rate-limit';
@@ -43,7 +44,7 @@ export interface RouteRateLimit {
   refusal?(retryAfterSeconds: number): DomainError;
 }
 
-export interface RouteAuth<Caller> {
+export interface RouteAuth<Caller extends SignedInCaller> {
   /**
    * 'user': the caller signs in before anything else (401 without a token). 'optional': the handler
    * asks when it needs to, with `ctx.signIn()` (required) or `ctx.signInIfAny()` (null when absent or invalid).
@@ -60,7 +61,7 @@ export interface RouteAuth<Caller> {
 /** How a refusal is written: the envelope `{code, message, data}`, plain text, or the route's own (an HTML page). */
 export type RefusalFormat = 'envelope' | 'text' | ((res: Response, error: DomainError) => void);
 
-export interface RouteOptions<Caller> {
+export interface RouteOptions<Caller extends SignedInCaller> {
   /** What the route does, for the log ('file upload' → "file upload failed"). */
   name: string;
   /** Methods the path answers; any other gets 400 with `message` and an Allow header. */
@@ -87,7 +88,7 @@ export interface RouteContext<Caller> {
   readonly clientAddress: string;
   /** Facts for the log line of a failure (`{ fileId }`); never secrets or bodies. */
   readonly logFields: Record<string, unknown>;
-  /** The signed-in caller: 401 (`auth.missing`) without a token, else whatever the authenticator throws. */
+  /** The signed-in caller: 401 (`auth.missing`) without a token, 403 while a password reset is pending, else whatever the authenticator throws. */
   readonly signIn: () => Promise<Caller>;
   /** The signed-in caller, or null when no token was sent or it is not valid. */
   readonly signInIfAny: () => Promise<Caller | null>;
@@ -96,7 +97,7 @@ export interface RouteContext<Caller> {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** A route's Express handler. Build it once, when the routes are mounted. */
-export function route<Caller = never>(app: AppContext, options: RouteOptions<Caller>): RequestHandler {
+export function route<Caller extends SignedInCaller = never>(app: AppContext, options: RouteOptions<Caller>): RequestHandler {
   const limit = options.rateLimit ? routeLimiter(app, options.rateLimit) : null;
   const parsers = options.body ? bodyParsers(options.body) : [];
   const refuse = refusalWriter(options.refusals ?? 'envelope');
@@ -112,7 +113,9 @@ export function route<Caller = never>(app: AppContext, options: RouteOptions<Cal
       signedIn ??= (async () => {
         const token = tokenOf(req, auth.queryToken);
         if (!token) throw commonErrors.unauthorized(auth.missing ?? 'Sign in first: send "Authorization: Bearer <token>".');
-        return auth.authenticator(app).authenticate(token);
+        const caller = await auth.authenticator(app).authenticate(token);
+        refusePendingPasswordChange(caller);
+        return caller;
       })();
       return signedIn;
     };

@@ -83,7 +83,6 @@ function feedRoute(app: AppContext, push: PushService) {
     async handler(ctx) {
       const { req, res } = ctx;
       const signedIn = await ctx.signIn();
-      if (signedIn.user.mustChangePassword) throw commonErrors.forbidden('Choose a new password first (user.changePassword).');
       streamFeed(app, push, req, res, signedIn);
     },
   });

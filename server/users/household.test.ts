@@ -13,6 +13,7 @@ import { ManualClock } from '../lib/clock';
 import { openDatabase } from '../db/database';
 import { usersCollection } from './schema';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { tinyPng, uploadFile } from '../test-support/files';
 
 const PASSWORD = 'correct horse battery';
 const ACTIONS = actionsOf(allDomains());
@@ -239,6 +240,21 @@ describe('disable, reset, delete', () => {
     const changed = await t.api('user.changePassword', { currentPassword: temporaryPassword, newPassword: 'a brand new secret' }, signedIn.data.token);
     expect(changed.data.mustChangePassword).toBe(false);
     expect((await t.api('asset.query', {}, signedIn.data.token)).code).toBe(200);
+  });
+
+  it('a pending password reset also closes the routes outside /api: file bytes and the push feed', async () => {
+    const kid = await registerUser(t, { username: 'reader' });
+    const { ticket } = await uploadFile(t, kid.token, tinyPng());
+    const fileId = ticket.data.fileId as string;
+    const { temporaryPassword } = (await t.api('user.resetPassword', { userId: kid.id }, owner.token)).data;
+    const token = (await t.api('user.login', { email: kid.email, password: temporaryPassword })).data.token as string;
+    for (const path of [`/files/${fileId}`, '/events/push']) {
+      const res = await t.fetch(path, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(403);
+      const body = (await res.json()) as { message: string; data: { mustChangePassword?: boolean } | null };
+      expect(body.message, path).toMatch(/new password/);
+      expect(body.data?.mustChangePassword, path).toBe(true);
+    }
   });
 
   it('deleting a member needs their username repeated, and removes them with every document of theirs', async () => {
