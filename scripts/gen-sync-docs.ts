@@ -24,6 +24,7 @@ const NOTES: Record<string, string> = {
   price: 'coin cents per share',
   rate: 'decimal text: 1 `from` = `rate` `to`',
   reward: 'coin cents',
+  defaultKey: "the default category it was seeded as (`food`, `salary`…); absent or '' for the person's own; a phone that renames a category may leave it",
 };
 
 /** The parts of a property's JSON schema that the table shows. */

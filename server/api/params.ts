@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LANGUAGES } from '../lib/languages';
 
 /**
  * The params every domain's actions share, written once. Each takes the description docs/api.md
@@ -31,3 +32,8 @@ export const TimeZone = (description = "IANA time zone for grouping (default: th
 /** One of a list of strings (validation says "must be one of …", docs/api.md lists the values). */
 export const OneOf = <T extends string>(values: readonly T[], options: { description?: string; default?: NoInfer<T> } = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+
+/** The language of a new account (server/lib/languages.ts): its default categories' names and first base currency. */
+export const LanguageParam = (
+  description = 'The UI language the account is created in: names its default categories and, until it has one, its base currency (CNY for zh-CN). Default en.',
+) => OneOf(LANGUAGES, { description });

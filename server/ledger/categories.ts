@@ -2,35 +2,12 @@ import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
+import type { Language } from '../lib/languages';
+import { defaultCategories, defaultCategory, isUntouchedDefault, type CategoryType } from './default-categories';
 import { ledgerErrors } from './errors';
 import type { CategoryDoc, RecordDoc } from './schema';
 
-export type CategoryType = 'income' | 'expense';
-
-/** The categories every user starts with (they can rename or delete them). */
-export const DEFAULT_CATEGORIES: Record<CategoryType, Array<{ name: string; icon: string }>> = {
-  expense: [
-    { name: 'Food', icon: 'utensils' },
-    { name: 'Transport', icon: 'bus' },
-    { name: 'Shopping', icon: 'bag' },
-    { name: 'Housing', icon: 'home' },
-    { name: 'Utilities', icon: 'bolt' },
-    { name: 'Health', icon: 'heart' },
-    { name: 'Entertainment', icon: 'film' },
-    { name: 'Education', icon: 'book' },
-    { name: 'Travel', icon: 'plane' },
-    { name: 'Gifts', icon: 'gift' },
-    { name: 'Other', icon: 'dots' },
-  ],
-  income: [
-    { name: 'Salary', icon: 'briefcase' },
-    { name: 'Bonus', icon: 'star' },
-    { name: 'Investment', icon: 'chart' },
-    { name: 'Gift', icon: 'gift' },
-    { name: 'Refund', icon: 'undo' },
-    { name: 'Other', icon: 'dots' },
-  ],
-};
+export type { CategoryType };
 
 export interface CategoryView {
   id: string;
@@ -43,7 +20,7 @@ export interface CategoryView {
 const view = (doc: CategoryDoc): CategoryView => ({ id: doc.id, type: doc.type, name: doc.name, icon: doc.icon, position: doc.position });
 const key = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 
-/** User-defined income and expense categories, seeded with DEFAULT_CATEGORIES on first use. */
+/** User-defined income and expense categories, seeded with the default set of the account's language on first use. */
 export class CategoryService {
   private readonly seeding = new KeyedMutex();
   /** Per-user categories, dropped whenever the collection changes for that user (sync included). */
@@ -86,14 +63,16 @@ export class CategoryService {
         const again = await this.all(userId);
         if (again.length > 0) return again;
         const now = this.app.clock.now();
+        const language = await this.app.services.users.language(userId);
         const seeded: CategoryDoc[] = (['expense', 'income'] as const).flatMap((t) =>
-          DEFAULT_CATEGORIES[t].map((c, position) => ({
+          defaultCategories(language, t).map((c, position) => ({
             id: newId(now),
             userId,
             type: t,
-            name: c.name,
+            name: c.names[language],
             icon: c.icon,
             position,
+            defaultKey: c.key,
             createdAt: now,
             updatedAt: now,
           })),
@@ -113,6 +92,17 @@ export class CategoryService {
     return found.name;
   }
 
+  /**
+   * The category a record gets when none is named: the default "Other" of the account (in its
+   * language, wherever the person moved or renamed it), else one named Other, else ''.
+   */
+  async fallbackName(userId: string, type: CategoryType): Promise<string> {
+    await this.list(userId, type); // seeds the defaults on first use
+    const other = (await this.all(userId)).find((d) => d.type === type && d.defaultKey === 'other');
+    if (other) return other.name;
+    return this.resolve(userId, type, 'Other').catch(() => '');
+  }
+
   async create(userId: string, input: { type: CategoryType; name: string; icon?: string }): Promise<CategoryView> {
     const existing = await this.list(userId, input.type);
     const name = input.name.trim();
@@ -127,6 +117,7 @@ export class CategoryService {
       name,
       icon: input.icon ?? '',
       position: existing.reduce((max, c) => Math.max(max, c.position + 1), 0),
+      defaultKey: '',
       createdAt: now,
       updatedAt: now,
     };
@@ -184,5 +175,45 @@ export class CategoryService {
     if (!doc) throw ledgerErrors.categoryNotFound();
     await doc.remove();
     return { deleted: true, movedRecords: moved };
+  }
+
+  /**
+   * Renames the default categories that still carry a default name (in any language) to their
+   * names in `language`; the records that use them follow. A default whose new name is already
+   * taken by another category of its type keeps its name (`kept`). With `preview`, nothing
+   * changes and the answer says what would.
+   */
+  async renameDefaults(
+    userId: string,
+    input: { language: Language; preview?: boolean },
+  ): Promise<{ renamed: number; kept: number; changes: Array<{ type: CategoryType; from: string; to: string }> }> {
+    return this.seeding.run(userId, async () => {
+      const docs = await this.all(userId);
+      const taken = new Set(docs.map((d) => `${d.type}:${key(d.name)}`));
+      const changes: Array<{ id: string; type: CategoryType; from: string; to: string }> = [];
+      let kept = 0;
+      for (const doc of docs) {
+        if (!isUntouchedDefault(doc)) continue;
+        const to = defaultCategory(doc.type, doc.defaultKey ?? '')?.names[input.language];
+        if (to === undefined || to === doc.name) continue;
+        if (key(to) !== key(doc.name) && taken.has(`${doc.type}:${key(to)}`)) {
+          kept++;
+          continue;
+        }
+        taken.delete(`${doc.type}:${key(doc.name)}`);
+        taken.add(`${doc.type}:${key(to)}`);
+        changes.push({ id: doc.id, type: doc.type, from: doc.name, to });
+      }
+      if (!input.preview) {
+        const now = this.app.clock.now();
+        for (const change of changes) {
+          const doc = await this.collection.findOne(change.id).exec();
+          if (!doc) continue;
+          await doc.incrementalPatch({ name: change.to, updatedAt: now });
+          await this.moveRecords(userId, change.type, change.from, change.to);
+        }
+      }
+      return { renamed: changes.length, kept, changes: changes.map(({ type, from, to }) => ({ type, from, to })) };
+    });
   }
 }

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Id } from '../api/params';
+import { Id, OneOf } from '../api/params';
+import { LANGUAGES } from '../lib/languages';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 
 const CATEGORY_SHAPE = '`{id, type, name, icon, position}`';
 
 const categoryList = defineAction({
-  summary: "The user's income and expense categories (a default set on first use).",
+  summary: "The user's income and expense categories (on first use, the default set of the language chosen at sign-up: English or Chinese names).",
   auth: 'user',
   params: Params({ type: Type.Optional(Type.Union([Type.Literal('income'), Type.Literal('expense')])) }),
   returns: `\`{list: [${CATEGORY_SHAPE}]}\``,
@@ -52,10 +53,27 @@ const categoryDelete = defineAction({
   handler: (params, ctx) => ctx.app.services.ledger.categories.delete(ctx.user.id, params),
 });
 
+const categoryRenameDefaults = defineAction({
+  summary: 'Rename the default categories nobody edited to their names in another language (after a language switch); records follow.',
+  notes:
+    'A default category stays untouched while its name is its default name in some language (Food, 餐饮…); one renamed by hand keeps its name, and categories the person created are never touched. ' +
+    'A default whose new name another category of its type already has keeps its name (counted in `kept`). `preview: true` changes nothing and answers what would change. ' +
+    "Only the caller's own categories change; the account language chosen at sign-up and the base currency stay as they are.",
+  auth: 'user',
+  params: Params({
+    language: OneOf(LANGUAGES, { description: 'The language whose default names the untouched defaults take.' }),
+    preview: Type.Optional(Type.Boolean({ default: false, description: 'Only say what would change.' })),
+  }),
+  returns: '`{renamed, kept, changes: [{type, from, to}]}` — renamed: how many categories changed (or would, with preview)',
+  errors: [[commonErrors.rows.invalid, 'language is not en or zh-CN']],
+  handler: (params, ctx) => ctx.app.services.ledger.categories.renameDefaults(ctx.user.id, params),
+});
+
 /** category.*: the user's income and expense categories. */
 export const categoryActions = defineActions({
   'category.list': categoryList,
   'category.create': categoryCreate,
   'category.update': categoryUpdate,
   'category.delete': categoryDelete,
+  'category.renameDefaults': categoryRenameDefaults,
 });

@@ -8,10 +8,10 @@ const RATE_SHAPE = '`{id, from, to, rate, date}` — 1 `from` = `rate` `to` from
 
 const currencyGet = defineAction({
   summary: 'The base currency used for totals and statistics.',
-  notes: 'Until you set one, it is the currency of your first asset (USD with no assets).',
+  notes: 'Until you set one, it is the currency of your first asset; with no assets, that of the language chosen at sign-up (CNY for zh-CN, USD for en).',
   auth: 'user',
   params: Params({}),
-  returns: '`{baseCurrency, explicit}` — explicit is false while it is derived from the first asset',
+  returns: '`{baseCurrency, explicit}` — explicit is false while it is derived from the first asset or the language',
   handler: async (_params, ctx) => {
     const { currency, explicit } = await ctx.app.services.ledger.baseCurrency(ctx.user.id);
     return { baseCurrency: currency, explicit };

@@ -160,6 +160,8 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
     }
     const categories = await service.categories.list(userId);
     const categoryName = new Map(categories.map((c) => [`${c.type}:${c.name.normalize('NFKC').toLowerCase()}`, c.name]));
+    // A row without a category gets the account's default "Other" (其他 for a Chinese account).
+    const fallbackCategory = { income: await service.categories.fallbackName(userId, 'income'), expense: await service.categories.fallbackName(userId, 'expense') };
     const occurrences = new Map<string, number>();
     const now = app.clock.now();
     const valid: ParsedRow[] = [];
@@ -245,7 +247,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
           }
         }
       } else if (type === 'income' || type === 'expense') {
-        const wanted = cell('category') || 'Other';
+        const wanted = cell('category') || fallbackCategory[type] || 'Other';
         const known = categoryName.get(`${type}:${wanted.normalize('NFKC').toLowerCase()}`);
         if (known) doc.category = known;
         else if (options.createMissingCategories && wanted.length <= 64) {

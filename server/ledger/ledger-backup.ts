@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../app-context';
 import type { DomainError } from '../lib/errors';
 import { isCurrencyCode } from '../lib/money';
+import { legacyDefaultKey } from './default-categories';
 import { ledgerErrors } from './errors';
 import { assertLedgerInRange } from './limits';
 import { isValidRate } from './rate-book';
@@ -110,7 +111,8 @@ export async function restore(app: AppContext, service: LedgerService, userId: s
       if (!assetIds.has(doc.asset) || (doc.type === 'transfer' && !assetIds.has(doc.toAsset))) throw bad(`record ${r.id} refers to an asset that is not in the backup`);
       records.push(doc);
     }
-    const categories: CategoryDoc[] = (data.categories ?? []).map((c) => ({ ...c, id: map(c.id), userId }));
+    // Backups from before default keys: a category named like an English default is that default.
+    const categories: CategoryDoc[] = (data.categories ?? []).map((c) => ({ ...c, defaultKey: c.defaultKey ?? legacyDefaultKey(c.type, c.name), id: map(c.id), userId }));
     const rates: RateDoc[] = [];
     for (const rate of data.rates ?? []) {
       if (!isValidRate(rate.rate) || !isCurrencyCode(rate.from) || !isCurrencyCode(rate.to)) throw bad(`rate ${rate.from}→${rate.to} is invalid`);

@@ -62,7 +62,7 @@ export interface RecordPatch {
 export interface RecordContext {
   /** The time of the write (ms). */
   now: number;
-  categories: Pick<CategoryService, 'resolve'>;
+  categories: Pick<CategoryService, 'resolve' | 'fallbackName'>;
   /** The attachments, deduplicated, once they are known to be the user's files. */
   checkAttachments(ids: string[]): Promise<string[]>;
 }
@@ -192,7 +192,7 @@ export async function buildRecord(context: RecordContext, userId: string, view: 
     if (input.amount !== undefined || !current) doc.amount = positiveMinor(input.amount as number, asset.currency, 'amount');
     else if (current.asset !== asset.id) doc.amount = toMinor(toMajor(current.amount, view.assets.get(current.asset)?.currency ?? asset.currency), asset.currency, 'amount');
     if (input.category !== undefined) doc.category = await context.categories.resolve(userId, type, input.category);
-    else if (!current) doc.category = await context.categories.resolve(userId, type, 'Other').catch(() => '');
+    else if (!current) doc.category = await context.categories.fallbackName(userId, type);
   }
   if (input.description !== undefined) {
     doc.description = input.description;

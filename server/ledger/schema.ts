@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { defineCollection } from '../db/collections';
 import { ID_MAX_LENGTH } from '../lib/ids';
 import { Bool, EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
+import { legacyDefaultKey } from './default-categories';
 
 /**
  * The ledger's collections. Money is integer minor units of the document's currency; times are
@@ -80,10 +81,17 @@ export const CategoryDocument = Type.Object({
   icon: Str(200),
   /** Sort position in pickers. */
   position: Int(0, 1e6),
+  /**
+   * The key of the default category it was seeded as (default-categories.ts); absent or '' for the
+   * person's own. Optional, so documents from PennyPosts and phones that predate it still sync.
+   */
+  defaultKey: Type.Optional(Str(32)),
   createdAt: Ms(),
   updatedAt: Ms(),
 });
 export type CategoryDoc = Static<typeof CategoryDocument>;
+/** A category document of version 0, before default keys. */
+type CategoryDocV0 = Omit<CategoryDoc, 'defaultKey'>;
 
 export const RateDocument = Type.Object({
   id: IdField(),
@@ -126,11 +134,16 @@ export const recordsCollection = defineCollection({
 
 export const categoriesCollection = defineCollection({
   name: 'categories',
-  version: 0,
+  version: 1,
   primaryKey: 'id',
   document: CategoryDocument,
   indexes: [['userId', 'type', 'position']],
   sync: true,
+  // Version 1 added defaultKey. Every account was seeded with the English set then, so a category
+  // still named like one of those is that default (and may follow a later language switch).
+  migrationStrategies: {
+    1: (doc: CategoryDocV0): CategoryDoc => ({ ...doc, defaultKey: legacyDefaultKey(doc.type, doc.name) }),
+  },
 });
 
 export const ratesCollection = defineCollection({

@@ -2,6 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
+import { languageCurrency } from '../lib/languages';
 import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
 import { CategoryService } from './categories';
 import { ledgerErrors } from './errors';
@@ -48,14 +49,17 @@ export class LedgerService {
 
   // ---------------------------------------------------------------- currency
 
-  /** The user's base currency: the one they set, else their first asset's, else USD. */
+  /**
+   * The user's base currency: the one they set, else their first asset's, else the currency of the
+   * language they signed up in (CNY for zh-CN, USD otherwise; server/lib/languages.ts).
+   */
   async baseCurrency(userId: string, view?: UserLedgerView): Promise<{ currency: string; explicit: boolean }> {
     const prefs = await this.app.services.users.getPrefs<{ baseCurrency: string }>(userId, 'ledger');
     if (prefs.baseCurrency) return { currency: prefs.baseCurrency, explicit: true };
     const v = view ?? (await this.views.get(userId));
     let first: AssetDoc | undefined;
     for (const asset of v.assets.values()) if (!first || asset.createdAt < first.createdAt) first = asset;
-    return { currency: first?.currency ?? 'USD', explicit: false };
+    return { currency: first?.currency ?? languageCurrency(await this.app.services.users.language(userId)), explicit: false };
   }
 
   async setBaseCurrency(userId: string, currency: string): Promise<{ baseCurrency: string }> {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params, type ActionErrorDoc } from '../api/action';
 import { apiErrors } from '../api/errors';
-import { Id } from '../api/params';
+import { Id, LanguageParam } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { usersErrors } from './errors';
 import type { UserService } from './service';
@@ -36,6 +36,7 @@ const register = defineAction({
   notes:
     'Usernames: 3–32 characters, letters and digits of any script plus `_ . -`, starting with a letter or digit; unique regardless of case. ' +
     `Passwords: ${PASSWORD_MIN}–${PASSWORD_MAX} characters, stored as a scrypt hash (N=2^15, r=8, p=1, per-user salt). Emails are stored in lower case. ` +
+    '`language` (en or zh-CN, default en) names the default categories (Food… or 餐饮…) and gives the base currency until the account sets one or creates its first asset (USD or CNY). ' +
     REGISTRATION_NOTES,
   auth: 'public',
   rateLimit: 'auth',
@@ -44,12 +45,13 @@ const register = defineAction({
     email: Type.String({ format: 'email', maxLength: 254 }),
     password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
     inviteCode: Type.Optional(InviteCode),
+    language: Type.Optional(LanguageParam()),
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
   returns: USER_OBJECT,
   errors: [
-    [commonErrors.rows.invalid, 'username, email or password breaks the rules above'],
+    [commonErrors.rows.invalid, 'username, email, password or language breaks the rules above'],
     [usersErrors.rows.inviteCodeInvalid, 'the invite code is used, expired or revoked'],
     [usersErrors.rows.signUpsClosed, 'sign-ups from where the caller is are closed'],
     [usersErrors.rows.inviteNeeded, 'sign-ups from where the caller is need an invite code'],
@@ -77,6 +79,7 @@ const login = defineAction({
     code: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
     authCode: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
     inviteCode: Type.Optional(InviteCode),
+    language: Type.Optional(LanguageParam('The UI language, used only when a first platform sign-in creates the account (see user.register).')),
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
@@ -104,10 +107,10 @@ const login = defineAction({
     switch (params.platform) {
       case 'wechat':
         if (!params.code) throw usersErrors.loginParamMissing('code', 'wechat').at('code');
-        return users.loginWithPlatform('wechat', params.code, { ...device, inviteCode: params.inviteCode }, origin(ctx));
+        return users.loginWithPlatform('wechat', params.code, { ...device, inviteCode: params.inviteCode, language: params.language }, origin(ctx));
       case 'alipay':
         if (!params.authCode) throw usersErrors.loginParamMissing('authCode', 'alipay').at('authCode');
-        return users.loginWithPlatform('alipay', params.authCode, { ...device, inviteCode: params.inviteCode }, origin(ctx));
+        return users.loginWithPlatform('alipay', params.authCode, { ...device, inviteCode: params.inviteCode, language: params.language }, origin(ctx));
       default:
         if (!params.email) throw usersErrors.loginParamMissing('email').at('email');
         if (!params.password) throw usersErrors.loginParamMissing('password').at('password');
@@ -166,6 +169,7 @@ const desktopSignIn = defineAction({
   params: Params({
     secret: Type.String({ minLength: 16, maxLength: 128 }),
     username: Type.Optional(Type.String({ pattern: USERNAME_PATTERN })),
+    language: Type.Optional(LanguageParam('The UI language, used only when this creates the owner (see user.register).')),
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),

@@ -5,6 +5,7 @@ import type { Authenticator } from '../api/router';
 import type { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId, randomBase62 } from '../lib/ids';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../lib/languages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { LoginLockout } from './lockout';
 import { SessionService } from './sessions';
@@ -65,6 +66,11 @@ export function publicUser(doc: UserDoc): PublicUser {
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
+}
+
+/** The preferences a new account starts with: its language, when the sign-up named one. */
+function languagePrefs(language: Language | undefined): Record<string, unknown> {
+  return language ? { locale: { language } } : {};
 }
 
 function disabledError(): DomainError {
@@ -187,7 +193,7 @@ export class UserService implements Authenticator {
     return { ...publicUser(user), token, expiresAt: session.expiresAt };
   }
 
-  async register(input: { username: string; email: string; password: string; inviteCode?: string } & Device, origin: Origin): Promise<LoginResult> {
+  async register(input: { username: string; email: string; password: string; inviteCode?: string; language?: Language } & Device, origin: Origin): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
     const key = usernameKey(input.username);
     // Hash outside the lock: it is the slow part and does not depend on the checks.
@@ -209,7 +215,7 @@ export class UserService implements Authenticator {
         role,
         disabled: false,
         mustChangePassword: false,
-        prefs: {},
+        prefs: languagePrefs(input.language),
         createdAt: now,
         updatedAt: now,
       };
@@ -249,7 +255,7 @@ export class UserService implements Authenticator {
   }
 
   /** Sign-in through WeChat or Alipay: the first sign-in creates the account, later ones find it. */
-  async loginWithPlatform(platform: Platform, code: string, device: Device & { inviteCode?: string }, origin: Origin): Promise<LoginResult> {
+  async loginWithPlatform(platform: Platform, code: string, device: Device & { inviteCode?: string; language?: Language }, origin: Origin): Promise<LoginResult> {
     const auth = this.app.settings.get().auth;
     let identity: PlatformIdentity;
     if (platform === 'wechat') {
@@ -283,7 +289,7 @@ export class UserService implements Authenticator {
         role,
         disabled: false,
         mustChangePassword: false,
-        prefs: identity.nickname ? { nickname: identity.nickname } : {},
+        prefs: { ...(identity.nickname ? { nickname: identity.nickname } : {}), ...languagePrefs(device.language) },
         createdAt: now,
         updatedAt: now,
       };
@@ -298,7 +304,7 @@ export class UserService implements Authenticator {
    * The desktop window's sign-in (desktop-sign-in.ts): a one-time secret from the shell opens the
    * owner's session without a password. On a new data dir it creates the owner, named `username`.
    */
-  async desktopSignIn(secret: string, input: { username?: string } & Device): Promise<LoginResult> {
+  async desktopSignIn(secret: string, input: { username?: string; language?: Language } & Device): Promise<LoginResult> {
     if (!this.desktop.redeem(secret)) throw usersErrors.desktopSecretUsed();
     const owner = await this.writes.run('users', async () => {
       const existing = await this.owner();
@@ -318,7 +324,7 @@ export class UserService implements Authenticator {
         role: 'owner',
         disabled: false,
         mustChangePassword: false,
-        prefs: {},
+        prefs: languagePrefs(input.language),
         createdAt: now,
         updatedAt: now,
       };
@@ -382,6 +388,12 @@ export class UserService implements Authenticator {
   async getPrefs<T extends Record<string, unknown>>(userId: string, namespace: string): Promise<Partial<T>> {
     const user = await this.findById(userId);
     return (user?.prefs[namespace] as T | undefined) ?? {};
+  }
+
+  /** The language chosen at sign-up (server/lib/languages.ts); English for accounts that never chose one. */
+  async language(userId: string): Promise<Language> {
+    const { language } = await this.getPrefs<{ language: string }>(userId, 'locale');
+    return isLanguage(language) ? language : DEFAULT_LANGUAGE;
   }
 
   /** Merges `patch` into one namespace of a user's preferences. */
