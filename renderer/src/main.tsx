@@ -4,12 +4,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n';
 import { App } from './App';
+import { LocaleDates } from './components/DateField';
 
 await initI18n();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <LocaleDates>
+      <App />
+    </LocaleDates>
   </StrictMode>,
 );

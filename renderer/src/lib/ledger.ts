@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import { call, putBytes, type ResultOf } from '../api/client';
+import { currentLanguage } from '../i18n';
 import { useApi } from './data';
+import { languageCurrency } from './locale';
 
 export type Asset = ResultOf<'asset.query'>['list'][number];
 export type LedgerRecord = ResultOf<'accounting.query'>['list'][number];
@@ -15,7 +17,14 @@ export function useAssets() {
   const list = useMemo(() => state.data?.list ?? [], [state.data]);
   const active = useMemo(() => list.filter((a) => a.status !== 'archived'), [list]);
   const byId = useMemo(() => new Map(list.map((a) => [a.id, a])), [list]);
-  return { ...state, list, active, byId, defaultAsset: list.find((a) => a.isDefault) ?? active.at(0), baseCurrency: state.data?.baseCurrency ?? 'USD' };
+  return {
+    ...state,
+    list,
+    active,
+    byId,
+    defaultAsset: list.find((a) => a.isDefault) ?? active.at(0),
+    baseCurrency: state.data?.baseCurrency ?? languageCurrency(currentLanguage()),
+  };
 }
 
 export function useCategories() {

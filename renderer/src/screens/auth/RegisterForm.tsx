@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../../api/client';
 import { useAuth } from '../../lib/auth';
 import { useErrorText } from '../../lib/errors';
+import { currentLanguage } from '../../i18n';
 import { DEVICE_INFO } from './device';
 
 type RegistrationInfo = ResultOf<'user.registrationInfo'>;
@@ -38,7 +39,16 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
     setError(null);
     try {
       const code = inviteShown ? inviteCode.trim() : '';
-      signIn(await call('user.register', { username: username.trim(), email: email.trim(), password, ...(code ? { inviteCode: code } : {}), deviceInfo: DEVICE_INFO }));
+      signIn(
+        await call('user.register', {
+          username: username.trim(),
+          email: email.trim(),
+          password,
+          ...(code ? { inviteCode: code } : {}),
+          language: currentLanguage(),
+          deviceInfo: DEVICE_INFO,
+        }),
+      );
     } catch (err) {
       setError(err as ApiCallError);
       // The policy may have changed since this screen opened: follow it.

@@ -8,6 +8,7 @@ import { desktopBridge, rememberedOwnerName, rememberOwnerName } from '../../lib
 import { useErrorText } from '../../lib/errors';
 import { navigate, usePath } from '../../lib/router';
 import { AuthFrame } from './AuthFrame';
+import { currentLanguage } from '../../i18n';
 import { DEVICE_INFO } from './device';
 import { LoginForm } from './LoginForm';
 import { RegisterForm } from './RegisterForm';
@@ -33,7 +34,7 @@ export function AuthPage() {
     try {
       const secret = await bridge.desktopSignInSecret();
       if (!secret) throw new Error('no desktop sign-in secret');
-      const result = await call('user.desktopSignIn', { secret, deviceInfo: DEVICE_INFO });
+      const result = await call('user.desktopSignIn', { secret, language: currentLanguage(), deviceInfo: DEVICE_INFO });
       rememberOwnerName(result.username);
       signIn(result);
     } catch (error) {

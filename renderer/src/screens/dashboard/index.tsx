@@ -5,6 +5,7 @@ import { Amount, Empty, ErrorNote, PageHeader, ProgressBar } from '../../compone
 import { Chart } from '../../charts/Chart';
 import { useApi } from '../../lib/data';
 import { startOfMonth, timeZone, useFormat } from '../../lib/format';
+import { languageCurrency } from '../../lib/locale';
 import { Link, navigate } from '../../lib/router';
 import { Compare, StatCard } from './StatCard';
 
@@ -25,7 +26,7 @@ export function DashboardPage() {
   const series = months.data?.series ?? [];
   const thisMonth = series.at(-1);
   const lastMonth = series.at(-2);
-  const currency = assets.data?.currency ?? months.data?.currency ?? 'USD';
+  const currency = assets.data?.currency ?? months.data?.currency ?? languageCurrency(f.locale);
   const noAssets = assets.data !== undefined && assets.data.byType.length === 0;
   const topCategories = categories.data;
 

@@ -9,6 +9,7 @@ import { useErrorText } from '../../lib/errors';
 import { fromDateInput, useFormat } from '../../lib/format';
 import { LinkRow } from './LinkRow';
 import { PAGE_SIZE } from './paging';
+import { DateField } from '../../components/DateField';
 
 export function LinksTab() {
   const { t } = useTranslation();
@@ -68,7 +69,7 @@ export function LinksTab() {
             error={fieldErr('alias') ?? (create.error?.code === 409 ? errorText(create.error) : null)}
           />
           <TextInput label={t('links.linkTitle')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} style={{ flex: 1.5 }} maxLength={200} />
-          <TextInput label={t('links.expires')} type="date" value={expires} onChange={(e) => setExpires(e.currentTarget.value)} error={fieldErr('expireAt')} />
+          <DateField label={t('links.expires')} clearable value={expires} onChange={setExpires} error={fieldErr('expireAt')} />
         </Group>
         <Group justify="space-between" mt="sm">
           <Switch label={t('links.public')} description={t('links.publicHint')} checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />

@@ -11,6 +11,7 @@ import { currencyDigits, toDateInput } from '../../lib/format';
 import { lastCategory, rememberCategory, useAssets, useCategories, type RecordType } from '../../lib/ledger';
 import { navigate } from '../../lib/router';
 import { dateValue } from './record-date';
+import { DateField } from '../../components/DateField';
 
 export function EntryForm({ preset }: { preset: RecordType | null }) {
   const { t } = useTranslation();
@@ -160,7 +161,7 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
             searchable
           />
         )}
-        <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required error={fieldErr('date')} />
+        <DateField label={t('records.date')} value={date} onChange={setDate} required error={fieldErr('date')} />
         <Button type="submit" loading={busy} disabled={amount.text.trim() === '' || !asset || (type === 'transfer' && !toAsset)}>
           {t('records.save')}
         </Button>

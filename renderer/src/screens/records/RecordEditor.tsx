@@ -13,6 +13,7 @@ import { numberText } from '../../lib/parse-number';
 import { currencyDigits, toDateInput } from '../../lib/format';
 import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
 import { dateValue } from './record-date';
+import { DateField } from '../../components/DateField';
 
 export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
   const { t } = useTranslation();
@@ -84,7 +85,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
         <Stack gap="sm">
           <Group grow align="flex-start">
             <NumberField field={amount} label={t('records.amount')} required error={amountError} data-autofocus />
-            <TextInput label={t('records.date')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} required />
+            <DateField label={t('records.date')} value={date} onChange={setDate} required />
           </Group>
           <Group grow align="flex-start">
             <Select

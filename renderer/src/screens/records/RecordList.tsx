@@ -10,6 +10,7 @@ import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
 import { useDebounced } from '../../lib/use-debounced';
 import { RecordEditor } from './RecordEditor';
 import { PlaceholderRow, RecordRow, type TFn } from './RecordRow';
+import { DateField } from '../../components/DateField';
 
 const PAGE_SIZE = 100;
 const ROW_HEIGHT = 52;
@@ -113,8 +114,8 @@ export function RecordList() {
   return (
     <section className="pp-card" aria-label={t('records.list')}>
       <div className="pp-filters" role="search" aria-label={t('records.filters')}>
-        <TextInput size="xs" type="date" label={t('records.from')} value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
-        <TextInput size="xs" type="date" label={t('records.to')} value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+        <DateField size="xs" w={140} clearable label={t('records.from')} value={filters.from} onChange={(from) => set({ from })} />
+        <DateField size="xs" w={140} clearable label={t('records.to')} value={filters.to} onChange={(to) => set({ to })} />
         <Select
           size="xs"
           label={t('records.type')}

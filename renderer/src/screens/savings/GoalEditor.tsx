@@ -11,6 +11,7 @@ import { useAssets } from '../../lib/ledger';
 import { CURRENCIES } from '../../lib/currencies';
 import type { Goal } from './goal';
 import { useRewardToast } from './rewards';
+import { DateField } from '../../components/DateField';
 
 const GOAL_CATEGORIES = ['emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other'] as const;
 
@@ -71,7 +72,7 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
             <Select label={t('assets.currency')} data={CURRENCIES} value={cur} onChange={setCurrency} searchable allowDeselect={false} />
           </Group>
           <Group grow align="flex-start">
-            <TextInput type="date" label={t('savings.endDate')} value={end} onChange={(e) => setEnd(e.currentTarget.value)} required error={fieldErr('endDate')} />
+            <DateField label={t('savings.endDate')} value={end} onChange={setEnd} required error={fieldErr('endDate')} />
             <Select
               label={t('savings.category')}
               data={GOAL_CATEGORIES.map((c) => ({ value: c, label: t(`savings.categories.${c}`) }))}

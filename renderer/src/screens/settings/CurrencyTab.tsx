@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { ActionIcon, Button, Group, Select, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
@@ -9,6 +9,8 @@ import { CURRENCIES } from '../../lib/currencies';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { fromDateInput, toDateInput, useFormat } from '../../lib/format';
+import { languageCurrency } from '../../lib/locale';
+import { DateField } from '../../components/DateField';
 
 export function CurrencyTab() {
   const { t } = useTranslation();
@@ -23,7 +25,7 @@ export function CurrencyTab() {
   const [date, setDate] = useState(toDateInput(Date.now()));
   const add = useAction();
   const remove = useAction();
-  const baseCurrency = base.data?.baseCurrency ?? 'USD';
+  const baseCurrency = base.data?.baseCurrency ?? languageCurrency(f.locale);
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     if (!from || !checkFields(rate) || !rate.parsed.ok) return;
@@ -77,7 +79,7 @@ export function CurrencyTab() {
               w={200}
               error={add.error ? errorText(add.error) : null}
             />
-            <TextInput label={t('settings.rateDate')} type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} />
+            <DateField w={160} label={t('settings.rateDate')} value={date} onChange={setDate} />
             <Button type="submit" mt={24} loading={add.busy} disabled={rate.text.trim() === ''}>
               {t('settings.addRate')}
             </Button>

@@ -7,6 +7,7 @@ import { useAuth } from '../../lib/auth';
 import { useFormat } from '../../lib/format';
 import { ChangePasswordForm } from '../../components/ChangePasswordForm';
 import { RoleBadge } from './household/RoleBadge';
+import { DefaultNamesOffer } from './DefaultNamesOffer';
 
 export function GeneralTab() {
   const { t } = useTranslation();
@@ -42,6 +43,7 @@ export function GeneralTab() {
             />
           </div>
         </Group>
+        <DefaultNamesOffer />
       </section>
       <section className="pp-card" aria-labelledby="set-account">
         <Title order={2} size="h5" id="set-account" mb="sm">

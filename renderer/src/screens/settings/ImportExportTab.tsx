@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Checkbox, Group, Progress, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../../api/client';
@@ -10,6 +10,7 @@ import { fromDateInput, timeZone, toDateInput } from '../../lib/format';
 import { download } from '../../lib/download';
 import { JsonRestore } from './JsonRestore';
 import { splitCsv } from './split-csv';
+import { DateField } from '../../components/DateField';
 
 type ImportResult = ResultOf<'accounting.importCsv'>;
 
@@ -108,8 +109,8 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
           {t('settings.export')}
         </Title>
         <Group align="flex-end" gap="xs">
-          <TextInput type="date" label={t('records.from')} value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-          <TextInput type="date" label={t('records.to')} value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          <DateField w={160} clearable label={t('records.from')} value={from} onChange={setFrom} />
+          <DateField w={160} clearable label={t('records.to')} value={to} onChange={setTo} />
           <Button onClick={() => void exportCsv()} loading={exporting.busy}>
             {t('settings.exportCsv')}
           </Button>

@@ -1,12 +1,14 @@
 import { useMemo, useState } from 'react';
-import { Group, SegmentedControl, Select, Skeleton, Text, TextInput, Title } from '@mantine/core';
+import { Group, SegmentedControl, Select, Skeleton, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../../charts/Chart';
 import { Empty, ErrorNote, PageHeader } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { addDays, fromDateInput, startOfMonth, timeZone, toDateInput, useFormat } from '../../lib/format';
+import { languageCurrency } from '../../lib/locale';
 import { defaultGroup, presetRange, type GroupBy, type Preset } from './ranges';
 import { Summary } from './Summary';
+import { DateField } from '../../components/DateField';
 
 const PIE_COLORS = ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'];
 
@@ -32,7 +34,7 @@ export function StatsPage() {
   const balance = useApi('stats.getTrend', range ? { type: 'balance', startDate: range.start, endDate: range.end, groupBy, timeZone } : null);
   const assets = useApi('stats.getAssetStats', {});
 
-  const currency = ie.data?.currency ?? assets.data?.currency ?? 'USD';
+  const currency = ie.data?.currency ?? assets.data?.currency ?? languageCurrency(f.locale);
   const series = ie.data?.series ?? [];
   const label = (ms: number) => (groupBy === 'month' ? f.date(ms, 'month') : groupBy === 'year' ? String(new Date(ms).getFullYear()) : f.date(ms, 'short'));
   const pieData = cats.data
@@ -60,14 +62,14 @@ export function StatsPage() {
           />
           {preset === 'custom' && (
             <>
-              <TextInput
-                type="date"
+              <DateField
+                w={160}
                 label={t('records.from')}
                 value={custom.from}
-                onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })}
+                onChange={(from) => setCustom({ ...custom, from })}
                 error={range === null ? t('stats.badRange') : null}
               />
-              <TextInput type="date" label={t('records.to')} value={custom.to} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
+              <DateField w={160} label={t('records.to')} value={custom.to} onChange={(to) => setCustom({ ...custom, to })} />
             </>
           )}
           <div>
