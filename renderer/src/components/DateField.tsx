@@ -40,6 +40,7 @@ export function DateField({ label, value, onChange, required, clearable, error, 
       valueFormat={locale.format}
       dateParser={(text) => parseTypedDate(text, i18n.language)}
       placeholder={locale.placeholder}
+      monthLabelFormat={locale.monthLabel}
       required={required}
       clearable={clearable}
       clearButtonProps={{ 'aria-label': t('locale.dates.clear') }}

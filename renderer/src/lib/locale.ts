@@ -21,13 +21,15 @@ export interface DateLocale {
   format: string;
   /** What the input shows when empty. */
   placeholder: string;
+  /** dayjs format of the calendar's month heading. */
+  monthLabel: string;
   /** 0 Sunday … 6 Saturday. */
   firstDayOfWeek: 0 | 1;
 }
 
 export const DATE_LOCALES: Record<Language, DateLocale> = {
-  en: { dayjs: 'en', format: 'MM/DD/YYYY', placeholder: 'mm/dd/yyyy', firstDayOfWeek: 0 },
-  'zh-CN': { dayjs: 'zh-cn', format: 'YYYY/MM/DD', placeholder: '年/月/日', firstDayOfWeek: 1 },
+  en: { dayjs: 'en', format: 'MM/DD/YYYY', placeholder: 'mm/dd/yyyy', monthLabel: 'MMMM YYYY', firstDayOfWeek: 0 },
+  'zh-CN': { dayjs: 'zh-cn', format: 'YYYY/MM/DD', placeholder: '年/月/日', monthLabel: 'YYYY年M月', firstDayOfWeek: 1 },
 };
 
 export function dateLocale(language: string): DateLocale {

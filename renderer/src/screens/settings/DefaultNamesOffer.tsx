@@ -38,7 +38,7 @@ export function DefaultNamesOffer() {
   return (
     <Alert mt="md" color="teal" variant="light" title={t('locale.rename.title', { language: label })} data-testid="rename-defaults">
       <Text size="sm" mb="sm">
-        {t('locale.rename.body', { names: names.slice(0, 8).join(', ') + (names.length > 8 ? ' …' : '') })}
+        {t('locale.rename.body', { names: names.join(', ') })}
       </Text>
       {rename.error && (
         <Text size="sm" c="red" mb="sm" role="alert">
