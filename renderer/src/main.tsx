@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n';
 import { App } from './App';
-import { LocaleDates } from './components/DateField';
+import { LocaleDates } from './components/LocaleDates';
 
 await initI18n();
 const root = document.getElementById('root');

@@ -1,14 +1,7 @@
-import { DateInput, DatesProvider } from '@mantine/dates';
+import { DateInput } from '@mantine/dates';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dateLocale, parseTypedDate } from '../lib/locale';
-
-/** Mantine's date inputs in the UI language: calendar names, first weekday (main.tsx wraps the app in it). */
-export function LocaleDates({ children }: { children: ReactNode }) {
-  const { i18n } = useTranslation();
-  const locale = dateLocale(i18n.language);
-  return <DatesProvider settings={{ locale: locale.dayjs, firstDayOfWeek: locale.firstDayOfWeek }}>{children}</DatesProvider>;
-}
 
 export interface DateFieldProps {
   label: ReactNode;
