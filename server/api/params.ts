@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type StringOptions, type TString } from '@sinclair/typebox';
 
 /**
  * The params every domain's actions share, written once. Each takes the description docs/api.md
@@ -31,3 +31,11 @@ export const TimeZone = (description = "IANA time zone for grouping (default: th
 /** One of a list of strings (validation says "must be one of …", docs/api.md lists the values). */
 export const OneOf = <T extends string>(values: readonly T[], options: { description?: string; default?: NoInfer<T> } = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+
+/**
+ * Text of at most `maxLength` characters. The limit stays in the schema's type as a literal
+ * (`TString & {maxLength: 100}`), so the UI can take it from the action's declaration
+ * (renderer/src/lib/text-limits.ts) instead of a copy that could drift.
+ */
+export const Text = <N extends number>(maxLength: N, options: Omit<StringOptions, 'maxLength'> = {}) =>
+  Type.String({ ...options, maxLength }) as TString & { readonly maxLength: N };
