@@ -43,7 +43,8 @@ export function CurrencySelect({ value, onChange, onFocus, onKeyDown, ...rest }:
           <Text span fw={600} size="sm">
             {option.value}
           </Text>
-          <Text span size="sm" c="dimmed">
+          {/* The option is named by its code (as the field shows it); the name is what one reads to find it. */}
+          <Text span size="sm" c="dimmed" aria-hidden>
             {currencyName(option.value, i18n.language)}
           </Text>
         </span>

@@ -30,6 +30,7 @@ export const TEXT_LIMITS = {
   tag: 32,
   goalTitle: 100,
   goalDescription: 1000,
+  categoryName: 64,
 } as const satisfies {
   assetName: Agree<MaxLength<'asset.create', 'name'>, MaxLength<'asset.update', 'name'>>;
   assetDescription: Agree<MaxLength<'asset.create', 'description'>, MaxLength<'asset.update', 'description'>>;
@@ -37,6 +38,7 @@ export const TEXT_LIMITS = {
   tag: MaxLength<'accounting.create', 'tags'>;
   goalTitle: MaxLength<'savings.createGoal', 'title'>;
   goalDescription: MaxLength<'savings.createGoal', 'description'>;
+  categoryName: Agree<MaxLength<'category.create', 'name'>, MaxLength<'category.update', 'name'>>;
 };
 
 /** Characters as the server counts them (code points: an emoji is one). */
