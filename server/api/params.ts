@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import { LANGUAGES } from '../lib/languages';
+import { Type, type StringOptions, type TString } from '@sinclair/typebox';
 
 /**
  * The params every domain's actions share, written once. Each takes the description docs/api.md
@@ -37,3 +37,10 @@ export const OneOf = <T extends string>(values: readonly T[], options: { descrip
 export const LanguageParam = (
   description = 'The UI language the account is created in: names its default categories and, until it has one, its base currency (CNY for zh-CN). Default en.',
 ) => OneOf(LANGUAGES, { description });
+/**
+ * Text of at most `maxLength` characters. The limit stays in the schema's type as a literal
+ * (`TString & {maxLength: 100}`), so the UI can take it from the action's declaration
+ * (renderer/src/lib/text-limits.ts) instead of a copy that could drift.
+ */
+export const Text = <N extends number>(maxLength: N, options: Omit<StringOptions, 'maxLength'> = {}) =>
+  Type.String({ ...options, maxLength }) as TString & { readonly maxLength: N };

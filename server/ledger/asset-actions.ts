@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Currency, Id, Money, Ms, Page, PageSize } from '../api/params';
+import { Currency, Id, Money, Ms, Page, PageSize, Text } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 import { OUT_OF_RANGE_ERROR } from './limits';
 import { ASSET_STATUSES, ASSET_TYPES } from './schema';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './service';
+import { ASSET_TEXT } from './text-limits';
 
 const ASSET_SHAPE =
   'Asset `{_id, id, name, type, balance, openingBalance, currency, description, status, icon, isDefault, createdAt, updatedAt, delFlag}` with `balance` derived from the records (major units); `inexact: ["balance"]` is added when the balance is beyond the exact range (records arrived by sync; `balance` is then the nearest number).';
@@ -18,11 +19,11 @@ const assetCreate = defineAction({
     'The first asset becomes the default; `isDefault: true` moves the default here. `currency` defaults to the base currency.',
   auth: 'user',
   params: Params({
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Text(ASSET_TEXT.name, { minLength: 1 }),
     type: Type.String({ minLength: 1, maxLength: 32, description: `One of ${ASSET_TYPES.join(', ')}.` }),
     balance: Type.Optional(Money('Opening balance, major units (default 0).')),
     currency: Type.Optional(Currency()),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    description: Type.Optional(Text(ASSET_TEXT.description)),
     icon: Type.Optional(Type.String({ maxLength: 200 })),
     isDefault: Type.Optional(Type.Boolean()),
   }),
@@ -68,8 +69,8 @@ const assetUpdate = defineAction({
   auth: 'user',
   params: Params({
     id: Id(),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    name: Type.Optional(Text(ASSET_TEXT.name, { minLength: 1 })),
+    description: Type.Optional(Text(ASSET_TEXT.description)),
     icon: Type.Optional(Type.String({ maxLength: 200 })),
     isDefault: Type.Optional(Type.Boolean()),
     type: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Id, OneOf } from '../api/params';
+import { Id, OneOf, Text } from '../api/params';
 import { LANGUAGES } from '../lib/languages';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
+import { CATEGORY_TEXT } from './text-limits';
 
 const CATEGORY_SHAPE = '`{id, type, name, icon, position}`';
 
@@ -20,7 +21,7 @@ const categoryCreate = defineAction({
   auth: 'user',
   params: Params({
     type: Type.Union([Type.Literal('income'), Type.Literal('expense')]),
-    name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }),
+    name: Text(CATEGORY_TEXT.name, { minLength: 1, pattern: '\\S' }),
     icon: Type.Optional(Type.String({ maxLength: 200 })),
   }),
   returns: CATEGORY_SHAPE,
@@ -31,7 +32,7 @@ const categoryCreate = defineAction({
 const categoryUpdate = defineAction({
   summary: 'Rename a category or change its icon; its records follow the new name.',
   auth: 'user',
-  params: Params({ id: Id(), name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })), icon: Type.Optional(Type.String({ maxLength: 200 })) }),
+  params: Params({ id: Id(), name: Type.Optional(Text(CATEGORY_TEXT.name, { minLength: 1, pattern: '\\S' })), icon: Type.Optional(Type.String({ maxLength: 200 })) }),
   returns: CATEGORY_SHAPE,
   errors: [
     [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],

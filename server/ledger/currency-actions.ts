@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Currency, Id, Ms } from '../api/params';
+import { Currency, Id, Money, Ms } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 
@@ -60,6 +60,28 @@ const currencyDeleteRate = defineAction({
   handler: (params, ctx) => ctx.app.services.ledger.rates.delete(ctx.user.id, params.id),
 });
 
+const currencyConvert = defineAction({
+  summary: 'Convert an amount between two currencies at your exchange rates, as a transfer would.',
+  notes:
+    'Uses the same rate and rounding as a transfer across currencies without `toAmount` (the latest rate on or before `date`, a pair works both ways; ' +
+    "rounded half away from zero to the target currency's decimals), so a UI can show the amount received before saving. `inverse` is true when the stored rate is " +
+    'the reverse pair (1 `to` = `rate` `from`). Without a rate linking the two: `amount` and `rate` are null.',
+  auth: 'user',
+  params: Params({
+    amount: Money('Positive, major units of `from` with at most its decimals.'),
+    from: Currency(),
+    to: Currency(),
+    date: Type.Optional(Ms('The date whose rate applies (default now).')),
+  }),
+  returns: `\`{amount, from, to, date, rate, inverse}\` — amount in major units of \`to\` (null without a rate); rate: ${RATE_SHAPE.replace('{id, ', '{')} (null without a rate)`,
+  errors: [
+    [ledgerErrors.rows.unknownCurrency, 'unknown currency'],
+    [ledgerErrors.rows.invalidAmount, 'amount is zero or negative'],
+    [commonErrors.rows.invalid, 'more decimals than the currency has, or a result beyond the exact range'],
+  ],
+  handler: (params, ctx) => ctx.app.services.ledger.rates.convert(ctx.user.id, params),
+});
+
 /** currency.*: the base currency and the exchange rates. */
 export const currencyActions = defineActions({
   'currency.get': currencyGet,
@@ -67,4 +89,5 @@ export const currencyActions = defineActions({
   'currency.setRate': currencySetRate,
   'currency.listRates': currencyListRates,
   'currency.deleteRate': currencyDeleteRate,
+  'currency.convert': currencyConvert,
 });

@@ -9,6 +9,7 @@ import { ledgerErrors } from './errors';
 import { importKeyIndex } from './import-keys';
 import { assertLedgerInRange } from './limits';
 import type { AssetDoc, RecordDoc, RecordType } from './schema';
+import { RECORD_TEXT } from './text-limits';
 import type { LedgerService } from './service';
 import type { UserLedgerView } from './views';
 
@@ -205,7 +206,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
         toAmount: 0,
         fee: 0,
         category: '',
-        description: cell('description').slice(0, 1000),
+        description: cell('description'),
         searchText: '',
         date: date ?? 0,
         tags: cell('tags')
@@ -217,14 +218,18 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
                   .filter(Boolean),
               ),
             ]
-              .slice(0, 20)
-              .map((t) => t.slice(0, 32))
           : [],
         attachments: [],
         importKey: '',
         createdAt: now,
         updatedAt: now,
       };
+      // Too long is a problem of the row, as in accounting.create: nothing is cut without a word.
+      const length = (text: string) => Array.from(text).length;
+      if (length(doc.description) > RECORD_TEXT.description) errors.push(`description has ${length(doc.description)} characters, at most ${RECORD_TEXT.description}`);
+      if (doc.tags.length > RECORD_TEXT.tags) errors.push(`${doc.tags.length} tags, at most ${RECORD_TEXT.tags}`);
+      for (const tag of doc.tags)
+        if (length(tag) > RECORD_TEXT.tag) errors.push(`tag "${Array.from(tag).slice(0, 12).join('')}…" has ${length(tag)} characters, at most ${RECORD_TEXT.tag}`);
       doc.searchText = doc.description.normalize('NFKC').toLowerCase();
       let newCategory: ParsedRow['newCategory'];
       if (type === 'transfer') {

@@ -45,7 +45,9 @@ const accountingImportCsv = defineAction({
     'Needs the columns date, type, amount and asset (by name); optional: currency, toAsset, toAmount, fee, category, tags, description, id. ' +
     "Dates: `2026-01-31`, `2026-01-31 14:05` (in `timeZone`, default this computer's), ISO 8601 with a zone, or ms. " +
     'Idempotent: a row imported before (same content, same position among identical rows), or an exported row whose id is in the ledger, is a duplicate and is skipped, so importing the same file twice creates nothing new. ' +
-    'Imports describe what already happened, so the balance rule (2002) does not refuse them. The request body limit is 1 MiB: split bigger files by rows. Previews list at most 100 rows per section; counts are complete.',
+    'Imports describe what already happened, so the balance rule (2002) does not refuse them. ' +
+    'Text is never cut: a description over 1000 characters, a tag over 32 or more than 20 tags make the row invalid (listed with the reason). ' +
+    'The request body limit is 1 MiB: split bigger files by rows. Previews list at most 100 rows per section; counts are complete.',
   auth: 'user',
   params: Params({
     csv: Type.String({ minLength: 1, maxLength: 1_000_000 }),

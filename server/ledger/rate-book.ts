@@ -87,13 +87,21 @@ export class RateBook {
     return exact === undefined ? undefined : Number(exact);
   }
 
+  /**
+   * The stored rate a conversion from `from` to `to` on `date` uses: the pair as stored, or the
+   * reverse pair (`inverse`, used as 1 / rate). Undefined when no rate links the two.
+   */
+  rateFor(from: string, to: string, date: number): { rate: Rate; inverse: boolean } | undefined {
+    const direct = this.pick(this.byPair.get(`${from}>${to}`), date);
+    if (direct) return { rate: direct, inverse: false };
+    const reverse = this.pick(this.byPair.get(`${to}>${from}`), date);
+    return reverse ? { rate: reverse, inverse: true } : undefined;
+  }
+
   /** Exact minor units of `to` (bigint), or undefined when no rate links the pair. */
   convertExact(amount: number | bigint, from: string, to: string, date: number): bigint | undefined {
     if (from === to) return BigInt(amount);
-    const direct = this.pick(this.byPair.get(`${from}>${to}`), date);
-    if (direct) return convertMinorExact(amount, from, to, direct.rate);
-    const inverse = this.pick(this.byPair.get(`${to}>${from}`), date);
-    if (inverse) return convertMinorExact(amount, from, to, inverse.rate, true);
-    return undefined;
+    const used = this.rateFor(from, to, date);
+    return used ? convertMinorExact(amount, from, to, used.rate.rate, used.inverse) : undefined;
   }
 }

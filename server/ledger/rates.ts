@@ -1,9 +1,10 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { newId } from '../lib/ids';
-import { isCurrencyCode } from '../lib/money';
+import { checkInRange, isCurrencyCode, toMajor } from '../lib/money';
 import { ledgerErrors } from './errors';
 import { isValidRate } from './rate-book';
+import { positiveMinor } from './record-rules';
 import type { RateDoc } from './schema';
 import type { LedgerViews } from './views';
 
@@ -14,6 +15,16 @@ export interface RateView {
   to: string;
   rate: string;
   date: number;
+}
+
+/** currency.convert's answer: the amount in `to` and the stored rate it used. */
+export interface ConversionView {
+  amount: number | null;
+  from: string;
+  to: string;
+  date: number;
+  rate: Omit<RateView, 'id'> | null;
+  inverse: boolean;
 }
 
 /** Runs a read-check-write of one user's ledger without interleaving with their other writes. */
@@ -53,6 +64,27 @@ export class RateService {
       await this.collection.insert(doc);
       return { id: doc.id, from: doc.from, to: doc.to, rate, date };
     });
+  }
+
+  /**
+   * What `amount` of `from` is in `to` on `date` (default now), as a transfer between the two
+   * would record it when the amount received is left out, with the stored rate it used
+   * (`inverse`: the reverse pair, used as 1 / rate). No rate: `{amount: null, rate: null}`.
+   */
+  async convert(userId: string, input: { amount: number; from: string; to: string; date?: number }): Promise<ConversionView> {
+    const { from, to } = input;
+    if (!isCurrencyCode(from)) throw ledgerErrors.unknownCurrency(from).at('from');
+    if (!isCurrencyCode(to)) throw ledgerErrors.unknownCurrency(to).at('to');
+    const minor = positiveMinor(input.amount, from, 'amount');
+    const date = input.date ?? this.app.clock.now();
+    const view = await this.views.get(userId);
+    if (from === to) return { amount: input.amount, from, to, date, rate: null, inverse: false };
+    const used = view.rates.rateFor(from, to, date);
+    const exact = view.rates.convertExact(minor, from, to, date);
+    if (!used || exact === undefined) return { amount: null, from, to, date, rate: null, inverse: false };
+    checkInRange(exact, to, 'amount', 'The converted amount');
+    const { rate } = used;
+    return { amount: toMajor(Number(exact), to), from, to, date, rate: { from: rate.from, to: rate.to, rate: rate.rate, date: rate.date }, inverse: used.inverse };
   }
 
   /** The user's rates, newest first; with `currency`, those that convert from or to it. */

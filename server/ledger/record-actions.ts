@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Id, Money, Ms, Page, PageSize } from '../api/params';
+import { Id, Money, Ms, Page, PageSize, Text } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { filesErrors } from '../files/errors';
 import { ledgerErrors } from './errors';
 import { OUT_OF_RANGE_ERROR } from './limits';
 import { listRecords } from './record-list';
 import { RECORD_TYPES, type RecordType } from './schema';
+import { RECORD_TEXT } from './text-limits';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './service';
 import { checkRange } from './stats';
 
@@ -14,7 +15,7 @@ const isRecordType = (type: string): type is RecordType => (RECORD_TYPES as read
 
 const RECORD_SHAPE =
   'Record `{id, type, amount, currency, category, asset, assetName, description, date, tags, attachments, createdAt, updatedAt}`; transfers add `fromAsset, toAsset, toAssetName, fee, toAmount, toCurrency`.';
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20, description: 'Free tags (deduplicated).' });
+const Tags = Type.Array(Text(RECORD_TEXT.tag, { minLength: 1 }), { maxItems: RECORD_TEXT.tags, description: 'Free tags (deduplicated).' });
 const Attachments = Type.Array(Id(), { maxItems: 20, description: 'File ids from file.upload.' });
 
 const accountingCreate = defineAction({
@@ -34,7 +35,7 @@ const accountingCreate = defineAction({
     fee: Type.Optional(Money('transfer: fee taken from the source, ≥ 0.')),
     toAmount: Type.Optional(Money('transfer across currencies: amount received, in the target currency.')),
     category: Type.Optional(Type.String({ maxLength: 64 })),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    description: Type.Optional(Text(RECORD_TEXT.description)),
     date: Type.Optional(Ms('When it happened (ms).')),
     tags: Type.Optional(Tags),
     attachments: Type.Optional(Attachments),
@@ -106,7 +107,7 @@ const accountingUpdate = defineAction({
   params: Params({
     id: Id(),
     amount: Type.Optional(Money('Positive, major units.')),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    description: Type.Optional(Text(RECORD_TEXT.description)),
     category: Type.Optional(Type.String({ maxLength: 64 })),
     date: Type.Optional(Ms('When it happened.')),
     tags: Type.Optional(Tags),

@@ -155,14 +155,21 @@ export async function buildRecord(context: RecordContext, userId: string, view: 
     if (fromId === toId) throw ledgerErrors.sameAssetTransfer().at('toAsset');
     const from = liveAsset(view, fromId, 'fromAsset');
     const to = liveAsset(view, toId, 'toAsset');
-    const currencyChanged = !current || current.asset !== from.id || current.toAsset !== to.id;
+    // An edit that moves a transfer to assets of the same currencies keeps the amount received;
+    // only a change of currency (or of the amount or date, below) converts it anew.
+    const oldFrom = current && view.assets.get(current.asset)?.currency;
+    const oldTo = current && view.assets.get(current.toAsset)?.currency;
+    const currencyChanged = !current || oldFrom !== from.currency || oldTo !== to.currency;
     doc.asset = from.id;
     doc.toAsset = to.id;
+    // Kept amounts move to another currency's decimals as the same major value (like income/expense).
+    const rescale = (minor: number, field: string) => (oldFrom && oldFrom !== from.currency ? toMinor(toMajor(minor, oldFrom), from.currency, field) : minor);
     if (input.amount !== undefined || !current) doc.amount = positiveMinor(input.amount as number, from.currency, 'amount');
+    else doc.amount = rescale(doc.amount, 'amount');
     if (input.fee !== undefined) {
       if (!(input.fee >= 0)) throw ledgerErrors.negativeFee('fee').at('fee');
       doc.fee = toMinor(input.fee, from.currency, 'fee');
-    }
+    } else doc.fee = rescale(doc.fee, 'fee');
     if (doc.amount + doc.fee > MAX_MINOR) throw outOfRangeError('amount + fee', from.currency, input.fee !== undefined ? 'fee' : 'amount');
     if (from.currency === to.currency) {
       if (input.toAmount !== undefined && toMinor(input.toAmount, to.currency, 'toAmount') !== doc.amount) {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Currency, Id, Money, Ms, OneOf, Page, PageSize } from '../api/params';
+import { Currency, Id, Money, Ms, OneOf, Page, PageSize, Text } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { ACHIEVEMENT_CATEGORIES } from './catalogue';
 import { savingsErrors } from './errors';
@@ -19,8 +19,8 @@ declare module '../app-context' {
 const GoalId = Id('Id of one of your goals.', 40);
 const StockId = Id('Stock id from savings.getMarket, e.g. "PNYP".', 16);
 const Quantity = Type.Integer({ minimum: 1, maximum: MAX_TRADE_QUANTITY, description: 'Whole shares.' });
-const Title = Type.String({ minLength: 1, maxLength: 100, description: 'Goal name, e.g. "Trip to Japan".' });
-const Description = Type.String({ maxLength: 1000 });
+const Title = Text(100, { minLength: 1, description: 'Goal name, e.g. "Trip to Japan".' });
+const Description = Text(1000);
 
 const GOAL_OBJECT =
   'Goal: `{id, title, description, currency, targetAmount, currentAmount, remainingAmount, percent, category, priority, isPublic, ' +

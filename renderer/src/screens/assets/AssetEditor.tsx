@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { Checkbox, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { Checkbox, Group, Modal, Select, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf } from '../../api/client';
@@ -10,7 +10,9 @@ import { useErrorText } from '../../lib/errors';
 import { currencyDigits } from '../../lib/format';
 import { numberText } from '../../lib/parse-number';
 import { ASSET_TYPES, type Asset } from '../../lib/ledger';
-import { CURRENCIES } from '../../lib/currencies';
+import { CurrencySelect } from '../../components/CurrencySelect';
+import { focusFirstInvalid, LimitedTextarea, LimitedTextInput, tooLong } from '../../components/LimitedText';
+import { TEXT_LIMITS } from '../../lib/text-limits';
 
 export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | null; baseCurrency: string; onClose: () => void }) {
   const { t } = useTranslation();
@@ -24,7 +26,12 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
   const { run, busy, error } = useAction();
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    const form = event.currentTarget;
     if (!checkFields(opening)) return;
+    if (tooLong(name, TEXT_LIMITS.assetName) || tooLong(description, TEXT_LIMITS.assetDescription)) {
+      focusFirstInvalid(form);
+      return;
+    }
     const balance = opening.value ?? 0;
     const ok = asset
       ? await run(() => {
@@ -46,7 +53,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
     <Modal opened onClose={onClose} title={asset ? t('assets.editTitle') : t('assets.new')}>
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
-          <TextInput label={t('assets.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={100} error={fieldErr('name')} data-autofocus />
+          <LimitedTextInput label={t('assets.name')} value={name} onChange={setName} max={TEXT_LIMITS.assetName} required error={fieldErr('name')} data-autofocus />
           <Group grow align="flex-start">
             <Select
               label={t('assets.type')}
@@ -56,16 +63,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
               allowDeselect={false}
               error={fieldErr('type') ?? (error?.code === 2003 ? errorText(error) : null)}
             />
-            <Select
-              label={t('assets.currency')}
-              data={CURRENCIES}
-              value={currency}
-              onChange={(v) => v && setCurrency(v)}
-              searchable
-              allowDeselect={false}
-              error={fieldErr('currency')}
-              disabled={!!asset && (asset.recordCount ?? 0) > 0}
-            />
+            <CurrencySelect label={t('assets.currency')} value={currency} onChange={setCurrency} error={fieldErr('currency')} disabled={!!asset && (asset.recordCount ?? 0) > 0} />
           </Group>
           <NumberField
             field={opening}
@@ -73,7 +71,15 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
             description={t('assets.openingHint')}
             error={fieldErr('balance') ?? fieldErr('openingBalance') ?? (error?.code === 2002 ? errorText(error) : null)}
           />
-          <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+          <LimitedTextarea
+            label={t('assets.description')}
+            value={description}
+            onChange={setDescription}
+            max={TEXT_LIMITS.assetDescription}
+            error={fieldErr('description')}
+            autosize
+            minRows={2}
+          />
           <Checkbox label={t('assets.isDefault')} checked={isDefault} onChange={(e) => setIsDefault(e.currentTarget.checked)} disabled={asset?.isDefault} />
           <FormActions error={general} onCancel={onClose} busy={busy} disabled={!name.trim()} submitLabel={asset ? t('common.save') : t('assets.create')} />
         </Stack>

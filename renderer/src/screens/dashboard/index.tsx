@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Amount, Empty, ErrorNote, PageHeader, ProgressBar } from '../../components/common';
+import { bothAmounts } from '../../components/BothAmounts';
 import { Chart } from '../../charts/Chart';
 import { useApi } from '../../lib/data';
 import { startOfMonth, timeZone, useFormat } from '../../lib/format';
@@ -158,7 +159,7 @@ export function DashboardPage() {
                         {f.date(r.date)} · {r.type === 'transfer' ? t('common.transfer') : r.category} · {r.assetName}
                       </Text>
                     </div>
-                    <Amount amount={r.amount} currency={r.currency} type={r.type} />
+                    {bothAmounts(f.locale, r) ?? <Amount amount={r.amount} currency={r.currency} type={r.type} />}
                   </Group>
                 </li>
               ))}

@@ -4,17 +4,22 @@ import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf } from '../../api/client';
 import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
+import { focusFirstInvalid, LimitedTextInput, tooLong } from '../../components/LimitedText';
 import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
 import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
-import { currencyDigits, toDateInput } from '../../lib/format';
+import { currencyDigits, toDateInput, useFormat } from '../../lib/format';
 import { lastCategory, rememberCategory, useAssets, useCategories, type RecordType } from '../../lib/ledger';
 import { navigate } from '../../lib/router';
+import { TEXT_LIMITS } from '../../lib/text-limits';
+import { crossCurrencyText } from '../../lib/transfer';
 import { dateValue } from './record-date';
 import { DateField } from '../../components/DateField';
+import { ReceivedAmountField, receivedAmount, useConversion } from './ReceivedAmount';
 
 export function EntryForm({ preset }: { preset: RecordType | null }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const errorText = useErrorText();
   const assets = useAssets();
   const categories = useCategories();
@@ -37,6 +42,9 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
   const fee = useNumberField({ kind: 'money', currency: fromCurrency, decimals: currencyDigits(fromCurrency), sign: 'nonNegative', optional: true });
   const toAmount = useNumberField({ kind: 'money', currency: toCurrency, decimals: currencyDigits(toCurrency), sign: 'positive', optional: true });
   const amountRef = amount.ref;
+  const [receivedError, setReceivedError] = useState<string | null>(null);
+  const today = date === toDateInput(Date.now());
+  const conversion = useConversion(crossCurrency ? { amount: amount.value, from: fromCurrency, to: toCurrency, ...(today ? {} : { date: dateValue(date) }) } : null);
 
   useEffect(() => {
     if (preset) {
@@ -60,10 +68,23 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    const form = event.currentTarget;
     setError(null);
+    setReceivedError(null);
     if (!asset) return;
     if (!checkFields(amount, ...(type === 'transfer' ? [fee, ...(crossCurrency ? [toAmount] : [])] : []))) return;
+    if (tooLong(description, TEXT_LIMITS.recordDescription)) {
+      focusFirstInvalid(form);
+      return;
+    }
     const common = { amount: amount.value ?? 0, description: description.trim() || undefined, date: dateValue(date), tags: tags.length ? tags : undefined };
+    // Across currencies the amount received is always sent: the one typed, or the suggestion shown.
+    const received = crossCurrency ? await receivedAmount(toAmount, { amount: common.amount, from: fromCurrency, to: toCurrency, date: common.date }) : null;
+    if (crossCurrency && received === null) {
+      setReceivedError(t('crossCurrency.needed', { currency: toCurrency }));
+      toAmount.ref.current?.focus();
+      return;
+    }
     const params: ParamsOf<'accounting.create'> =
       type === 'transfer'
         ? {
@@ -72,14 +93,15 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
             fromAsset: asset,
             toAsset: toAsset ?? undefined,
             fee: fee.value ?? undefined,
-            toAmount: crossCurrency ? (toAmount.value ?? undefined) : undefined,
+            toAmount: received ?? undefined,
             attachments: files.length ? files.map((f) => f.fileId) : undefined,
           }
         : { type, ...common, asset, category: category ?? undefined, attachments: files.length ? files.map((f) => f.fileId) : undefined };
     const saved = await run(() => call('accounting.create', params));
     if (!saved) return;
     if (type !== 'transfer' && category) rememberCategory(type, category);
-    notifications.show({ color: 'teal', message: t('records.saved') });
+    const amounts = crossCurrencyText(f.locale, saved);
+    notifications.show({ color: 'teal', message: amounts ? t('crossCurrency.saved', { amounts }) : t('records.saved') });
     amount.reset();
     setDescription('');
     setTags([]);
@@ -168,15 +190,15 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
         {type === 'transfer' && (
           <>
             <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
-            {crossCurrency ? <NumberField field={toAmount} label={t('records.toAmount', { currency: to.currency })} error={fieldErr('toAmount')} /> : <div />}
+            {crossCurrency ? <ReceivedAmountField field={toAmount} amount={amount.value} conversion={conversion} error={receivedError ?? fieldErr('toAmount')} /> : <div />}
           </>
         )}
-        <TextInput
+        <LimitedTextInput
           className={type === 'transfer' ? '' : 'pp-entry-wide'}
           label={t('records.description')}
           value={description}
-          onChange={(e) => setDescription(e.currentTarget.value)}
-          maxLength={1000}
+          onChange={setDescription}
+          max={TEXT_LIMITS.recordDescription}
           error={fieldErr('description')}
         />
         <TagsInput

@@ -6,17 +6,22 @@ import { call, type ParamsOf, type ResultOf } from '../../api/client';
 import { ErrorNote } from '../../components/common';
 import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
 import { AttachmentPreview } from '../../components/AttachmentPreview';
+import { focusFirstInvalid, LimitedTextInput, tooLong } from '../../components/LimitedText';
 import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
 import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { numberText } from '../../lib/parse-number';
-import { currencyDigits, toDateInput } from '../../lib/format';
+import { currencyDigits, toDateInput, useFormat } from '../../lib/format';
 import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
+import { TEXT_LIMITS } from '../../lib/text-limits';
+import { crossCurrencyText } from '../../lib/transfer';
 import { dateValue } from './record-date';
 import { DateField } from '../../components/DateField';
+import { ReceivedAmountField, receivedAmount, useConversion } from './ReceivedAmount';
 
 export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
   const { t } = useTranslation();
+  const f = useFormat();
   const errorText = useErrorText();
   const assets = useAssets();
   const categories = useCategories();
@@ -41,13 +46,42 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
   }, [record.id]);
 
   const typeCategories = record.type === 'income' ? categories.income : categories.expense;
-  const digits = currencyDigits(record.currency);
-  const amount = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'positive' }, numberText(record.amount));
-  const fee = useNumberField({ kind: 'money', currency: record.currency, decimals: digits, sign: 'nonNegative', optional: true }, numberText(record.fee));
+  // Amounts follow the currency of the asset chosen now; across currencies the amount received too.
+  const fromCurrency = (asset ? assets.byId.get(asset)?.currency : undefined) ?? record.currency;
+  const toCurrency = record.type === 'transfer' ? ((toAsset ? assets.byId.get(toAsset)?.currency : undefined) ?? record.toCurrency ?? fromCurrency) : fromCurrency;
+  const crossCurrency = toCurrency !== fromCurrency;
+  const digits = currencyDigits(fromCurrency);
+  const amount = useNumberField({ kind: 'money', currency: fromCurrency, decimals: digits, sign: 'positive' }, numberText(record.amount));
+  const fee = useNumberField({ kind: 'money', currency: fromCurrency, decimals: digits, sign: 'nonNegative', optional: true }, numberText(record.fee));
+  const savedPair = `${record.currency}>${record.toCurrency ?? record.currency}`;
+  const savedReceived = record.toCurrency && record.toCurrency !== record.currency ? numberText(record.toAmount) : '';
+  const toAmount = useNumberField({ kind: 'money', currency: toCurrency, decimals: currencyDigits(toCurrency), sign: 'positive', optional: true }, savedReceived);
+  const [receivedError, setReceivedError] = useState<string | null>(null);
+  // Another pair of currencies: the saved amount received no longer applies (the rate's suggestion shows instead).
+  const pair = `${fromCurrency}>${toCurrency}`;
+  const [shownPair, setShownPair] = useState(pair);
+  if (pair !== shownPair) {
+    setShownPair(pair);
+    toAmount.reset(pair === savedPair ? savedReceived : '');
+  }
+  const originalDay = toDateInput(record.date);
+  const conversion = useConversion(crossCurrency ? { amount: amount.value, from: fromCurrency, to: toCurrency, date: date !== originalDay ? dateValue(date) : record.date } : null);
   const onSave = async (event: SubmitEvent) => {
     event.preventDefault();
-    if (!checkFields(amount, ...(record.type === 'transfer' ? [fee] : []))) return;
-    const originalDay = toDateInput(record.date);
+    const form = event.currentTarget;
+    setReceivedError(null);
+    if (!checkFields(amount, ...(record.type === 'transfer' ? [fee, ...(crossCurrency ? [toAmount] : [])] : []))) return;
+    if (tooLong(description, TEXT_LIMITS.recordDescription)) {
+      focusFirstInvalid(form);
+      return;
+    }
+    const recordDate = date !== originalDay ? dateValue(date) : record.date;
+    const received = crossCurrency ? await receivedAmount(toAmount, { amount: amount.value ?? 0, from: fromCurrency, to: toCurrency, date: recordDate }) : null;
+    if (crossCurrency && received === null) {
+      setReceivedError(t('crossCurrency.needed', { currency: toCurrency }));
+      toAmount.ref.current?.focus();
+      return;
+    }
     const patch: ParamsOf<'accounting.update'> = {
       id: record.id,
       amount: amount.value ?? 0,
@@ -55,9 +89,9 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
       tags,
       attachments: files.map((f) => f.fileId),
       expectedUpdatedAt: detail?.updatedAt ?? record.updatedAt,
-      ...(date !== originalDay ? { date: dateValue(date) } : {}),
+      ...(date !== originalDay ? { date: recordDate } : {}),
       ...(record.type === 'transfer'
-        ? { fromAsset: asset ?? undefined, toAsset: toAsset ?? undefined, fee: fee.value ?? 0 }
+        ? { fromAsset: asset ?? undefined, toAsset: toAsset ?? undefined, fee: fee.value ?? 0, ...(received !== null ? { toAmount: received } : {}) }
         : { asset: asset ?? undefined, category: category ?? undefined }),
     };
     const ok = await save.run(() => call('accounting.update', patch));
@@ -73,6 +107,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
       onClose();
     }
   };
+  const savedAmounts = crossCurrencyText(f.locale, record);
   const assetOptions = assets.list.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
   const err = save.error;
   const fieldErr = (name: string) => (err && err.field === name ? errorText(err) : null);
@@ -83,6 +118,11 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
     <Modal opened onClose={onClose} title={t('records.editTitle', { type: t(`common.${record.type}`) })} size="lg">
       <form onSubmit={(event) => void onSave(event)}>
         <Stack gap="sm">
+          {savedAmounts && (
+            <Text size="sm" className="pp-num" aria-label={`${t('crossCurrency.amounts')}: ${savedAmounts}`}>
+              {savedAmounts}
+            </Text>
+          )}
           <Group grow align="flex-start">
             <NumberField field={amount} label={t('records.amount')} required error={amountError} data-autofocus />
             <DateField label={t('records.date')} value={date} onChange={setDate} required />
@@ -109,8 +149,13 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
               />
             )}
           </Group>
-          {record.type === 'transfer' && <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />}
-          <TextInput label={t('records.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} />
+          {record.type === 'transfer' && (
+            <Group grow align="flex-start">
+              <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
+              {crossCurrency && <ReceivedAmountField field={toAmount} amount={amount.value} conversion={conversion} error={receivedError ?? fieldErr('toAmount')} />}
+            </Group>
+          )}
+          <LimitedTextInput label={t('records.description')} value={description} onChange={setDescription} max={TEXT_LIMITS.recordDescription} error={fieldErr('description')} />
           <TagsInput label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable />
           <div>
             <Text size="sm" fw={500} mb={4}>

@@ -1,7 +1,9 @@
 import { memo } from 'react';
+import { bothAmounts } from '../../components/BothAmounts';
 import { Icon } from '../../components/icons';
 import { useFormat } from '../../lib/format';
 import type { LedgerRecord } from '../../lib/ledger';
+import { crossCurrencyText } from '../../lib/transfer';
 
 export function PlaceholderRow() {
   return (
@@ -31,7 +33,7 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
         : '';
   const date = f.date(record.date);
   const signed = record.type === 'expense' ? -record.amount : record.amount;
-  const amount = f.money(signed, record.currency, { sign: record.type !== 'transfer' });
+  const amount = crossCurrencyText(f.locale, record) ?? f.money(signed, record.currency, { sign: record.type !== 'transfer' });
   const tone = record.type === 'income' ? 'pp-income' : record.type === 'expense' ? 'pp-expense' : 'pp-transfer';
   return (
     <button
@@ -50,7 +52,7 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
       </span>
       <span className="pp-cell">{record.type === 'transfer' ? `${record.assetName} → ${record.toAssetName ?? ''}` : record.assetName}</span>
       <span className="pp-cell pp-row-sub">{record.tags.map((tag) => `#${tag}`).join(' ')}</span>
-      <span className={`pp-cell pp-cell-amount ${tone}`}>{amount}</span>
+      <span className={`pp-cell pp-cell-amount ${tone}`}>{bothAmounts(f.locale, record) ?? amount}</span>
     </button>
   );
 });

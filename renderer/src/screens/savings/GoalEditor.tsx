@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { Checkbox, Group, Modal, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { FormActions } from '../../components/common';
@@ -8,7 +8,9 @@ import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { addDays, currencyDigits, fromDateInput, toDateInput } from '../../lib/format';
 import { useAssets } from '../../lib/ledger';
-import { CURRENCIES } from '../../lib/currencies';
+import { CurrencySelect } from '../../components/CurrencySelect';
+import { focusFirstInvalid, LimitedTextarea, LimitedTextInput, tooLong } from '../../components/LimitedText';
+import { TEXT_LIMITS } from '../../lib/text-limits';
 import type { Goal } from './goal';
 import { useRewardToast } from './rewards';
 import { DateField } from '../../components/DateField';
@@ -32,8 +34,13 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
   const target = useNumberField({ kind: 'money', currency: cur, decimals: currencyDigits(cur), sign: 'positive' });
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    const form = event.currentTarget;
     const endDate = fromDateInput(end);
     if (endDate === null || !checkFields(target)) return;
+    if (tooLong(title, TEXT_LIMITS.goalTitle) || tooLong(description, TEXT_LIMITS.goalDescription)) {
+      focusFirstInvalid(form);
+      return;
+    }
     const goal = await run(() =>
       call('savings.createGoal', {
         title: title.trim(),
@@ -57,19 +64,19 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
     <Modal opened onClose={onClose} title={t('savings.newGoal')}>
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
-          <TextInput
+          <LimitedTextInput
             label={t('savings.goalTitle')}
             placeholder={t('savings.goalTitlePlaceholder')}
             value={title}
-            onChange={(e) => setTitle(e.currentTarget.value)}
+            onChange={setTitle}
             required
-            maxLength={100}
+            max={TEXT_LIMITS.goalTitle}
             error={fieldErr('title')}
             data-autofocus
           />
           <Group grow align="flex-start">
             <NumberField field={target} label={t('savings.target')} required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
-            <Select label={t('assets.currency')} data={CURRENCIES} value={cur} onChange={setCurrency} searchable allowDeselect={false} />
+            <CurrencySelect label={t('assets.currency')} value={cur} onChange={setCurrency} error={fieldErr('currency')} />
           </Group>
           <Group grow align="flex-start">
             <DateField label={t('savings.endDate')} value={end} onChange={setEnd} required error={fieldErr('endDate')} />
@@ -88,7 +95,15 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
               allowDeselect={false}
             />
           </Group>
-          <Textarea label={t('assets.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+          <LimitedTextarea
+            label={t('assets.description')}
+            value={description}
+            onChange={setDescription}
+            max={TEXT_LIMITS.goalDescription}
+            error={fieldErr('description')}
+            autosize
+            minRows={2}
+          />
           <Checkbox label={t('savings.isPublic')} description={t('savings.isPublicHint')} checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />
           <FormActions error={general} onCancel={onClose} busy={busy} disabled={!title.trim() || target.text.trim() === ''} submitLabel={t('savings.createGoal')} />
         </Stack>

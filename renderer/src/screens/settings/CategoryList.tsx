@@ -1,11 +1,13 @@
 import { useState, type SubmitEvent } from 'react';
-import { ActionIcon, Button, Group, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { Icon } from '../../components/icons';
+import { focusFirstInvalid, LimitedTextInput, tooLong } from '../../components/LimitedText';
 import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import type { Category } from '../../lib/ledger';
+import { TEXT_LIMITS } from '../../lib/text-limits';
 import { DeleteCategoryDialog } from './DeleteCategoryDialog';
 
 export function CategoryList({ type, list, loading, title }: { type: 'income' | 'expense'; list: Category[]; loading: boolean; title: string }) {
@@ -19,11 +21,19 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
   const remove = useAction();
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    if (tooLong(name, TEXT_LIMITS.categoryName)) {
+      focusFirstInvalid(event.currentTarget);
+      return;
+    }
     const ok = await add.run(() => call('category.create', { type, name: name.trim() }));
     if (ok) setName('');
   };
   const saveRename = async (event: SubmitEvent, id: string, newName: string) => {
     event.preventDefault();
+    if (tooLong(newName, TEXT_LIMITS.categoryName)) {
+      focusFirstInvalid(event.currentTarget);
+      return;
+    }
     const ok = await rename.run(() => call('category.update', { id, name: newName.trim() }));
     if (ok) setRenaming(null);
   };
@@ -34,12 +44,12 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
       </Title>
       <form onSubmit={(event) => void submit(event)}>
         <Group align="flex-start" gap="xs" mb="sm">
-          <TextInput
+          <LimitedTextInput
             aria-label={t('settings.newCategory', { type: title })}
             placeholder={t('settings.newCategoryPlaceholder')}
             value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            maxLength={64}
+            onChange={setName}
+            max={TEXT_LIMITS.categoryName}
             style={{ flex: 1 }}
             error={add.error ? errorText(add.error) : null}
           />
@@ -56,11 +66,12 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
             renaming?.id === c.id ? (
               <form key={c.id} onSubmit={(event) => void saveRename(event, c.id, renaming.name)}>
                 <Group gap="xs">
-                  <TextInput
+                  <LimitedTextInput
                     size="xs"
                     aria-label={t('settings.renameCategory', { name: c.name })}
                     value={renaming.name}
-                    onChange={(e) => setRenaming({ id: c.id, name: e.currentTarget.value })}
+                    onChange={(value) => setRenaming({ id: c.id, name: value })}
+                    max={TEXT_LIMITS.categoryName}
                     autoFocus
                     style={{ flex: 1 }}
                     error={rename.error ? errorText(rename.error) : null}

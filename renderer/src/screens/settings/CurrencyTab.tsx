@@ -1,11 +1,11 @@
 import { useState, type SubmitEvent } from 'react';
-import { ActionIcon, Button, Group, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
+import { CurrencySelect } from '../../components/CurrencySelect';
 import { Icon } from '../../components/icons';
 import { checkFields, NumberField, useNumberField } from '../../components/NumberField';
-import { CURRENCIES } from '../../lib/currencies';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { fromDateInput, toDateInput, useFormat } from '../../lib/format';
@@ -44,14 +44,11 @@ export function CurrencyTab() {
           {t('settings.baseCurrencyHint')}
         </Text>
         {base.data ? (
-          <Select
+          <CurrencySelect
             aria-labelledby="set-base"
-            data={CURRENCIES}
             value={baseCurrency}
-            searchable
-            allowDeselect={false}
             w={200}
-            onChange={(v) => v && void setBase.run(() => call('currency.setBase', { currency: v }))}
+            onChange={(v) => void setBase.run(() => call('currency.setBase', { currency: v }))}
             error={setBase.error ? errorText(setBase.error) : null}
           />
         ) : (
@@ -69,8 +66,8 @@ export function CurrencyTab() {
         </Title>
         <form onSubmit={(event) => void submit(event)}>
           <Group align="flex-start" gap="xs" mb="sm">
-            <Select label={t('settings.rateFrom')} data={CURRENCIES} value={from} onChange={setFrom} searchable allowDeselect={false} w={120} />
-            <Select label={t('settings.rateTo')} data={CURRENCIES} value={to ?? baseCurrency} onChange={setTo} searchable allowDeselect={false} w={120} />
+            <CurrencySelect label={t('settings.rateFrom')} value={from} onChange={setFrom} w={120} />
+            <CurrencySelect label={t('settings.rateTo')} value={to ?? baseCurrency} onChange={setTo} w={120} />
             <NumberField
               field={rate}
               label={t('settings.rate')}
