@@ -17,12 +17,12 @@ const BOTTOM_ROUTES = ROUTES.slice(0, 4);
 
 function Brand() {
   return (
-    <div className="pp-brand">
+    <span className="pp-brand">
       <span className="pp-brand-mark" aria-hidden="true">
         P
       </span>
       PennyPost
-    </div>
+    </span>
   );
 }
 
@@ -61,7 +61,6 @@ export function Navigation({ path }: { path: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [path]);
-  const current = ROUTES.find((item) => item.path === path);
   return (
     <>
       <nav className="pp-nav" aria-label={t('nav.label')}>
@@ -74,11 +73,6 @@ export function Navigation({ path }: { path: string }) {
           <Icon name="menu" size={22} />
         </ActionIcon>
         <Brand />
-        {current && (
-          <Text size="sm" c="dimmed" truncate className="pp-topbar-screen">
-            {t(titleKey(current))}
-          </Text>
-        )}
       </header>
       <nav className="pp-bottom-nav" aria-label={t('nav.phone')}>
         {BOTTOM_ROUTES.map((item) => (
