@@ -16,6 +16,59 @@ const WIDTHS = [360, 390, 768, 1024, 1440];
 const LONG_NAME = 'Joint household savings account at the neighbourhood credit union for the childrens education funds!';
 const NO_SPACES = 'Supercalifragilisticexpialidocious'.repeat(3).slice(0, 100);
 
+const strings = (language: string) =>
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
+const TITLES: Record<string, Record<string, { title: string }>> = { en: strings('en'), 'zh-CN': strings('zh-CN') };
+const TABS: Record<string, string[]> = {
+  '/savings': ['market', 'portfolio', 'achievements', 'leaderboard'],
+  '/push': ['channels', 'history', 'feed'],
+  '/files': ['links'],
+  '/settings': ['currency', 'categories', 'data', 'backups', 'household', 'server'],
+};
+const SCREENS = ROUTES.flatMap((route) => [route.path, ...(TABS[route.path] ?? []).map((tab) => `${route.path}?tab=${tab}`)].map((url) => ({ url, key: route.key })));
+
+/**
+ * Screenshots compared with committed baselines (e2e/responsive.spec.ts-snapshots/) only for views
+ * this spec owns and that hold no dates or changing data: the phone drawer and the offline page
+ * (docs/ui.md says why not more). Update with `npx playwright test e2e/responsive.spec.ts --update-snapshots`.
+ */
+const SHOT = { animations: 'disabled', caret: 'hide', maxDiffPixelRatio: 0.01 } as const;
+
+/** How far the page and <main> reach past the window, and the elements that stick out (to name the culprit). */
+async function overflow(page: Page) {
+  return page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const main = document.querySelector('main');
+    const culprits = Array.from(document.querySelectorAll<HTMLElement>('main *, body > #root *'))
+      .filter((el) => el.getBoundingClientRect().right > innerWidth + 1 && el.offsetParent !== null && !el.closest('.mantine-Tabs-list, .pp-table-wrap'))
+      .slice(-3)
+      .map((el) => `${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}`);
+    return { page: Math.max(0, document.documentElement.scrollWidth - innerWidth), main: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0, culprits };
+  });
+}
+
+/** Client-side navigation (the app's own router), so each screen is measured at every width without reloading. */
+async function open(page: Page, url: string) {
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, url);
+}
+
+/** The record form's asset select shows its whole value (it was cut to "Cash (CN" at 390 and 800 px). */
+async function expectWholeAssetValue(page: Page) {
+  const field = page.getByRole('form', { name: 'New record' }).getByRole('combobox', { name: 'Asset' });
+  await expect(field).toHaveValue('Cash (CNY)');
+  expect(await field.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth)).toBe(true);
+}
+
+const VARIANTS = [
+  { language: 'en', scheme: 'light' as const, widths: WIDTHS },
+  { language: 'zh-CN', scheme: 'dark' as const, widths: WIDTHS },
+  { language: 'en', scheme: 'dark' as const, widths: [390] },
+  { language: 'zh-CN', scheme: 'light' as const, widths: [360] },
+];
+
 // One server for the layout tests; the offline test below runs its own (it stops it), after this one is stopped.
 test.describe('every screen at every width', () => {
   let running: Awaited<ReturnType<typeof startE2eServer>>;
@@ -54,52 +107,6 @@ test.describe('every screen at every width', () => {
   test.afterAll(async () => {
     await (running as typeof running | undefined)?.stop(); // unset when beforeAll failed
   });
-
-  const strings = (language: string) =>
-    JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
-  const TITLES: Record<string, Record<string, { title: string }>> = { en: strings('en'), 'zh-CN': strings('zh-CN') };
-  const TABS: Record<string, string[]> = {
-    '/savings': ['market', 'portfolio', 'achievements', 'leaderboard'],
-    '/push': ['channels', 'history', 'feed'],
-    '/files': ['links'],
-    '/settings': ['currency', 'categories', 'data', 'backups', 'household', 'server'],
-  };
-  const SCREENS = ROUTES.flatMap((route) => [route.path, ...(TABS[route.path] ?? []).map((tab) => `${route.path}?tab=${tab}`)].map((url) => ({ url, key: route.key })));
-
-  /** How far the page and <main> reach past the window, and the elements that stick out (to name the culprit). */
-  async function overflow(page: Page) {
-    return page.evaluate(async () => {
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      const main = document.querySelector('main');
-      const culprits = Array.from(document.querySelectorAll<HTMLElement>('main *, body > #root *'))
-        .filter((el) => el.getBoundingClientRect().right > innerWidth + 1 && el.offsetParent !== null && !el.closest('.mantine-Tabs-list, .pp-table-wrap'))
-        .slice(-3)
-        .map((el) => `${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').slice(0, 60)} → ${Math.round(el.getBoundingClientRect().right)}`);
-      return { page: Math.max(0, document.documentElement.scrollWidth - innerWidth), main: main ? Math.max(0, main.scrollWidth - main.clientWidth) : 0, culprits };
-    });
-  }
-
-  /** Client-side navigation (the app's own router), so each screen is measured at every width without reloading. */
-  async function open(page: Page, url: string) {
-    await page.evaluate((to) => {
-      history.pushState(null, '', to);
-      dispatchEvent(new PopStateEvent('popstate'));
-    }, url);
-  }
-
-  /** The record form's asset select shows its whole value (it was cut to "Cash (CN" at 390 and 800 px). */
-  async function expectWholeAssetValue(page: Page) {
-    const field = page.getByRole('form', { name: 'New record' }).getByRole('combobox', { name: 'Asset' });
-    await expect(field).toHaveValue('Cash (CNY)');
-    expect(await field.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth)).toBe(true);
-  }
-
-  const VARIANTS = [
-    { language: 'en', scheme: 'light' as const, widths: WIDTHS },
-    { language: 'zh-CN', scheme: 'dark' as const, widths: WIDTHS },
-    { language: 'en', scheme: 'dark' as const, widths: [390] },
-    { language: 'zh-CN', scheme: 'light' as const, widths: [360] },
-  ];
 
   for (const variant of VARIANTS) {
     test(`no screen scrolls sideways at ${variant.widths.join(', ')} px (${variant.language}, ${variant.scheme})`, async ({ browser }) => {
@@ -157,6 +164,7 @@ test.describe('every screen at every width', () => {
     const drawer = page.getByRole('dialog');
     for (const route of ROUTES) await expect(drawer.getByRole('link', { name: TITLES.en[route.key].title })).toBeVisible();
     await expect(drawer.getByRole('button', { name: 'Log out' })).toBeVisible();
+    await expect(drawer).toHaveScreenshot('phone-drawer-390.png', SHOT);
     await drawer.getByRole('link', { name: 'Assets' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Assets' })).toBeVisible();
     await expect(drawer).toBeHidden();
@@ -251,6 +259,9 @@ test('on the home screen: the manifest is linked and valid; with the server gone
   await own.stop();
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'PennyPost is not reachable' })).toBeVisible();
+  await expect(page).toHaveScreenshot('offline-390.png', SHOT);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page).toHaveScreenshot('offline-1440.png', SHOT);
   // In the language the app was set to (this page's init script keeps setting English: another tab).
   await page.evaluate(() => localStorage.setItem('pennypost.language', 'zh-CN'));
   const chinese = await context.newPage();
