@@ -1,3 +1,4 @@
+import './styles/responsive.css';
 import { Suspense, useEffect, useMemo } from 'react';
 import { Center, Drawer, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, createTheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';

@@ -8,7 +8,7 @@ import { Icon } from './icons';
 import { LanguageSelect, ThemeToggle } from './Prefs';
 
 /**
- * The navigation of the signed-in app, in three forms switched by CSS media queries (styles/app.css,
+ * The navigation of the signed-in app, in three forms switched by CSS media queries (styles/responsive.css,
  * docs/ui.md "Phones and narrow windows"): the sidebar from 1024 px up; below that a top bar whose
  * menu button opens a drawer with every screen and the preferences; below 600 px also a bottom bar
  * with the first screens of the route table and "More" (the same drawer).

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 
 /**
- * Tables become stacked cards on phones (styles/app.css, below 600 px): each row a card, each cell
+ * Tables become stacked cards on phones (styles/responsive.css, below 600 px): each row a card, each cell
  * a line led by its column's name. CSS cannot read a header's text, so this copies it into every
  * body cell's `data-label` (the CSS shows it with `::before`), for every Mantine table on the page,
  * dialogs included, as tables appear or change. Screens keep writing plain `<Table>` markup.
