@@ -8,7 +8,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'server/test-support/**/*.ts', 'server/db/tests/**/*.ts', 'server/reliability/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'vendor/**', 'examples/**', '**/*.mjs', '**/*.cjs', '**/*.d.mts'] },
+  // renderer/public/: plain browser scripts (service worker, offline page) that Vite copies as they are.
+  { ignores: ['dist/**', 'renderer/public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'vendor/**', 'examples/**', '**/*.mjs', '**/*.cjs', '**/*.d.mts'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   comments.recommended,

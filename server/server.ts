@@ -223,10 +223,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         setHeaders: (res, filePath) => {
           // Vite names bundles by content hash (in _app/): cache them for good, never index.html.
           // The files of renderer/public (favicon.ico, icons, manifest.webmanifest) keep their
-          // names across builds: a day, then revalidated.
+          // names across builds: a day, then revalidated. The service worker (sw.js) is checked
+          // on every load, so a new build's worker takes over at once.
           res.setHeader(
             'Cache-Control',
-            filePath.includes(`${path.sep}_app${path.sep}`) ? 'public, max-age=31536000, immutable' : path.extname(filePath) === '.html' ? 'no-cache' : 'public, max-age=86400',
+            filePath.includes(`${path.sep}_app${path.sep}`)
+              ? 'public, max-age=31536000, immutable'
+              : path.extname(filePath) === '.html' || path.basename(filePath) === 'sw.js'
+                ? 'no-cache'
+                : 'public, max-age=86400',
           );
         },
       }),

@@ -1,15 +1,17 @@
+import './styles/responsive.css';
 import { Suspense, useEffect, useMemo } from 'react';
-import { ActionIcon, Center, Drawer, Group, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, Tooltip, createTheme } from '@mantine/core';
+import { Center, Drawer, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, createTheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { AuthProvider, useAuth } from './lib/auth';
 import { Link, navigate, usePath } from './lib/router';
-import { Icon } from './components/icons';
+import { Navigation } from './components/Navigation';
+import { useTableCardLabels } from './lib/table-labels';
+import { registerServiceWorker } from './lib/service-worker';
 import { onFeedMessage, usePushFeedConnection } from './lib/push-feed';
 import { AuthPage } from './screens/auth';
 import { NewPasswordPage } from './screens/auth/NewPasswordPage';
-import { LanguageSelect, ThemeToggle } from './components/Prefs';
-import { ROUTES, routeAt, titleKey } from './screens/routes';
+import { routeAt, titleKey } from './screens/routes';
 import { SCREEN_COMPONENTS } from './screens/screen-components';
 
 /** The theme; its defaults carry translated names (the close buttons of dialogs). */
@@ -37,6 +39,7 @@ function useTheme() {
 
 export function App() {
   const theme = useTheme();
+  useEffect(registerServiceWorker, []);
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" withCssVariables={false} withGlobalClasses={false}>
       <Notifications position="bottom-right" limit={3} autoClose={3000} />
@@ -88,8 +91,8 @@ function NotFound() {
 
 function Shell({ path }: { path: string }) {
   const { t } = useTranslation();
-  const { session, signOut } = useAuth();
   const route = routeAt(path);
+  useTableCardLabels();
   const Screen = route ? SCREEN_COMPONENTS[route.key] : NotFound;
   useEffect(() => {
     document.title = route ? `${t(titleKey(route))} · PennyPost` : 'PennyPost';
@@ -107,34 +110,7 @@ function Shell({ path }: { path: string }) {
   );
   return (
     <div className="pp-shell">
-      <nav className="pp-nav" aria-label={t('nav.label')}>
-        <div className="pp-brand">
-          <span className="pp-brand-mark" aria-hidden="true">
-            P
-          </span>
-          PennyPost
-        </div>
-        {ROUTES.map((item) => (
-          <Link key={item.path} href={item.path} className="pp-nav-link" aria-current={item.path === path ? 'page' : undefined}>
-            <Icon name={item.icon} />
-            {t(titleKey(item))}
-          </Link>
-        ))}
-        <div className="pp-nav-footer">
-          <Text size="sm" fw={600} truncate title={session?.user.email}>
-            {session?.user.username}
-          </Text>
-          <LanguageSelect />
-          <Group gap={8}>
-            <ThemeToggle />
-            <Tooltip label={t('nav.logout')}>
-              <ActionIcon variant="default" size="lg" aria-label={t('nav.logout')} onClick={() => void signOut()}>
-                <Icon name="logout" />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
-        </div>
-      </nav>
+      <Navigation path={path} />
       <main className="pp-main" id="main">
         <Suspense fallback={<PageLoader />}>
           <Screen />

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Request, Response } from 'express';
@@ -10,7 +10,8 @@ import { pushDomain } from '../push';
 import { APP_KEY_BODY } from '../push/keys';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { usersDomain } from '../users';
-import { LAN_APP_KEY_PATTERN, LAN_ROUTES, lanRouteOf, networkPolicy } from './network-policy';
+import { ROUTES } from '../../renderer/src/screens/routes';
+import { LAN_APP_KEY_PATTERN, LAN_ROUTES, lanRouteOf, networkPolicy, UI_PUBLIC_FILES } from './network-policy';
 
 const KEY = 'PP' + 'aB3'.repeat(8); // the app key shape: PP + 24 base62
 const INDEX_MARKER = 'INDEX-HTML-OF-THE-UI';
@@ -101,11 +102,23 @@ const REFUSED: Array<[method: string, rawPath: string]> = [
   ['GET', `/send/${KEY}/title/desp`],
   ['GET', '/s/abc/def'],
   ['GET', '/m/x/y'],
-  ['GET', '/'],
+  // the UI: even with network.lanApi on, only index.html for a screen, the bundles and the public files
   ['GET', '/index.html'],
-  ['GET', '/_app/x.js'],
-  ['GET', '/favicon.ico'],
-  ['GET', '/records'],
+  ['GET', '/Records'],
+  ['GET', '/records/x'],
+  ['GET', '/records.json'],
+  ['GET', '/events'],
+  ['POST', '/records'],
+  ['POST', '/'],
+  ['GET', '/_app'],
+  ['GET', '/_app/'],
+  ['GET', '/_app/x.txt'],
+  ['GET', '/_app/a/x.js'],
+  ['GET', '/_app/%2e%2e'],
+  ['GET', '/_app/..%2fsw.js'],
+  ['GET', '/sw.js/'],
+  ['GET', '/SW.js'],
+  ['PUT', '/sw.js'],
   ['GET', '/healthz.json'],
   ['POST', '/healthz'],
   ['POST', '/s/abc1234'],
@@ -149,6 +162,14 @@ const WITH_LAN_API: Array<[method: string, rawPath: string]> = [
   ['HEAD', '/files/abc'],
   ['PUT', '/files/abc/upload'],
   ['GET', '/events/push'],
+  ['GET', '/'],
+  ['HEAD', '/'],
+  ['GET', '/records'],
+  ['GET', '/settings'],
+  ['GET', '/login'],
+  ['GET', '/_app/index-Cf1uvAfk.js'],
+  ['GET', '/_app/index-B2x_Yz9.css'],
+  ...UI_PUBLIC_FILES.map((file): [string, string] => ['GET', `/${file}`]),
 ];
 
 function expectPlain403(outcome: Outcome, label: string): void {
@@ -235,11 +256,29 @@ describe('LAN policy: the allow-list (middleware with a LAN caller)', () => {
       '/files/{fileId}',
       '/files/{fileId}/upload',
       '/events/push',
+      '/',
+      '/{screen}',
+      '/_app/{bundle}',
+      ...UI_PUBLIC_FILES.map((file) => `/${file}`),
     ]);
     for (const route of LAN_ROUTES) expect(route.what.length, route.shape).toBeGreaterThan(0);
     expect(lanRouteOf('GET', `/${KEY}`)?.shape).toBe('/{appKey}');
     expect(lanRouteOf('GET', `/send/${KEY}.send`)?.shape).toBe('/send/{appKey}');
     expect(lanRouteOf('PUT', '/files/abc/upload')).toMatchObject({ shape: '/files/{fileId}/upload', needsLanApi: true });
+    expect(lanRouteOf('GET', '/healthz')?.shape).toBe('/healthz');
+    expect(lanRouteOf('GET', '/api')?.shape).toBe('/api');
+  });
+
+  it('opens every screen of the UI and every file of renderer/public/ with network.lanApi on, and none of them without', () => {
+    const screens = [...ROUTES.map((route) => route.path), '/login', '/register'];
+    expect(UI_PUBLIC_FILES.toSorted()).toEqual(readdirSync(path.join(import.meta.dirname, '../../renderer/public')).toSorted());
+    for (const rawPath of [...screens, ...UI_PUBLIC_FILES.map((file) => `/${file}`)]) {
+      expect(callPolicy(lanApi, 'GET', rawPath).result, rawPath).toBe('next');
+      expect(lanRouteOf('GET', rawPath)?.needsLanApi, rawPath).toBe(true);
+      const refused = callPolicy(lanOnly, 'GET', rawPath);
+      expect(refused.result, rawPath).toBe(403);
+      expect(String(refused.body), rawPath).toMatch(/network\.lanApi/);
+    }
   });
 });
 
@@ -384,7 +423,14 @@ describe('LAN policy: real HTTP', () => {
     try {
       const api = await raw(LAN!, port, 'POST', '/api');
       expect(api.status).not.toBe(403); // the API's own answer (no JSON body → 400)
-      expect((await raw(LAN!, port, 'GET', '/')).status).toBe(403);
+      // The UI too (a phone's browser): index.html for the screens, the bundles.
+      for (const rawPath of ['/', '/records']) expect((await raw(LAN!, port, 'GET', rawPath)).body, rawPath).toContain(INDEX_MARKER);
+      expect((await raw(LAN!, port, 'GET', '/_app/x.js')).body).toContain(BUNDLE_MARKER);
+      for (const rawPath of ['/index.html', '/s/%2e%2e/_app/x.js', '/_app/%2e%2e/index.html', '/send', '/Records']) {
+        const refused = await raw(LAN!, port, 'GET', rawPath);
+        expect(refused.status, rawPath).toBe(403);
+        expect(refused.body, rawPath).not.toContain(INDEX_MARKER);
+      }
     } finally {
       t.server.app.settings.update({ network: { lanApi: false } });
     }

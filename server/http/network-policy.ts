@@ -32,10 +32,32 @@ export interface LanRoute {
 const GET: readonly string[] = ['GET', 'HEAD'];
 
 /**
+ * A screen of the UI, as its path: one lower-case word (the route table's paths and /login,
+ * /register), except the bare names of server routes (those stay refused, so no mistyped webhook
+ * or short-link path gets index.html from the network).
+ */
+const LAN_SCREEN_PATTERN = '(?!(?:send|s|m|events)$)[a-z][a-z0-9-]{0,31}';
+
+/** The files of renderer/public/ (copied to the root of dist/renderer/; lan-policy.test.ts checks the list is complete). */
+export const UI_PUBLIC_FILES: readonly string[] = [
+  'favicon.ico',
+  'icon-192.png',
+  'icon-512.png',
+  'apple-touch-icon.png',
+  'manifest.webmanifest',
+  'sw.js',
+  'offline.html',
+  'offline.css',
+  'offline.js',
+];
+
+/**
  * Everything devices on the network may reach (docs/security.md): an allow-list of exact route
  * shapes, not of path prefixes. Anything else from a non-loopback address answers a plain-text 403
  * (the JSON envelope for /api), so a mistyped or crafted path never reaches the UI's files or its
- * index.html fallback.
+ * index.html fallback. The UI itself (index.html for a screen, its bundles and public files) is
+ * listed with needsLanApi: a phone on the network uses PennyPost in its browser once the API is
+ * open to the network too.
  *
  * How a path is matched (lanRouteOf): it is split at `/` as sent (not decoded); a path with an
  * empty segment (`//`, a trailing `/`), a backslash, a segment that fails to percent-decode, or a
@@ -69,6 +91,23 @@ export const LAN_ROUTES: readonly LanRoute[] = [
   { methods: GET, shape: '/files/{fileId}', needsLanApi: true, what: 'Bytes of a stored file (Bearer token, or a signed URL from file.query).' },
   { methods: ['PUT'], shape: '/files/{fileId}/upload', needsLanApi: true, what: 'Signed upload URL of a file (from the API).' },
   { methods: GET, shape: '/events/push', needsLanApi: true, what: 'Desktop push feed of a signed-in user (server-sent events).' },
+  // The UI, so that a phone on the network can use PennyPost in its browser (docs/ui.md): it is a client of /api like any other.
+  { methods: GET, shape: '/', needsLanApi: true, what: 'The UI: index.html (the dashboard).' },
+  {
+    methods: GET,
+    shape: '/{screen}',
+    params: { screen: LAN_SCREEN_PATTERN },
+    needsLanApi: true,
+    what: 'The UI: index.html for a screen (`/records`, `/settings`, `/login`…): one lower-case word, not the bare name of a server route prefix (send, s, m, events; `/files` is the Files screen).',
+  },
+  {
+    methods: GET,
+    shape: '/_app/{bundle}',
+    params: { bundle: '[A-Za-z0-9_-]+\\.(?:js|css)' },
+    needsLanApi: true,
+    what: 'The UI: its bundles (scripts and stylesheets named by content hash).',
+  },
+  ...UI_PUBLIC_FILES.map((file): LanRoute => ({ methods: GET, shape: `/${file}`, needsLanApi: true, what: 'The UI: icon, web app manifest, service worker or offline page.' })),
 ];
 
 interface CompiledRoute {
@@ -122,7 +161,8 @@ export function plainSegments(rawPath: string): string[] | null {
 
 /** The LAN_ROUTES entry a request from the network may reach, or null. `rawPath` is the path as sent (Express req.path). */
 export function lanRouteOf(method: string, rawPath: string): LanRoute | null {
-  const segments = plainSegments(rawPath);
+  // `/` itself is one empty segment, which only the shape '/' matches.
+  const segments = rawPath === '/' ? [''] : plainSegments(rawPath);
   if (!segments) return null;
   for (const compiled of COMPILED) {
     if (compiled.methods && !compiled.methods.has(method)) continue;

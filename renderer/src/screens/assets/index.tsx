@@ -102,9 +102,11 @@ export function AssetsPage() {
             <Table.Tbody>
               {assets.list.map((a) => (
                 <Table.Tr key={a.id} data-testid={`asset-row-${a.name}`}>
-                  <Table.Td>
-                    <Group gap="xs">
-                      <Text fw={500}>{a.name}</Text>
+                  <Table.Td className="pp-cell-fill">
+                    <Group gap="xs" wrap="nowrap">
+                      <Text fw={500} truncate title={a.name}>
+                        {a.name}
+                      </Text>
                       {a.isDefault && (
                         <Badge size="sm" variant="light">
                           {t('assets.default')}
@@ -117,7 +119,7 @@ export function AssetsPage() {
                       )}
                     </Group>
                     {a.description && (
-                      <Text size="xs" c="dimmed" truncate maw={360}>
+                      <Text size="xs" c="dimmed" truncate title={a.description}>
                         {a.description}
                       </Text>
                     )}
