@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { api, registerAccount, signInPage, type Account } from './api';
+import { ROUTES } from '../renderer/src/screens/routes';
+import { startE2eServer, watchPage } from './support';
+
+/**
+ * Accessibility (issue 19): axe-core on the sign-in page, every screen of the route table with
+ * every tab it declares, and the main dialogs, in English/light and Chinese/dark, with realistic
+ * data. No violation of impact "serious" or "critical" may remain. Elements are found by role and
+ * accessible name (from the language files), never by CSS structure.
+ */
+
+let running: Awaited<ReturnType<typeof startE2eServer>>;
+let owner: Account;
+
+type Strings = Record<string, unknown>;
+const strings = (language: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Strings;
+const LANG: Record<string, Strings> = { en: strings('en'), 'zh-CN': strings('zh-CN') };
+/** A string of a language file by its dotted key, with `{{placeholders}}` filled. */
+function tr(language: string, key: string, values: Record<string, string> = {}): string {
+  const found = key.split('.').reduce<unknown>((node, part) => (node as Strings | undefined)?.[part], LANG[language]);
+  if (typeof found !== 'string') throw new Error(`no string ${key} in ${language}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+}
+const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+test.beforeAll(async () => {
+  running = await startE2eServer();
+  const url = running.server.url;
+  owner = await registerAccount(url, 'ada');
+  await registerAccount(url, 'milo');
+  const wallet = await api<{ id: string }>(url, owner.token, 'asset.create', { name: 'Everyday card', type: 'debit_card', currency: 'CNY', balance: 12000 });
+  const savings = await api<{ id: string }>(url, owner.token, 'asset.create', { name: 'Savings account', type: 'savings', currency: 'CNY', balance: 30000 });
+  await api(url, owner.token, 'asset.create', { name: 'Credit card', type: 'credit_card', currency: 'CNY' });
+  for (let i = 0; i < 24; i++) {
+    await api(url, owner.token, 'accounting.create', {
+      type: i % 6 === 0 ? 'income' : 'expense',
+      amount: 12 + i * 7.5,
+      asset: wallet.id,
+      description: i % 6 === 0 ? 'Salary' : `Groceries and lunch #${i}`,
+      tags: i % 2 ? ['family'] : ['work'],
+      date: Date.now() - i * 86_400_000 * 5,
+    });
+  }
+  await api(url, owner.token, 'accounting.create', {
+    type: 'transfer',
+    amount: 500,
+    asset: wallet.id,
+    toAsset: savings.id,
+    description: 'Monthly saving',
+    date: Date.now() - 86_400_000,
+  });
+  await api(url, owner.token, 'savings.createGoal', { title: 'Emergency fund', targetAmount: 5000, endDate: Date.now() + 200 * 86_400_000, currency: 'CNY' });
+  const channel = await api<{ id: string }>(url, owner.token, 'push.createChannel', {
+    name: 'Phone (ntfy)',
+    type: 'webhook',
+    config: { format: 'ntfy', url: 'https://ntfy.example.com' },
+  });
+  const app = await api<{ id: string }>(url, owner.token, 'push.createApp', { name: 'Server alerts', channelId: channel.id });
+  await api(url, owner.token, 'push.addRecipient', { appId: app.id, address: 'alerts', name: 'Me' });
+  await api(url, owner.token, 'shortlink.create', { url: 'https://example.com/a/rather/long/path', title: 'Example' });
+  await api(url, owner.token, 'user.createInvite', { role: 'member' });
+});
+test.afterAll(async () => {
+  await (running as typeof running | undefined)?.stop();
+});
+
+interface Finding {
+  where: string;
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe on the page as it is now; every result is kept (only serious/critical fail the test). */
+async function check(page: Page, where: string, findings: Finding[], include?: string): Promise<void> {
+  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0, { timeout: 10_000 });
+  const axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+  if (include) axe.include(include);
+  const result = await axe.analyze();
+  for (const v of result.violations) {
+    const targets = v.nodes.map((n) => {
+      const contrast = n.any[0]?.data as { fgColor: string; bgColor: string; contrastRatio?: number } | undefined;
+      return n.target.join(' ') + (contrast?.contrastRatio ? ` (${contrast.fgColor} on ${contrast.bgColor}: ${contrast.contrastRatio})` : '');
+    });
+    findings.push({ where, rule: v.id, impact: v.impact ?? 'unknown', help: v.help, targets });
+  }
+}
+
+function report(findings: Finding[], impacts: string[]): string[] {
+  return findings.filter((f) => impacts.includes(f.impact)).map((f) => `${f.where}: [${f.impact}] ${f.rule} — ${f.help} — ${f.targets.slice(0, 4).join(' | ')}`);
+}
+
+/** Opens a dialog, checks it and closes it with Escape. */
+async function checkDialog(page: Page, where: string, open: () => Promise<void>, findings: Finding[]): Promise<void> {
+  await open();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await page.waitForTimeout(250); // the opening transition (contrast is measured on the final colours)
+  await check(page, where, findings, '[role="dialog"]');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+}
+
+for (const variant of [
+  { name: 'en-light', language: 'en', scheme: 'light' as const },
+  { name: 'zh-dark', language: 'zh-CN', scheme: 'dark' as const },
+]) {
+  test(`no serious or critical axe violation on any screen or dialog (${variant.name})`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const l = variant.language;
+    const findings: Finding[] = [];
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+
+    // Sign-in and sign-up, before any session.
+    const anon = await context.newPage();
+    const anonWatch = watchPage(anon);
+    await anon.addInitScript(
+      ([language, scheme]) => {
+        localStorage.setItem('pennypost.language', language);
+        localStorage.setItem('mantine-color-scheme-value', scheme);
+      },
+      [l, variant.scheme] as const,
+    );
+    await anon.goto(`${running.server.url}/`);
+    await expect(anon.getByRole('button', { name: tr(l, 'auth.signIn') })).toBeVisible();
+    await check(anon, 'sign-in', findings);
+    await anon.getByRole('tab', { name: tr(l, 'auth.createAccount') }).click();
+    await expect(anon.getByRole('button', { name: tr(l, 'auth.createAccount') })).toBeVisible();
+    await check(anon, 'sign-up', findings);
+    anonWatch.expectClean();
+    await anon.close();
+
+    const page = await context.newPage();
+    const watch = watchPage(page);
+    await signInPage(page, owner, { language: l, scheme: variant.scheme });
+    for (const route of ROUTES) {
+      await page.goto(`${running.server.url}${route.path}`);
+      await expect(page.getByRole('heading', { level: 1, name: tr(l, `${route.key}.title`) })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', variant.scheme);
+      await check(page, route.path, findings);
+      // Every tab the screen declares (its tab list), after the first.
+      const tabs = page.getByRole('main').getByRole('tablist').first().getByRole('tab');
+      const names = (await page.getByRole('main').getByRole('tablist').count()) ? await tabs.allTextContents() : [];
+      for (const name of names.slice(1)) {
+        await tabs.filter({ hasText: exact(name) }).click();
+        await expect(tabs.filter({ hasText: exact(name) })).toHaveAttribute('aria-selected', 'true');
+        await check(page, `${route.path} › ${name}`, findings);
+      }
+    }
+
+    const url = running.server.url;
+    const button = (key: string, values?: Record<string, string>) => page.getByRole('button', { name: tr(l, key, values), exact: true });
+    const menuItem = (key: string) => page.getByRole('menuitem', { name: tr(l, key), exact: true });
+
+    await page.goto(`${url}/records`);
+    await checkDialog(page, 'record editor', () => page.getByRole('button', { name: /Groceries and lunch #1(?!\d)/ }).click(), findings);
+    await page.getByRole('button', { name: /Groceries and lunch #1(?!\d)/ }).click();
+    await button('records.delete').click();
+    await expect(page.getByRole('button', { name: tr(l, 'records.confirmDelete') })).toBeVisible();
+    await check(page, 'record editor › delete confirmation', findings);
+    await page.keyboard.press('Escape');
+
+    await page.goto(`${url}/assets`);
+    await checkDialog(page, 'new asset', () => button('assets.new').click(), findings);
+    await checkDialog(
+      page,
+      'edit asset',
+      async () => {
+        await button('assets.actionsFor', { name: 'Credit card' }).click();
+        await menuItem('assets.edit').click();
+      },
+      findings,
+    );
+    await checkDialog(
+      page,
+      'delete asset',
+      async () => {
+        await button('assets.actionsFor', { name: 'Credit card' }).click();
+        await menuItem('assets.delete').click();
+      },
+      findings,
+    );
+
+    await page.goto(`${url}/savings`);
+    await checkDialog(page, 'new goal', () => button('savings.newGoal').click(), findings);
+
+    await page.goto(`${url}/push?tab=channels`);
+    await checkDialog(page, 'new channel', () => button('push.newChannel').click(), findings);
+    await checkDialog(
+      page,
+      'edit channel',
+      async () => {
+        await button('push.channelActions', { name: 'Phone (ntfy)' }).click();
+        await menuItem('assets.edit').click();
+      },
+      findings,
+    );
+    await page.goto(`${url}/push`);
+    await checkDialog(page, 'new app', () => button('push.newApp').click(), findings);
+    await checkDialog(
+      page,
+      'delete app',
+      async () => {
+        await button('push.appActions', { name: 'Server alerts' }).click();
+        await menuItem('push.deleteApp').click();
+      },
+      findings,
+    );
+
+    await page.goto(`${url}/settings?tab=household`);
+    await checkDialog(page, 'invite', () => button('household.invite').click(), findings);
+    await checkDialog(
+      page,
+      'delete member',
+      async () => {
+        await button('household.actionsFor', { name: 'milo' }).click();
+        await menuItem('household.delete').click();
+      },
+      findings,
+    );
+
+    watch.expectClean();
+    await context.close();
+    const minor = report(findings, ['moderate', 'minor']);
+    if (minor.length) console.log(`${variant.name}: ${minor.length} moderate/minor findings (allowed):\n${minor.join('\n')}`);
+    expect(report(findings, ['serious', 'critical']), 'serious or critical axe violations').toEqual([]);
+  });
+}
