@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
 import { ROUTES } from '../renderer/src/screens/routes';
 import { startE2eServer, watchPage } from './support';
@@ -231,3 +231,130 @@ for (const variant of [
     expect(report(findings, ['serious', 'critical']), 'serious or critical axe violations').toEqual([]);
   });
 }
+
+/** Presses `key` (Tab or Shift+Tab) until the focus is on `target` or inside it; the mouse is never used. */
+async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab', max = 60): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement || el.contains(document.activeElement), undefined, { timeout: 5_000 })) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${key} × ${max} never reached ${target.toString()}`);
+}
+
+/** The focused element shows a focus ring of at least 2 px. */
+async function expectFocusRing(page: Page): Promise<void> {
+  const ring = await page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    return { tag: el.tagName, style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+  });
+  expect(ring.style, `focus ring on ${ring.tag}`).not.toBe('none');
+  expect(ring.width, `focus ring on ${ring.tag}`).toBeGreaterThanOrEqual(2);
+}
+
+test('the main forms work with the keyboard alone, with a visible focus and Escape closing dialogs', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const l = 'en';
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const watch = watchPage(page);
+  await page.addInitScript(() => {
+    localStorage.setItem('pennypost.language', 'en');
+    localStorage.setItem('mantine-color-scheme-value', 'light');
+  });
+  const field = (key: string) => page.getByRole('textbox', { name: tr(l, key), exact: true });
+  const typeInto = async (target: Locator, text: string) => {
+    await tabTo(page, target);
+    await expectFocusRing(page);
+    await page.keyboard.type(text);
+  };
+  const openWithKeyboard = async (target: Locator) => {
+    await tabTo(page, target);
+    await expectFocusRing(page);
+    await page.keyboard.press('Enter');
+  };
+  const goTo = async (routeKey: string) => {
+    const nav = page.getByRole('navigation', { name: tr(l, 'nav.label') });
+    // From wherever the focus is, back up to the navigation (it comes first in the page).
+    await tabTo(page, nav.getByRole('link', { name: tr(l, `${routeKey}.title`) }), 'Shift+Tab', 120);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: tr(l, `${routeKey}.title`) })).toBeVisible();
+  };
+
+  // Sign up.
+  await page.goto(`${running.server.url}/register`);
+  await typeInto(field('auth.username'), 'keyboard_kim');
+  await typeInto(field('auth.email'), 'kim@example.com');
+  await typeInto(field('auth.password'), 'correct horse battery');
+  await typeInto(field('auth.confirmPassword'), 'correct horse battery');
+  await openWithKeyboard(page.getByRole('button', { name: tr(l, 'auth.createAccount'), exact: true }).last());
+  await expect(page.getByRole('heading', { level: 1, name: tr(l, 'dashboard.title') })).toBeVisible();
+
+  // An asset: the dialog opens from its button, the name is focused, a select is worked with the arrow keys.
+  await goTo('assets');
+  const newAsset = page.getByRole('button', { name: tr(l, 'assets.new'), exact: true });
+  await openWithKeyboard(newAsset);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(newAsset).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(field('assets.name')).toBeFocused();
+  await page.keyboard.type('Wallet');
+  const assetType = dialog.getByLabel(tr(l, 'assets.type'), { exact: true });
+  await tabTo(page, assetType);
+  const typeBefore = await assetType.inputValue();
+  await page.keyboard.press('ArrowDown'); // opens the list
+  await page.keyboard.press('ArrowDown'); // the next type
+  await page.keyboard.press('Enter');
+  await expect(assetType).not.toHaveValue(typeBefore);
+  const chosenType = await assetType.inputValue();
+  await typeInto(dialog.getByRole('textbox', { name: tr(l, 'assets.openingBalance') }), '1500');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(newAsset).toBeFocused();
+  await expect(page.getByRole('row', { name: /Wallet/ })).toContainText(chosenType);
+
+  // An expense record: the amount is focused on arrival; the type switches with the arrow keys; Enter saves.
+  await goTo('records');
+  const entry = page.getByRole('form', { name: tr(l, 'records.newRecord') });
+  await tabTo(page, entry.getByRole('radio', { name: tr(l, 'common.expense') }));
+  await page.keyboard.press('ArrowRight');
+  await expect(entry.getByRole('radio', { name: tr(l, 'common.income') })).toBeChecked();
+  await page.keyboard.press('ArrowLeft');
+  await expect(entry.getByRole('radio', { name: tr(l, 'common.expense') })).toBeChecked();
+  await typeInto(entry.getByRole('textbox', { name: tr(l, 'records.amount') }), '42.5');
+  await typeInto(entry.getByRole('textbox', { name: tr(l, 'records.description'), exact: true }), 'Keyboard lunch');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(tr(l, 'records.saved'))).toBeVisible();
+  await expect(page.getByRole('list', { name: tr(l, 'records.list') }).getByRole('button', { name: /Keyboard lunch/ })).toBeVisible();
+
+  // A savings goal.
+  await goTo('savings');
+  const newGoal = page.getByRole('button', { name: tr(l, 'savings.newGoal'), exact: true });
+  await openWithKeyboard(newGoal);
+  await expect(field('savings.goalTitle')).toBeFocused();
+  await page.keyboard.type('New laptop');
+  await typeInto(dialog.getByRole('textbox', { name: tr(l, 'savings.target') }), '3000');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(newGoal).toBeFocused();
+  await expect(page.getByRole('region', { name: 'New laptop' })).toBeVisible();
+
+  // A push app (its channel is made through the API: the channel form is not one of the main forms).
+  const session = await page.evaluate(() => JSON.parse(localStorage.getItem('pennypost.session') ?? '{}') as { token: string });
+  await api(running.server.url, session.token, 'push.createChannel', { name: 'This desktop', type: 'desktop', config: {} });
+  await goTo('push');
+  const newApp = page.getByRole('button', { name: tr(l, 'push.newApp'), exact: true });
+  await expect(newApp).toBeEnabled();
+  await openWithKeyboard(newApp);
+  await expect(field('push.appName')).toBeFocused();
+  await page.keyboard.type('Backups');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('region', { name: tr(l, 'push.appDetail', { name: 'Backups' }) })).toBeVisible();
+  await expect(newApp).toBeFocused();
+
+  watch.expectClean();
+  await page.close();
+});

@@ -5,8 +5,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n';
 import { App } from './App';
+import { installFocusReturn } from './lib/focus-return';
 
 await initI18n();
+installFocusReturn();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
