@@ -63,6 +63,12 @@ test.beforeAll(async () => {
   await api(url, owner.token, 'push.addRecipient', { appId: app.id, address: 'alerts', name: 'Me' });
   await api(url, owner.token, 'shortlink.create', { url: 'https://example.com/a/rather/long/path', title: 'Example' });
   await api(url, owner.token, 'user.createInvite', { role: 'member' });
+  await api(url, owner.token, 'category.create', { type: 'expense', name: 'Pets' });
+  // A receipt (a real PNG: the app's own icon) on the Files screen.
+  const png = readFileSync(path.join(import.meta.dirname, '../renderer/public/icon-192.png'));
+  const upload = await api<{ uploadUrl: string }>(url, owner.token, 'file.upload', { fileName: 'receipt.png', fileType: 'image/png', fileSize: png.length, category: 'receipt' });
+  const put = await fetch(`${url}${upload.uploadUrl}`, { method: 'PUT', body: png });
+  if (!put.ok) throw new Error(`upload: ${put.status}`);
 });
 test.afterAll(async () => {
   await (running as typeof running | undefined)?.stop();
@@ -213,6 +219,12 @@ for (const variant of [
       },
       findings,
     );
+
+    await page.goto(`${url}/files`);
+    await checkDialog(page, 'delete file', () => button('files.deleteNamed', { name: 'receipt.png' }).click(), findings);
+
+    await page.goto(`${url}/settings?tab=categories`);
+    await checkDialog(page, 'delete category', () => button('settings.deleteCategory', { name: 'Pets' }).click(), findings);
 
     await page.goto(`${url}/settings?tab=household`);
     await checkDialog(page, 'invite', () => button('household.invite').click(), findings);
