@@ -7,7 +7,7 @@ import { LanguageSelect, ThemeToggle } from '../../components/Prefs';
 export function AuthFrame({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <div className="pp-auth">
+    <main className="pp-auth">
       <div className="pp-card pp-auth-card">
         <Group justify="space-between" mb="md">
           <div className="pp-brand">
@@ -29,6 +29,6 @@ export function AuthFrame({ title, children }: { title: string; children: ReactN
         </Text>
         {children}
       </div>
-    </div>
+    </main>
   );
 }

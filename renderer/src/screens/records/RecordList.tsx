@@ -181,7 +181,7 @@ export function RecordList() {
       </div>
       <div ref={scrollRef} className="pp-list-viewport" data-testid="record-list">
         {meta && total === 0 && <div className="pp-empty">{t('records.none')}</div>}
-        <div className="pp-list-inner" role="list" aria-label={t('records.list')} aria-rowcount={total} style={{ height: virtualizer.getTotalSize() }}>
+        <div className="pp-list-inner" role="list" aria-label={t('records.list')} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const record = rowAt(item.index);
             return (

@@ -34,25 +34,28 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
   const date = f.date(record.date);
   const signed = record.type === 'expense' ? -record.amount : record.amount;
   const amount = crossCurrencyText(f.locale, record) ?? f.money(signed, record.currency, { sign: record.type !== 'transfer' });
+  const where = record.type === 'transfer' ? `${record.assetName} → ${record.toAssetName ?? ''}` : record.assetName;
+  const tags = record.tags.map((tag) => `#${tag}`).join(' ');
   const tone = record.type === 'income' ? 'pp-income' : record.type === 'expense' ? 'pp-expense' : 'pp-transfer';
   return (
     <button
       type="button"
       className="pp-row"
       onClick={() => onOpen(record)}
-      aria-label={t('records.rowLabel', { date, what: title, amount }) + (record.attachments.length ? t('records.hasAttachments') : '')}
+      aria-label={
+        t('records.rowLabel', { date, what: [title, sub, where, tags].filter(Boolean).join(' · '), amount }) + (record.attachments.length ? t('records.hasAttachments') : '')
+      }
     >
-      <span className="pp-cell pp-num">{date}</span>
+      {/* The spaces between the cells are not drawn (grid, block spans) but keep the words of the visible text apart, so the label above contains it (label in name, WCAG 2.5.3). */}
+      <span className="pp-cell pp-num">{date}</span>{' '}
       <span className="pp-cell">
         <span className="pp-row-title">
           {title}
           {record.attachments.length > 0 && <Icon name="paperclip" size={13} className="pp-inline-icon" />}
-        </span>
+        </span>{' '}
         <span className="pp-row-sub">{sub}</span>
-      </span>
-      <span className="pp-cell">{record.type === 'transfer' ? `${record.assetName} → ${record.toAssetName ?? ''}` : record.assetName}</span>
-      <span className="pp-cell pp-row-sub">{record.tags.map((tag) => `#${tag}`).join(' ')}</span>
-      <span className={`pp-cell pp-cell-amount ${tone}`}>{bothAmounts(f.locale, record) ?? amount}</span>
+      </span>{' '}
+      <span className="pp-cell">{where}</span> <span className="pp-cell pp-row-sub">{tags}</span> <span className={`pp-cell pp-cell-amount ${tone}`}>{bothAmounts(f.locale, record) ?? amount}</span>
     </button>
   );
 });

@@ -31,7 +31,7 @@ export function GoalCard({ goal }: { goal: Goal }) {
   return (
     <section className="pp-card" aria-label={goal.title} data-testid={`goal-${goal.title}`}>
       <Group justify="space-between" wrap="nowrap" mb={4}>
-        <Title order={3} size="h5" style={{ minWidth: 0 }}>
+        <Title order={2} size="h5" style={{ minWidth: 0 }}>
           <Text inherit truncate>
             {goal.title}
           </Text>

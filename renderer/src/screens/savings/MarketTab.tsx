@@ -44,9 +44,10 @@ export function MarketTab() {
                       aria-pressed={s.id === stockId}
                       aria-label={t('savings.selectStock', { name: s.name, id: s.id })}
                     >
-                      <strong>{s.id}</strong>&nbsp;
+                      {/* The name first, as in the label (label in name, WCAG 2.5.3). */}
+                      <strong>{s.name}</strong>&nbsp;
                       <Text span size="sm" c="dimmed">
-                        {s.name}
+                        ({s.id})
                       </Text>
                     </Button>
                   </Table.Td>
