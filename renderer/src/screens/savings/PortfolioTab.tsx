@@ -91,6 +91,11 @@ export function PortfolioTab() {
           {t('savings.walletHistory')}
         </Title>
         {wallet.data && (
+          <Text size="sm" c="dimmed" mb={4} data-testid="wallet-explained">
+            {t('savings.walletNote.text', { welcome: coins(wallet.data.received.welcome) })}
+          </Text>
+        )}
+        {wallet.data && (
           <Text size="sm" c="dimmed" mb="xs">
             {t('savings.received', {
               total: coins(wallet.data.received.total),

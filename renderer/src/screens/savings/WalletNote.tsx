@@ -1,26 +1,26 @@
 import { useState } from 'react';
 import { Alert, Button, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ResultOf } from '../../api/client';
 import { useAuth } from '../../lib/auth';
+import { useApi } from '../../lib/data';
 import { useCoins } from './coins';
 
-type Wallet = ResultOf<'savings.getWallet'>;
 const SEEN_KEY = 'pennypost.savings.walletNoteSeen.';
 
 /**
- * Says where a player's coins come from, on the Savings screen until dismissed (per account and
- * browser): the one-time welcome grant and what rewards added, so "10,250 coins" on a first visit
- * is explained. The wallet history (Portfolio) keeps listing every entry.
+ * Says where a player's coins come from, above the goals (the Savings screen's first tab) until
+ * dismissed (per account and browser): the one-time welcome grant and what rewards added, so
+ * "10,250 coins" on a first visit is explained. The wallet history (Portfolio) says it too.
  */
-export function WalletNote({ wallet }: { wallet: Wallet }) {
+export function WalletNote() {
   const { t } = useTranslation();
   const { coins } = useCoins();
   const { session } = useAuth();
   const key = SEEN_KEY + (session?.user.id ?? '');
   const [seen, setSeen] = useState(() => readSeen(key));
-  if (seen) return null;
-  const { received } = wallet;
+  const wallet = useApi('savings.getWallet', { page: 1, pageSize: 1 });
+  if (seen || !wallet.data) return null;
+  const { received } = wallet.data;
   return (
     <Alert color="yellow" variant="light" className="pp-wallet-note" title={t('savings.walletNote.title')} data-testid="wallet-note">
       <Text size="sm">{t('savings.walletNote.text', { welcome: coins(received.welcome) })}</Text>

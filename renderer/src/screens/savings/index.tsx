@@ -9,7 +9,6 @@ import { GoalsTab } from './GoalsTab';
 import { LeaderboardTab } from './LeaderboardTab';
 import { MarketTab } from './MarketTab';
 import { PortfolioTab } from './PortfolioTab';
-import { WalletNote } from './WalletNote';
 
 export function SavingsPage() {
   const { t } = useTranslation();
@@ -22,7 +21,6 @@ export function SavingsPage() {
           {t('savings.coins')}: <strong className="pp-num">{wallet.data ? coins(wallet.data.cash) : '…'}</strong>
         </Text>
       </PageHeader>
-      {wallet.data && <WalletNote wallet={wallet.data} />}
       <RoutedTabs
         path="/savings"
         tabs={[
