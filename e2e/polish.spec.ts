@@ -191,53 +191,75 @@ test.describe('finishing touches', () => {
     await api(url, account.token, 'shortlink.create', { url: 'https://example.org/a/very/long/path/that/goes/on' });
   });
 
-  for (const scheme of ['light', 'dark'] as const) {
-    test(`${scheme}: empty ledger, segmented pill, entry row under an error, one header style, links, stat cards`, async ({ page }) => {
-      const watch = watchPage(page);
-      await signInPage(page, account, { scheme });
-      await page.setViewportSize({ width: 1024, height: 800 });
+  test('an empty ledger invites the first record; a filter with no result still says "No records match."', async ({ page }) => {
+    const watch = watchPage(page);
+    await signInPage(page, account);
+    await page.goto(`${url}/records`);
+    const empty = page.getByTestId('records-empty');
+    await expect(empty).toContainText('No records yet');
+    await expect(empty).not.toContainText('No records match.');
+    await empty.getByRole('button', { name: 'Add the first expense' }).click();
+    await expect(page.getByRole('textbox', { name: 'Amount' })).toBeFocused();
+    await page.getByRole('searchbox', { name: 'Search notes' }).fill('nothing like this');
+    await expect(empty).toContainText('No records match.');
+    watch.expectClean();
+  });
+
+  for (const [language, scheme] of [
+    ['en', 'light'],
+    ['zh-CN', 'dark'],
+  ] as const) {
+    test(`${language} ${scheme}: the active pill of a segmented control covers its label`, async ({ page }) => {
+      await signInPage(page, account, { language, scheme });
       await page.goto(`${url}/records`);
-      // a real empty state with a call to add the first record, and "no match" only under a filter
-      const empty = page.getByTestId('records-empty');
-      await expect(empty).toContainText('No records yet');
-      await expect(empty).not.toContainText('No records match.');
-      await empty.getByRole('button', { name: 'Add the first expense' }).click();
-      await expect(page.getByRole('textbox', { name: 'Amount' })).toBeFocused();
-      await page.getByRole('searchbox', { name: 'Search notes' }).fill('nothing like this');
-      await expect(empty).toContainText('No records match.');
-      await page.getByRole('searchbox', { name: 'Search notes' }).fill('');
-      // the active pill covers its label, before and after a switch
-      const types = page.getByRole('radiogroup', { name: 'Type' });
+      const types = page.getByRole('radiogroup').first();
       await expectPillOnLabel(types);
-      await types.getByText('Income').click();
+      await types.locator('label').nth(1).click();
       await page.waitForTimeout(300);
       await expectPillOnLabel(types);
-      // an error under Amount moves nothing beside it
-      const form = page.locator('form.pp-card').first();
-      const amount = form.getByRole('textbox', { name: 'Amount' });
-      // the field beside Amount (Asset; a Select, whose role differs by version)
-      const asset = form.locator('.pp-entry input:not([type=hidden])').nth(1);
-      const save = form.getByRole('button', { name: 'Save' });
-      const before = { amount: await box(amount), asset: await box(asset), save: await box(save) };
-      await amount.fill('12..5');
-      await save.click();
-      await expect(form.getByText(/Not a number/)).toBeVisible();
-      const after = { amount: await box(amount), asset: await box(asset), save: await box(save) };
-      expect(Math.abs(after.amount.y - after.asset.y)).toBeLessThanOrEqual(1);
-      expect(Math.abs(after.amount.y - before.amount.y)).toBeLessThanOrEqual(1);
-      expect(Math.abs(after.save.y - before.save.y)).toBeLessThanOrEqual(1);
-      expect(Math.abs(after.save.y + after.save.height - (after.asset.y + after.asset.height))).toBeLessThanOrEqual(2);
-      // one header style: the record list's header and Mantine's table headers
-      const listHead = await page
-        .locator('.pp-row-head span')
-        .first()
-        .evaluate((el) => getComputedStyle(el).textTransform);
-      expect(listHead).toBe('none');
-      await page.goto(`${url}/assets`);
-      const th = page.locator('th').first();
-      await expect(th).toBeVisible();
-      expect(await th.evaluate((el) => getComputedStyle(el).textTransform)).toBe('none');
-      // links: no browser-default blue underline; the same colour as Mantine's anchors
+    });
+  }
+
+  test('an error under Amount moves nothing in the entry row', async ({ page }) => {
+    await signInPage(page, account);
+    await page.goto(`${url}/records`);
+    const form = page.locator('form.pp-card').first();
+    const amount = form.getByRole('textbox', { name: 'Amount' });
+    // the field beside Amount (Asset; a Select, whose role differs by version)
+    const asset = form.locator('.pp-entry input:not([type=hidden])').nth(1);
+    const save = form.getByRole('button', { name: 'Save' });
+    const before = { amount: await box(amount), asset: await box(asset), save: await box(save) };
+    await amount.fill('12..5');
+    await save.click();
+    await expect(form.getByText(/Not a number/)).toBeVisible();
+    const after = { amount: await box(amount), asset: await box(asset), save: await box(save) };
+    expect(Math.abs(after.amount.y - after.asset.y)).toBeLessThanOrEqual(1);
+    expect(Math.abs(after.amount.y - before.amount.y)).toBeLessThanOrEqual(1);
+    expect(Math.abs(after.save.y - before.save.y)).toBeLessThanOrEqual(1);
+    expect(Math.abs(after.save.y + after.save.height - (after.asset.y + after.asset.height))).toBeLessThanOrEqual(2);
+  });
+
+  test('table headers have one style: the record list and Mantine tables alike, as written', async ({ page }) => {
+    await signInPage(page, account, { scheme: 'dark' });
+    await page.goto(`${url}/records`);
+    const head = page.locator('.pp-row-head span').first();
+    await expect(head).toHaveText('Date');
+    const listStyle = await head.evaluate((el) => ({
+      transform: getComputedStyle(el).textTransform,
+      size: getComputedStyle(el).fontSize,
+      weight: getComputedStyle(el).fontWeight,
+    }));
+    await page.goto(`${url}/assets`);
+    const th = page.locator('th').first();
+    await expect(th).toBeVisible();
+    const tableStyle = await th.evaluate((el) => ({ transform: getComputedStyle(el).textTransform, size: getComputedStyle(el).fontSize, weight: getComputedStyle(el).fontWeight }));
+    expect(listStyle).toEqual({ transform: 'none', size: '12px', weight: '600' });
+    expect(tableStyle).toEqual(listStyle);
+  });
+
+  test('links have one style (no browser-default blue underline), light and dark', async ({ page }) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await signInPage(page, account, { scheme });
       await page.goto(`${url}/`);
       const all = page.getByRole('link', { name: 'All records' });
       await expect(all).toBeVisible();
@@ -252,13 +274,22 @@ test.describe('finishing touches', () => {
         return color;
       });
       expect(style.color).toBe(anchor);
-      // the net-worth card shows its value and the assets · liabilities line whole
+    }
+  });
+
+  for (const [language, scheme] of [
+    ['en', 'light'],
+    ['zh-CN', 'dark'],
+  ] as const) {
+    test(`${language} ${scheme}: the net-worth card shows its value and the assets · liabilities line whole`, async ({ page }) => {
+      await signInPage(page, account, { language, scheme });
+      await page.setViewportSize({ width: 1024, height: 800 });
+      await page.goto(`${url}/`);
       const card = page.getByTestId('net-worth');
-      await expect(card).toContainText('$1,135,802.46');
-      await expect(card).toContainText('liabilities $98,765.43');
+      await expect(card).toContainText('1,135,802.46');
+      await expect(card).toContainText('98,765.43');
       const cut = await card.locator('.pp-stat-value, .pp-stat-value *').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).length);
       expect(cut).toBe(0);
-      watch.expectClean();
     });
   }
 
