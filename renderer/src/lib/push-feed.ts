@@ -144,7 +144,7 @@ export function usePushFeedConnection(token: string | null): void {
  * Markdown marks gone and whitespace collapsed.
  */
 export function feedText(message: Pick<FeedMessage, 'html' | 'desp'>, max: number): string {
-  const text = message.html ? (new DOMParser().parseFromString(message.html, 'text/html').body.textContent) : message.desp;
+  const text = message.html ? new DOMParser().parseFromString(message.html, 'text/html').body.textContent : message.desp;
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
