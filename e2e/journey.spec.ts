@@ -380,7 +380,8 @@ test('settings: server address, public base URL, sync form, CSV import with prev
   // the same file again creates nothing new
   await page.getByTestId('import-input').setInputFiles({ name: 'bank.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await expect(preview).toContainText('3 rows: 0 new, 2 already imported, 1 with problems.');
-  await preview.getByRole('button', { name: 'Cancel' }).click();
+  await expect(preview).toContainText('Nothing new to import');
+  await preview.getByRole('button', { name: 'Close' }).click();
   await go('Records');
   await expect(page.getByTestId('record-totals')).toContainText('5 records');
 });

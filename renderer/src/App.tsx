@@ -8,7 +8,7 @@ import { Link, navigate, usePath } from './lib/router';
 import { Navigation } from './components/Navigation';
 import { useTableCardLabels } from './lib/table-labels';
 import { registerServiceWorker } from './lib/service-worker';
-import { onFeedMessage, usePushFeedConnection } from './lib/push-feed';
+import { onFeedMessage, feedText, usePushFeedConnection } from './lib/push-feed';
 import { AuthPage } from './screens/auth';
 import { NewPasswordPage } from './screens/auth/NewPasswordPage';
 import { routeAt, titleKey } from './screens/routes';
@@ -100,10 +100,10 @@ function Shell({ path }: { path: string }) {
   useEffect(
     () =>
       onFeedMessage((message) => {
-        notifications.show({ title: `${message.appName}: ${message.title}`, message: message.desp.slice(0, 140) || t('push.feed.noBody'), autoClose: 6000 });
+        notifications.show({ title: `${message.appName}: ${message.title}`, message: feedText(message, 140) || t('push.feed.noBody'), autoClose: 6000 });
         // A system notification too when the person allowed it (Push → Live feed), e.g. while the window is hidden.
         if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && document.visibilityState === 'hidden') {
-          new Notification(message.title, { body: message.desp.slice(0, 200), tag: message.id });
+          new Notification(message.title, { body: feedText(message, 200), tag: message.id });
         }
       }),
     [t],

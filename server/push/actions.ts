@@ -218,6 +218,17 @@ const getMessage = defineAction({
   handler: (params, ctx) => ctx.app.services.push.getMessage(ctx.user.id, params.id),
 });
 
+const recentFeed = defineAction({
+  summary: "The live feed's history: your newest pushes delivered to desktop apps, newest first, with their Markdown rendered.",
+  notes:
+    'What GET /events/push sent before this window opened (the UI loads it, then follows the stream; the ids are the same, so a replayed event is recognised). ' +
+    '`html` is `desp` rendered from Markdown through the message page\'s allow-list (sanitised; "" for an empty desp).',
+  auth: 'user',
+  params: Params({ limit: Type.Optional(PageSize(100, 50, 'How many (max 100).')) }),
+  returns: "`{list}`; items `{id, appId, appName, title, desp, html, url, createdAt}` — the shape of the live feed's events",
+  handler: (params, ctx) => ctx.app.services.push.recentFeed(ctx.user.id, params.limit ?? 50),
+});
+
 export const pushActions = defineActions({
   ...channelActions,
   'push.createApp': createApp,
@@ -230,4 +241,5 @@ export const pushActions = defineActions({
   'push.removeRecipient': removeRecipient,
   'push.queryMessages': queryMessages,
   'push.getMessage': getMessage,
+  'push.recentFeed': recentFeed,
 });

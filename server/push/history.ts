@@ -195,6 +195,14 @@ export class HistoryStore {
     return { list: docs.map((d) => d.toMutableJSON()), total };
   }
 
+  /** The user's newest delivered pushes to desktop apps (the live feed's history), newest first. */
+  async recentDesktop(userId: string, limit: number): Promise<MessageDoc[]> {
+    const docs = await this.collection
+      .find({ selector: { userId, channelType: 'desktop', status: 'success', createdAt: { $gte: 0 } }, sort: [{ createdAt: 'desc' }, { id: 'desc' }], limit })
+      .exec();
+    return docs.map((d) => d.toMutableJSON());
+  }
+
   /**
    * The newest push of any user now (when there is one), then every push as it is recorded: what
    * the desktop tray shows as "last push". Returns the unsubscribe function.

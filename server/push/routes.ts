@@ -4,6 +4,7 @@ import { checkJsonShape } from '../api/validation';
 import { route } from '../http/route';
 import { commonErrors } from '../lib/errors';
 import type { DesktopMessage } from './desktop';
+import { feedItem } from './feed';
 import { APP_KEY_BODY } from './keys';
 import { messagePage, missingPage, PAGE_CSP, PAGE_CSS, PAGE_CSS_PATH } from './page';
 import type { PushService } from './service';
@@ -99,9 +100,16 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
     'X-Accel-Buffering': 'no',
   });
   res.flushHeaders();
+  let ended = false;
+  // Rendering the Markdown is asynchronous (loaded on first use): a chain keeps the events in order.
+  let queue = Promise.resolve();
   const write = (message: DesktopMessage) => {
-    const payload = { id: message.id, appId: message.appId, appName: message.appName, title: message.title, desp: message.desp, url: message.url, createdAt: message.createdAt };
-    res.write(`id: ${message.id}\nevent: push\ndata: ${JSON.stringify(payload)}\n\n`);
+    queue = queue
+      .then(() => feedItem(message))
+      .then((payload) => {
+        if (!ended) res.write(`id: ${message.id}\nevent: push\ndata: ${JSON.stringify(payload)}\n\n`);
+      })
+      .catch(() => undefined);
   };
   res.write(`retry: 3000\n: PennyPost push feed\n\n`);
   const lastId = req.headers['last-event-id'];
@@ -109,7 +117,6 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
   const unsubscribe = push.desktop.subscribe(userId, write);
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
   heartbeat.unref();
-  let ended = false;
   let stopSession = () => {};
   const end = () => {
     if (ended) return;

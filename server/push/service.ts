@@ -4,6 +4,7 @@ import { channelDriver, channelDrivers } from './channels';
 import type { ChannelEnv, ChannelLink, ChannelTestResult } from './channels/driver';
 import { DesktopHub, type DesktopMessage } from './desktop';
 import { pushErrors } from './errors';
+import { feedHtml, type FeedItem } from './feed';
 import { HistoryStore, type MessageQuery } from './history';
 import { PageTokens } from './keys';
 import type { MessageDoc, TargetDoc } from './schema';
@@ -157,6 +158,24 @@ export class PushService {
     if (q.startDate !== undefined && q.endDate !== undefined && q.startDate > q.endDate) throw pushErrors.startAfterEnd().at('startDate');
     const { list, total } = await this.history.query(userId, q);
     return { list: list.map((d) => this.messageOut(d, false)), total, page: q.page, pageSize: q.pageSize };
+  }
+
+  /** The live feed's history: the newest pushes delivered to desktop apps, in the feed's shape (with the rendered Markdown). */
+  async recentFeed(userId: string, limit: number): Promise<{ list: FeedItem[] }> {
+    const docs = await this.history.recentDesktop(userId, limit);
+    const list = await Promise.all(
+      docs.map(async (doc) => ({
+        id: doc.id,
+        appId: doc.appId,
+        appName: doc.appName,
+        title: doc.title,
+        desp: doc.desp,
+        html: await feedHtml(doc.desp),
+        url: this.baseUrl() + this.pagePath(doc.id),
+        createdAt: doc.createdAt,
+      })),
+    );
+    return { list };
   }
 
   /** An app id filter may name a deleted app (its history stays); another user's app is just "no rows". */

@@ -1,4 +1,5 @@
 import { errorCatalogue } from '../lib/errors';
+import { currencyDecimals } from '../lib/money';
 
 /**
  * The errors of the savings game (docs/api.md names them `savings.<row>`). Amounts in messages
@@ -27,7 +28,15 @@ export const savingsErrors = errorCatalogue({
     status: 409,
     message: (status: string) => `This goal is ${status}; set its status back to "active" (savings.updateGoal) before changing its progress.`,
   },
-  withdrawalTooLarge: { code: 409, status: 409, message: (saved: number, currency: string) => `You can withdraw at most ${saved} ${currency} from this goal.` },
+  withdrawalTooLarge: {
+    code: 409,
+    status: 409,
+    // "2,000.00 CNY": grouped, with all of the currency's decimals (the UI says the same in its own language before asking).
+    message: (saved: number, currency: string) => {
+      const digits = currencyDecimals(currency);
+      return `You can withdraw at most ${saved.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${currency} from this goal.`;
+    },
+  },
   stockNotFound: { code: 404, status: 404, message: (stockId: string) => `No stock "${stockId}" on the market (see savings.getMarket).` },
   notEnoughShares: { code: 409, status: 409, message: (held: number, stockId: string, quantity: number) => `You hold ${held} ${stockId}; you cannot sell ${quantity}.` },
   cashBeyondExactRange: {

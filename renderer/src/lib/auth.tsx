@@ -61,8 +61,20 @@ function load(): Session | null {
   }
 }
 
+/** Someone has signed in from this browser before (the sign-in screen then says "Welcome back", else "Welcome"). */
+const SIGNED_IN_BEFORE_KEY = 'pennypost.signedInBefore';
+
 function store(session: Session): void {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  localStorage.setItem(SIGNED_IN_BEFORE_KEY, '1');
+}
+
+export function signedInHereBefore(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_BEFORE_KEY) === '1' || localStorage.getItem(STORAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
 }
 
 interface AuthValue {

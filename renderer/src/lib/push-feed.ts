@@ -1,16 +1,12 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { getToken } from '../api/client';
+import { call, getToken, type ResultOf } from '../api/client';
 
-/** One message of the desktop push feed (GET /events/push, server-sent events). */
-export interface FeedMessage {
-  id: string;
-  appId: string;
-  appName: string;
-  title: string;
-  desp: string;
-  url: string;
-  createdAt: number;
-}
+/**
+ * One message of the desktop push feed: from the history when the feed opens (push.recentFeed),
+ * then live (GET /events/push, server-sent events, same shape). `html` is the server's sanitised
+ * rendering of the Markdown `desp`.
+ */
+export type FeedMessage = ResultOf<'push.recentFeed'>['list'][number];
 
 type FeedStatus = 'connecting' | 'live' | 'offline';
 const MAX_ITEMS = 100;
@@ -78,6 +74,7 @@ async function readFeed(signal: AbortSignal, lastId: { value: string }): Promise
       try {
         const message = JSON.parse(data) as FeedMessage;
         if (id) lastId.value = id;
+        // A replayed event (after a reconnect, or one the history already had) is shown once and not announced again.
         if (!items.some((m) => m.id === message.id)) {
           items = [message, ...items].slice(0, MAX_ITEMS);
           emit();
@@ -87,6 +84,24 @@ async function readFeed(signal: AbortSignal, lastId: { value: string }): Promise
         /* a malformed event is skipped */
       }
     }
+  }
+}
+
+/**
+ * What was delivered before this window opened: the newest desktop pushes from the history. The
+ * stream then starts after the newest of them (Last-Event-ID), so the server replays what arrived
+ * in between; ids already shown are skipped. Without the history (an older server, a network
+ * error) the feed starts empty and live, as before.
+ */
+async function loadHistory(lastId: { value: string }): Promise<void> {
+  try {
+    const { list } = await call('push.recentFeed', { limit: MAX_ITEMS });
+    const known = new Set(items.map((m) => m.id));
+    items = [...items, ...list.filter((m) => !known.has(m.id))].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).slice(0, MAX_ITEMS);
+    if (list.length > 0 && !lastId.value) lastId.value = list[0].id;
+    emit();
+  } catch {
+    /* the live stream alone */
   }
 }
 
@@ -102,6 +117,7 @@ export function usePushFeedConnection(token: string | null): void {
     // A call, not a property read: the signal is aborted from outside while the loop awaits.
     const stopped = () => controller.signal.aborted;
     const loop = async () => {
+      await loadHistory(lastId);
       while (!stopped()) {
         setStatus('connecting');
         let outcome: 'auth' | 'dropped' = 'dropped';
@@ -120,4 +136,15 @@ export function usePushFeedConnection(token: string | null): void {
     void loop();
     return () => controller.abort();
   }, [token]);
+}
+
+/**
+ * The message body as plain text (toasts and system notifications): the server's sanitised HTML
+ * parsed by an inert DOMParser document (no script runs, nothing loads), its text with the
+ * Markdown marks gone and whitespace collapsed.
+ */
+export function feedText(message: Pick<FeedMessage, 'html' | 'desp'>, max: number): string {
+  const text = message.html ? new DOMParser().parseFromString(message.html, 'text/html').body.textContent : message.desp;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

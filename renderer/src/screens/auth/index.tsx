@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Center, Divider, Loader, Stack, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call } from '../../api/client';
-import { useAuth } from '../../lib/auth';
+import { signedInHereBefore, useAuth } from '../../lib/auth';
 import { useApi } from '../../lib/data';
 import { desktopBridge, rememberedOwnerName, rememberOwnerName } from '../../lib/desktop';
 import { useErrorText } from '../../lib/errors';
@@ -58,8 +58,10 @@ export function AuthPage() {
   }
   const firstAccount = info.data ? !info.data.hasOwner : false;
   const ownerName = rememberedOwnerName();
+  // "Welcome back" only to someone who has been here: not on a fresh install (no account yet), not in a browser never signed in from.
+  const returning = !firstAccount && (reason !== null || ownerName !== null || signedInHereBefore());
   return (
-    <AuthFrame title={tab === 'login' ? t('auth.welcomeBack') : firstAccount ? t('auth.ownerTitle') : t('auth.welcome')}>
+    <AuthFrame title={tab === 'login' ? (returning ? t('auth.welcomeBack') : t('auth.welcome')) : firstAccount ? t('auth.ownerTitle') : t('auth.welcome')}>
       {reason && reason !== 'signedOut' && (
         <Alert color="yellow" mb="md" role="status">
           {t(`auth.reason.${reason}`)}

@@ -4,7 +4,7 @@ import { useFormat } from '../../lib/format';
 
 export function StatCard({ label, loading, testId, children }: { label: string; loading: boolean; testId: string; children: React.ReactNode }) {
   return (
-    <div className="pp-card" data-testid={testId}>
+    <div className="pp-card pp-stat-card" data-testid={testId}>
       <div className="pp-stat-label">{label}</div>
       {loading ? <Skeleton h={32} mt={4} /> : <div className="pp-stat-value">{children}</div>}
     </div>

@@ -6,6 +6,17 @@ import { useFormat } from '../../lib/format';
 
 type LinkItem = ResultOf<'shortlink.list'>['list'][number];
 
+/** A short link on one line: the host may be cut with an ellipsis, the path (/s/code) never; the whole URL is in the title and the copy button. */
+function ShortUrl({ url }: { url: string }) {
+  const split = url.match(/^([a-z][a-z0-9+.-]*:\/\/[^/]+)(\/.*)$/i);
+  return (
+    <span className="pp-short-url" title={url} data-testid="short-url">
+      <span className="pp-short-url-host">{split ? split[1] : ''}</span>
+      <span className="pp-short-url-path">{split ? split[2] : url}</span>
+    </span>
+  );
+}
+
 export function LinkRow({ link, onToggle, onDelete }: { link: LinkItem; onToggle: () => void; onDelete: () => void }) {
   const { t } = useTranslation();
   const f = useFormat();
@@ -14,9 +25,7 @@ export function LinkRow({ link, onToggle, onDelete }: { link: LinkItem; onToggle
     <Table.Tr>
       <Table.Td>
         <Group gap={4} wrap="nowrap">
-          <Text size="sm" className="pp-code">
-            {link.shortUrl}
-          </Text>
+          <ShortUrl url={link.shortUrl} />
           <CopyButton value={link.isPublic || !owner ? link.shortUrl : owner} label={t('links.copy', { code: link.code })} />
         </Group>
         {link.title && (

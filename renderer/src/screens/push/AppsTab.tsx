@@ -32,7 +32,7 @@ export function AppsTab() {
         <Alert color="teal" mb="md">
           <Group justify="space-between">
             <span>{t('push.needChannel')}</span>
-            <Button size="xs" onClick={() => navigate('/push?tab=channels')}>
+            <Button size="xs" onClick={() => navigate('/push?tab=channels&new=1')}>
               {t('push.newChannel')}
             </Button>
           </Group>

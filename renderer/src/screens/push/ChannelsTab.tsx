@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ActionIcon, Button, Group, Menu, Skeleton, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
 import { useAction, useApi } from '../../lib/data';
+import { navigate, useSearchParam } from '../../lib/router';
 import { ChannelEditor } from './ChannelEditor';
 import { ChannelTest } from './ChannelTest';
 import { useChannelText, useChannelTypes, type Channel } from './channel-types';
@@ -17,6 +18,13 @@ export function ChannelsTab() {
   const [editing, setEditing] = useState<Channel | 'new' | null>(null);
   const [testing, setTesting] = useState<Channel | null>(null);
   const remove = useAction();
+  // "New channel" elsewhere (the Apps tab with no channel yet) opens the editor here: ?tab=channels&new=1.
+  const wantsNew = useSearchParam('new') === '1';
+  useEffect(() => {
+    if (!wantsNew) return;
+    setEditing('new');
+    navigate('/push?tab=channels', { replace: true });
+  }, [wantsNew]);
   /** The settings that sum a channel up (its driver names them), e.g. "wx… · https://api.weixin.qq.com". */
   const summary = (c: Channel) =>
     (types?.of(c.type)?.summary ?? [])

@@ -42,10 +42,9 @@ export function FeedTab() {
                   {m.appName} · {f.date(m.createdAt, 'datetime')}
                 </Text>
               </Group>
-              {m.desp && (
-                <Text size="sm" c="dimmed" lineClamp={3}>
-                  {m.desp}
-                </Text>
+              {m.html && (
+                // The server's rendering of the Markdown through the message page's allow-list (sanitize-html): never raw text as HTML.
+                <div className="pp-markdown pp-feed-body" data-testid="feed-body" dangerouslySetInnerHTML={{ __html: m.html }} />
               )}
             </li>
           ))}

@@ -8,6 +8,7 @@ import { useDataVersion } from '../../lib/data';
 import { fromDateInput, useFormat } from '../../lib/format';
 import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
 import { useDebounced } from '../../lib/use-debounced';
+import { EmptyLedger } from './EmptyLedger';
 import { RecordEditor } from './RecordEditor';
 import { PlaceholderRow, RecordRow, type TFn } from './RecordRow';
 import { DateField } from '../../components/DateField';
@@ -180,7 +181,7 @@ export function RecordList() {
         <span className="pp-cell-amount">{t('records.amount')}</span>
       </div>
       <div ref={scrollRef} className="pp-list-viewport" data-testid="record-list">
-        {meta && total === 0 && <div className="pp-empty">{t('records.none')}</div>}
+        {meta && total === 0 && <EmptyLedger filtered={Object.values(query).some((v) => v !== undefined)} onClear={() => setFilters(NO_FILTERS)} />}
         <div className="pp-list-inner" role="list" aria-label={t('records.list')} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const record = rowAt(item.index);

@@ -3,10 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { ErrorNote, ProgressBar } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
+import { useCoins } from './coins';
 
 export function AchievementsTab() {
   const { t } = useTranslation();
   const f = useFormat();
+  const { coins } = useCoins();
   const achievements = useApi('savings.getAchievements', {});
   const summary = achievements.data?.summary;
   return (
@@ -15,8 +17,13 @@ export function AchievementsTab() {
       {summary && (
         <Group gap="xl">
           <Text>{t('savings.unlocked', { unlocked: summary.unlocked, total: summary.total })}</Text>
-          <Text>{t('savings.coinsEarned', { coins: f.number(summary.coinsEarned, { maximumFractionDigits: 2 }) })}</Text>
-          <Text>{t('savings.streak', { current: summary.bookkeepingStreak, longest: summary.longestBookkeepingStreak })}</Text>
+          <Text>{t('savings.coinsEarned', { coins: coins(summary.coinsEarned) })}</Text>
+          <Text>
+            {t('savings.streak', {
+              current: t('savings.dayCount', { count: summary.bookkeepingStreak }),
+              longest: t('savings.dayCount', { count: summary.longestBookkeepingStreak }),
+            })}
+          </Text>
         </Group>
       )}
       {!achievements.data ? (
@@ -44,7 +51,7 @@ export function AchievementsTab() {
                     ? t('savings.unlockedOn', { date: f.date(a.unlockedAt) })
                     : t('savings.achievementProgress', { progress: Math.min(a.progress, a.target), target: a.target })}
                   {' · '}
-                  {t('savings.rewardCoins', { coins: f.number(a.reward, { maximumFractionDigits: 2 }) })}
+                  {t('savings.rewardCoins', { coins: coins(a.reward) })}
                 </Text>
               </div>
             </li>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Badge, Button, Group, Menu, Text, Title, ActionIcon } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +9,7 @@ import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { currencyDigits, useFormat } from '../../lib/format';
 import type { Goal } from './goal';
+import { GoalEditor } from './GoalEditor';
 import { useRewardToast } from './rewards';
 
 export function GoalCard({ goal }: { goal: Goal }) {
@@ -17,8 +19,13 @@ export function GoalCard({ goal }: { goal: Goal }) {
   const toast = useRewardToast();
   const amount = useNumberField({ kind: 'money', currency: goal.currency, decimals: currencyDigits(goal.currency), sign: 'positive' });
   const action = useAction();
+  const [editing, setEditing] = useState(false);
+  const [tooMuch, setTooMuch] = useState(false);
   const contribute = async (sign: 1 | -1) => {
     if (amount.text.trim() === '' || !checkFields(amount)) return;
+    // The server refuses a withdrawal beyond what is saved; say so before asking, with the amount in the locale's format.
+    setTooMuch(sign < 0 && (amount.value ?? 0) > goal.currentAmount);
+    if (sign < 0 && (amount.value ?? 0) > goal.currentAmount) return;
     const result = await action.run(() => call('savings.updateProgress', { goalId: goal.id, amount: sign * (amount.value ?? 0) }));
     if (result) {
       amount.reset();
@@ -55,6 +62,7 @@ export function GoalCard({ goal }: { goal: Goal }) {
                 </ActionIcon>
               </Menu.Target>
               <Menu.Dropdown>
+                <Menu.Item onClick={() => setEditing(true)}>{t('savings.edit')}</Menu.Item>
                 {goal.status === 'active' && <Menu.Item onClick={() => void setStatus('paused')}>{t('savings.pause')}</Menu.Item>}
                 {(goal.status === 'paused' || goal.status === 'cancelled') && <Menu.Item onClick={() => void setStatus('active')}>{t('savings.resume')}</Menu.Item>}
                 {goal.status !== 'cancelled' && <Menu.Item onClick={() => void setStatus('cancelled')}>{t('savings.cancelGoal')}</Menu.Item>}
@@ -100,11 +108,12 @@ export function GoalCard({ goal }: { goal: Goal }) {
           </Group>
         </form>
       )}
-      {action.error && (
+      {(tooMuch || action.error) && (
         <Text size="sm" c="red" role="alert" mt={4}>
-          {errorText(action.error)}
+          {tooMuch ? t('savings.withdrawAtMost', { amount: f.money(goal.currentAmount, goal.currency) }) : errorText(action.error)}
         </Text>
       )}
+      {editing && <GoalEditor goal={goal} onClose={() => setEditing(false)} />}
     </section>
   );
 }

@@ -17,21 +17,23 @@ import { DateField } from '../../components/DateField';
 
 const GOAL_CATEGORIES = ['emergency', 'travel', 'home', 'car', 'education', 'wedding', 'retirement', 'health', 'gadget', 'gift', 'investment', 'other'] as const;
 
-export function GoalEditor({ onClose }: { onClose: () => void }) {
+/** New goal, or edit one (`goal`): every field but the currency (the server keeps it), sending only what changed (savings.updateGoal). */
+export function GoalEditor({ goal, onClose }: { goal?: Goal; onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const assets = useAssets();
   const toast = useRewardToast();
-  const [title, setTitle] = useState('');
-  const [currency, setCurrency] = useState<string | null>(null);
-  const [end, setEnd] = useState(toDateInput(addDays(Date.now(), 90)));
-  const [category, setCategory] = useState<string>('other');
-  const [priority, setPriority] = useState<string>('medium');
-  const [description, setDescription] = useState('');
-  const [isPublic, setIsPublic] = useState(false);
+  const [title, setTitle] = useState(goal?.title ?? '');
+  const [currency, setCurrency] = useState<string | null>(goal?.currency ?? null);
+  const initialEnd = toDateInput(goal ? goal.endDate : addDays(Date.now(), 90));
+  const [end, setEnd] = useState(initialEnd);
+  const [category, setCategory] = useState<string>(goal?.category ?? 'other');
+  const [priority, setPriority] = useState<string>(goal?.priority ?? 'medium');
+  const [description, setDescription] = useState(goal?.description ?? '');
+  const [isPublic, setIsPublic] = useState(goal?.isPublic ?? false);
   const { run, busy, error } = useAction();
   const cur = currency ?? assets.baseCurrency;
-  const target = useNumberField({ kind: 'money', currency: cur, decimals: currencyDigits(cur), sign: 'positive' });
+  const target = useNumberField({ kind: 'money', currency: cur, decimals: currencyDigits(cur), sign: 'positive' }, goal ? String(goal.targetAmount) : '');
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -41,7 +43,20 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
       focusFirstInvalid(form);
       return;
     }
-    const goal = await run(() =>
+    if (goal) {
+      const saved = await run(() =>
+        call('savings.updateGoal', {
+          goalId: goal.id,
+          ...goalChanges(goal, { title, description, targetAmount: target.value ?? 0, end, initialEnd, category, priority, isPublic }),
+        }),
+      );
+      if (saved) {
+        toast(saved.rewards);
+        onClose();
+      }
+      return;
+    }
+    const created = await run(() =>
       call('savings.createGoal', {
         title: title.trim(),
         targetAmount: target.value ?? 0,
@@ -53,15 +68,15 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
         description: description || undefined,
       }),
     );
-    if (goal) {
-      toast(goal.rewards);
+    if (created) {
+      toast(created.rewards);
       onClose();
     }
   };
   const fieldErr = (field: string) => (error && error.field === field ? errorText(error) : null);
   const general = error && !['title', 'targetAmount', 'endDate', 'currency'].includes(error.field ?? '') && error.code !== 3003 ? errorText(error) : null;
   return (
-    <Modal opened onClose={onClose} title={t('savings.newGoal')}>
+    <Modal opened onClose={onClose} title={goal ? t('savings.editGoal', { title: goal.title }) : t('savings.newGoal')}>
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <LimitedTextInput
@@ -76,7 +91,7 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
           />
           <Group grow align="flex-start">
             <NumberField field={target} label={t('savings.target')} required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
-            <CurrencySelect label={t('assets.currency')} value={cur} onChange={setCurrency} error={fieldErr('currency')} />
+            <CurrencySelect label={t('assets.currency')} value={cur} onChange={setCurrency} error={fieldErr('currency')} disabled={!!goal} description={goal ? t('savings.currencyFixed') : undefined} />
           </Group>
           <Group grow align="flex-start">
             <DateField label={t('savings.endDate')} value={end} onChange={setEnd} required error={fieldErr('endDate')} />
@@ -105,9 +120,40 @@ export function GoalEditor({ onClose }: { onClose: () => void }) {
             minRows={2}
           />
           <Checkbox label={t('savings.isPublic')} description={t('savings.isPublicHint')} checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />
-          <FormActions error={general} onCancel={onClose} busy={busy} disabled={!title.trim() || target.text.trim() === ''} submitLabel={t('savings.createGoal')} />
+          <FormActions
+            error={general}
+            onCancel={onClose}
+            busy={busy}
+            disabled={!title.trim() || target.text.trim() === ''}
+            submitLabel={goal ? t('savings.saveGoal') : t('savings.createGoal')}
+          />
         </Stack>
       </form>
     </Modal>
   );
+}
+
+interface GoalForm {
+  title: string;
+  description: string;
+  targetAmount: number;
+  end: string;
+  initialEnd: string;
+  category: string;
+  priority: string;
+  isPublic: boolean;
+}
+
+/** What the edit changes (an unchanged deadline is not sent: the server refuses a past one, which an old goal may have). */
+function goalChanges(goal: Goal, form: GoalForm) {
+  const endDay = fromDateInput(form.end);
+  return {
+    ...(form.title.trim() !== goal.title ? { title: form.title.trim() } : {}),
+    ...(form.description !== goal.description ? { description: form.description } : {}),
+    ...(form.targetAmount !== goal.targetAmount ? { targetAmount: form.targetAmount } : {}),
+    ...(form.end !== form.initialEnd && endDay !== null ? { endDate: endDay + 86_400_000 - 1 } : {}),
+    ...(form.category !== goal.category ? { category: form.category as Goal['category'] } : {}),
+    ...(form.priority !== goal.priority ? { priority: form.priority as Goal['priority'] } : {}),
+    ...(form.isPublic !== goal.isPublic ? { isPublic: form.isPublic } : {}),
+  };
 }

@@ -5,6 +5,7 @@ import { Empty, ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { GoalCard } from './GoalCard';
 import { GoalEditor } from './GoalEditor';
+import { WalletNote } from './WalletNote';
 
 export function GoalsTab() {
   const { t } = useTranslation();
@@ -14,6 +15,7 @@ export function GoalsTab() {
   const list = (goals.data?.list ?? []).filter((g) => status !== 'open' || g.status === 'active' || g.status === 'paused');
   return (
     <>
+      <WalletNote />
       <Group justify="space-between" mb="md">
         <SegmentedControl
           aria-label={t('savings.goalFilter')}

@@ -5,16 +5,18 @@ import { call } from '../../api/client';
 import { Empty, ErrorNote } from '../../components/common';
 import { useAction, useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
+import { useCoins } from './coins';
 
 export function LeaderboardTab() {
   const { t } = useTranslation();
   const f = useFormat();
+  const { coins } = useCoins();
   const [type, setType] = useState<'savings' | 'goals' | 'portfolio' | 'streak' | 'achievements'>('savings');
   const [period, setPeriod] = useState<'week' | 'month' | 'all'>('week');
   const board = useApi('savings.getLeaderboard', { type, period, limit: 20 });
   const prefs = useApi('savings.getPreferences', {});
   const action = useAction();
-  const score = (n: number) => (type === 'portfolio' ? f.percent(n / 100, 1) : f.number(n, { maximumFractionDigits: 2 }));
+  const score = (n: number) => (type === 'portfolio' ? f.percent(n / 100, 1) : type === 'savings' ? coins(n) : f.number(n, { maximumFractionDigits: 0 }));
   return (
     <Stack>
       <Group align="flex-end">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Empty, ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
+import { useCoins } from './coins';
 
 export function PortfolioTab() {
   const { t } = useTranslation();
@@ -12,8 +13,7 @@ export function PortfolioTab() {
   const positions = useApi('savings.getPositions', { includeClosed: true });
   const wallet = useApi('savings.getWallet', { page, pageSize: 10 });
   const totals = positions.data?.totals;
-  const coins = (n: number) => f.number(n, { maximumFractionDigits: 2 });
-  const signed = (n: number) => f.number(n, { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+  const { coins, signed } = useCoins();
   return (
     <Stack>
       <ErrorNote error={positions.error ?? wallet.error} />
@@ -90,6 +90,11 @@ export function PortfolioTab() {
         <Title order={2} size="h5" id="pf-wallet" mb="xs">
           {t('savings.walletHistory')}
         </Title>
+        {wallet.data && (
+          <Text size="sm" c="dimmed" mb={4} data-testid="wallet-explained">
+            {t('savings.walletNote.text', { welcome: coins(wallet.data.received.welcome) })}
+          </Text>
+        )}
         {wallet.data && (
           <Text size="sm" c="dimmed" mb="xs">
             {t('savings.received', {

@@ -8,6 +8,7 @@ import { checkFields, NumberField, useNumberField } from '../../components/Numbe
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { useFormat } from '../../lib/format';
+import { useCoins } from './coins';
 import { useRewardToast } from './rewards';
 
 /** Shares per trade the server accepts (savings.buyStock / sellStock: a whole number from 1 to 1,000,000). */
@@ -16,6 +17,7 @@ const MAX_TRADE_QUANTITY = 1_000_000;
 export function StockPanel({ stockId }: { stockId: string }) {
   const { t } = useTranslation();
   const f = useFormat();
+  const { coins } = useCoins();
   const errorText = useErrorText();
   const toast = useRewardToast();
   const [range, setRange] = useState<'day' | 'week' | 'month' | 'year'>('day');
@@ -31,7 +33,7 @@ export function StockPanel({ stockId }: { stockId: string }) {
     if (result) {
       notifications.show({
         color: 'teal',
-        message: t(kind === 'buy' ? 'savings.bought' : 'savings.sold', { quantity: q, stock: stockId, price: f.number(result.trade.price, { maximumFractionDigits: 2 }) }),
+        message: t(kind === 'buy' ? 'savings.bought' : 'savings.sold', { quantity: q, stock: stockId, price: coins(result.trade.price) }),
       });
       toast(result.rewards);
     }
@@ -55,7 +57,7 @@ export function StockPanel({ stockId }: { stockId: string }) {
           </Title>
           {h && (
             <Text size="sm" className={h.change >= 0 ? 'pp-income' : 'pp-expense'}>
-              {f.number(h.close, { maximumFractionDigits: 2 })} ({f.percent(h.changePercent / 100, 2)})
+              {coins(h.close)} ({f.percent(h.changePercent / 100, 2)})
             </Text>
           )}
         </div>

@@ -2,9 +2,9 @@ import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/common';
 import { useApi } from '../../lib/data';
-import { useFormat } from '../../lib/format';
 import { RoutedTabs } from '../../components/RoutedTabs';
 import { AchievementsTab } from './AchievementsTab';
+import { useCoins } from './coins';
 import { GoalsTab } from './GoalsTab';
 import { LeaderboardTab } from './LeaderboardTab';
 import { MarketTab } from './MarketTab';
@@ -13,12 +13,12 @@ import { PortfolioTab } from './PortfolioTab';
 export function SavingsPage() {
   const { t } = useTranslation();
   const wallet = useApi('savings.getWallet', { page: 1, pageSize: 1 });
-  const f = useFormat();
+  const { coins } = useCoins();
   return (
     <div className="pp-page">
       <PageHeader title={t('savings.title')}>
         <Text size="sm" data-testid="wallet-cash">
-          {t('savings.coins')}: <strong className="pp-num">{wallet.data ? f.number(wallet.data.cash, { maximumFractionDigits: 2 }) : '…'}</strong>
+          {t('savings.coins')}: <strong className="pp-num">{wallet.data ? coins(wallet.data.cash) : '…'}</strong>
         </Text>
       </PageHeader>
       <RoutedTabs

@@ -187,10 +187,13 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
                 </Table.Tbody>
               </Table>
             )}
+            {preview.create === 0 && (
+              <Alert color="gray" mt="sm" role="status" data-testid="nothing-to-import">
+                {t('settings.nothingNew')}
+              </Alert>
+            )}
             <Group mt="sm">
-              <Button onClick={() => void confirm()} disabled={preview.create === 0}>
-                {t('settings.importN', { count: preview.create })}
-              </Button>
+              {preview.create > 0 && <Button onClick={() => void confirm()}>{t('settings.importN', { count: preview.create })}</Button>}
               <Button
                 variant="default"
                 onClick={() => {
@@ -198,7 +201,7 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
                   setFile(null);
                 }}
               >
-                {t('common.cancel')}
+                {preview.create === 0 ? t('common.close') : t('common.cancel')}
               </Button>
             </Group>
           </div>
