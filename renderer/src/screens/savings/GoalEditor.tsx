@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Group, Modal, Select, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { FormActions } from '../../components/common';
@@ -91,7 +91,14 @@ export function GoalEditor({ goal, onClose }: { goal?: Goal; onClose: () => void
           />
           <Group grow align="flex-start">
             <NumberField field={target} label={t('savings.target')} required error={fieldErr('targetAmount') ?? (error?.code === 3003 ? errorText(error) : null)} />
-            <CurrencySelect label={t('assets.currency')} value={cur} onChange={setCurrency} error={fieldErr('currency')} disabled={!!goal} description={goal ? t('savings.currencyFixed') : undefined} />
+            <CurrencySelect
+              label={t('assets.currency')}
+              value={cur}
+              onChange={setCurrency}
+              error={fieldErr('currency')}
+              disabled={!!goal}
+              description={goal ? t('savings.currencyFixed') : undefined}
+            />
           </Group>
           <Group grow align="flex-start">
             <DateField label={t('savings.endDate')} value={end} onChange={setEnd} required error={fieldErr('endDate')} />
