@@ -137,8 +137,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       if (!validate(params)) {
         const first = validate.errors?.[0];
         if (!first) throw new Error(`params validation of ${name} failed without naming an error`);
-        const { message, field } = describeValidationError(first);
-        throw commonErrors.invalid(message).at(field);
+        const { message, field, rule } = describeValidationError(first);
+        throw commonErrors.invalid(message).with({ field, rule });
       }
 
       const fromThisComputer = isFromThisComputer(clientAddress, req.headers);

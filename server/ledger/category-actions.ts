@@ -19,7 +19,7 @@ const categoryCreate = defineAction({
   auth: 'user',
   params: Params({
     type: Type.Union([Type.Literal('income'), Type.Literal('expense')]),
-    name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' }),
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', hint: 'notBlank' }),
     icon: Type.Optional(Type.String({ maxLength: 200 })),
   }),
   returns: CATEGORY_SHAPE,
@@ -30,7 +30,11 @@ const categoryCreate = defineAction({
 const categoryUpdate = defineAction({
   summary: 'Rename a category or change its icon; its records follow the new name.',
   auth: 'user',
-  params: Params({ id: Id(), name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S' })), icon: Type.Optional(Type.String({ maxLength: 200 })) }),
+  params: Params({
+    id: Id(),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '\\S', hint: 'notBlank' })),
+    icon: Type.Optional(Type.String({ maxLength: 200 })),
+  }),
   returns: CATEGORY_SHAPE,
   errors: [
     [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],

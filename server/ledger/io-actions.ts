@@ -81,7 +81,7 @@ const ledgerRestore = defineAction({
         format: Type.String({ maxLength: 64 }),
         version: Type.Integer(),
         exportedAt: Type.Optional(Type.Integer()),
-        baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+        baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', hint: 'currencyCode' })),
         assets: Type.Optional(DocList),
         categories: Type.Optional(DocList),
         rates: Type.Optional(DocList),
