@@ -8,7 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'server/test-support/**/*.ts', 'server/db/tests/**/*.ts', 'server/reliability/**/*.ts', 'bench/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'vendor/**', 'examples/**', '**/*.mjs', '**/*.cjs', '**/*.d.mts'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'vendor/**', 'examples/**', '**/*.mjs', '**/*.cjs', '**/*.d.mts', 'renderer/src/api/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   comments.recommended,

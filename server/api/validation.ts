@@ -1,12 +1,13 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
+
+export { describeValidationError, type ValidationRule } from './validation-words';
 
 // validateSchema: false — the params schemas are our own TypeBox definitions, checked against the
 // JSON Schema meta-schema by a test (api-framework.test.ts) instead of at run time, where compiling
 // the meta-schema cost ~40 ms of the first request.
-// verbose: an error carries its schema, whose `hint` names a pattern in words (describeValidationError).
-const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true, validateSchema: false, verbose: true });
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: true, validateSchema: false });
 addFormats(ajv);
 
 const compiled = new WeakMap<TSchema, ValidateFunction>();
@@ -28,69 +29,19 @@ export function compileParams(schema: TSchema): ValidateFunction {
 }
 
 /**
- * The rule a param broke, for clients to say it in their own words (docs/api.md, "Validation
- * rules"): the JSON Schema keyword and its limit, format or allowed values. A pattern is never
- * given as its regular expression: the schema's `hint` names it ('username', 'currencyCode', …).
+ * The `hint` of the schema node an ajv error's `schemaPath` ends at (`#/properties/username/pattern`
+ * → the username schema's hint), for describeValidationError.
  */
-export interface ValidationRule {
-  keyword: string;
-  limit?: number;
-  format?: string;
-  allowed?: unknown[];
-  type?: string;
-  hint?: string;
-}
-
-/** The rule of an ajv error (ajv's `params` in the shape above). */
-export function validationRule(error: ErrorObject): ValidationRule {
-  const params = error.params as Record<string, unknown>;
-  const rule: ValidationRule = { keyword: error.keyword };
-  if (typeof params.limit === 'number') rule.limit = params.limit;
-  if (typeof params.format === 'string') rule.format = params.format;
-  if (Array.isArray(params.allowedValues)) rule.allowed = params.allowedValues as unknown[];
-  if (error.keyword === 'const') rule.allowed = [params.allowedValue];
-  if (typeof params.type === 'string') rule.type = params.type;
-  if (error.keyword === 'multipleOf' && typeof params.multipleOf === 'number') rule.limit = params.multipleOf;
-  if (error.keyword === 'pattern') {
-    const hint = (error.parentSchema as { hint?: unknown } | undefined)?.hint;
-    rule.hint = typeof hint === 'string' ? hint : 'text';
-  }
-  return rule;
-}
-
-/**
- * "params.amount must be number" — one plain sentence for the envelope message (which names the
- * field as sent), the field in domain terms ('amount', 'items[2].amount'; '' for params itself),
- * which the router shows under its wire name like any other error's field, and the broken rule.
- */
-export function describeValidationError(error: ErrorObject): { message: string; field: string; rule: ValidationRule } {
-  const path = error.instancePath
-    .replace(/\/(\d+)/g, '[$1]')
-    .replace(/\//g, '.')
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~')
-    .replace(/^\./, '');
-  const join = (child: string) => (path ? `${path}.${child}` : child);
-  const wire = (field: string) => (field ? `params.${field}` : 'params');
-  const rule = validationRule(error);
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const extra = join((error.params as { additionalProperty: string }).additionalProperty);
-      return { field: extra, rule, message: `unknown parameter ${wire(extra)}` };
+export function hintsOf(schema: TSchema): (schemaPath: string) => string | undefined {
+  return (schemaPath) => {
+    let node: unknown = schema;
+    for (const step of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
+      if (!node || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[step.replace(/~1/g, '/').replace(/~0/g, '~')];
     }
-    case 'required': {
-      const missing = join((error.params as { missingProperty: string }).missingProperty);
-      return { field: missing, rule, message: `${wire(missing)} is required` };
-    }
-    case 'enum': {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      return { field: path, rule, message: `${wire(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
-    }
-    case 'anyOf':
-      return { field: path, rule, message: `${wire(path)} has an invalid shape` };
-    default:
-      return { field: path, rule, message: `${wire(path)} ${error.message ?? 'is invalid'}` };
-  }
+    const hint = (node as { hint?: unknown } | undefined)?.hint;
+    return typeof hint === 'string' ? hint : undefined;
+  };
 }
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActionDefinition } from '../../../server/api/action';
 import type { ActionDeclarations } from '../../../server/domains';
 import type { MissingRate } from '../../../server/ledger/stats';
+import { paramsRefusal, preloadValidators } from './check-params';
 
 /**
  * The typed /api client. Every action's params and result types come from the server's own
@@ -54,6 +55,9 @@ export class ApiCallError extends Error {
   }
 }
 
+// The validators chunk loads beside the first screen, before the first call needs it.
+void preloadValidators();
+
 const PUBLIC_ACTIONS = new Set<string>(['user.login', 'user.register', 'user.verifyToken', 'user.registrationInfo', 'user.desktopSignIn']);
 /** Codes that mean "your sign-in is no longer good" on an authenticated call. */
 export const SESSION_CODES = new Set([401, 1001, 1003]);
@@ -91,6 +95,9 @@ export function onAccountChanged(handler: (news: AccountNews) => void): void {
 }
 
 export async function call<N extends ActionName>(action: N, params: ParamsOf<N>, options: { signal?: AbortSignal } = {}): Promise<ResultOf<N>> {
+  // Params the action's schema refuses never leave: the same 400 the server would answer (field, rule).
+  const refusal = await paramsRefusal(action, params);
+  if (refusal) throw new ApiCallError(400, refusal.message, { field: refusal.field, rule: refusal.rule }, 400, action);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const authed = !PUBLIC_ACTIONS.has(action);
   if (authed && currentToken) headers.Authorization = `Bearer ${currentToken}`;
