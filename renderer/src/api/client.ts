@@ -48,10 +48,29 @@ export class ApiCallError extends Error {
     super(message);
     this.name = 'ApiCallError';
   }
-  /** `params.amount` → `amount` when the server named the offending field. */
+  /**
+   * The offending param when the server named one, at its top level: `params.amount` → `amount`,
+   * `params.tags[1]` → `tags` (the form field it belongs under); `params.config.url` stays
+   * `config.url` (a form may show each key of an object param on its own field).
+   */
   get field(): string | null {
+    const path = this.path;
+    return path === null ? null : path.replace(/\[.*$/, '');
+  }
+  /** The whole path of the offending input: `params.tags[1]` → `tags[1]`. */
+  get path(): string | null {
     const field = (this.data as { field?: unknown } | null)?.field;
-    return typeof field === 'string' ? field.replace(/^params\./, '') : null;
+    return typeof field === 'string' ? field.replace(/^params\.?/, '') : null;
+  }
+  /** The rule a params failure broke (docs/api.md, "Reasons and rules"). */
+  get rule(): { keyword: string; limit?: number; format?: string; hint?: string } | null {
+    const rule = (this.data as { rule?: unknown } | null)?.rule;
+    return rule && typeof rule === 'object' && typeof (rule as { keyword?: unknown }).keyword === 'string' ? (rule as { keyword: string }) : null;
+  }
+  /** The catalogue row of the error (`ledger.assetNotFound`) and its message's arguments. */
+  get reason(): { name: string; args: unknown[] } | null {
+    const data = this.data as { reason?: unknown; args?: unknown } | null;
+    return typeof data?.reason === 'string' ? { name: data.reason, args: Array.isArray(data.args) ? (data.args as unknown[]) : [] } : null;
   }
 }
 

@@ -110,7 +110,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
           </Group>
           {record.type === 'transfer' && <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />}
           <TextInput label={t('records.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={1000} />
-          <TagsInput label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable />
+          <TagsInput label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable error={fieldErr('tags')} />
           <div>
             <Text size="sm" fw={500} mb={4}>
               {t('records.attachments')}
