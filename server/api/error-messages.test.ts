@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allDomains, allErrorCatalogues } from '../domains';
 import { actionsOf } from '../domain';
 import type { ErrorRow } from '../lib/errors';
+import { IMPORT_PROBLEM_KINDS } from '../ledger/import-export';
 
 // The UI says every error in its own words (renderer/src/lib/errors.ts, docs/ui.md "Error messages"):
 // a new catalogue row, a new validation keyword, format or pattern hint without words in both
@@ -99,6 +100,10 @@ describe('every error the UI can meet has words in English and Chinese', () => {
     for (const keyword of keywords) if (keyword !== 'format' && keyword !== 'pattern') expectWords(`errors.rule.${keyword}`);
     for (const format of formats) expectWords(`errors.format.${format}`);
     for (const hint of hints) expectWords(`errors.hint.${hint}`);
+  });
+
+  it('every kind of CSV row an import refuses', () => {
+    for (const kind of IMPORT_PROBLEM_KINDS) expectWords(`errors.importRow.${kind}`);
   });
 
   it('has the same error keys in both languages', () => {

@@ -79,3 +79,10 @@ export function fieldError(error: ApiCallError | null, field: string, text: (e: 
   if (path === null || (path !== field && !path.startsWith(`${field}[`) && !path.startsWith(`${field}.`))) return null;
   return text(error);
 }
+
+/** Why a CSV row cannot be imported (accounting.importCsv `invalid[].problems`), in words. */
+export function useImportProblemText(): (problem: { kind: string; args: readonly string[] }) => string {
+  const { i18n } = useTranslation();
+  const { t } = translator(i18n);
+  return (problem) => t(`errors.importRow.${problem.kind}`, Object.fromEntries(problem.args.map((arg, i) => [String(i), arg])));
+}
