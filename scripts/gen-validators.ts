@@ -47,7 +47,9 @@ const UCS2LENGTH = `function ucs2length(str) { let length = 0; for (const _ of s
 
 export function generatedValidators(): Record<string, string> {
   const actions = actionsOf(allDomains());
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, validateSchema: false, code: { source: true, esm: true, lines: false } });
+  // useDefaults as on the server: a required param with a default (user.login's platform) is filled in,
+  // on the copy call() validates (the params sent stay as they are).
+  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: true, validateSchema: false, code: { source: true, esm: true, lines: false } });
   addFormats(ajv);
   const exportNames: Record<string, string> = {};
   const table: string[] = [];

@@ -28,6 +28,9 @@ describe("the UI's generated params validators (scripts/gen-validators.ts)", () 
       ['category.create', { name: '   ', type: 'expense' }],
       ['currency.setRate', { from: 'usd', to: 'CNY', rate: '7.1' }],
       ['user.register', { username: 'someone', email: 'a@example.com', password: 'longenough' }],
+      // required params with a default are filled in, as on the server
+      ['user.login', { email: 'a@example.com', password: 'longenough' }],
+      ['file.query', {}],
     ];
     for (const [name, params] of cases) {
       const action = actions.find((a) => a.name === name);
