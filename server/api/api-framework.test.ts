@@ -116,9 +116,11 @@ describe('/api envelope and wrapper', () => {
     const wrongType = await t.api('probe.echo', { n: 'three' });
     expect(wrongType.status).toBe(400);
     expect(wrongType.message).toBe('params.n must be integer');
-    expect(wrongType.data).toEqual({ field: 'params.n' });
+    expect(wrongType.data).toEqual({ field: 'params.n', rule: { keyword: 'type', type: 'integer' } });
     expect((await t.api('probe.echo', {})).message).toBe('params.n is required');
-    expect((await t.api('probe.echo', { n: 11 })).message).toBe('params.n must be <= 10');
+    const tooBig = await t.api('probe.echo', { n: 11 });
+    expect(tooBig.message).toBe('params.n must be <= 10');
+    expect(tooBig.data).toEqual({ field: 'params.n', rule: { keyword: 'maximum', limit: 10 } });
     expect((await t.api('probe.echo', { n: 1, x: 1 })).message).toBe('unknown parameter params.x');
     expect((await t.api('probe.echo', { n: 1, s: 'toolong' })).message).toMatch(/params.s must NOT have more than 5 characters/);
   });

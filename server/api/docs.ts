@@ -23,6 +23,7 @@ interface Schema {
   maxItems?: number;
   format?: string;
   pattern?: string;
+  hint?: string;
   default?: unknown;
   description?: string;
 }
@@ -47,7 +48,7 @@ function constraints(schema: Schema): string {
   if (target.exclusiveMaximum !== undefined) parts.push(`< ${target.exclusiveMaximum}`);
   if (schema.type === 'array' && schema.maxItems !== undefined) parts.push(`at most ${schema.maxItems} items`);
   if (target.format) parts.push(`format ${target.format}`);
-  if (target.pattern) parts.push(`pattern \`${target.pattern}\``);
+  if (target.pattern) parts.push(`pattern \`${target.pattern}\`${target.hint ? ` (hint \`${target.hint}\`)` : ''}`);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   return parts.join(', ');
 }

@@ -23,7 +23,7 @@ export const Page = (description = 'Page number, from 1.') => Type.Integer({ min
 export const PageSize = (max: number, fallback: number, description = `Items per page (max ${max}).`) => Type.Integer({ minimum: 1, maximum: max, default: fallback, description });
 
 /** An ISO 4217 currency code. */
-export const Currency = (description = 'ISO 4217 code, e.g. USD, CNY, JPY.') => Type.String({ pattern: '^[A-Z]{3}$', description });
+export const Currency = (description = 'ISO 4217 code, e.g. USD, CNY, JPY.') => Type.String({ pattern: '^[A-Z]{3}$', hint: 'currencyCode', description });
 
 /** An IANA time zone name. */
 export const TimeZone = (description = "IANA time zone for grouping (default: this computer's).") => Type.String({ minLength: 1, maxLength: 64, description });

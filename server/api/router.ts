@@ -11,7 +11,7 @@ import { RateLimit } from '../http/rate-limit';
 import { type DomainError, commonErrors } from '../lib/errors';
 import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { apiErrors } from './errors';
-import { checkJsonShape, compileParams, describeValidationError } from './validation';
+import { checkJsonShape, compileParams, describeValidationError, hintsOf } from './validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -137,8 +137,8 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       if (!validate(params)) {
         const first = validate.errors?.[0];
         if (!first) throw new Error(`params validation of ${name} failed without naming an error`);
-        const { message, field } = describeValidationError(first);
-        throw commonErrors.invalid(message).at(field);
+        const { message, field, rule } = describeValidationError(first, hintsOf(action.params));
+        throw commonErrors.invalid(message).with({ field, rule });
       }
 
       const fromThisComputer = isFromThisComputer(clientAddress, req.headers);

@@ -1,6 +1,8 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
+
+export { describeValidationError, type ValidationRule } from './validation-words';
 
 // validateSchema: false — the params schemas are our own TypeBox definitions, checked against the
 // JSON Schema meta-schema by a test (api-framework.test.ts) instead of at run time, where compiling
@@ -27,37 +29,19 @@ export function compileParams(schema: TSchema): ValidateFunction {
 }
 
 /**
- * "params.amount must be number" — one plain sentence for the envelope message (which names the
- * field as sent), and the field in domain terms ('amount', 'items[2].amount'; '' for params
- * itself), which the router shows under its wire name like any other error's field.
+ * The `hint` of the schema node an ajv error's `schemaPath` ends at (`#/properties/username/pattern`
+ * → the username schema's hint), for describeValidationError.
  */
-export function describeValidationError(error: ErrorObject): { message: string; field: string } {
-  const path = error.instancePath
-    .replace(/\/(\d+)/g, '[$1]')
-    .replace(/\//g, '.')
-    .replace(/~1/g, '/')
-    .replace(/~0/g, '~')
-    .replace(/^\./, '');
-  const join = (child: string) => (path ? `${path}.${child}` : child);
-  const wire = (field: string) => (field ? `params.${field}` : 'params');
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const extra = join((error.params as { additionalProperty: string }).additionalProperty);
-      return { field: extra, message: `unknown parameter ${wire(extra)}` };
+export function hintsOf(schema: TSchema): (schemaPath: string) => string | undefined {
+  return (schemaPath) => {
+    let node: unknown = schema;
+    for (const step of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
+      if (!node || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[step.replace(/~1/g, '/').replace(/~0/g, '~')];
     }
-    case 'required': {
-      const missing = join((error.params as { missingProperty: string }).missingProperty);
-      return { field: missing, message: `${wire(missing)} is required` };
-    }
-    case 'enum': {
-      const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
-      return { field: path, message: `${wire(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` };
-    }
-    case 'anyOf':
-      return { field: path, message: `${wire(path)} has an invalid shape` };
-    default:
-      return { field: path, message: `${wire(path)} ${error.message ?? 'is invalid'}` };
-  }
+    const hint = (node as { hint?: unknown } | undefined)?.hint;
+    return typeof hint === 'string' ? hint : undefined;
+  };
 }
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

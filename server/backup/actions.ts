@@ -52,7 +52,7 @@ const restoreSnapshot = defineAction({
     'Every account, record, file and local state (sessions included) returns to the snapshot: devices that signed in after it must sign in again. ' +
     `The server stays up; other requests answer 503 "restoring" for the few seconds of the swap. settings.json is not changed. ${WHO}`,
   auth: 'admin',
-  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
+  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, hint: 'snapshotId', maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
   returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
   errors: [
     [backupErrors.rows.snapshotNotFound, 'no snapshot has this id'],

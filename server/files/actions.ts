@@ -17,6 +17,7 @@ const Category = Type.String({
   minLength: 1,
   maxLength: CATEGORY_MAX,
   pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+  hint: 'noControlCharacters',
   description: 'Free text, e.g. "receipt", "statement", "photo".',
 });
 
@@ -36,7 +37,13 @@ const upload = defineAction({
     'Maximum size: settings files.maxBytes, default 20 MiB. Until the bytes arrive the file is not listed by file.query and cannot be attached to records.',
   auth: 'user',
   params: Params({
-    fileName: Type.String({ minLength: 1, maxLength: FILE_NAME_MAX, pattern: '^[^\\u0000-\\u001f\\u007f/\\\\]+$', description: 'Display and download name, without folders.' }),
+    fileName: Type.String({
+      minLength: 1,
+      maxLength: FILE_NAME_MAX,
+      pattern: '^[^\\u0000-\\u001f\\u007f/\\\\]+$',
+      hint: 'fileName',
+      description: 'Display and download name, without folders.',
+    }),
     fileType: Type.String({ minLength: 1, maxLength: 100, description: 'Media type, e.g. "image/jpeg" (image/jpg is understood too).' }),
     fileSize: Type.Integer({ minimum: 1, maximum: 1e13, description: 'Exact size in bytes.' }),
     category: Type.Optional(Category),

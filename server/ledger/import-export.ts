@@ -13,8 +13,29 @@ import { RECORD_TEXT } from './text-limits';
 import type { LedgerService } from './service';
 import type { UserLedgerView } from './views';
 
-/** accounting.exportCsv and accounting.importCsv: records as CSV text, and back (idempotently). */
+/**
+ * Why a CSV row cannot be imported, for a client to say in its own words: `kind` and the values
+ * it concerns (the cells as written, asset names, currencies); `errors` has the same in English.
+ */
+export const IMPORT_PROBLEM_KINDS = [
+  'badType',
+  'badDate',
+  'unknownAsset',
+  'badAmount',
+  'currencyMismatch',
+  'amountNotExact',
+  'unknownToAsset',
+  'sameAsset',
+  'badFee',
+  'toAmountNeeded',
+  'unknownCategory',
+] as const;
+export interface ImportProblem {
+  kind: (typeof IMPORT_PROBLEM_KINDS)[number];
+  args: string[];
+}
 
+/** accounting.exportCsv and accounting.importCsv: records as CSV text, and back (idempotently). */
 export const CSV_COLUMNS = ['id', 'date', 'type', 'amount', 'currency', 'asset', 'toAsset', 'toAmount', 'fee', 'category', 'tags', 'description'] as const;
 /** Rows shown in an import preview per section (the counts are always complete). */
 export const PREVIEW_ROWS = 100;
@@ -166,7 +187,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
     const occurrences = new Map<string, number>();
     const now = app.clock.now();
     const valid: ParsedRow[] = [];
-    const invalid: Array<{ line: number; errors: string[] }> = [];
+    const invalid: Array<{ line: number; errors: string[]; problems: ImportProblem[] }> = [];
     const duplicates: Array<{ line: number; reason: string }> = [];
     const plannedCategories = new Map<string, { type: 'income' | 'expense'; name: string }>();
 
@@ -178,21 +199,27 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
         return index >= 0 ? (row[index] ?? '').trim() : '';
       };
       const errors: string[] = [];
+      const problems: ImportProblem[] = [];
+      const problem = (kind: ImportProblem['kind'], args: string[], text: string) => {
+        errors.push(text);
+        problems.push({ kind, args });
+      };
       const type = cell('type').toLowerCase();
-      if (!['income', 'expense', 'transfer'].includes(type)) errors.push(`type "${cell('type')}" is not income, expense or transfer`);
+      if (!['income', 'expense', 'transfer'].includes(type)) problem('badType', [cell('type')], `type "${cell('type')}" is not income, expense or transfer`);
       const date = parseDateCell(cell('date'), timeZone);
-      if (date === null) errors.push(`date "${cell('date')}" is not a date (use 2026-01-31, 2026-01-31 14:05 or ISO 8601)`);
+      if (date === null) problem('badDate', [cell('date')], `date "${cell('date')}" is not a date (use 2026-01-31, 2026-01-31 14:05 or ISO 8601)`);
       const asset = assetsByName.get(cell('asset').normalize('NFKC').toLowerCase());
-      if (!asset) errors.push(`asset "${cell('asset')}" is not one of your assets`);
+      if (!asset) problem('unknownAsset', [cell('asset')], `asset "${cell('asset')}" is not one of your assets`);
       const amountNumber = parseAmountCell(cell('amount'));
-      if (amountNumber === null || amountNumber <= 0) errors.push(`amount "${cell('amount')}" is not a positive number`);
+      if (amountNumber === null || amountNumber <= 0) problem('badAmount', [cell('amount')], `amount "${cell('amount')}" is not a positive number`);
       const currency = cell('currency');
-      if (asset && currency && currency.toUpperCase() !== asset.currency) errors.push(`currency ${currency} differs from ${asset.name}'s ${asset.currency}`);
+      if (asset && currency && currency.toUpperCase() !== asset.currency)
+        problem('currencyMismatch', [currency, asset.name, asset.currency], `currency ${currency} differs from ${asset.name}'s ${asset.currency}`);
       const toMinorSafe = (value: number, cur: string, label: string) => {
         try {
           return toMinor(value, cur, label);
         } catch (error) {
-          errors.push((error as Error).message);
+          problem('amountNotExact', [label], (error as Error).message);
           return 0;
         }
       };
@@ -234,19 +261,19 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
       let newCategory: ParsedRow['newCategory'];
       if (type === 'transfer') {
         const target = assetsByName.get(cell('toAsset').normalize('NFKC').toLowerCase());
-        if (!target) errors.push(`toAsset "${cell('toAsset')}" is not one of your assets`);
-        else if (asset && target.id === asset.id) errors.push('a transfer needs two different assets');
+        if (!target) problem('unknownToAsset', [cell('toAsset')], `toAsset "${cell('toAsset')}" is not one of your assets`);
+        else if (asset && target.id === asset.id) problem('sameAsset', [], 'a transfer needs two different assets');
         else if (asset) {
           doc.toAsset = target.id;
           const fee = cell('fee') ? parseAmountCell(cell('fee')) : 0;
-          if (fee === null) errors.push(`fee "${cell('fee')}" is not a number`);
+          if (fee === null) problem('badFee', [cell('fee')], `fee "${cell('fee')}" is not a number`);
           else doc.fee = toMinorSafe(fee, asset.currency, 'fee');
           if (target.currency !== asset.currency) {
             const toAmount = cell('toAmount') ? parseAmountCell(cell('toAmount')) : null;
             if (toAmount !== null && toAmount > 0) doc.toAmount = toMinorSafe(toAmount, target.currency, 'toAmount');
             else {
               const converted = view.rates.convert(doc.amount, asset.currency, target.currency, doc.date);
-              if (converted === undefined) errors.push(`toAmount is needed: no ${asset.currency}→${target.currency} rate`);
+              if (converted === undefined) problem('toAmountNeeded', [asset.currency, target.currency], `toAmount is needed: no ${asset.currency}→${target.currency} rate`);
               else doc.toAmount = converted;
             }
           }
@@ -259,10 +286,10 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
           doc.category = wanted;
           newCategory = { type, name: wanted };
           plannedCategories.set(`${type}:${wanted.toLowerCase()}`, newCategory);
-        } else errors.push(`${type} category "${wanted}" does not exist (create it, or import with createMissingCategories)`);
+        } else problem('unknownCategory', [type, wanted], `${type} category "${wanted}" does not exist (create it, or import with createMissingCategories)`);
       }
       if (errors.length > 0) {
-        invalid.push({ line, errors });
+        invalid.push({ line, errors, problems });
         continue;
       }
       // Idempotency key: the row's content, plus how many identical rows came before it in the file.

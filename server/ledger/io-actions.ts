@@ -55,7 +55,8 @@ const accountingImportCsv = defineAction({
     timeZone: Type.Optional(TimeZone("IANA time zone of the dates given without one (default: this computer's).")),
     createMissingCategories: Type.Optional(Type.Boolean({ description: 'Create categories that the file names but you do not have (default false: such rows are invalid).' })),
   }),
-  returns: '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors}]}`',
+  returns:
+    '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors, problems: [{kind, args}]}]}` (`problems`: why each row is refused, as `kind` — badType, badDate, unknownAsset, badAmount, currencyMismatch, amountNotExact, unknownToAsset, sameAsset, badFee, toAmountNeeded, unknownCategory — and the values concerned, for clients that say it in their own words; `errors`: the same in English)',
   errors: [[commonErrors.rows.invalid, 'unreadable CSV, missing required columns, unknown time zone']],
   handler: async (params, ctx) => {
     if (!params.dryRun) await snapshots(ctx.app)?.snapshotBefore('import');
@@ -83,7 +84,7 @@ const ledgerRestore = defineAction({
         format: Type.String({ maxLength: 64 }),
         version: Type.Integer(),
         exportedAt: Type.Optional(Type.Integer()),
-        baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+        baseCurrency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', hint: 'currencyCode' })),
         assets: Type.Optional(DocList),
         categories: Type.Optional(DocList),
         rates: Type.Optional(DocList),

@@ -50,18 +50,35 @@ export interface ErrorRow<A extends readonly unknown[] = never[]> {
   readonly message: (...args: A) => string;
 }
 
-/** A catalogue: one factory per row (`errors.assetNotFound(id)`), and the rows for docs/api.md. */
+/**
+ * A catalogue: one factory per row (`errors.assetNotFound(id)`), the rows for docs/api.md, and the
+ * name its reasons start with (`ledger` → `ledger.assetNotFound`), when it has one.
+ */
 export type ErrorCatalogue<R extends Record<string, ErrorRow>> = {
   readonly [K in keyof R]: (...args: Parameters<R[K]['message']>) => DomainError;
-} & { readonly rows: R };
+} & { readonly rows: R; readonly reasonPrefix: string | null };
 
-/** Builds a catalogue from its rows. */
-export function errorCatalogue<R extends Record<string, ErrorRow>>(rows: R): ErrorCatalogue<R> {
-  const factories: Record<string, unknown> = { rows };
-  for (const [name, row] of Object.entries(rows)) {
+/** A message argument as the envelope can carry it: JSON scalars and lists of them. */
+export type ReasonArg = string | number | boolean | null | readonly (string | number | boolean | null)[];
+
+function reasonArg(value: unknown): ReasonArg {
+  const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : null);
+  return Array.isArray(value) ? value.map(scalar) : scalar(value);
+}
+
+/**
+ * Builds a catalogue from its rows. With a name (the domain's), every error it makes carries in its
+ * details a stable `reason` (`<name>.<row>`) and `args`, the row's message arguments in order, so a
+ * client can say the same in its own words and language (docs/api.md, "Reasons"). The arguments are
+ * the ones the English message shows already (booleans choose its wording), never a secret.
+ */
+export function errorCatalogue<R extends Record<string, ErrorRow>>(rows: R, name: string | null = null): ErrorCatalogue<R> {
+  const factories: Record<string, unknown> = { rows, reasonPrefix: name };
+  for (const [row, spec] of Object.entries(rows)) {
     // The typed factory (ErrorCatalogue) takes exactly the row's message arguments and hands them on.
-    const typed = row as ErrorRow<unknown[]>;
-    factories[name] = (...args: unknown[]) => new DomainError(typed.code, typed.status, typed.message(...args));
+    const typed = spec as ErrorRow<unknown[]>;
+    factories[row] = (...args: unknown[]) =>
+      new DomainError(typed.code, typed.status, typed.message(...args), name === null ? null : { reason: `${name}.${row}`, args: args.map(reasonArg) });
   }
   return factories as ErrorCatalogue<R>;
 }

@@ -46,7 +46,7 @@ const create = defineAction({
     description: Type.Optional(Description),
     expireAt: Type.Optional(ExpireAt),
     isPublic: Type.Optional(Type.Boolean({ default: true })),
-    alias: Type.Optional(Type.String({ minLength: 3, maxLength: CODE_MAX, pattern: '^[A-Za-z0-9_-]+$', description: 'Custom code instead of a random one.' })),
+    alias: Type.Optional(Type.String({ minLength: 3, maxLength: CODE_MAX, pattern: '^[A-Za-z0-9_-]+$', hint: 'linkCode', description: 'Custom code instead of a random one.' })),
   }),
   returns: LINK_OBJECT,
   errors: [

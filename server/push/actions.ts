@@ -20,9 +20,9 @@ const RECIPIENT = '`{id, appId, address, name, remark, createdAt}` — Gotify to
 
 const TemplateFields = Type.Object(
   {
-    title: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]*$' })),
-    desp: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]*$' })),
-    time: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]*$' })),
+    title: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]*$', hint: 'templateField' })),
+    desp: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]*$', hint: 'templateField' })),
+    time: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]*$', hint: 'templateField' })),
   },
   {
     additionalProperties: false,

@@ -144,7 +144,7 @@ describe('savings.updateProgress', () => {
     expect(view.currentAmount).toBe(24.5);
     const below = await t.api('savings.updateProgress', { goalId: goal.id, amount: -30 }, alice.token);
     expect(below.code).toBe(409);
-    expect(below.data).toEqual({ currentAmount: 24.5 });
+    expect(below.data).toMatchObject({ currentAmount: 24.5, reason: 'savings.withdrawalTooLarge' });
     expect((await t.api('savings.updateProgress', { goalId: goal.id, amount: 0 }, alice.token)).code).toBe(3003);
     expect((await t.api('savings.updateProgress', { goalId: goal.id, amount: 1.001 }, alice.token)).code).toBe(400);
     expect((await t.api('savings.updateProgress', { goalId: goal.id }, alice.token)).code).toBe(400);
@@ -238,7 +238,7 @@ describe('savings.updateGoal and savings.deleteGoal', () => {
     for (let i = 0; i < 20; i++) goals.push(await create(player, { targetAmount: 10 }));
     const refused = await t.api('savings.createGoal', goalParams(clock), player.token);
     expect(refused.code).toBe(409);
-    expect(refused.data).toEqual({ limit: 20 });
+    expect(refused.data).toEqual({ limit: 20, reason: 'savings.tooManyOpenGoals', args: [20] });
     await ok(t, 'savings.updateGoal', { goalId: goals[0].id, status: 'cancelled' }, player.token);
     const extra = await create(player);
     expect((await t.api('savings.updateGoal', { goalId: goals[0].id, status: 'active' }, player.token)).code).toBe(409);

@@ -76,12 +76,12 @@ describe('buying and selling', () => {
     const poor = await t.api('savings.buyStock', { stockId: 'CLOU', quantity: tooMany }, player.token);
     expect(poor.code).toBe(4003);
     expect(poor.status).toBe(409);
-    expect(poor.data).toEqual({ cash: 10000, cost: (tooMany * price) / 100, price: price / 100, maxQuantity: tooMany - 1 });
+    expect(poor.data).toMatchObject({ reason: 'savings.insufficientFunds', cash: 10000, cost: (tooMany * price) / 100, price: price / 100, maxQuantity: tooMany - 1 });
     await ok(t, 'savings.buyStock', { stockId: 'CLOU', quantity: 2 }, player.token);
     const oversell = await t.api('savings.sellStock', { stockId: 'CLOU', quantity: 3 }, player.token);
     expect(oversell.code).toBe(409);
-    expect(oversell.data).toEqual({ held: 2, stockId: 'CLOU' });
-    expect((await t.api('savings.sellStock', { stockId: 'BOND', quantity: 1 }, player.token)).data).toEqual({ held: 0, stockId: 'BOND' });
+    expect(oversell.data).toEqual({ held: 2, stockId: 'CLOU', reason: 'savings.notEnoughShares', args: [2, 'CLOU', 3] });
+    expect((await t.api('savings.sellStock', { stockId: 'BOND', quantity: 1 }, player.token)).data).toMatchObject({ held: 0, stockId: 'BOND' });
     for (const action of ['savings.buyStock', 'savings.sellStock']) {
       const unknown = await t.api(action, { stockId: 'ZZZZ', quantity: 1 }, player.token);
       expect(unknown.code).toBe(404);

@@ -33,7 +33,7 @@ const syncConfigure = defineAction({
     collections: Type.Optional(
       Type.Array(Type.String({ maxLength: 32 }), { uniqueItems: true, minItems: 1, description: 'Subset of the synced collections (docs/sync.md lists them; default: all).' }),
     ),
-    prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, description: 'Prefix of the remote database names (CouchDB name rules).' })),
+    prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, hint: 'syncPrefix', description: 'Prefix of the remote database names (CouchDB name rules).' })),
   }),
   returns: STATUS,
   errors: [

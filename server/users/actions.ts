@@ -41,7 +41,7 @@ const register = defineAction({
   auth: 'public',
   rateLimit: 'auth',
   params: Params({
-    username: Type.String({ pattern: USERNAME_PATTERN, description: 'Display and sign-in name.' }),
+    username: Type.String({ pattern: USERNAME_PATTERN, hint: 'username', description: 'Display and sign-in name.' }),
     email: Type.String({ format: 'email', maxLength: 254 }),
     password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
     inviteCode: Type.Optional(InviteCode),
@@ -168,7 +168,7 @@ const desktopSignIn = defineAction({
   rateLimit: 'auth',
   params: Params({
     secret: Type.String({ minLength: 16, maxLength: 128 }),
-    username: Type.Optional(Type.String({ pattern: USERNAME_PATTERN })),
+    username: Type.Optional(Type.String({ pattern: USERNAME_PATTERN, hint: 'username' })),
     language: Type.Optional(LanguageParam('The UI language, used only when this creates the owner (see user.register).')),
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),

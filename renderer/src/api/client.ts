@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActionDefinition } from '../../../server/api/action';
 import type { ActionDeclarations } from '../../../server/domains';
 import type { MissingRate } from '../../../server/ledger/stats';
+import { paramsRefusal, preloadValidators } from './check-params';
 
 /**
  * The typed /api client. Every action's params and result types come from the server's own
@@ -47,12 +48,34 @@ export class ApiCallError extends Error {
     super(message);
     this.name = 'ApiCallError';
   }
-  /** `params.amount` → `amount` when the server named the offending field. */
+  /**
+   * The offending param when the server named one, at its top level: `params.amount` → `amount`,
+   * `params.tags[1]` → `tags` (the form field it belongs under); `params.config.url` stays
+   * `config.url` (a form may show each key of an object param on its own field).
+   */
   get field(): string | null {
+    const path = this.path;
+    return path === null ? null : path.replace(/\[.*$/, '');
+  }
+  /** The whole path of the offending input: `params.tags[1]` → `tags[1]`. */
+  get path(): string | null {
     const field = (this.data as { field?: unknown } | null)?.field;
-    return typeof field === 'string' ? field.replace(/^params\./, '') : null;
+    return typeof field === 'string' ? field.replace(/^params\.?/, '') : null;
+  }
+  /** The rule a params failure broke (docs/api.md, "Reasons and rules"). */
+  get rule(): { keyword: string; limit?: number; format?: string; hint?: string } | null {
+    const rule = (this.data as { rule?: unknown } | null)?.rule;
+    return rule && typeof rule === 'object' && typeof (rule as { keyword?: unknown }).keyword === 'string' ? (rule as { keyword: string }) : null;
+  }
+  /** The catalogue row of the error (`ledger.assetNotFound`) and its message's arguments. */
+  get reason(): { name: string; args: unknown[] } | null {
+    const data = this.data as { reason?: unknown; args?: unknown } | null;
+    return typeof data?.reason === 'string' ? { name: data.reason, args: Array.isArray(data.args) ? (data.args as unknown[]) : [] } : null;
   }
 }
+
+// The validators chunk loads beside the first screen, before the first call needs it.
+void preloadValidators();
 
 const PUBLIC_ACTIONS = new Set<string>(['user.login', 'user.register', 'user.verifyToken', 'user.registrationInfo', 'user.desktopSignIn']);
 /** Codes that mean "your sign-in is no longer good" on an authenticated call. */
@@ -91,6 +114,9 @@ export function onAccountChanged(handler: (news: AccountNews) => void): void {
 }
 
 export async function call<N extends ActionName>(action: N, params: ParamsOf<N>, options: { signal?: AbortSignal } = {}): Promise<ResultOf<N>> {
+  // Params the action's schema refuses never leave: the same 400 the server would answer (field, rule).
+  const refusal = await paramsRefusal(action, params);
+  if (refusal) throw new ApiCallError(400, refusal.message, { field: refusal.field, rule: refusal.rule }, 400, action);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   const authed = !PUBLIC_ACTIONS.has(action);
   if (authed && currentToken) headers.Authorization = `Bearer ${currentToken}`;

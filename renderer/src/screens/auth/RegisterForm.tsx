@@ -1,6 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { Alert, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { paramLimits } from '../../api/param-limits';
 import { ApiCallError, call, type ResultOf } from '../../api/client';
 import { useAuth } from '../../lib/auth';
 import { useErrorText } from '../../lib/errors';
@@ -86,7 +87,7 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
             value={inviteCode}
             onChange={(e) => setInviteCode(e.currentTarget.value)}
             error={field === 'inviteCode' ? errorText(error) : null}
-            maxLength={64}
+            maxLength={paramLimits('user.register', 'inviteCode').maxLength}
             autoFocus={inviteRequired}
           />
         )}
@@ -107,6 +108,7 @@ export function RegisterForm({ info, onRefused }: { info: RegistrationInfo | und
           required
           value={email}
           onChange={(e) => setEmail(e.currentTarget.value)}
+          maxLength={paramLimits('user.register', 'email').maxLength}
           error={field === 'email' ? errorText(error) : null}
         />
         <PasswordInput

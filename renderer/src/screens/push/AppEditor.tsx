@@ -1,6 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { paramLimits } from '../../api/param-limits';
 import { call } from '../../api/client';
 import { FormActions } from '../../components/common';
 import { useAction } from '../../lib/data';
@@ -39,7 +40,15 @@ export function AppEditor({ channels, app, onClose }: { channels: Channel[]; app
     <Modal opened onClose={() => onClose()} title={app ? t('push.editApp') : t('push.newApp')}>
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
-          <TextInput label={t('push.appName')} value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={64} error={fieldErr('name')} data-autofocus />
+          <TextInput
+            label={t('push.appName')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+            maxLength={paramLimits('push.createApp', 'name').maxLength}
+            error={fieldErr('name')}
+            data-autofocus
+          />
           <Select
             label={t('push.channel')}
             data={channels.map((c) => ({ value: c.id, label: `${c.name} (${words.typeName(c.type)})` }))}
@@ -77,7 +86,7 @@ export function AppEditor({ channels, app, onClose }: { channels: Channel[]; app
             allowDeselect={false}
           />
           <FormActions
-            error={error && !error.field ? errorText(error) : null}
+            error={error && !['name', 'channelId', 'templateId'].includes(error.field ?? '') ? errorText(error) : null}
             onCancel={() => onClose()}
             busy={busy}
             disabled={!name.trim() || !channelId}

@@ -2,6 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, SegmentedControl, Select, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
+import { paramLimits } from '../../api/param-limits';
 import { call, type ParamsOf } from '../../api/client';
 import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
 import { focusFirstInvalid, LimitedTextInput, tooLong } from '../../components/LimitedText';
@@ -206,7 +207,7 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
           label={t('records.tags')}
           value={tags}
           onChange={setTags}
-          maxTags={20}
+          maxTags={paramLimits('accounting.create', 'tags').maxItems}
           splitChars={[',', ' ']}
           clearable
           error={fieldErr('tags')}

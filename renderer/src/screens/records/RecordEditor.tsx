@@ -2,6 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
+import { paramLimits } from '../../api/param-limits';
 import { call, type ParamsOf, type ResultOf } from '../../api/client';
 import { ErrorNote } from '../../components/common';
 import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
@@ -156,7 +157,15 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
             </Group>
           )}
           <LimitedTextInput label={t('records.description')} value={description} onChange={setDescription} max={TEXT_LIMITS.recordDescription} error={fieldErr('description')} />
-          <TagsInput label={t('records.tags')} value={tags} onChange={setTags} maxTags={20} splitChars={[',', ' ']} clearable />
+          <TagsInput
+            label={t('records.tags')}
+            value={tags}
+            onChange={setTags}
+            maxTags={paramLimits('accounting.update', 'tags').maxItems}
+            splitChars={[',', ' ']}
+            clearable
+            error={fieldErr('tags')}
+          />
           <div>
             <Text size="sm" fw={500} mb={4}>
               {t('records.attachments')}

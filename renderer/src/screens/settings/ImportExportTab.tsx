@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../../api/client';
 import { ErrorNote } from '../../components/common';
 import { invalidate, useAction } from '../../lib/data';
-import { useErrorText } from '../../lib/errors';
+import { useErrorText, useImportProblemText } from '../../lib/errors';
 import { fromDateInput, timeZone, toDateInput } from '../../lib/format';
 import { download } from '../../lib/download';
 import { JsonRestore } from './JsonRestore';
@@ -20,13 +20,14 @@ interface Preview {
   duplicate: number;
   invalid: number;
   newCategories: string[];
-  invalidLines: { line: number; errors: string[] }[];
+  invalidLines: { line: number; problems: ImportResult['invalid'][number]['problems'] }[];
 }
 
 /** `withJsonRestore`: members restore a JSON backup here (the owner and admins do it under Backups). */
 export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
+  const problemText = useImportProblemText();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const exporting = useAction();
@@ -56,20 +57,20 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
     if (answer) download(`pennypost-backup-${toDateInput(Date.now())}.json`, JSON.stringify(answer), 'application/json');
   };
 
-  const run = async (dryRun: boolean, parts: { csv: string; firstLine: number }[]) => {
+  const run = async (dryRun: boolean, parts: { csv: string; firstLine: number }[], createMissing = createCategories) => {
     setError(null);
     setProgress({ done: 0, total: parts.length, phase: dryRun ? 'check' : 'import' });
     const sum: Preview = { rows: 0, create: 0, duplicate: 0, invalid: 0, newCategories: [], invalidLines: [] };
     try {
       for (const [index, part] of parts.entries()) {
-        const answer: ImportResult = await call('accounting.importCsv', { csv: part.csv, dryRun, timeZone, createMissingCategories: createCategories });
+        const answer: ImportResult = await call('accounting.importCsv', { csv: part.csv, dryRun, timeZone, createMissingCategories: createMissing });
         sum.rows += answer.summary.rows;
         sum.create += answer.summary.create;
         sum.duplicate += answer.summary.duplicate;
         sum.invalid += answer.summary.invalid;
         for (const c of answer.summary.newCategories) if (!sum.newCategories.includes(c.name)) sum.newCategories.push(c.name);
         // lines are counted per part (the header is line 1): map them back to the file's lines
-        for (const bad of answer.invalid) if (sum.invalidLines.length < 100) sum.invalidLines.push({ line: part.firstLine + bad.line - 2, errors: bad.errors });
+        for (const bad of answer.invalid) if (sum.invalidLines.length < 100) sum.invalidLines.push({ line: part.firstLine + bad.line - 2, problems: bad.problems });
         setProgress({ done: index + 1, total: parts.length, phase: dryRun ? 'check' : 'import' });
       }
       return sum;
@@ -90,6 +91,13 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
     const summary = await run(true, parts);
     if (summary) setPreview(summary);
     if (fileInput.current) fileInput.current.value = '';
+  };
+  /** The human choice instead of an API option: create the categories the file names, and preview again. */
+  const recheckCreatingCategories = async () => {
+    if (!file) return;
+    setCreateCategories(true);
+    const summary = await run(true, file.parts, true);
+    if (summary) setPreview(summary);
   };
   const confirm = async () => {
     if (!file) return;
@@ -181,7 +189,7 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
                   {preview.invalidLines.map((l) => (
                     <Table.Tr key={l.line}>
                       <Table.Td>{l.line}</Table.Td>
-                      <Table.Td>{l.errors.join('; ')}</Table.Td>
+                      <Table.Td>{l.problems.map(problemText).join(' ')}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -191,6 +199,11 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
               <Alert color="gray" mt="sm" role="status" data-testid="nothing-to-import">
                 {t('settings.nothingNew')}
               </Alert>
+            )}
+            {!createCategories && preview.invalidLines.some((l) => l.problems.some((p) => p.kind === 'unknownCategory')) && (
+              <Button variant="light" mt="xs" onClick={() => void recheckCreatingCategories()}>
+                {t('errors.importFix.createCategories')}
+              </Button>
             )}
             <Group mt="sm">
               {preview.create > 0 && <Button onClick={() => void confirm()}>{t('settings.importN', { count: preview.create })}</Button>}
