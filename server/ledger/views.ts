@@ -18,6 +18,8 @@ export interface Entry {
   date: number;
   tags: string[];
   searchText: string;
+  /** Lower-cased description, category and tags, separated by \u0001: what a search word is looked for in (besides asset names). */
+  haystack: string;
   /** When the record was written (bookkeeping streaks count these days). */
   createdAt: number;
 }
@@ -35,6 +37,7 @@ function toEntry(doc: RecordDoc): Entry {
     date: doc.date,
     tags: doc.tags,
     searchText: doc.searchText,
+    haystack: [doc.searchText, doc.category.normalize('NFKC').toLowerCase(), ...doc.tags.map((tag) => tag.normalize('NFKC').toLowerCase())].join('\u0001'),
     createdAt: doc.createdAt,
   };
 }
