@@ -99,7 +99,7 @@ export function positiveMinor(amount: number, currency: string, field: string): 
 }
 
 /** What the balance rule reads of a record (a stored record or a view's entry). */
-export type BalanceEntry = Omit<Entry, 'haystack'>;
+export type BalanceEntry = Omit<Entry, 'textId'>;
 
 /**
  * Refuses (2002) a change that would leave an asset that cannot go negative below zero and

@@ -20,17 +20,36 @@ function assetsNamed(view: UserLedgerView, word: string): Set<string> {
   return ids;
 }
 
+/** A test on a short string repeated across records (a category, a tag), computed once per distinct value. */
+function cached(test: (value: string) => boolean): (value: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (value) => {
+    let hit = seen.get(value);
+    if (hit === undefined) seen.set(value, (hit = test(value.normalize('NFKC').toLowerCase())));
+    return hit;
+  };
+}
+
 function textTest(view: UserLedgerView, term: Extract<SearchTerm, { kind: 'text' }>): Test {
   const word = term.value;
   switch (term.field) {
     case 'any': {
+      // each distinct text of the ledger is searched once; a record then costs an array read
+      const texts = view.texts;
+      const hits = new Uint8Array(texts.length);
+      for (let i = 0; i < texts.length; i++) if (texts[i].includes(word)) hits[i] = 1;
       const assets = assetsNamed(view, word);
-      return (e) => e.haystack.includes(word) || assets.has(e.asset) || (e.toAsset !== '' && assets.has(e.toAsset));
+      if (assets.size === 0) return (e) => hits[e.textId] === 1;
+      return (e) => hits[e.textId] === 1 || assets.has(e.asset) || (e.toAsset !== '' && assets.has(e.toAsset));
     }
-    case 'tag':
-      return (e) => e.tags.some((tag) => tag.normalize('NFKC').toLowerCase().includes(word));
-    case 'category':
-      return (e) => e.category !== '' && e.category.normalize('NFKC').toLowerCase().includes(word);
+    case 'tag': {
+      const matches = cached((tag) => tag.includes(word));
+      return (e) => e.tags.some(matches);
+    }
+    case 'category': {
+      const matches = cached((category) => category.includes(word));
+      return (e) => e.category !== '' && matches(e.category);
+    }
     case 'asset': {
       const assets = assetsNamed(view, word);
       return (e) => assets.has(e.asset) || (e.toAsset !== '' && assets.has(e.toAsset));
@@ -40,29 +59,30 @@ function textTest(view: UserLedgerView, term: Extract<SearchTerm, { kind: 'text'
 
 /**
  * Amounts compare in each record's own currency (major units): the bounds are turned into minor
- * units once per asset. A cross-currency transfer matches by the amount sent or the amount received.
+ * units once per number of decimals. A cross-currency transfer matches by the amount sent or the
+ * amount received.
  */
 function amountTest(view: UserLedgerView, term: Extract<SearchTerm, { kind: 'amount' }>): Test {
   const byDigits = new Map<number, [number, number]>();
   const byAsset = new Map<string, [number, number]>();
-  const boundsOf = (assetId: string): [number, number] => {
-    let bounds = byAsset.get(assetId);
-    if (!bounds) {
-      const asset = view.assets.get(assetId);
-      const digits = asset ? currencyDecimals(asset.currency) : 2;
-      bounds = byDigits.get(digits) ?? amountBounds(term, digits);
-      byDigits.set(digits, bounds);
-      byAsset.set(assetId, bounds);
-    }
-    return bounds;
+  for (const asset of view.assets.values()) {
+    const digits = currencyDecimals(asset.currency);
+    let bounds = byDigits.get(digits);
+    if (!bounds) byDigits.set(digits, (bounds = amountBounds(term, digits)));
+    byAsset.set(asset.id, bounds);
+  }
+  const fallback = amountBounds(term, 2);
+  const within = (amount: number, assetId: string) => {
+    const [min, max] = byAsset.get(assetId) ?? fallback;
+    return amount >= min && amount <= max;
   };
-  return (e) => {
-    const [min, max] = boundsOf(e.asset);
-    if (e.amount >= min && e.amount <= max) return true;
-    if (e.type !== 'transfer' || e.toAmount <= 0) return false;
-    const [toMin, toMax] = boundsOf(e.toAsset);
-    return e.toAmount >= toMin && e.toAmount <= toMax;
-  };
+  const transfer = (e: Entry) => e.type === 'transfer' && e.toAmount > 0 && within(e.toAmount, e.toAsset);
+  if (byDigits.size <= 1) {
+    // one number of decimals among all assets (the usual case): no per-record lookup
+    const [min, max] = byDigits.values().next().value ?? fallback;
+    return (e) => (e.amount >= min && e.amount <= max) || transfer(e);
+  }
+  return (e) => within(e.amount, e.asset) || transfer(e);
 }
 
 /** Compiles parsed terms (search-query.ts) against a user's view; dates in `timeZone`. */
