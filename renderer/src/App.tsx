@@ -9,6 +9,7 @@ import { onFeedMessage, usePushFeedConnection } from './lib/push-feed';
 import { AuthPage } from './screens/auth';
 import { NewPasswordPage } from './screens/auth/NewPasswordPage';
 import { LanguageSelect, ThemeToggle } from './components/Prefs';
+import { ShortcutLayer } from './components/Shortcuts';
 import { ROUTES, routeAt, titleKey } from './screens/routes';
 import { SCREEN_COMPONENTS } from './screens/screen-components';
 
@@ -135,6 +136,7 @@ function Shell({ path }: { path: string }) {
           </Group>
         </div>
       </nav>
+      <ShortcutLayer />
       <main className="pp-main" id="main">
         <Suspense fallback={<PageLoader />}>
           <Screen />

@@ -1,5 +1,6 @@
 import './styles/mantine.css';
 import './styles/app.css';
+import './styles/search.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n';

@@ -13,6 +13,7 @@ import { numberText } from '../../lib/parse-number';
 import { currencyDigits, toDateInput } from '../../lib/format';
 import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
 import { dateValue } from './record-date';
+import { showUndoToast } from './undo-toast';
 
 export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
   const { t } = useTranslation();
@@ -66,9 +67,9 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
     }
   };
   const onDelete = async () => {
-    const ok = await remove.run(() => call('accounting.delete', { id: record.id }));
-    if (ok) {
-      notifications.show({ color: 'teal', message: t('records.deleted') });
+    const answer = await remove.run(() => call('accounting.delete', { id: record.id }));
+    if (answer) {
+      showUndoToast(t('records.deleted'), answer.undoToken);
       onClose();
     }
   };
