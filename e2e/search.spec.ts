@@ -115,7 +115,7 @@ test('bulk re-categorise and re-tag, then undo from the toast', async ({ page })
 test('delete (one, and several with shift-click) can be undone for at least 10 s', async ({ page }) => {
   const { account, ids } = await open(page);
   await expectRows(page, 4);
-  await page.getByRole('button', { name: /Actions for .*Coffee beans/ }).click();
+  await list(page).getByRole('listitem').filter({ hasText: 'Coffee beans' }).getByRole('button', { name: 'Record actions' }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   await expectRows(page, 3);
   const toast = page.getByTestId('undo-toast');
@@ -140,7 +140,7 @@ test('delete (one, and several with shift-click) can be undone for at least 10 s
 
 test('duplicate a record: a copy dated today opens for editing', async ({ page }) => {
   const { account } = await open(page);
-  await page.getByRole('button', { name: /Actions for .*November rent/ }).click();
+  await list(page).getByRole('listitem').filter({ hasText: 'November rent' }).getByRole('button', { name: 'Record actions' }).click();
   await page.getByRole('menuitem', { name: 'Duplicate (dated today)' }).click();
   await expect(page.getByRole('dialog', { name: 'Edit Expense' })).toBeVisible();
   await expect(page.getByText('Record duplicated, dated today.', { exact: false })).toBeVisible();

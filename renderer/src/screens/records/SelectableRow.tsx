@@ -52,7 +52,7 @@ export const SelectableRow = memo(function SelectableRow({
       <RecordRow record={record} onOpen={actions.onOpen} f={f} t={t} />
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" aria-label={t('search.menuFor', { what: label })}>
+          <ActionIcon variant="subtle" color="gray" aria-label={t('search.menu')}>
             <Icon name="more" />
           </ActionIcon>
         </Menu.Target>
