@@ -98,6 +98,17 @@ export function compileSearch(view: UserLedgerView, terms: SearchTerm[], timeZon
     } else if (term.kind === 'amount') tests.push(amountTest(view, term));
     else tests.push(textTest(view, term));
   }
-  const test: Test = tests.length === 0 ? () => true : tests.length === 1 ? tests[0] : (e) => tests.every((t) => t(e));
+  const [first, second] = tests;
+  const test: Test =
+    tests.length === 0
+      ? () => true
+      : tests.length === 1
+        ? first
+        : tests.length === 2
+          ? (e) => first(e) && second(e)
+          : (e) => {
+              for (const t of tests) if (!t(e)) return false;
+              return true;
+            };
   return { from, to, test };
 }
