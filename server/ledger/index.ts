@@ -48,6 +48,11 @@ export function ledgerDomain() {
         });
       }, 50).unref();
     },
+    forgetUser(app, userId) {
+      // undo tokens hold copies of the account's records (server/ledger/undo.ts)
+      app.services.ledger.bulk.undo.forgetUser(userId);
+      return Promise.resolve();
+    },
     stop(app) {
       stopped = true;
       app.services.ledger.views.stop();
