@@ -79,7 +79,7 @@ const accountingDuplicate = defineAction({
   handler: (params, ctx) => ctx.app.services.ledger.bulk.duplicate(ctx.user.id, params.id, params.date),
 });
 
-/** Changes of many records, duplicates and undo (bulk-edits.ts). */
+/** Changes of many records, copies of a record and undo (bulk-edits.ts). */
 export const bulkActions = defineActions({
   'accounting.bulkUpdate': accountingBulkUpdate,
   'accounting.bulkDelete': accountingBulkDelete,

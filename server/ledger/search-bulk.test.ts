@@ -164,7 +164,7 @@ describe('bulk changes and undo', () => {
     expect(await t.api('accounting.undo', { token: 'nope' }, u.token)).toMatchObject({ status: 404 });
   });
 
-  it('duplicates a record dated now, without attachments, refusing foreign ids', async () => {
+  it('copies a record (accounting.duplicate) dated now, without attachments, refusing foreign ids', async () => {
     const { u, r } = await ledger();
     const copy = await ok('accounting.duplicate', { id: r.move }, u);
     expect(copy).toMatchObject({ type: 'transfer', amount: 100, toAmount: 712, description: 'to bank', date: clock.now(), attachments: [] });

@@ -22,7 +22,7 @@ export class LedgerService {
   readonly views: LedgerViews;
   readonly categories: CategoryService;
   readonly rates: RateService;
-  /** Bulk changes, duplicates and undo (bulk-edits.ts). */
+  /** Bulk changes, copies of a record and undo (bulk-edits.ts). */
   readonly bulk: BulkEdits;
   private readonly writes = new KeyedMutex();
 
