@@ -125,7 +125,7 @@ test('record income, expense and transfer', async () => {
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(page.getByTestId('record-totals')).toContainText('1 record');
   await filters.getByRole('button', { name: 'Clear' }).click();
-  await filters.getByRole('searchbox', { name: 'Search notes' }).fill('lunch');
+  await page.getByRole('searchbox', { name: 'Search records' }).fill('lunch');
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('button', { name: /Lunch/ })).toBeVisible();
   await filters.getByRole('button', { name: 'Clear' }).click();

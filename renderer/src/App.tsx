@@ -11,6 +11,7 @@ import { registerServiceWorker } from './lib/service-worker';
 import { onFeedMessage, feedText, usePushFeedConnection } from './lib/push-feed';
 import { AuthPage } from './screens/auth';
 import { NewPasswordPage } from './screens/auth/NewPasswordPage';
+import { ShortcutLayer } from './components/Shortcuts';
 import { routeAt, titleKey } from './screens/routes';
 import { SCREEN_COMPONENTS } from './screens/screen-components';
 
@@ -111,6 +112,7 @@ function Shell({ path }: { path: string }) {
   return (
     <div className="pp-shell">
       <Navigation path={path} />
+      <ShortcutLayer />
       <main className="pp-main" id="main">
         <Suspense fallback={<PageLoader />}>
           <Screen />

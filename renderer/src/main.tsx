@@ -3,6 +3,7 @@ import './styles/app.css';
 import './styles/ledger.css';
 import './styles/a11y.css';
 import './styles/polish.css';
+import './styles/search.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n';

@@ -61,6 +61,30 @@ export const ledgerErrors = errorCatalogue(
     tooManyPeriods: { code: 400, status: 400, message: (groupBy: string) => `Too many ${groupBy}s in this range; pick a coarser groupBy.` },
     unknownTimeZone: { code: 400, status: 400, message: (timeZone: string) => `Unknown time zone "${timeZone}".` },
 
+    /** The search syntax of accounting.query's `q` (server/ledger/search-query.ts); details name the problem and the token. */
+    badSearch: {
+      code: 400,
+      status: 400,
+      message: (problem: string, token: string) =>
+        ({
+          unclosedQuote: `The search has a quote that is not closed: ${token}`,
+          needsValue: `"${token}" needs a value after it, e.g. >100, tag:trip.`,
+          notAmountOrDate: `"${token}" needs an amount (100, 35.5) or a date (2026-11, 2026-11-03).`,
+          notADate: `${token} is not a date.`,
+          mixedRange: `"${token}" mixes an amount and a date; a range is two amounts or two dates.`,
+          emptyRange: `"${token}" is an empty range: the first value is after the second.`,
+          tooManyTerms: `The search has ${token} terms; at most 20 are allowed.`,
+        })[problem] ?? `The search cannot be read near "${token}".`,
+    },
+    /** accounting.undo: the token is unknown, expired, already used, another user's, or the server restarted since. */
+    undoUnavailable: { code: 404, status: 404, message: () => 'There is nothing to undo any more: undo is possible for 60 seconds after a change, once.' },
+    /** accounting.undo: a record of the change was changed again (or deleted/re-created) since. */
+    undoConflict: { code: 409, status: 409, message: () => 'Cannot undo: some of these records were changed since. Nothing was changed.' },
+    /** Bulk edits: a transfer cannot take a category. */
+    bulkTransferCategory: { code: 400, status: 400, message: (count: number) => `${count} of the selected records are transfers, which have no category. Nothing was changed.` },
+    bulkTooManyTags: { code: 400, status: 400, message: () => 'A record would have more than 20 tags. Nothing was changed.' },
+    bulkNothingToDo: { code: 400, status: 400, message: () => 'Give a category, tags to add or tags to remove.' },
+
     // ---------------------------------------------------------------- categories
     unknownCategory: { code: 400, status: 400, message: (type: string, name: string) => `Unknown ${type} category "${name}". Create it with category.create first.` },
     categoryExists: { code: 409, status: 409, message: (type: string, name: string) => `There is already a ${type} category "${name}".` },

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { assetActions } from './asset-actions';
+import { bulkActions } from './bulk-actions';
 import { categoryActions } from './category-actions';
 import { currencyActions } from './currency-actions';
 import { ledgerErrors } from './errors';
@@ -17,7 +18,7 @@ declare module '../app-context' {
 }
 
 /** Every action of the ledger, by name (docs/api.md lists them in this order). */
-export const ledgerActions = { ...assetActions, ...recordActions, ...categoryActions, ...currencyActions, ...statsActions, ...ioActions };
+export const ledgerActions = { ...assetActions, ...recordActions, ...bulkActions, ...categoryActions, ...currencyActions, ...statsActions, ...ioActions };
 
 /** Assets, records, categories, exchange rates, statistics, import/export. */
 export function ledgerDomain() {
@@ -46,6 +47,11 @@ export function ledgerDomain() {
           if (!stopped) app.log.warn('ledger: warming the views failed', { error: error instanceof Error ? error.message : String(error) });
         });
       }, 50).unref();
+    },
+    forgetUser(app, userId) {
+      // undo tokens hold copies of the account's records (server/ledger/undo.ts)
+      app.services.ledger.bulk.undo.forgetUser(userId);
+      return Promise.resolve();
     },
     stop(app) {
       stopped = true;

@@ -266,7 +266,7 @@ describe('records', () => {
     expect((await t.api('accounting.update', { id: created.id, asset: bank }, u.token)).code).toBe(2002); // bank has 0
     expect((await t.api('accounting.update', { id: created.id, amount: 0 }, u.token)).code).toBe(3003);
     expect((await t.api('accounting.update', { id: created.id, fee: 1 }, u.token)).code).toBe(400);
-    expect((await t.api('accounting.delete', { id: created.id }, u.token)).data).toEqual({ deleted: true });
+    expect((await t.api('accounting.delete', { id: created.id }, u.token)).data).toMatchObject({ deleted: true, undoToken: expect.any(String) });
     expect(await balance(u, cash)).toBe(100);
     expect((await t.api('accounting.delete', { id: created.id }, u.token)).code).toBe(3001);
     expect((await t.api('accounting.update', { id: 'nope', amount: 1 }, u.token)).code).toBe(3001);

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Id, Money, Ms, Page, PageSize, Text } from '../api/params';
+import { Id, Money, Ms, Page, PageSize, Text, TimeZone } from '../api/params';
+import { isTimeZone, localTimeZone } from '../lib/calendar';
 import { commonErrors } from '../lib/errors';
 import { filesErrors } from '../files/errors';
 import { ledgerErrors } from './errors';
@@ -8,6 +9,7 @@ import { OUT_OF_RANGE_ERROR } from './limits';
 import { listRecords } from './record-list';
 import { RECORD_TYPES, type RecordType } from './schema';
 import { RECORD_TEXT } from './text-limits';
+import { parseSearch } from './search-query';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './service';
 import { checkRange } from './stats';
 
@@ -57,7 +59,7 @@ const accountingCreate = defineAction({
 const accountingQuery = defineAction({
   summary: 'List records newest first, filtered, with the totals of the whole filtered set.',
   notes:
-    "`startDate` inclusive, `endDate` exclusive. `asset` matches the record's asset or a transfer's target. `text` searches descriptions (case-insensitive). Totals are in the base currency; records in a currency without a rate are listed in `totals.missingRates` and left out of the sums.",
+    "`startDate` inclusive, `endDate` exclusive. `asset` matches the record's asset or a transfer's target. `text` searches descriptions (case-insensitive). `q` is the search box (docs/ui.md, \"Search syntax\"): words match descriptions, categories, tags and asset names; `tag:x`, `cat:x`, `asset:x`; amounts `35.5`, `>100`, `<=50`, `100..200` in each record's currency; dates `2026-11`, `2026-11-03`, `>=2026-11-01`, `2026-09..2026-11` in `timeZone`; terms AND together and combine with the other filters. Totals are in the base currency; records in a currency without a rate are listed in `totals.missingRates` and left out of the sums.",
   auth: 'user',
   params: Params({
     type: Type.Optional(Type.String({ maxLength: 32 })),
@@ -67,6 +69,8 @@ const accountingQuery = defineAction({
     asset: Type.Optional(Id()),
     tag: Type.Optional(Type.String({ maxLength: 32 })),
     text: Type.Optional(Type.String({ maxLength: 200 })),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Search box text (docs/ui.md, "Search syntax").' })),
+    timeZone: Type.Optional(TimeZone("IANA time zone the dates of `q` are read in (default: this computer's).")),
     page: Type.Optional(Page()),
     pageSize: Type.Optional(PageSize(PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT)),
   }),
@@ -74,17 +78,22 @@ const accountingQuery = defineAction({
   errors: [
     [ledgerErrors.rows.unknownRecordTypeFilter, 'unknown type filter'],
     [commonErrors.rows.invalid, 'page or pageSize out of range, endDate not after startDate'],
+    [ledgerErrors.rows.badSearch, '`q` cannot be read: an unclosed quote, an operator without a value, an impossible date, an empty range, more than 20 terms'],
+    [ledgerErrors.rows.unknownTimeZone, 'unknown timeZone'],
   ],
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
     const type = params.type;
     if (type !== undefined && !isRecordType(type)) throw ledgerErrors.unknownRecordTypeFilter(type).at('type');
     if (params.startDate !== undefined && params.endDate !== undefined) checkRange(params.startDate, params.endDate);
+    if (params.timeZone !== undefined && !isTimeZone(params.timeZone)) throw ledgerErrors.unknownTimeZone(params.timeZone).at('timeZone');
+    const q = params.q?.trim();
+    const search = q ? { q, terms: parseSearch(q), timeZone: params.timeZone ?? localTimeZone() } : undefined;
     const page = params.page ?? 1;
     const pageSize = params.pageSize ?? PAGE_SIZE_DEFAULT;
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
-    const result = listRecords(view, currency, { ...params, type }, page, pageSize);
+    const result = listRecords(view, currency, { ...params, type, search }, page, pageSize);
     const docs = await service.recordsByIds(result.ids);
     return { list: docs.map((d) => service.recordView(view, d)), total: result.total, page, pageSize, totals: result.totals };
   },
@@ -136,7 +145,7 @@ const accountingDelete = defineAction({
   summary: 'Delete a record; balances follow at once. Attached files are kept.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: '`{deleted: true}`',
+  returns: "`{deleted: true, undoToken, undoUntil}`: accounting.undo with `undoToken` puts the record back (same id) for 60 s (kept in the server's memory: a restart forgets it).",
   errors: [
     [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.insufficientBalance, 'deleting this income would leave an asset that cannot be negative below zero'],

@@ -1,5 +1,7 @@
 import { MajorWriter, MinorSum } from '../lib/money';
+import { compileSearch } from './record-search';
 import type { RecordType } from './schema';
+import type { SearchTerm } from './search-query';
 import { Converter, type MissingRate } from './stats';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
 
@@ -13,6 +15,8 @@ export interface RecordFilter {
   tag?: string;
   /** Case-insensitive substring of the description. */
   text?: string;
+  /** A parsed search (`q`, search-query.ts) and the time zone its dates are read in. */
+  search?: { q: string; terms: SearchTerm[]; timeZone: string };
 }
 
 export interface RecordListPage {
@@ -38,7 +42,18 @@ interface FilteredRecords {
  * kept per filter until the ledger changes, so paging through a long list costs a slice per page.
  */
 export function listRecords(view: UserLedgerView, base: string, filter: RecordFilter, page: number, pageSize: number): RecordListPage {
-  const key = JSON.stringify([base, filter.type, filter.startDate, filter.endDate, filter.category, filter.asset, filter.tag, filter.text]);
+  const key = JSON.stringify([
+    base,
+    filter.type,
+    filter.startDate,
+    filter.endDate,
+    filter.category,
+    filter.asset,
+    filter.tag,
+    filter.text,
+    filter.search?.q,
+    filter.search?.timeZone,
+  ]);
   const all = view.memo(`records:${key}`, () => filterRecords(view, base, filter));
   const skip = (page - 1) * pageSize;
   return { ids: all.ids.slice(skip, skip + pageSize), total: all.ids.length, totals: all.totals };
@@ -46,8 +61,11 @@ export function listRecords(view: UserLedgerView, base: string, filter: RecordFi
 
 function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter): FilteredRecords {
   const entries = view.entries;
-  const from = filter.startDate !== undefined ? lowerBoundByDate(entries, filter.startDate) : 0;
-  const to = filter.endDate !== undefined ? lowerBoundByDate(entries, filter.endDate) : entries.length;
+  const search = filter.search && filter.search.terms.length > 0 ? compileSearch(view, filter.search.terms, filter.search.timeZone) : undefined;
+  const start = Math.max(filter.startDate ?? -Infinity, search?.from ?? -Infinity);
+  const end = Math.min(filter.endDate ?? Infinity, search?.to ?? Infinity);
+  const from = start > -Infinity ? lowerBoundByDate(entries, start) : 0;
+  const to = end < Infinity ? lowerBoundByDate(entries, end) : entries.length;
   const text = filter.text?.normalize('NFKC').toLowerCase();
   const category = filter.category?.normalize('NFKC').toLowerCase();
   const converter = new Converter(view, base);
@@ -56,7 +74,8 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
     (!category || e.category.toLowerCase() === category) &&
     (!filter.asset || e.asset === filter.asset || e.toAsset === filter.asset) &&
     (!filter.tag || e.tags.includes(filter.tag)) &&
-    (!text || e.searchText.includes(text));
+    (!text || e.searchText.includes(text)) &&
+    (!search || search.test(e));
   const ids: string[] = [];
   const income = new MinorSum();
   const expense = new MinorSum();

@@ -98,11 +98,14 @@ export function positiveMinor(amount: number, currency: string, field: string): 
   return toMinor(amount, currency, field);
 }
 
+/** What the balance rule reads of a record (a stored record or a view's entry). */
+export type BalanceEntry = Omit<Entry, 'textId'>;
+
 /**
  * Refuses (2002) a change that would leave an asset that cannot go negative below zero and
  * lower than it was. `before` entries are taken out, `after` entries put in.
  */
-export function checkBalances(view: UserLedgerView, before: Entry[], after: Entry[]): void {
+export function checkBalances(view: UserLedgerView, before: BalanceEntry[], after: BalanceEntry[]): void {
   assertLedgerInRange(view, { removed: before, records: after }, 'amount');
   const delta = new Map<string, number>();
   for (const entry of before) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) - d);

@@ -4,6 +4,7 @@ import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
 import { languageCurrency } from '../lib/languages';
 import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
+import { BulkEdits, type UndoAnswer } from './bulk-edits';
 import { CategoryService } from './categories';
 import { ledgerErrors } from './errors';
 import { assertLedgerInRange } from './limits';
@@ -22,12 +23,15 @@ export class LedgerService {
   readonly views: LedgerViews;
   readonly categories: CategoryService;
   readonly rates: RateService;
+  /** Bulk changes, copies of a record and undo (bulk-edits.ts). */
+  readonly bulk: BulkEdits;
   private readonly writes = new KeyedMutex();
 
   constructor(private readonly app: AppContext) {
     this.views = new LedgerViews(app.db);
     this.categories = new CategoryService(app);
     this.rates = new RateService(app, this.views, (userId, task) => this.exclusive(userId, task));
+    this.bulk = new BulkEdits(app, this);
   }
 
   private get assets(): RxCollection<AssetDoc> {
@@ -243,7 +247,7 @@ export class LedgerService {
    * Refuses (2002) a change that would leave an asset that cannot go negative below zero and
    * lower than it was. `before` entries are taken out, `after` entries put in.
    */
-  private checkBalances(view: UserLedgerView, before: Entry[], after: Entry[]): void {
+  private checkBalances(view: UserLedgerView, before: RecordDoc[], after: RecordDoc[]): void {
     checkBalances(view, before, after);
   }
 
@@ -302,7 +306,8 @@ export class LedgerService {
     });
   }
 
-  async deleteRecord(userId: string, id: string): Promise<{ deleted: true }> {
+  /** Deletes one record; the answer's token undoes it for 60 s (accounting.undo). */
+  async deleteRecord(userId: string, id: string): Promise<{ deleted: true } & UndoAnswer> {
     return this.exclusive(userId, async () => {
       const current = await this.ownRecord(userId, id);
       const view = await this.views.get(userId);
@@ -310,7 +315,7 @@ export class LedgerService {
       const doc = await this.records.findOne(id).exec();
       if (!doc) throw ledgerErrors.recordNotFound();
       await doc.remove();
-      return { deleted: true };
+      return { deleted: true, ...this.bulk.undo.remember(userId, [{ before: current, after: null }]) };
     });
   }
 

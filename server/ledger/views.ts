@@ -18,11 +18,16 @@ export interface Entry {
   date: number;
   tags: string[];
   searchText: string;
+  /**
+   * Index into the view's `texts`: the lower-cased description, category and tags of the record,
+   * interned, so a search tests each distinct text once, not each record (record-search.ts).
+   */
+  textId: number;
   /** When the record was written (bookkeeping streaks count these days). */
   createdAt: number;
 }
 
-function toEntry(doc: RecordDoc): Entry {
+function toEntry(doc: RecordDoc, intern: (text: string) => number): Entry {
   return {
     id: doc.id,
     type: doc.type,
@@ -35,6 +40,7 @@ function toEntry(doc: RecordDoc): Entry {
     date: doc.date,
     tags: doc.tags,
     searchText: doc.searchText,
+    textId: intern([doc.searchText, doc.category.normalize('NFKC').toLowerCase(), ...doc.tags.map((tag) => tag.normalize('NFKC').toLowerCase())].join('\u0001')),
     createdAt: doc.createdAt,
   };
 }
@@ -102,6 +108,17 @@ export class UserLedgerView {
     this.appended = 0;
   }
   readonly byId = new Map<string, Entry>();
+  /** The distinct search texts of the records (Entry.textId); grows until the next load. */
+  readonly texts: string[] = [];
+  private readonly textIds = new Map<string, number>();
+  private readonly intern = (text: string): number => {
+    let id = this.textIds.get(text);
+    if (id === undefined) {
+      id = this.texts.push(text) - 1;
+      this.textIds.set(text, id);
+    }
+    return id;
+  };
   /** Sum of the records' effects per asset, exact whatever arrives by sync (MinorSum). */
   readonly movement = new Map<string, MinorSum>();
   readonly counts = new Map<string, number>();
@@ -123,7 +140,9 @@ export class UserLedgerView {
 
   load(records: RecordDoc[], assets: AssetDoc[], rates: RateDoc[]): void {
     this.changed();
-    this.entries = records.map(toEntry).sort(compareEntries);
+    this.texts.length = 0;
+    this.textIds.clear();
+    this.entries = records.map((doc) => toEntry(doc, this.intern)).sort(compareEntries);
     this.byId.clear();
     this.movement.clear();
     this.counts.clear();
@@ -150,7 +169,7 @@ export class UserLedgerView {
 
   putRecord(doc: RecordDoc): void {
     this.removeRecord(doc.id);
-    const entry = toEntry(doc);
+    const entry = toEntry(doc, this.intern);
     this.byId.set(entry.id, entry);
     this.applyEffects(entry, 1);
     this.sortedEntries.push(entry);

@@ -23,6 +23,8 @@ export const ICON_PATHS = {
   up: 'M12 19V5M5 12l7-7 7 7',
   down: 'M12 5v14M19 12l-7 7-7-7',
   menu: 'M4 6h16M4 12h16M4 18h16',
+  search: 'M3 10a7 7 0 1 0 14 0a7 7 0 1 0-14 0M21 21l-6-6',
+  more: 'M5 12h.01M12 12h.01M19 12h.01',
 } as const;
 
 export type IconName = keyof typeof ICON_PATHS;

@@ -19,6 +19,7 @@ import { crossCurrencyText } from '../../lib/transfer';
 import { dateValue } from './record-date';
 import { DateField } from '../../components/DateField';
 import { ReceivedAmountField, receivedAmount, useConversion } from './ReceivedAmount';
+import { showUndoToast } from './undo-toast';
 
 export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClose: () => void }) {
   const { t } = useTranslation();
@@ -102,9 +103,9 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
     }
   };
   const onDelete = async () => {
-    const ok = await remove.run(() => call('accounting.delete', { id: record.id }));
-    if (ok) {
-      notifications.show({ color: 'teal', message: t('records.deleted') });
+    const answer = await remove.run(() => call('accounting.delete', { id: record.id }));
+    if (answer) {
+      showUndoToast(t('records.deleted'), answer.undoToken);
       onClose();
     }
   };

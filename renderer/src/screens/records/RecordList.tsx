@@ -1,16 +1,21 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Select, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../../api/client';
 import { ErrorNote } from '../../components/common';
-import { useDataVersion } from '../../lib/data';
+import { invalidate, useDataVersion } from '../../lib/data';
 import { fromDateInput, useFormat } from '../../lib/format';
 import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
 import { useDebounced } from '../../lib/use-debounced';
 import { EmptyLedger } from './EmptyLedger';
 import { RecordEditor } from './RecordEditor';
-import { PlaceholderRow, RecordRow, type TFn } from './RecordRow';
+import { BulkBar } from './BulkBar';
+import { type TFn } from './RecordRow';
+import { SelectableRow, type RowActions } from './SelectableRow';
+import { SELECT_ALL_MAX, useSelection } from './selection';
+import { showUndoToast } from './undo-toast';
 import { DateField } from '../../components/DateField';
 
 const PAGE_SIZE = 100;
@@ -24,24 +29,24 @@ interface Filters {
   asset: string | null;
   category: string | null;
   tag: string;
-  text: string;
 }
 
-const NO_FILTERS: Filters = { from: '', to: '', type: null, asset: null, category: null, tag: '', text: '' };
+const NO_FILTERS: Filters = { from: '', to: '', type: null, asset: null, category: null, tag: '' };
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 type QueryResult = ResultOf<'accounting.query'>;
 
 /**
  * Server-paged, virtualised list: only the pages under the visible rows are requested (100 rows a
  * page), and only the visible rows are in the DOM, so 100,000 records scroll like 100.
  */
-export function RecordList() {
+export function RecordList({ search, onSearch, onSearchError }: { search: string; onSearch: (q: string) => void; onSearchError: (error: ApiCallError | null) => void }) {
   const { t } = useTranslation();
   const f = useFormat();
   const assets = useAssets();
   const categories = useCategories();
   const version = useDataVersion();
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const textFilters = useDebounced({ tag: filters.tag, text: filters.text }, 300);
+  const textFilters = useDebounced({ tag: filters.tag, q: search }, 250);
   const [editing, setEditing] = useState<LedgerRecord | null>(null);
 
   const query = useMemo(() => {
@@ -54,7 +59,7 @@ export function RecordList() {
       startDate: startDate ?? undefined,
       endDate: endDay === null ? undefined : endDay + 86_400_000,
       tag: textFilters.tag.trim() || undefined,
-      text: textFilters.text.trim() || undefined,
+      ...(textFilters.q.trim() ? { q: textFilters.q.trim(), timeZone: TIME_ZONE } : {}),
     };
   }, [filters.type, filters.asset, filters.category, filters.from, filters.to, textFilters]);
   const queryKey = JSON.stringify(query);
@@ -76,13 +81,20 @@ export function RecordList() {
         setPages((prev) => new Map(prev).set(page, result.list));
         setMeta({ total: result.total, totals: result.totals });
         setError(null);
+        onSearchError(null);
       } catch (err) {
-        if (gen === generation.current) setError(err as ApiCallError);
+        if (gen !== generation.current) return;
+        // a search the server cannot read is shown under the search box, with no stale results
+        if (err instanceof ApiCallError && err.field === 'q') {
+          onSearchError(err);
+          setMeta(null);
+          setPages(new Map());
+        } else setError(err as ApiCallError);
       } finally {
         inFlight.current.delete(page);
       }
     },
-    [queryKey],
+    [queryKey, onSearchError],
   );
 
   // New filters or changed data: start over from page 1 (keep showing the old rows meanwhile).
@@ -107,7 +119,38 @@ export function RecordList() {
     for (let page = firstPage; page <= lastPage; page++) if (!pages.has(page)) void loadPage(page);
   }, [firstIndex, lastIndex, total, pages, loadPage]);
 
-  const rowAt = (index: number): LedgerRecord | undefined => pages.get(Math.floor(index / PAGE_SIZE) + 1)?.[index % PAGE_SIZE];
+  const rowAt = useCallback((index: number): LedgerRecord | undefined => pages.get(Math.floor(index / PAGE_SIZE) + 1)?.[index % PAGE_SIZE], [pages]);
+  const selection = useSelection(rowAt);
+  const clearSelection = selection.clear;
+  // new results, new selection: a bulk change never reaches records no longer listed
+  useEffect(() => clearSelection(), [queryKey, clearSelection]);
+  const actions = useMemo<RowActions>(
+    () => ({
+      onToggle: selection.toggle,
+      onOpen: setEditing,
+      onDuplicate: (record) => {
+        call('accounting.duplicate', { id: record.id }).then(
+          (copy) => {
+            invalidate();
+            notifications.show({ color: 'teal', message: t('search.duplicated') });
+            setEditing(copy);
+          },
+          (err: unknown) => setError(err as ApiCallError),
+        );
+      },
+      onDelete: (record) => {
+        call('accounting.delete', { id: record.id }).then(
+          (answer) => {
+            invalidate();
+            showUndoToast(t('records.deleted'), answer.undoToken);
+          },
+          (err: unknown) => setError(err as ApiCallError),
+        );
+      },
+    }),
+    [selection.toggle, t],
+  );
+  const allSelected = total > 0 && selection.selected.size >= Math.min(total, SELECT_ALL_MAX);
   const set = (patch: Partial<Filters>) => setFilters((prev) => ({ ...prev, ...patch }));
   const allCategories = useMemo(() => [...new Set(categories.list.map((c) => c.name))], [categories.list]);
   const currency = meta?.totals.currency ?? assets.baseCurrency;
@@ -151,8 +194,15 @@ export function RecordList() {
           data={allCategories}
         />
         <TextInput size="xs" label={t('records.tag')} value={filters.tag} onChange={(e) => set({ tag: e.currentTarget.value })} />
-        <TextInput size="xs" label={t('records.search')} type="search" value={filters.text} onChange={(e) => set({ text: e.currentTarget.value })} />
-        <Button size="xs" variant="subtle" onClick={() => setFilters(NO_FILTERS)} disabled={JSON.stringify(filters) === JSON.stringify(NO_FILTERS)}>
+        <Button
+          size="xs"
+          variant="subtle"
+          onClick={() => {
+            setFilters(NO_FILTERS);
+            onSearch('');
+          }}
+          disabled={JSON.stringify(filters) === JSON.stringify(NO_FILTERS) && search === ''}
+        >
           {t('records.clearFilters')}
         </Button>
       </div>
@@ -173,21 +223,41 @@ export function RecordList() {
         )}
       </Group>
       <ErrorNote error={error} onRetry={() => void loadPage(1)} />
-      <div className="pp-row pp-row-head" aria-hidden="true">
-        <span>{t('records.date')}</span>
-        <span>{t('records.description')}</span>
-        <span>{t('records.asset')}</span>
-        <span>{t('records.tags')}</span>
-        <span className="pp-cell-amount">{t('records.amount')}</span>
+      {selection.list.length > 0 && <BulkBar selected={selection.list} onClear={selection.clear} />}
+      <div className="pp-select-row pp-select-head">
+        <Checkbox
+          size="xs"
+          aria-label={total > SELECT_ALL_MAX ? t('search.selectFirst', { count: SELECT_ALL_MAX }) : t('search.selectAll', { count: total })}
+          checked={allSelected}
+          indeterminate={!allSelected && selection.selected.size > 0}
+          disabled={total === 0}
+          onChange={() => (selection.selected.size > 0 ? selection.clear() : void selection.selectAll(query, total).catch((err: unknown) => setError(err as ApiCallError)))}
+        />
+        <div className="pp-row pp-row-head" aria-hidden="true">
+          <span>{t('records.date')}</span>
+          <span>{t('records.description')}</span>
+          <span>{t('records.asset')}</span>
+          <span>{t('records.tags')}</span>
+          <span className="pp-cell-amount">{t('records.amount')}</span>
+        </div>
+        <span />
       </div>
       <div ref={scrollRef} className="pp-list-viewport" data-testid="record-list">
-        {meta && total === 0 && <EmptyLedger filtered={Object.values(query).some((v) => v !== undefined)} onClear={() => setFilters(NO_FILTERS)} />}
+        {meta && total === 0 && (
+          <EmptyLedger
+            filtered={Object.values(query).some((v) => v !== undefined)}
+            onClear={() => {
+              setFilters(NO_FILTERS);
+              onSearch('');
+            }}
+          />
+        )}
         <div className="pp-list-inner" role="list" aria-label={t('records.list')} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const record = rowAt(item.index);
             return (
               <div key={item.key} role="listitem" className="pp-row-slot" style={{ transform: `translateY(${item.start}px)` }} aria-setsize={total} aria-posinset={item.index + 1}>
-                {record ? <RecordRow record={record} onOpen={setEditing} f={f} t={t as TFn} /> : <PlaceholderRow />}
+                <SelectableRow record={record} index={item.index} selected={record ? selection.selected.has(record.id) : false} actions={actions} f={f} t={t as TFn} />
               </div>
             );
           })}
