@@ -9,7 +9,21 @@ const TESTS = ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'server/test-supp
 
 export default tseslint.config(
   // renderer/public/: plain browser scripts (service worker, offline page) that Vite copies as they are.
-  { ignores: ['dist/**', 'renderer/public/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'vendor/**', 'examples/**', '**/*.mjs', '**/*.cjs', '**/*.d.mts', 'renderer/src/api/generated/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'renderer/public/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'vendor/**',
+      'examples/**',
+      '**/*.mjs',
+      '**/*.cjs',
+      '**/*.d.mts',
+      'renderer/src/api/generated/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   comments.recommended,

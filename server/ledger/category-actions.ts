@@ -32,7 +32,11 @@ const categoryCreate = defineAction({
 const categoryUpdate = defineAction({
   summary: 'Rename a category or change its icon; its records follow the new name.',
   auth: 'user',
-  params: Params({ id: Id(), name: Type.Optional(Text(CATEGORY_TEXT.name, { minLength: 1, pattern: '\\S', hint: 'notBlank' })), icon: Type.Optional(Type.String({ maxLength: 200 })) }),
+  params: Params({
+    id: Id(),
+    name: Type.Optional(Text(CATEGORY_TEXT.name, { minLength: 1, pattern: '\\S', hint: 'notBlank' })),
+    icon: Type.Optional(Type.String({ maxLength: 200 })),
+  }),
   returns: CATEGORY_SHAPE,
   errors: [
     [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],

@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { paramLimits } from '../../api/param-limits';

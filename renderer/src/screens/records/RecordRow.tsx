@@ -55,7 +55,8 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
         </span>{' '}
         <span className="pp-row-sub">{sub}</span>
       </span>{' '}
-      <span className="pp-cell">{where}</span> <span className="pp-cell pp-row-sub">{tags}</span> <span className={`pp-cell pp-cell-amount ${tone}`}>{bothAmounts(f.locale, record) ?? amount}</span>
+      <span className="pp-cell">{where}</span> <span className="pp-cell pp-row-sub">{tags}</span>{' '}
+      <span className={`pp-cell pp-cell-amount ${tone}`}>{bothAmounts(f.locale, record) ?? amount}</span>
     </button>
   );
 });
