@@ -128,7 +128,7 @@ test('switching to English offers to rename the untouched defaults; edited ones 
   // The records kept their money and follow the new names; the list and its dates are in English now.
   // (signInPage sets the language at every page load: move within the app.)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Records' }).click();
-  const rows = page.getByRole('search').locator('xpath=..');
+  const rows = page.getByRole('region', { name: 'Records' });
   await expect(rows).toContainText('Food');
   await expect(rows).toContainText('打车');
   await expect(page.getByRole('textbox', { name: 'Date' })).toHaveValue(todayEn);

@@ -200,7 +200,7 @@ test.describe('finishing touches', () => {
     await expect(empty).not.toContainText('No records match.');
     await empty.getByRole('button', { name: 'Add the first expense' }).click();
     await expect(page.getByRole('textbox', { name: 'Amount' })).toBeFocused();
-    await page.getByRole('searchbox', { name: 'Search notes' }).fill('nothing like this');
+    await page.getByRole('searchbox', { name: 'Search records' }).fill('nothing like this');
     await expect(empty).toContainText('No records match.');
     watch.expectClean();
   });

@@ -199,6 +199,7 @@ test.describe('every screen at every width', () => {
     await page.getByRole('button', { name: 'Open the menu' }).click();
     await page.getByRole('dialog').getByRole('link', { name: 'Statistics' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Statistics' })).toBeVisible();
+    await expect(page.getByRole('dialog')).toBeHidden(); // choosing a screen closes the drawer
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await expect(page.getByRole('button', { name: 'Open the menu' })).toBeHidden();

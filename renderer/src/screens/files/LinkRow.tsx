@@ -44,7 +44,7 @@ export function LinkRow({ link, onToggle, onDelete }: { link: LinkItem; onToggle
       </Table.Td>
       <Table.Td>{link.lastAccessAt ? f.date(link.lastAccessAt, 'datetime') : '—'}</Table.Td>
       <Table.Td>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4}>
           <Badge variant="light" color={link.isPublic ? 'teal' : 'gray'} style={{ flex: 'none' }}>
             {link.isPublic ? t('links.publicBadge') : t('links.privateBadge')}
           </Badge>

@@ -95,7 +95,7 @@ export function LinksTab() {
                 <Table.Th>{t('links.target')}</Table.Th>
                 <Table.Th ta="right">{t('links.clicks')}</Table.Th>
                 <Table.Th>{t('links.lastAccess')}</Table.Th>
-                <Table.Th miw={170}>{t('push.status')}</Table.Th>
+                <Table.Th>{t('push.status')}</Table.Th>
                 <ActionsHeader width={90} />
               </Table.Tr>
             </Table.Thead>

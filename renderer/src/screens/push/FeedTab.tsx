@@ -34,8 +34,8 @@ export function FeedTab() {
         <Stack gap="sm" component="ul" className="pp-plain-list" aria-label={t('push.feedList')}>
           {items.map((m) => (
             <li key={m.id} className="pp-feed-item">
-              <Group justify="space-between" wrap="nowrap">
-                <Text fw={600} size="sm">
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Text fw={600} size="sm" className="pp-feed-title">
                   {m.title}
                 </Text>
                 <Text size="xs" c="dimmed">

@@ -22,7 +22,7 @@ export function WalletNote() {
   if (seen || !wallet.data) return null;
   const { received } = wallet.data;
   return (
-    <Alert color="yellow" variant="light" className="pp-wallet-note" title={t('savings.walletNote.title')} data-testid="wallet-note">
+    <Alert color="teal" variant="light" className="pp-wallet-note" title={t('savings.walletNote.title')} data-testid="wallet-note">
       <Text size="sm">{t('savings.walletNote.text', { welcome: coins(received.welcome) })}</Text>
       <Text size="sm" mt={4}>
         {t('savings.received', {
