@@ -335,6 +335,7 @@ test('the main forms work with the keyboard alone, with a visible focus and Esca
   await tabTo(page, assetType);
   const typeBefore = await assetType.inputValue();
   await page.keyboard.press('ArrowDown'); // opens the list
+  await expect(page.getByRole('listbox')).toBeVisible(); // the next key must reach the open list, not the closed input
   await page.keyboard.press('ArrowDown'); // the next type
   await page.keyboard.press('Enter');
   await expect(assetType).not.toHaveValue(typeBefore);
