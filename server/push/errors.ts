@@ -70,6 +70,12 @@ export const pushErrors = errorCatalogue(
     despTooLong: { code: 400, status: 400, message: (max: number, length: number) => `desp is longer than ${max} characters (${length}).` },
     fieldRepeated: { code: 400, status: 400, message: (name: string) => `"${name}" was given more than once; send it once.` },
     fieldNotText: { code: 400, status: 400, message: (name: string) => `"${name}" must be text.` },
+    badPriority: {
+      code: 400,
+      status: 400,
+      message: (given: string) => `priority "${given}" is not one PennyPost knows: use low, normal, high or urgent (or 1–5 as ntfy counts).`,
+    },
+    groupTooLong: { code: 400, status: 400, message: (max: number, length: number) => `group is longer than ${max} characters (${length}).` },
   },
   'push',
 );

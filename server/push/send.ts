@@ -9,6 +9,7 @@ import { deliver } from './deliver';
 import { pushErrors } from './errors';
 import type { HistoryStore } from './history';
 import { isAppKeyShape } from './keys';
+import { messageOptionsOf, type MessageOptions } from './message-options';
 import type { DeliveryResult, MessageDoc, MessageStatus, TargetDoc } from './schema';
 import { answer, summarize, textField, type SendAnswer, type SendData } from './send-answer';
 import type { TargetStore } from './targets';
@@ -48,6 +49,7 @@ export class PushSender {
     let title: string;
     let desp: string;
     let app: TargetDoc | undefined;
+    let options: MessageOptions;
     try {
       await this.perAddress.consumeAddress(caller);
       // Validation comes before any lookup (seed §1).
@@ -58,6 +60,7 @@ export class PushSender {
       if (title.trim() === '') throw pushErrors.titleRequired().at('title');
       if (title.length > settings.titleMaxLength) throw pushErrors.titleTooLong(settings.titleMaxLength, title.length).at('title');
       if (desp.length > settings.despMaxLength) throw pushErrors.despTooLong(settings.despMaxLength, desp.length).at('desp');
+      options = messageOptionsOf(input);
       app = isAppKeyShape(appKey) ? this.ctx.targets.appByKey(appKey) : undefined;
       if (!app) throw pushErrors.unknownAppKey();
       await this.perAppKey.consume(app.id);
@@ -65,10 +68,10 @@ export class PushSender {
       if (error instanceof DomainError) return answer(error.status, error.code, error.message, error.details, error.headers);
       throw error;
     }
-    return this.deliverPush(app, title, desp, caller);
+    return this.deliverPush(app, title, desp, options, caller);
   }
 
-  private async deliverPush(app: TargetDoc, title: string, desp: string, caller: string): Promise<SendAnswer> {
+  private async deliverPush(app: TargetDoc, title: string, desp: string, options: MessageOptions, caller: string): Promise<SendAnswer> {
     const { app: context, targets, history } = this.ctx;
     const settings = context.settings.get().push;
     const channel = targets.get(app.channelId);
@@ -156,7 +159,7 @@ export class PushSender {
 
     let results: DeliveryResult[];
     try {
-      const payload = driver.render({ id, userId: app.userId, appId: app.id, appName: app.name, title, desp, time: now, url: outboundUrl, pagePath }, app);
+      const payload = driver.render({ id, userId: app.userId, appId: app.id, appName: app.name, title, desp, ...options, time: now, url: outboundUrl, pagePath }, app);
       const delivery = this.ctx.link(channel.type).delivery(channel, config, payload);
       results = await deliver({
         targets: recipients,

@@ -16,6 +16,8 @@ const message: OutgoingMessage = {
   desp: '3 jobs OK',
   time: 1_767_000_000_000,
   pagePath: '/m/token',
+  priority: 'normal',
+  group: '',
 };
 const app = { messageType: '', templateId: '', templateFields: {} } as const;
 const channel = { id: 'c1', name: 'This computer', userId: 'u1' };

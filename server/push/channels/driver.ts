@@ -4,6 +4,7 @@ import type { DomainError } from '../../lib/errors';
 import type { DeliveryTarget, Failure, Outcome } from '../deliver';
 import type { DesktopHub } from '../desktop';
 import { maskSecret } from '../keys';
+import type { Priority } from '../message-options';
 import type { MessageType } from '../schema';
 
 /**
@@ -70,6 +71,10 @@ export interface OutgoingMessage {
   appName: string;
   title: string;
   desp: string;
+  /** How urgent (the sender's `priority`; 'normal' when not given): each driver maps it to its channel's notion. */
+  priority: Priority;
+  /** The thread or group it belongs to ('' = none), for channels that have threads or groups. */
+  group: string;
   /** When it was sent (ms). */
   time: number;
   /** Link to the message page for messages that leave this machine (only with a public base URL). */

@@ -1,5 +1,6 @@
 import { call, CallError } from '../http-client';
 import type { Outcome } from '../deliver';
+import type { Priority } from '../message-options';
 import { isHttpUrl, sameOrigin } from './urls';
 
 /**
@@ -50,6 +51,20 @@ export interface WebhookMessage {
   /** Link to the message page, when a public base URL is configured. */
   url?: string;
   time: number;
+  /** The push's priority; 'normal' leaves the channel's configured priority. */
+  priority?: Priority;
+  /** The push's group ('' = none): Bark groups by it (else by the app's name). */
+  group?: string;
+}
+
+/** ntfy's 1–5 for a push: 'normal' keeps the channel's setting (0 = the receiver's default). */
+const NTFY_PRIORITY: Record<Priority, number> = { low: 2, normal: 0, high: 4, urgent: 5 };
+/** Bark's interruption levels. */
+const BARK_LEVEL: Record<Priority, string> = { low: 'passive', normal: '', high: 'timeSensitive', urgent: 'critical' };
+
+/** The 1–5 priority a request carries (0 = none): the push's own, else the channel's. */
+function priorityFor(config: WebhookConfig, message: WebhookMessage): number {
+  return NTFY_PRIORITY[message.priority ?? 'normal'] || config.priority;
 }
 
 function joinUrl(base: string, path: string): string {
@@ -97,14 +112,14 @@ function buildRequest(config: WebhookConfig, address: string, message: WebhookMe
         ...(message.desp ? { title: message.title } : {}),
         markdown: true,
         ...(message.url ? { click: message.url } : {}),
-        ...(config.priority ? { priority: config.priority } : {}),
+        ...(priorityFor(config, message) ? { priority: priorityFor(config, message) } : {}),
       };
       return { url: joinUrl(root, ''), headers: json, body: JSON.stringify(body) };
     }
     case 'gotify': {
       const extras: Record<string, unknown> = { 'client::display': { contentType: 'text/markdown' } };
       if (message.url) extras['client::notification'] = { click: { url: message.url } };
-      const body = { title: message.title, message: text, ...(config.priority ? { priority: config.priority * 2 } : {}), extras };
+      const body = { title: message.title, message: text, ...(priorityFor(config, message) ? { priority: priorityFor(config, message) * 2 } : {}), extras };
       return { url: joinUrl(base, 'message'), headers: { ...json, 'x-gotify-key': address }, body: JSON.stringify(body) };
     }
     case 'bark': {
@@ -112,7 +127,8 @@ function buildRequest(config: WebhookConfig, address: string, message: WebhookMe
         device_key: address,
         ...(message.desp ? { title: message.title } : {}),
         body: text,
-        group: message.appName,
+        group: message.group || message.appName,
+        ...(BARK_LEVEL[message.priority ?? 'normal'] ? { level: BARK_LEVEL[message.priority ?? 'normal'] } : {}),
         ...(message.url ? { url: message.url } : {}),
       };
       return { url: joinUrl(base, 'push'), headers: json, body: JSON.stringify(body) };
@@ -124,6 +140,8 @@ function buildRequest(config: WebhookConfig, address: string, message: WebhookMe
         title: message.title,
         desp: message.desp,
         ...(message.url ? { url: message.url } : {}),
+        priority: message.priority ?? 'normal',
+        ...(message.group ? { group: message.group } : {}),
         time: message.time,
         timeIso: new Date(message.time).toISOString(),
       };

@@ -19,6 +19,8 @@ const message: OutgoingMessage = {
   time: 1_767_000_000_000,
   url: 'https://pp.example.net/m/token',
   pagePath: '/m/token',
+  priority: 'normal',
+  group: '',
 };
 const app: AppForm = { messageType: 'custom', templateId: '', templateFields: {} };
 
@@ -124,7 +126,16 @@ describe('webhook delivery (local receiver)', () => {
   it('renders the message once and posts it to each recipient in the format’s shape, with the token for the channel’s server', async () => {
     const ntfy = webhookChannel.normalize({ format: 'ntfy', url: receiver.url, token: 'tk_verysecrettoken1234', priority: 4 });
     const payload = webhookChannel.render(message, app);
-    expect(payload).toEqual({ pushId: 'm1', appName: 'Backups', title: 'Backup finished', desp: 'All **3** jobs OK', url: 'https://pp.example.net/m/token', time: message.time });
+    expect(payload).toEqual({
+      pushId: 'm1',
+      appName: 'Backups',
+      title: 'Backup finished',
+      desp: 'All **3** jobs OK',
+      url: 'https://pp.example.net/m/token',
+      time: message.time,
+      priority: 'normal',
+      group: '',
+    });
     const outcome = await link.delivery(channel, ntfy, payload).send({ label: 'alerts', address: 'alerts' }, 1000);
     expect(outcome).toEqual({ ok: true, msgId: 'abc123' });
     expect(received[0]).toMatchObject({

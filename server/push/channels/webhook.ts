@@ -122,7 +122,16 @@ export const webhookChannel: ChannelDriver<WebhookConfig, WebhookMessage, 'webho
     return null;
   },
 
-  render: (message) => ({ pushId: message.id, appName: message.appName, title: message.title, desp: message.desp, url: message.url, time: message.time }),
+  render: (message) => ({
+    pushId: message.id,
+    appName: message.appName,
+    title: message.title,
+    desp: message.desp,
+    url: message.url,
+    time: message.time,
+    priority: message.priority,
+    group: message.group,
+  }),
 
   connect: () => ({
     delivery: (_channel, webhook, message) => ({

@@ -18,6 +18,8 @@ const message: OutgoingMessage = {
   time: new Date(2026, 0, 5, 9, 30, 0).getTime(),
   url: 'https://pp.example.net/m/token',
   pagePath: '/m/token',
+  priority: 'normal',
+  group: '',
 };
 const custom: AppForm = { messageType: 'custom', templateId: '', templateFields: {} };
 

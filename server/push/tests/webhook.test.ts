@@ -125,6 +125,7 @@ describe('body shapes', () => {
       title: 'Deploy',
       desp: 'v1.2.3 live',
       url: res.body.data.url,
+      priority: 'normal',
       time: expect.any(Number),
       timeIso: expect.any(String),
     });
