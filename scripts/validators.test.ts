@@ -47,3 +47,38 @@ describe("the UI's generated params validators (scripts/gen-validators.ts)", () 
     }
   });
 });
+
+describe("the UI's text limits (renderer/src/api/param-limits.ts textLimit)", () => {
+  it('exist for every field a form limits, the same for creating and editing', async () => {
+    const { textLimit } = await import('../renderer/src/api/param-limits');
+    const pairs: [Parameters<typeof textLimit>, Parameters<typeof textLimit>][] = [
+      [
+        ['asset.create', 'name'],
+        ['asset.update', 'name'],
+      ],
+      [
+        ['asset.create', 'description'],
+        ['asset.update', 'description'],
+      ],
+      [
+        ['accounting.create', 'description'],
+        ['accounting.update', 'description'],
+      ],
+      [
+        ['category.create', 'name'],
+        ['category.update', 'name'],
+      ],
+      [
+        ['savings.createGoal', 'title'],
+        ['savings.updateGoal', 'title'],
+      ],
+      [
+        ['savings.createGoal', 'description'],
+        ['savings.updateGoal', 'description'],
+      ],
+    ];
+    for (const [create, update] of pairs) expect(textLimit(...update), update.join(' ')).toBe(textLimit(...create));
+    expect(textLimit('accounting.create', 'tags')).toBe(32);
+    expect(() => textLimit('accounting.create', 'amount')).toThrow(/no maxLength/);
+  });
+});

@@ -39,8 +39,8 @@ export const LanguageParam = (
 ) => OneOf(LANGUAGES, { description });
 /**
  * Text of at most `maxLength` characters. The limit stays in the schema's type as a literal
- * (`TString & {maxLength: 100}`), so the UI can take it from the action's declaration
- * (renderer/src/lib/text-limits.ts) instead of a copy that could drift.
+ * (`TString & {maxLength: 100}`); the UI takes its limits from the generated param limits
+ * (scripts/gen-validators.ts) instead of a copy that could drift.
  */
 export const Text = <N extends number>(maxLength: N, options: Omit<StringOptions, 'maxLength'> = {}) =>
   Type.String({ ...options, maxLength }) as TString & { readonly maxLength: N };

@@ -21,3 +21,19 @@ const LIMITS = limitsJson as Record<string, Record<string, ParamLimits> | undefi
 export function paramLimits(action: ActionName, param: string): ParamLimits {
   return LIMITS[action]?.[param] ?? {};
 }
+
+/**
+ * The longest text a param takes (for a list, each item), as the server's schema declares it: the
+ * limit of a LimitedText field. A param without one is a mistake in the form, not a missing limit.
+ */
+export function textLimit(action: ActionName, param: string): number {
+  const limits = paramLimits(action, param);
+  const max = limits.maxLength ?? limits.items?.maxLength;
+  if (max === undefined) throw new Error(`${action}: params.${param} declares no maxLength`);
+  return max;
+}
+
+/** Characters as the server counts them (code points: an emoji is one). */
+export function textLength(text: string): number {
+  return Array.from(text).length;
+}

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Textarea, TextInput, type TextareaProps, type TextInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../lib/format';
-import { textLength } from '../lib/text-limits';
+import { textLength } from '../api/param-limits';
 
 /**
  * Text fields with the server's character limit (docs/ui.md, "Text limits"). Nothing is ever cut:

@@ -12,7 +12,7 @@ import { numberText } from '../../lib/parse-number';
 import { ASSET_TYPES, type Asset } from '../../lib/ledger';
 import { CurrencySelect } from '../../components/CurrencySelect';
 import { focusFirstInvalid, LimitedTextarea, LimitedTextInput, tooLong } from '../../components/LimitedText';
-import { TEXT_LIMITS } from '../../lib/text-limits';
+import { textLimit } from '../../api/param-limits';
 
 export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | null; baseCurrency: string; onClose: () => void }) {
   const { t } = useTranslation();
@@ -28,7 +28,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
     event.preventDefault();
     const form = event.currentTarget;
     if (!checkFields(opening)) return;
-    if (tooLong(name, TEXT_LIMITS.assetName) || tooLong(description, TEXT_LIMITS.assetDescription)) {
+    if (tooLong(name, textLimit('asset.create', 'name')) || tooLong(description, textLimit('asset.create', 'description'))) {
       focusFirstInvalid(form);
       return;
     }
@@ -53,7 +53,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
     <Modal opened onClose={onClose} title={asset ? t('assets.editTitle') : t('assets.new')}>
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
-          <LimitedTextInput label={t('assets.name')} value={name} onChange={setName} max={TEXT_LIMITS.assetName} required error={fieldErr('name')} data-autofocus />
+          <LimitedTextInput label={t('assets.name')} value={name} onChange={setName} max={textLimit('asset.create', 'name')} required error={fieldErr('name')} data-autofocus />
           <Group grow align="flex-start">
             <Select
               label={t('assets.type')}
@@ -75,7 +75,7 @@ export function AssetEditor({ asset, baseCurrency, onClose }: { asset: Asset | n
             label={t('assets.description')}
             value={description}
             onChange={setDescription}
-            max={TEXT_LIMITS.assetDescription}
+            max={textLimit('asset.create', 'description')}
             error={fieldErr('description')}
             autosize
             minRows={2}

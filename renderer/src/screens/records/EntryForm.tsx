@@ -2,7 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, SegmentedControl, Select, TagsInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { paramLimits } from '../../api/param-limits';
+import { paramLimits, textLimit } from '../../api/param-limits';
 import { call, type ParamsOf } from '../../api/client';
 import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
 import { focusFirstInvalid, LimitedTextInput, tooLong } from '../../components/LimitedText';
@@ -12,7 +12,6 @@ import { useErrorText } from '../../lib/errors';
 import { currencyDigits, toDateInput, useFormat } from '../../lib/format';
 import { lastCategory, rememberCategory, useAssets, useCategories, type RecordType } from '../../lib/ledger';
 import { navigate } from '../../lib/router';
-import { TEXT_LIMITS } from '../../lib/text-limits';
 import { crossCurrencyText } from '../../lib/transfer';
 import { dateValue } from './record-date';
 import { DateField } from '../../components/DateField';
@@ -74,7 +73,7 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
     setReceivedError(null);
     if (!asset) return;
     if (!checkFields(amount, ...(type === 'transfer' ? [fee, ...(crossCurrency ? [toAmount] : [])] : []))) return;
-    if (tooLong(description, TEXT_LIMITS.recordDescription)) {
+    if (tooLong(description, textLimit('accounting.create', 'description'))) {
       focusFirstInvalid(form);
       return;
     }
@@ -199,7 +198,7 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
           label={t('records.description')}
           value={description}
           onChange={setDescription}
-          max={TEXT_LIMITS.recordDescription}
+          max={textLimit('accounting.create', 'description')}
           error={fieldErr('description')}
         />
         <TagsInput

@@ -2,7 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, TagsInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { paramLimits } from '../../api/param-limits';
+import { paramLimits, textLimit } from '../../api/param-limits';
 import { call, type ParamsOf, type ResultOf } from '../../api/client';
 import { ErrorNote } from '../../components/common';
 import { AttachmentPicker, type PickedFile } from '../../components/AttachmentPicker';
@@ -14,7 +14,6 @@ import { useErrorText } from '../../lib/errors';
 import { numberText } from '../../lib/parse-number';
 import { currencyDigits, toDateInput, useFormat } from '../../lib/format';
 import { useAssets, useCategories, type LedgerRecord } from '../../lib/ledger';
-import { TEXT_LIMITS } from '../../lib/text-limits';
 import { crossCurrencyText } from '../../lib/transfer';
 import { dateValue } from './record-date';
 import { DateField } from '../../components/DateField';
@@ -73,7 +72,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
     const form = event.currentTarget;
     setReceivedError(null);
     if (!checkFields(amount, ...(record.type === 'transfer' ? [fee, ...(crossCurrency ? [toAmount] : [])] : []))) return;
-    if (tooLong(description, TEXT_LIMITS.recordDescription)) {
+    if (tooLong(description, textLimit('accounting.update', 'description'))) {
       focusFirstInvalid(form);
       return;
     }
@@ -157,7 +156,13 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
               {crossCurrency && <ReceivedAmountField field={toAmount} amount={amount.value} conversion={conversion} error={receivedError ?? fieldErr('toAmount')} />}
             </Group>
           )}
-          <LimitedTextInput label={t('records.description')} value={description} onChange={setDescription} max={TEXT_LIMITS.recordDescription} error={fieldErr('description')} />
+          <LimitedTextInput
+            label={t('records.description')}
+            value={description}
+            onChange={setDescription}
+            max={textLimit('accounting.update', 'description')}
+            error={fieldErr('description')}
+          />
           <TagsInput
             label={t('records.tags')}
             value={tags}

@@ -10,7 +10,7 @@ import { addDays, currencyDigits, fromDateInput, toDateInput } from '../../lib/f
 import { useAssets } from '../../lib/ledger';
 import { CurrencySelect } from '../../components/CurrencySelect';
 import { focusFirstInvalid, LimitedTextarea, LimitedTextInput, tooLong } from '../../components/LimitedText';
-import { TEXT_LIMITS } from '../../lib/text-limits';
+import { textLimit } from '../../api/param-limits';
 import type { Goal } from './goal';
 import { useRewardToast } from './rewards';
 import { DateField } from '../../components/DateField';
@@ -39,7 +39,7 @@ export function GoalEditor({ goal, onClose }: { goal?: Goal; onClose: () => void
     const form = event.currentTarget;
     const endDate = fromDateInput(end);
     if (endDate === null || !checkFields(target)) return;
-    if (tooLong(title, TEXT_LIMITS.goalTitle) || tooLong(description, TEXT_LIMITS.goalDescription)) {
+    if (tooLong(title, textLimit('savings.createGoal', 'title')) || tooLong(description, textLimit('savings.createGoal', 'description'))) {
       focusFirstInvalid(form);
       return;
     }
@@ -85,7 +85,7 @@ export function GoalEditor({ goal, onClose }: { goal?: Goal; onClose: () => void
             value={title}
             onChange={setTitle}
             required
-            max={TEXT_LIMITS.goalTitle}
+            max={textLimit('savings.createGoal', 'title')}
             error={fieldErr('title')}
             data-autofocus
           />
@@ -121,7 +121,7 @@ export function GoalEditor({ goal, onClose }: { goal?: Goal; onClose: () => void
             label={t('assets.description')}
             value={description}
             onChange={setDescription}
-            max={TEXT_LIMITS.goalDescription}
+            max={textLimit('savings.createGoal', 'description')}
             error={fieldErr('description')}
             autosize
             minRows={2}

@@ -7,7 +7,7 @@ import { focusFirstInvalid, LimitedTextInput, tooLong } from '../../components/L
 import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import type { Category } from '../../lib/ledger';
-import { TEXT_LIMITS } from '../../lib/text-limits';
+import { textLimit } from '../../api/param-limits';
 import { DeleteCategoryDialog } from './DeleteCategoryDialog';
 
 export function CategoryList({ type, list, loading, title }: { type: 'income' | 'expense'; list: Category[]; loading: boolean; title: string }) {
@@ -21,7 +21,7 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
   const remove = useAction();
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    if (tooLong(name, TEXT_LIMITS.categoryName)) {
+    if (tooLong(name, textLimit('category.create', 'name'))) {
       focusFirstInvalid(event.currentTarget);
       return;
     }
@@ -30,7 +30,7 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
   };
   const saveRename = async (event: SubmitEvent, id: string, newName: string) => {
     event.preventDefault();
-    if (tooLong(newName, TEXT_LIMITS.categoryName)) {
+    if (tooLong(newName, textLimit('category.create', 'name'))) {
       focusFirstInvalid(event.currentTarget);
       return;
     }
@@ -49,7 +49,7 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
             placeholder={t('settings.newCategoryPlaceholder')}
             value={name}
             onChange={setName}
-            max={TEXT_LIMITS.categoryName}
+            max={textLimit('category.create', 'name')}
             style={{ flex: 1 }}
             error={add.error ? errorText(add.error) : null}
           />
@@ -71,7 +71,7 @@ export function CategoryList({ type, list, loading, title }: { type: 'income' | 
                     aria-label={t('settings.renameCategory', { name: c.name })}
                     value={renaming.name}
                     onChange={(value) => setRenaming({ id: c.id, name: value })}
-                    max={TEXT_LIMITS.categoryName}
+                    max={textLimit('category.create', 'name')}
                     autoFocus
                     style={{ flex: 1 }}
                     error={rename.error ? errorText(rename.error) : null}
