@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { createAsset, assetBalance } from '../test-support/ledger';
 
 /** Issue 19: transfers across currencies shown and edited completely; text never cut silently. */
 
@@ -11,12 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function asset(user: User, params: Record<string, unknown>): Promise<string> {
-  const answer = await t.api('asset.create', { name: 'A', type: 'cash', currency: 'USD', ...params }, user.token);
-  if (answer.code !== 200) throw new Error(`${answer.code} ${answer.message}`);
-  return answer.data.id as string;
-}
-const balance = async (user: User, id: string) => (await t.api('asset.detail', { id }, user.token)).data.balance as number;
+const asset = (user: User, params: Record<string, unknown>) => createAsset(t, user, params);
+const balance = (user: User, id: string) => assetBalance(t, user, id);
 
 describe('currency.convert', () => {
   it('converts as a transfer without toAmount would, and names the stored rate it used', async () => {

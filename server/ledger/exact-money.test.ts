@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { createAsset } from '../test-support/ledger';
 import type { RecordDoc } from './schema';
 
 /** Issue 15, finding 6: every amount and every derived sum stays exact, or the write is refused. */
@@ -17,11 +18,7 @@ afterAll(() => t.close());
 const LIMIT = 10n ** 15n;
 const NEAR = 9_999_999_999_999.99; // 999,999,999,999,999 cents: the largest 2-decimal amount
 
-async function asset(user: User, params: Record<string, unknown>): Promise<string> {
-  const answer = await t.api('asset.create', { name: 'A', type: 'cash', currency: 'USD', ...params }, user.token);
-  if (answer.code !== 200) throw new Error(`${answer.code} ${answer.message}`);
-  return answer.data.id as string;
-}
+const asset = (user: User, params: Record<string, unknown>) => createAsset(t, user, params);
 
 /** Writes a record straight into the collection, as sync does (no API rule applies). */
 async function synced(user: User, assetId: string, type: 'income' | 'expense', amount: number): Promise<void> {

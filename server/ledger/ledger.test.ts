@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { createAsset, assetBalance } from '../test-support/ledger';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
@@ -10,15 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function asset(user: User, params: Record<string, unknown>): Promise<string> {
-  const answer = await t.api('asset.create', { name: 'A', type: 'cash', currency: 'USD', ...params }, user.token);
-  if (answer.code !== 200) throw new Error(`${answer.code} ${answer.message}`);
-  return answer.data.id as string;
-}
+const asset = (user: User, params: Record<string, unknown>) => createAsset(t, user, params);
 
-async function balance(user: User, id: string): Promise<number> {
-  return (await t.api('asset.detail', { id }, user.token)).data.balance as number;
-}
+const balance = (user: User, id: string) => assetBalance(t, user, id);
 
 describe('assets', () => {
   it('creates, lists with live balances, details, updates and soft-deletes', async () => {
