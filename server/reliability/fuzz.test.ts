@@ -206,7 +206,7 @@ const BAD_VALUES: unknown[] = [
 ];
 
 describe('every param of every action against bad values', () => {
-  it(`${FUZZED.length} actions: wrong types, edge strings, huge values, deep nesting`, { timeout: 150_000 }, async () => {
+  it(`${FUZZED.length} actions: wrong types, edge strings, huge values, deep nesting`, { timeout: 300_000 }, async () => {
     let requests = 0;
     for (const action of FUZZED) {
       const props = Object.keys((action.params as Partial<TObject>).properties ?? {}); // a OneOf params schema has none

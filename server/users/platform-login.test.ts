@@ -1,9 +1,12 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAlipay } from '../test-support/fakes/fake-alipay';
 import { FakeWechatOauth } from '../test-support/fakes/fake-wechat-oauth';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { alipaySignContent, extractJsonNode } from './providers/alipay';
+
+const rsaKeys = () => promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
 
 describe('platform sign-in not configured', () => {
   it('answers 400 saying which setting is missing', async () => {
@@ -120,7 +123,8 @@ describe('Alipay sign-in against a fake of alipay.system.oauth.token', () => {
   });
 
   it('refuses an answer that Alipay did not sign (502), and a request signed with the wrong app key (502)', async () => {
-    fake.forgeWith = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    // Generated off the event loop: a blocked loop can outlast the server's keep-alive timeout and break the next request.
+    fake.forgeWith = (await rsaKeys()).privateKey;
     try {
       const forged = await t.api('user.login', { platform: 'alipay', authCode: fake.issueCode('2088000000000002') });
       expect(forged.status).toBe(502);
@@ -128,7 +132,7 @@ describe('Alipay sign-in against a fake of alipay.system.oauth.token', () => {
     } finally {
       fake.forgeWith = null;
     }
-    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const otherKey = (await rsaKeys()).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     t.server.app.settings.update({ auth: { alipay: { ...fake.settings(), privateKey: otherKey } } });
     try {
       const badSignature = await t.api('user.login', { platform: 'alipay', authCode: fake.issueCode('2088000000000003') });
