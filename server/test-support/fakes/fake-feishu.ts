@@ -67,7 +67,7 @@ export class FakeFeishu {
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
     } catch {
-      return answer(9499, 'Bad Request');
+      return answer(19002, 'params error, invalid json');
     }
     if (!this.signatureOk(bot, body)) return answer(19021, 'sign match fail or timestamp is not within one hour from current time');
     const step = this.steps.shift();
