@@ -5,7 +5,7 @@ import { DomainError } from '../../lib/errors';
 import { FakeFeishu } from '../../test-support/fakes/fake-feishu';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
-import { feishuBody, feishuCard, feishuChannel, feishuSign, FEISHU_MARKDOWN_MAX_BYTES } from './feishu';
+import { feishuBody, feishuCard, feishuChannel, feishuFailure, feishuName, feishuSign, FEISHU_MARKDOWN_MAX_BYTES } from './feishu';
 
 /** The Feishu/Lark bot driver on its own: config, signature, masking, the card, and delivery to the fake Feishu. */
 
@@ -165,8 +165,9 @@ describe('feishu delivery (fake Feishu)', () => {
   });
 
   it('names Lark when the URL is Lark’s, and tests the channel with a test card', async () => {
-    const lark = feishuChannel.normalize({ webhookUrl: `https://open.larksuite.com/open-apis/bot/v2/hook/${HOOK}` });
-    expect(JSON.stringify(feishuChannel.mask(lark))).toContain('larksuite');
+    expect(feishuName(`https://open.larksuite.com/open-apis/bot/v2/hook/${HOOK}`)).toBe('Lark');
+    expect(feishuName(`https://open.feishu.cn/open-apis/bot/v2/hook/${HOOK}`)).toBe('Feishu');
+    expect(feishuFailure('Lark', 19021, '').message).toMatch(/^Lark refused the signature.*Lark allows one hour/);
     expect(await link.test(channel, signed, { timeoutMs: 1000, time: NOW })).toEqual({
       ok: true,
       message: "Feishu accepted the bot's webhook and signature and posted a test card to its group.",

@@ -42,7 +42,9 @@ beforeEach(() => {
   wecom.sent.length = 0;
   dingtalk.sent.length = 0;
   feishu.sent.length = 0;
+  wecom.steps.length = 0;
   dingtalk.steps.length = 0;
+  feishu.steps.length = 0;
 });
 
 /** A channel of a robot type and an app on it; the app key. */
@@ -74,6 +76,10 @@ describe('robot channels over HTTP', () => {
     expect(wecom.sent[0]).toEqual({ key: WECOM_KEY, msgtype: 'markdown', content: `**[nas] Disk full**\n\n**/var** at 98 %\n\n[Details](${res.body.data.url})`, mentioned: [] });
     await t.push(`/send/${appKey}`, { query: { title: 'Fire', priority: 'urgent' } });
     expect(wecom.sent[1]).toMatchObject({ msgtype: 'text', content: expect.stringMatching(/^Fire\n\nhttps:\/\/pp\.example\.net\/m\//), mentioned: ['@all'] });
+    // A per-minute limit is transient but not retried at once: one attempt.
+    wecom.steps.push({ errcode: 45009, errmsg: 'api freq out of limit' });
+    const limited = await t.push(`/send/${appKey}`, { json: { title: 'Again' } });
+    expect(limited.body.data.results[0]).toMatchObject({ ok: false, class: 'transient', errcode: 45009, attempts: 1 });
     const added = await t.call('push.addRecipient', { appId, address: 'someone' });
     expect(added).toMatchObject({ status: 400, message: expect.stringMatching(/need no recipients/) });
     expect(leaks(res.body)).toEqual([]);
@@ -110,6 +116,10 @@ describe('robot channels over HTTP', () => {
       ],
     });
     expect((await t.call('push.testChannel', { id: channelId })).data).toMatchObject({ ok: true, message: expect.stringMatching(/test card/) });
+    // Feishu's rate limit is per second as well: retried with backoff, it passes.
+    feishu.steps.push({ code: 11232, msg: 'frequency limited' });
+    const retried = await t.push(`/send/${appKey}`, { json: { title: 'Retry me' } });
+    expect(retried.body.data.results[0]).toMatchObject({ ok: true, attempts: 2 });
 
     // The masked values sent back keep the stored ones; a new webhook URL without the secret is refused.
     expect((await t.call('push.updateChannel', { id: channelId, config: masked })).code).toBe(200);
