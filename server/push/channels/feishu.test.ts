@@ -167,7 +167,7 @@ describe('feishu delivery (fake Feishu)', () => {
   it('names Lark when the URL is Lark’s, and tests the channel with a test card', async () => {
     expect(feishuName(`https://open.larksuite.com/open-apis/bot/v2/hook/${HOOK}`)).toBe('Lark');
     expect(feishuName(`https://open.feishu.cn/open-apis/bot/v2/hook/${HOOK}`)).toBe('Feishu');
-    expect(feishuFailure('Lark', 19021, '').message).toMatch(/^Lark refused the signature.*Lark allows one hour/);
+    expect(feishuFailure('Lark', 19021, '')).toMatchObject({ cls: 'systemic', message: expect.stringMatching(/^Lark refused the signature.*Lark allows one hour/) });
     expect(await link.test(channel, signed, { timeoutMs: 1000, time: NOW })).toEqual({
       ok: true,
       message: "Feishu accepted the bot's webhook and signature and posted a test card to its group.",

@@ -31,14 +31,14 @@ export const robotPush = (message: OutgoingMessage): RobotPush => ({
 });
 
 /** The official hosts of the robot services, to tell a URL pasted into the wrong channel type. */
-const SERVICE_HOSTS: Record<string, string> = {
-  'qyapi.weixin.qq.com': 'WeCom (企业微信) group robot',
-  'oapi.dingtalk.com': 'DingTalk robot',
-  'open.feishu.cn': 'Feishu robot',
-  'open.larksuite.com': 'Lark robot',
-};
+const SERVICE_HOSTS = new Map([
+  ['qyapi.weixin.qq.com', 'WeCom (企业微信) group robot'],
+  ['oapi.dingtalk.com', 'DingTalk robot'],
+  ['open.feishu.cn', 'Feishu robot'],
+  ['open.larksuite.com', 'Lark robot'],
+]);
 
-/** The part of a robot webhook URL that is its credential (the key, access token or hook id). */
+/** A checked robot webhook URL and its credential (the key, access token or hook id). */
 export interface RobotUrl {
   url: URL;
   credential: string;
@@ -55,7 +55,7 @@ export function parseRobotUrl(value: string, service: { name: string; hosts: rea
   if (!value) throw fail(`is required: the ${service.name}'s webhook URL, e.g. ${service.example}`);
   if (!isHttpUrl(value)) throw fail(`must be an http(s) URL, e.g. ${service.example}`);
   const url = new URL(value);
-  const other = SERVICE_HOSTS[url.hostname];
+  const other = SERVICE_HOSTS.get(url.hostname);
   if (other && !service.hosts.includes(url.hostname)) throw fail(`is the webhook URL of a ${other}: create a channel of that type for it`);
   if (service.hosts.includes(url.hostname) && url.protocol !== 'https:') throw fail(`must start with https:// for ${url.hostname}`);
   if (url.username || url.password) throw fail('must not carry a user name or password');
