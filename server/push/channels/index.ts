@@ -1,15 +1,18 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ChannelDriver } from './driver';
 import { desktopChannel } from './desktop';
+import { dingtalkChannel } from './dingtalk';
+import { feishuChannel } from './feishu';
 import { webhookChannel } from './webhook';
 import { wechatChannel } from './wechat';
+import { wecomChannel } from './wecom';
 
 /**
  * The channel types PennyPost delivers through, one driver each (./driver.ts says what a driver
  * owns). To add one: write `./<type>.ts` with its test, and list it here. The order is the order
  * of the `type` enum in the API.
  */
-const DRIVERS = [wechatChannel, desktopChannel, webhookChannel] as const;
+const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, wecomChannel, dingtalkChannel, feishuChannel] as const;
 
 export type ChannelType = (typeof DRIVERS)[number]['type'];
 export const CHANNEL_TYPES: readonly ChannelType[] = DRIVERS.map((driver) => driver.type);

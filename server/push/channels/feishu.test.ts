@@ -1,0 +1,178 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../lib/clock';
+import { DomainError } from '../../lib/errors';
+import { FakeFeishu } from '../../test-support/fakes/fake-feishu';
+import { DesktopHub } from '../desktop';
+import type { OutgoingMessage } from './driver';
+import { feishuBody, feishuCard, feishuChannel, feishuFailure, feishuName, feishuSign, FEISHU_MARKDOWN_MAX_BYTES } from './feishu';
+
+/** The Feishu/Lark bot driver on its own: config, signature, masking, the card, and delivery to the fake Feishu. */
+
+const HOOK = '2d4e6f80-1a3b-4c5d-8e9f-a0b1c2d3e4f5';
+const SECRET = 'Ulx4iWUw7X5w3mHtyfKbVf';
+const NOW = 1_767_000_000_000;
+const message: OutgoingMessage = {
+  id: 'm1',
+  userId: 'u1',
+  appId: 'a1',
+  appName: 'Backups',
+  title: 'Backup finished',
+  desp: 'All **3** jobs OK',
+  time: NOW,
+  url: 'https://pp.example.net/m/token',
+  pagePath: '/m/token',
+  priority: 'normal',
+  group: '',
+};
+const app = { messageType: '', templateId: '', templateFields: {} } as const;
+const channel = { id: 'c1', name: 'Ops group', userId: 'u1' };
+
+function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('feishu config', () => {
+  const feishu = `https://open.feishu.cn/open-apis/bot/v2/hook/${HOOK}`;
+  const lark = `https://open.larksuite.com/open-apis/bot/v2/hook/${HOOK}`;
+
+  it('takes a Feishu or Lark webhook URL (or any host with the hook path) and an optional secret', () => {
+    expect(feishuChannel.normalize({ webhookUrl: feishu })).toEqual({ webhookUrl: feishu, signingSecret: '' });
+    expect(feishuChannel.normalize({ webhookUrl: lark, signingSecret: SECRET })).toEqual({ webhookUrl: lark, signingSecret: SECRET });
+    expect(feishuChannel.normalize({ webhookUrl: `http://127.0.0.1:9/open-apis/bot/v2/hook/${HOOK}` }).webhookUrl).toMatch(/^http:\/\/127/);
+  });
+
+  it('refuses what cannot work, naming the field', () => {
+    expect(refusal(() => feishuChannel.normalize({ webhookUrl: 'https://open.feishu.cn/open-apis/bot/v2/hook/' }))).toMatchObject({
+      field: 'config.webhookUrl',
+      message: expect.stringMatching(/shape of a Feishu\/Lark bot/),
+    });
+    expect(refusal(() => feishuChannel.normalize({ webhookUrl: `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${HOOK}` })).message).toMatch(/WeCom/);
+    expect(refusal(() => feishuChannel.normalize({ webhookUrl: feishu, signingSecret: 'has spaces in it' })).field).toBe('config.signingSecret');
+  });
+
+  it('masks the URL (Feishu or Lark shows, the hook id does not) and the secret', () => {
+    expect(feishuChannel.mask(feishuChannel.normalize({ webhookUrl: lark, signingSecret: SECRET }))).toEqual({
+      webhookUrl: '•••• open.larksuite.com …e4f5',
+      signingSecret: '••••KbVf',
+    });
+    expect(feishuChannel.destination(feishuChannel.normalize({ webhookUrl: feishu }))).not.toBe(feishuChannel.destination(feishuChannel.normalize({ webhookUrl: lark })));
+  });
+
+  it('keeps no recipients', () => {
+    expect(refusal(() => feishuChannel.checkAddress(feishuChannel.normalize({ webhookUrl: feishu }), 'x')).field).toBe('appId');
+  });
+});
+
+describe('feishu signature and card', () => {
+  it('signs like Feishu’s own sample: HmacSHA256 keyed with timestamp\\nsecret over an empty message; the timestamp in seconds, as a string', () => {
+    expect(feishuSign(SECRET, 1_599_360_473)).toBe(createHmac('sha256', `1599360473\n${SECRET}`).update(Buffer.alloc(0)).digest('base64'));
+    const card = feishuCard(feishuChannel.render(message, app));
+    expect(feishuBody({ webhookUrl: '', signingSecret: SECRET }, card, NOW + 999)).toEqual({ timestamp: String(NOW / 1000), sign: feishuSign(SECRET, NOW / 1000), ...card });
+    expect(feishuBody({ webhookUrl: '', signingSecret: '' }, card, NOW)).toEqual(card);
+  });
+
+  it('renders an interactive card: header coloured by priority with the group, Markdown desp (@all when urgent), a Details button', () => {
+    const push = feishuChannel.render(message, app);
+    expect(feishuCard(push)).toEqual({
+      msg_type: 'interactive',
+      card: {
+        config: { wide_screen_mode: true },
+        header: { title: { tag: 'plain_text', content: 'Backup finished' }, template: 'blue' },
+        elements: [
+          { tag: 'markdown', content: 'All **3** jobs OK' },
+          { tag: 'action', actions: [{ tag: 'button', text: { tag: 'plain_text', content: 'Details' }, type: 'default', url: 'https://pp.example.net/m/token' }] },
+        ],
+      },
+    });
+    const urgent = feishuCard({ ...push, priority: 'urgent', group: 'nightly', desp: '', url: undefined });
+    expect(urgent.card.header).toEqual({ title: { tag: 'plain_text', content: '[nightly] Backup finished' }, template: 'red' });
+    expect(urgent.card.elements).toEqual([{ tag: 'markdown', content: '<at id=all></at> Backup finished' }]);
+    expect(feishuCard({ ...push, priority: 'low' }).card.header.template).toBe('grey');
+    expect(feishuCard({ ...push, priority: 'high' }).card.header.template).toBe('orange');
+    const long = feishuCard({ ...push, desp: '温度'.repeat(5000) });
+    expect(Buffer.byteLength((long.card.elements[0] as { content: string }).content)).toBeLessThanOrEqual(FEISHU_MARKDOWN_MAX_BYTES);
+  });
+});
+
+describe('feishu delivery (fake Feishu)', () => {
+  const clock = new ManualClock(NOW);
+  const fake = new FakeFeishu(() => NOW);
+  const link = feishuChannel.connect({ clock, desktop: new DesktopHub() });
+  let signed: ReturnType<typeof feishuChannel.normalize>;
+  const send = (config = signed, overrides: Partial<OutgoingMessage> = {}) =>
+    link.delivery(channel, config, feishuChannel.render({ ...message, ...overrides }, app)).send(feishuChannel.self!, 1000);
+
+  beforeAll(async () => {
+    await fake.start();
+    fake.bots.set(HOOK, { secret: SECRET });
+    fake.bots.set('plainbot-0001', {});
+    fake.bots.set('keywordbot-01', { keywords: ['告警'] });
+    signed = feishuChannel.normalize({ webhookUrl: fake.hook(HOOK), signingSecret: SECRET });
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => {
+    clock.set(NOW);
+    fake.sent.length = 0;
+    fake.steps.length = 0;
+    fake.resetLimits();
+  });
+
+  it('posts a signed card that the fake verifies, and an unsigned one to a bot without a secret', async () => {
+    expect(await send()).toEqual({ ok: true });
+    expect(await send(feishuChannel.normalize({ webhookUrl: fake.hook('plainbot-0001') }))).toEqual({ ok: true });
+    expect(fake.sent.map((s) => [s.id, s.msgType])).toEqual([
+      [HOOK, 'interactive'],
+      ['plainbot-0001', 'interactive'],
+    ]);
+    expect(fake.sent[0].body).toMatchObject({ header: { title: { content: 'Backup finished' } } });
+  });
+
+  it('a wrong secret, a clock off by more than an hour, or no signature: 19021, systemic, with a plain hint', async () => {
+    const wrong = await send({ ...signed, signingSecret: SECRET.slice(1) + 'x' });
+    expect(wrong).toMatchObject({ ok: false, cls: 'systemic', errcode: 19021, message: expect.stringMatching(/copy its secret again .* check this computer's clock/) });
+    clock.set(NOW + 3_600_999);
+    expect(await send()).toEqual({ ok: true });
+    clock.set(NOW - 3_601_000);
+    expect(await send()).toMatchObject({ cls: 'systemic', errcode: 19021 });
+    clock.set(NOW);
+    expect(await send({ ...signed, signingSecret: '' })).toMatchObject({ cls: 'systemic', errcode: 19021 });
+    expect(fake.sent).toHaveLength(1);
+  });
+
+  it('keywords, unknown hook, rate limits and other answers in their classes', async () => {
+    const keyword = feishuChannel.normalize({ webhookUrl: fake.hook('keywordbot-01') });
+    expect(await send(keyword)).toMatchObject({ cls: 'systemic', errcode: 19024, message: expect.stringMatching(/custom keywords/) });
+    expect(await send(keyword, { desp: '告警: disk full' })).toEqual({ ok: true });
+    expect(await send(feishuChannel.normalize({ webhookUrl: fake.hook('unknownbot-01') }))).toMatchObject({ cls: 'systemic', errcode: 19001 });
+    fake.perSecond = 1;
+    expect(await send()).toEqual({ ok: true });
+    expect(await send()).toMatchObject({ cls: 'transient', errcode: 11232, message: expect.stringMatching(/more slowly/) });
+    fake.perSecond = 5;
+    fake.steps.push({ code: 9499, msg: 'Too Many Requests' }, { status: 500 }, { code: 19022, msg: 'Ip Not Allowed' }, { code: 230099, msg: `bad ${HOOK}` });
+    expect(await send()).toMatchObject({ cls: 'transient', errcode: 9499 });
+    expect(await send()).toMatchObject({ cls: 'transient', errcode: 500 });
+    expect(await send()).toMatchObject({ cls: 'systemic', errcode: 19022 });
+    const other = await send();
+    expect(other).toMatchObject({ cls: 'recipient', errcode: 230099 });
+    expect(JSON.stringify(other)).not.toContain(HOOK);
+  });
+
+  it('names Lark when the URL is Lark’s, and tests the channel with a test card', async () => {
+    expect(feishuName(`https://open.larksuite.com/open-apis/bot/v2/hook/${HOOK}`)).toBe('Lark');
+    expect(feishuName(`https://open.feishu.cn/open-apis/bot/v2/hook/${HOOK}`)).toBe('Feishu');
+    expect(feishuFailure('Lark', 19021, '')).toMatchObject({ cls: 'systemic', message: expect.stringMatching(/^Lark refused the signature.*Lark allows one hour/) });
+    expect(await link.test(channel, signed, { timeoutMs: 1000, time: NOW })).toEqual({
+      ok: true,
+      message: "Feishu accepted the bot's webhook and signature and posted a test card to its group.",
+    });
+    expect(fake.sent.at(-1)?.body).toMatchObject({ header: { title: { content: 'PennyPost test message' } } });
+    expect(await link.test(channel, { ...signed, signingSecret: 'WrongSecret1' }, { timeoutMs: 1000, time: NOW })).toMatchObject({ ok: false, class: 'systemic', errcode: 19021 });
+  });
+});

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../lib/clock';
+import { DomainError } from '../../lib/errors';
+import { FakeWecom } from '../../test-support/fakes/fake-wecom';
+import { DesktopHub } from '../desktop';
+import type { OutgoingMessage } from './driver';
+import { wecomChannel, wecomMessage, WECOM_MARKDOWN_MAX_BYTES, WECOM_TEXT_MAX_BYTES } from './wecom';
+
+/** The WeCom group-robot driver on its own: config, masking, rendering, and delivery to the fake WeCom. */
+
+const KEY = '693a91f6-7f0e-4bc4-97a0-0ec2a1fa5a1b';
+const message: OutgoingMessage = {
+  id: 'm1',
+  userId: 'u1',
+  appId: 'a1',
+  appName: 'Backups',
+  title: 'Backup finished',
+  desp: 'All **3** jobs OK',
+  time: 1_767_000_000_000,
+  url: 'https://pp.example.net/m/token',
+  pagePath: '/m/token',
+  priority: 'normal',
+  group: '',
+};
+const app = { messageType: '', templateId: '', templateFields: {} } as const;
+const channel = { id: 'c1', name: 'Ops group', userId: 'u1' };
+
+function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('wecom config', () => {
+  const official = `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${KEY}`;
+
+  it('takes the webhook URL (any host with WeCom’s path and key) and defaults to Markdown', () => {
+    expect(wecomChannel.normalize({ webhookUrl: ` ${official} ` })).toEqual({ webhookUrl: official, wecomFormat: 'markdown' });
+    expect(wecomChannel.normalize({ webhookUrl: `http://127.0.0.1:9/cgi-bin/webhook/send?key=${KEY}`, wecomFormat: 'text' }).wecomFormat).toBe('text');
+  });
+
+  it('refuses what cannot be a WeCom robot, naming the field and never echoing the URL', () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{}, /webhookUrl is required/],
+      [{ webhookUrl: 'not a url' }, /must be an http\(s\) URL/],
+      [{ webhookUrl: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send' }, /shape of a WeCom group robot's webhook URL/],
+      [{ webhookUrl: 'https://example.net/hook?key=abcdefgh1234' }, /shape/],
+      [{ webhookUrl: `http://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${KEY}` }, /must start with https:\/\//],
+      [{ webhookUrl: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef123456' }, /webhook URL of a DingTalk robot: create a channel of that type/],
+    ];
+    for (const [input, pattern] of cases) {
+      const error = refusal(() => wecomChannel.normalize(input));
+      expect(error.field).toBe('config.webhookUrl');
+      expect(error.message).toMatch(pattern);
+      expect(error.message).not.toContain('abcdef123456');
+    }
+    expect(refusal(() => wecomChannel.normalize({ webhookUrl: official, wecomFormat: 'news' })).field).toBe('config.wecomFormat');
+  });
+
+  it('masks the URL so that the service shows but the key does not; the URL is the destination', () => {
+    const config = wecomChannel.normalize({ webhookUrl: official });
+    const masked = wecomChannel.mask(config);
+    expect(masked).toEqual({ webhookUrl: '•••• qyapi.weixin.qq.com …5a1b', wecomFormat: 'markdown' });
+    expect(JSON.stringify(masked)).not.toContain(KEY.slice(0, 8));
+    expect(wecomChannel.secrets).toEqual({ webhookUrl: 'webhook URL' });
+    expect(wecomChannel.destination(config)).toBe(official);
+    expect(wecomChannel.destination({ ...config, webhookUrl: official.replace('5a1b', '5a1c') })).not.toBe(wecomChannel.destination(config));
+  });
+
+  it('keeps no recipients: every push goes to the robot’s group', () => {
+    expect(wecomChannel.self).toMatchObject({ label: 'group', address: 'group' });
+    expect(refusal(() => wecomChannel.checkAddress(wecomChannel.normalize({ webhookUrl: official }), 'someone'))).toMatchObject({
+      field: 'appId',
+      message: expect.stringMatching(/need no recipients/),
+    });
+  });
+});
+
+describe('wecom messages', () => {
+  const push = wecomChannel.render(message, app);
+
+  it('Markdown: the title in bold (coloured by priority, with the group), the desp, a Details link', () => {
+    expect(wecomMessage({ wecomFormat: 'markdown' }, push)).toEqual({
+      msgtype: 'markdown',
+      markdown: { content: '**Backup finished**\n\nAll **3** jobs OK\n\n[Details](https://pp.example.net/m/token)' },
+    });
+    expect(wecomMessage({ wecomFormat: 'markdown' }, { ...push, priority: 'high', group: 'nightly' })).toMatchObject({
+      markdown: { content: expect.stringMatching(/^<font color="warning">\*\*\[nightly\] Backup finished\*\*<\/font>\n\n/) },
+    });
+    expect(wecomMessage({ wecomFormat: 'markdown' }, { ...push, priority: 'low', desp: '', url: undefined })).toEqual({
+      msgtype: 'markdown',
+      markdown: { content: '<font color="comment">**Backup finished**</font>' },
+    });
+  });
+
+  it('text, and urgent pushes as text mentioning everyone (WeCom’s Markdown cannot mention)', () => {
+    expect(wecomMessage({ wecomFormat: 'text' }, push)).toEqual({ msgtype: 'text', text: { content: 'Backup finished\n\nAll **3** jobs OK\n\nhttps://pp.example.net/m/token' } });
+    expect(wecomMessage({ wecomFormat: 'markdown' }, { ...push, priority: 'urgent' })).toEqual({
+      msgtype: 'text',
+      text: { content: 'Backup finished\n\nAll **3** jobs OK\n\nhttps://pp.example.net/m/token', mentioned_list: ['@all'] },
+    });
+  });
+
+  it('cuts long texts to WeCom’s byte limits, keeping the title and the whole link', () => {
+    const long = { ...push, desp: '温度'.repeat(3000) };
+    const markdown = wecomMessage({ wecomFormat: 'markdown' }, long);
+    const text = wecomMessage({ wecomFormat: 'text' }, long);
+    const contentOf = (m: typeof markdown) => (m.msgtype === 'markdown' ? m.markdown.content : m.text.content);
+    expect(Buffer.byteLength(contentOf(markdown))).toBeLessThanOrEqual(WECOM_MARKDOWN_MAX_BYTES);
+    expect(Buffer.byteLength(contentOf(markdown))).toBeGreaterThan(WECOM_MARKDOWN_MAX_BYTES - 8);
+    expect(contentOf(markdown)).toMatch(/^\*\*Backup finished\*\*\n\n温度温度.*…\n\n\[Details\]\(https:\/\/pp\.example\.net\/m\/token\)$/s);
+    expect(Buffer.byteLength(contentOf(text))).toBeLessThanOrEqual(WECOM_TEXT_MAX_BYTES);
+    expect(contentOf(text)).toMatch(/…\n\nhttps:\/\/pp\.example\.net\/m\/token$/);
+  });
+});
+
+describe('wecom delivery (fake WeCom)', () => {
+  const fake = new FakeWecom();
+  const link = wecomChannel.connect({ clock: new ManualClock(message.time), desktop: new DesktopHub() });
+  let config: ReturnType<typeof wecomChannel.normalize>;
+  const send = (overrides: Partial<OutgoingMessage> = {}) => link.delivery(channel, config, wecomChannel.render({ ...message, ...overrides }, app)).send(wecomChannel.self!, 1000);
+
+  beforeAll(async () => {
+    await fake.start();
+    fake.keys.add(KEY);
+    config = wecomChannel.normalize({ webhookUrl: fake.hook(KEY) });
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => {
+    fake.sent.length = 0;
+    fake.steps.length = 0;
+    fake.perMinute = 1000;
+  });
+
+  it('posts the message to the robot’s group', async () => {
+    expect(await send()).toEqual({ ok: true });
+    expect(fake.sent).toEqual([{ key: KEY, msgtype: 'markdown', content: expect.stringMatching(/^\*\*Backup finished\*\*/), mentioned: [] }]);
+    expect(await send({ priority: 'urgent', desp: '温度'.repeat(3000) })).toEqual({ ok: true });
+    expect(fake.sent[1]).toMatchObject({ msgtype: 'text', mentioned: ['@all'] });
+  });
+
+  it('classifies WeCom’s answers: unknown key systemic, rate limit transient (not retried at once), bad content recipient', async () => {
+    const unknown = await link
+      .delivery(channel, wecomChannel.normalize({ webhookUrl: fake.hook('0000-unknown-key-0000') }), wecomChannel.render(message, app))
+      .send(wecomChannel.self!, 1000);
+    expect(unknown).toMatchObject({ ok: false, cls: 'systemic', errcode: 93000, message: expect.stringMatching(/does not know this robot key/) });
+    fake.resetLimits();
+    fake.perMinute = 1;
+    expect(await send()).toEqual({ ok: true });
+    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: 45009, retryable: false, message: expect.stringMatching(/20 messages a minute/) });
+    fake.perMinute = 1000;
+    fake.steps.push({ errcode: 40058, errmsg: 'markdown.content exceed max length 4096' }, { errcode: 44004, errmsg: 'empty content' }, { errcode: -1, errmsg: 'system error' });
+    expect(await send()).toMatchObject({ ok: false, cls: 'recipient', errcode: 40058, message: expect.stringMatching(/refused the message's content/) });
+    expect(await send()).toMatchObject({ ok: false, cls: 'recipient', errcode: 44004 });
+    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: -1 });
+    fake.steps.push({ errcode: 12345, errmsg: `something about ${KEY}` }, { status: 502 });
+    const other = await send();
+    expect(other).toMatchObject({ ok: false, cls: 'recipient', errcode: 12345 });
+    expect(JSON.stringify(other)).not.toContain(KEY);
+    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: 502 });
+  });
+
+  it('an unreachable WeCom is transient, and the message never names the URL', async () => {
+    const closed = wecomChannel.normalize({ webhookUrl: `http://127.0.0.1:1/cgi-bin/webhook/send?key=${KEY}` });
+    const outcome = await link.delivery(channel, closed, wecomChannel.render(message, app)).send(wecomChannel.self!, 1000);
+    expect(outcome).toMatchObject({ ok: false, cls: 'transient', message: expect.stringMatching(/could not be reached/) });
+    expect(JSON.stringify(outcome)).not.toContain(KEY);
+  });
+
+  it('tests the channel by posting a test message to the group', async () => {
+    expect(await link.test(channel, config, { timeoutMs: 1000, time: message.time })).toEqual({ ok: true, message: expect.stringMatching(/posted a test message/) });
+    expect(fake.sent.at(-1)?.content).toMatch(/^\*\*PennyPost test message\*\*\n\nThis is a test of the channel "Ops group"/);
+    const broken = wecomChannel.normalize({ webhookUrl: fake.hook('0000-unknown-key-0000') });
+    expect(await link.test(channel, broken, { timeoutMs: 1000, time: message.time })).toMatchObject({ ok: false, class: 'systemic', errcode: 93000 });
+  });
+});
