@@ -46,6 +46,8 @@ describe('email config', () => {
     expect(emailChannel.destination(config)).toBe('smtp+starttls://me%40example.net@smtp.example.net:587');
     const oneLine = FAKE_SMTP_CERT.replace(/\n/g, ' ');
     expect(emailChannel.normalize({ ...base, smtpCaCert: oneLine }).smtpCaCert).toBe(FAKE_SMTP_CERT);
+    // A browser's one-line field drops the line breaks altogether.
+    expect(emailChannel.normalize({ ...base, smtpCaCert: FAKE_SMTP_CERT.replace(/\n/g, '') }).smtpCaCert).toBe(FAKE_SMTP_CERT);
     expect(emailChannel.normalize({ smtpHost: '192.168.1.5', smtpSecurity: 'none', fromAddress: 'nas@home.lan' })).toMatchObject({ smtpUser: '', smtpPassword: '' });
   });
 
