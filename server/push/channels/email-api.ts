@@ -1,6 +1,5 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
 import type { Failure, Outcome } from '../deliver';
 
 /**
@@ -90,9 +89,24 @@ function fingerprintOf(config: EmailConfig): string {
     .digest('hex');
 }
 
-type Transport = ReturnType<typeof createTransport>;
+/** What PennyPost uses of a nodemailer transport (pooled or not). */
+interface Transport {
+  sendMail(mail: ReturnType<typeof mailOf>): Promise<{ messageId: string }>;
+  verify(): Promise<unknown>;
+  close(): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
 
-function createTransport(config: EmailConfig, timeoutMs: number, pool: boolean) {
+let nodemailer: Promise<typeof import('nodemailer')> | undefined;
+
+/**
+ * nodemailer is loaded with the first mail, not with the server: its module start (~100 ms,
+ * measured bundled) stays out of the start of every server, most of which have no email channel.
+ */
+const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
+
+async function createTransport(config: EmailConfig, timeoutMs: number, pool: boolean): Promise<Transport> {
+  const { createTransport: create } = await loadNodemailer();
   const timeout = Math.max(1000, timeoutMs);
   const options = {
     host: config.smtpHost,
@@ -110,23 +124,25 @@ function createTransport(config: EmailConfig, timeoutMs: number, pool: boolean) 
     disableFileAccess: true,
     disableUrlAccess: true,
   };
-  return pool ? nodemailer.createTransport({ ...options, pool: true, maxConnections: 3, maxMessages: 100, idleTimeout: 30_000 }) : nodemailer.createTransport(options);
+  return pool ? create({ ...options, pool: true, maxConnections: 3, maxMessages: 100, idleTimeout: 30_000 }) : create(options);
 }
 
 /** The pooled transport of each channel, replaced when its config changes and closed by `drop`. */
 export class EmailTransports {
-  private readonly entries = new Map<string, { fingerprint: string; transport: Transport }>();
+  private readonly entries = new Map<string, { fingerprint: string; transport: Promise<Transport> }>();
   /** Transports created (for tests and diagnostics). */
   created = 0;
 
-  get(channelId: string, config: EmailConfig, timeoutMs: number): Transport {
+  get(channelId: string, config: EmailConfig, timeoutMs: number): Promise<Transport> {
     const fingerprint = fingerprintOf(config);
     const entry = this.entries.get(channelId);
     if (entry?.fingerprint === fingerprint) return entry.transport;
     this.drop(channelId);
-    const transport = createTransport(config, timeoutMs, true);
-    // Failures reach each sendMail; an idle connection's end is the pool's business.
-    transport.on('error', () => undefined);
+    const transport = createTransport(config, timeoutMs, true).then((created) => {
+      // Failures reach each sendMail; an idle connection's end is the pool's business.
+      created.on('error', () => undefined);
+      return created;
+    });
     this.entries.set(channelId, { fingerprint, transport });
     this.created++;
     return transport;
@@ -136,7 +152,7 @@ export class EmailTransports {
     const entry = this.entries.get(channelId);
     if (!entry) return;
     this.entries.delete(channelId);
-    entry.transport.close();
+    void entry.transport.then((transport) => transport.close());
   }
 }
 
@@ -253,9 +269,12 @@ async function within<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
 }
 
 /** Sends one mail to one recipient through `transport`. */
-export async function emailSend(transport: Transport, config: EmailConfig, message: EmailMessage, to: string, timeoutMs: number): Promise<Outcome> {
+export async function emailSend(transport: Transport | Promise<Transport>, config: EmailConfig, message: EmailMessage, to: string, timeoutMs: number): Promise<Outcome> {
   try {
-    const info = await within(transport.sendMail(mailOf(config, message, to)), timeoutMs);
+    const info = await within(
+      Promise.resolve(transport).then((ready) => ready.sendMail(mailOf(config, message, to))),
+      timeoutMs,
+    );
     return { ok: true, msgId: info.messageId.replace(/^<|>$/g, '') };
   } catch (error) {
     return { ok: false, ...classify(error, config) };
@@ -264,7 +283,7 @@ export async function emailSend(transport: Transport, config: EmailConfig, messa
 
 /** push.testChannel: connect and log in on a fresh connection (verify), or send the test mail to `to`. */
 export async function emailTest(config: EmailConfig, message: EmailMessage | null, to: string | undefined, timeoutMs: number): Promise<Outcome> {
-  const transport = createTransport(config, timeoutMs, false);
+  const transport = await createTransport(config, timeoutMs, false);
   try {
     if (!message || !to) {
       await within(transport.verify(), timeoutMs);
