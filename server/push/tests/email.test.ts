@@ -47,6 +47,11 @@ describe('email channel through /send', () => {
   it('delivers a push to each address as its own mail: subject, HTML and text, priority, thread; the password masked and never logged', async () => {
     const { channel, app } = await emailApp(['alice@example.com', 'bob@example.com']);
     expect(channel.config).toMatchObject({ smtpHost: '127.0.0.1', smtpPassword: '••••0001', fromAddress: 'sender@example.net' });
+    // Sealed at rest with the server's key; opened only for delivery.
+    const push = t.server.app.services.push;
+    const stored = push.targets.get(channel.id)!;
+    expect(JSON.stringify(stored)).not.toContain(PASSWORD);
+    expect(push.targets.openConfig(stored).smtpPassword).toBe(PASSWORD);
     const res = await t.push(`/send/${app.appKey}`, { json: { title: 'Backup failed', desp: 'Disk **full** on `nas`', priority: 'high', group: 'backups' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ total: 2, success: 2, failed: 0 });
