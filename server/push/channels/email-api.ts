@@ -130,9 +130,6 @@ async function createTransport(config: EmailConfig, timeoutMs: number, pool: boo
 /** The pooled transport of each channel, replaced when its config changes and closed by `drop`. */
 export class EmailTransports {
   private readonly entries = new Map<string, { fingerprint: string; transport: Promise<Transport> }>();
-  /** Transports created (for tests and diagnostics). */
-  created = 0;
-
   get(channelId: string, config: EmailConfig, timeoutMs: number): Promise<Transport> {
     const fingerprint = fingerprintOf(config);
     const entry = this.entries.get(channelId);
@@ -144,7 +141,6 @@ export class EmailTransports {
       return created;
     });
     this.entries.set(channelId, { fingerprint, transport });
-    this.created++;
     return transport;
   }
 
@@ -235,13 +231,17 @@ export function classify(error: unknown, config: EmailConfig): Failure {
     });
   }
   if (code === 'EAUTH') return withCode({ cls: 'systemic', message: `The mail server offers no login this channel can use: ${text}${said}.` });
-  if (code === 'ETLS' || (code !== 'EENVELOPE' && code !== 'EMESSAGE' && rc === undefined && TLS_WORDS.test(e.message ?? ''))) {
+  const dropped = /ECONNRESET|disconnected before secure/i.test(e.message ?? '');
+  if (code === 'ETLS' || (code !== 'EENVELOPE' && code !== 'EMESSAGE' && rc === undefined && !dropped && TLS_WORDS.test(e.message ?? ''))) {
     return { cls: 'systemic', message: `No secure connection to ${where}: ${tlsProblem(e.message ?? '', config)}` };
   }
   if (rc !== undefined && rc >= 400 && rc < 500) return withCode({ cls: 'transient', message: `The mail server deferred the message (${rc}); it will be tried again${said}.` });
   if (rc !== undefined && rc >= 500) {
     if (e.command === 'MAIL FROM') {
-      return withCode({ cls: 'systemic', message: `The mail server refused the sender address: fromAddress must be an address of the smtpUser account${said}.` });
+      return withCode({
+        cls: 'systemic',
+        message: `The mail server refused to send from fromAddress: it must usually be an address of the smtpUser account, or the account reached its sending limit${said}.`,
+      });
     }
     if (e.command === 'RCPT TO' || code === 'EENVELOPE') {
       const what = rc === 552 ? 'this mailbox is full' : 'this address has no mailbox there, or the server will not deliver to it';
