@@ -6,9 +6,9 @@ import { CHANNEL_TYPES, channelConfigParams, channelConfigShapes, channelDriver,
 /** The registry: every driver once, the API's config params and the UI's descriptions built from the drivers. */
 describe('channel registry', () => {
   it('knows each type by its driver', () => {
-    expect(CHANNEL_TYPES).toEqual(['wechat', 'desktop', 'webhook', 'wecom', 'dingtalk', 'feishu']);
+    expect(CHANNEL_TYPES).toEqual(['wechat', 'desktop', 'webhook', 'wecom', 'dingtalk', 'feishu', 'email']);
     for (const type of CHANNEL_TYPES) expect(channelDriver(type).type).toBe(type);
-    expect(() => channelDriver('email')).toThrow(/no channel driver/);
+    expect(() => channelDriver('carrier-pigeon')).toThrow(/no channel driver/);
     expect(CHANNEL_TYPES).toContain(DEFAULT_CHANNEL_TYPE);
   });
 
@@ -26,6 +26,14 @@ describe('channel registry', () => {
       'webhookUrl',
       'wecomFormat',
       'signingSecret',
+      'smtpHost',
+      'smtpPort',
+      'smtpSecurity',
+      'smtpUser',
+      'smtpPassword',
+      'fromAddress',
+      'fromName',
+      'smtpCaCert',
     ]);
     expect(params.required ?? []).toEqual([]);
     expect(params.additionalProperties).toBe(false);
@@ -33,7 +41,8 @@ describe('channel registry', () => {
     expect(params.properties.token.description).toMatch(/^webhook: /);
     expect(channelConfigShapes()).toBe(
       'wechat config: `{appId, appSecret, apiBase?, tokenMode?}`; desktop config: `{}`; webhook config: `{format, url?, token?, priority?}`; ' +
-        'wecom config: `{webhookUrl, wecomFormat?}`; dingtalk config: `{webhookUrl, signingSecret?}`; feishu config: `{webhookUrl, signingSecret?}`',
+        'wecom config: `{webhookUrl, wecomFormat?}`; dingtalk config: `{webhookUrl, signingSecret?}`; feishu config: `{webhookUrl, signingSecret?}`; ' +
+        'email config: `{smtpHost, smtpPort?, smtpSecurity?, smtpUser?, smtpPassword?, fromAddress, fromName?, smtpCaCert?}`',
     );
   });
 

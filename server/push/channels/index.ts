@@ -3,6 +3,7 @@ import type { ChannelDriver } from './driver';
 import { desktopChannel } from './desktop';
 import { dingtalkChannel } from './dingtalk';
 import { feishuChannel } from './feishu';
+import { emailChannel } from './email';
 import { webhookChannel } from './webhook';
 import { wechatChannel } from './wechat';
 import { wecomChannel } from './wecom';
@@ -12,7 +13,7 @@ import { wecomChannel } from './wecom';
  * owns). To add one: write `./<type>.ts` with its test, and list it here. The order is the order
  * of the `type` enum in the API.
  */
-const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, wecomChannel, dingtalkChannel, feishuChannel] as const;
+const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, wecomChannel, dingtalkChannel, feishuChannel, emailChannel] as const;
 
 export type ChannelType = (typeof DRIVERS)[number]['type'];
 export const CHANNEL_TYPES: readonly ChannelType[] = DRIVERS.map((driver) => driver.type);

@@ -55,7 +55,8 @@ describe('channels', () => {
       [{ type: 'webhook', config: {} }, /format is required/],
       [{ type: 'webhook', config: { format: 'gotify' } }, /url is required for Gotify/],
       [{ type: 'desktop', config: { url: 'http://x' } }, /does not apply to a desktop channel/],
-      [{ type: 'email', config: {} }, /params.type must be one of/],
+      [{ type: 'fax', config: {} }, /params.type must be one of/],
+      [{ type: 'email', config: { smtpHost: 'smtp.example.net' } }, /fromAddress is required/],
       [{ type: 'wechat', config: { appId: 'wx1', appSecret: 's', extra: 1 } }, /unknown parameter params.config.extra/],
     ];
     for (const [params, message] of cases) {
