@@ -24,6 +24,8 @@ const BARE_KEY_PATH = new RegExp(`^/(${APP_KEY_BODY})/?$`);
 const BARK_PATH = new RegExp(`^/(${APP_KEY_BODY})/([^/]+)(?:/([^/]+))?(?:/([^/]+))?/?$`);
 
 const BARE_METHODS = ['GET', 'POST', 'PUT', 'OPTIONS'];
+/** ntfy's GET publishing paths, `/{topic}/{verb}`: taken before Bark's `/{appKey}/{body}` (a Bark body of just one of these words is read as ntfy's). */
+const NTFY_VERBS = new Set(['publish', 'send', 'trigger']);
 const POST_METHODS = ['POST', 'OPTIONS'];
 
 /** ServerChan's fields on every /send answer (docs/push.md). */
@@ -105,7 +107,7 @@ function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
   });
 }
 
-/** Bark's /{appKey}/{…}: title, subtitle and body in the path. */
+/** Bark's /{appKey}/{…}: title, subtitle and body in the path; and ntfy's `/{appKey}/publish|send|trigger`. */
 function barkPathRoute(app: AppContext, push: PushService): RequestHandler {
   const methods = ['GET', 'POST', 'OPTIONS'];
   return route(app, {
@@ -115,6 +117,17 @@ function barkPathRoute(app: AppContext, push: PushService): RequestHandler {
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
       const [appKey, ...path] = paramsOf(req);
+      if (path.length === 1 && NTFY_VERBS.has(path[0])) {
+        // ntfy's GET publishing (`/{topic}/publish?message=…`, `/send`, `/trigger`); without a message ntfy sends "triggered".
+        await pushAndAnswer(
+          res,
+          push,
+          clientAddress,
+          () => ntfyPublish(req, appKey, '', 'triggered'),
+          (result, request) => (request ? ntfyAnswer(result, request, app.clock.now(), app.settings.get().push.retentionDays) : ntfyError(result)),
+        );
+        return;
+      }
       await pushAndAnswer(
         res,
         push,

@@ -83,6 +83,19 @@ describe('ntfy request shapes (its documentation)', () => {
     expect(s.lastArrived().title).toBe('备份完成');
   });
 
+  it('GET publishing: /{appKey}/publish?message=…, /send, /trigger (ntfy\'s "triggered" without a message)', async () => {
+    let res = await s.t.fetch(`/${s.appKey}/publish?message=Via+GET&title=Hello&priority=high`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ event: 'message', topic: s.appKey, title: 'Hello', message: 'Via GET' });
+    expect(s.lastSent().input).toEqual({ title: 'Hello', desp: 'Via GET', priority: 'high' });
+    res = await s.t.fetch(`/${s.appKey}/send?m=short+name`);
+    expect(res.status).toBe(200);
+    expect(s.lastArrived()).toMatchObject({ title: 'short name', desp: '' });
+    res = await s.t.fetch(`/${s.appKey}/trigger`);
+    expect(await res.json()).toMatchObject({ message: 'triggered' });
+    expect(s.lastArrived()).toMatchObject({ title: 'triggered' });
+  });
+
   it('JSON publishing: POST and PUT / with {topic, message, title, priority, tags, click}', async () => {
     const body = {
       topic: s.appKey,

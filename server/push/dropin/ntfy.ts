@@ -138,11 +138,11 @@ const tagList = (value: string): string[] =>
     .map((tag) => tag.trim())
     .filter(Boolean);
 
-/** `PUT/POST /{appKey}`: the body is the message (else `X-Message`/`?message=`), the options from headers or the query. */
-export function ntfyPublish(req: Request, appKey: string, body: string): NtfyRequest {
+/** `PUT/POST /{appKey}`: the body is the message (else `X-Message`/`?message=`, else `fallback`), the options from headers or the query. */
+export function ntfyPublish(req: Request, appKey: string, body: string, fallback = ''): NtfyRequest {
   return ntfyRequest(appKey, {
     title: param(req, 'title'),
-    message: body.trim() !== '' ? body : param(req, 'message'),
+    message: body.trim() !== '' ? body : param(req, 'message') || fallback,
     priority: param(req, 'priority'),
     tags: tagList(param(req, 'tags')),
     click: param(req, 'click'),
