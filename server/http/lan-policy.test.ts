@@ -109,7 +109,13 @@ const REFUSED: Array<[method: string, rawPath: string]> = [
   ['GET', '/records.json'],
   ['GET', '/events'],
   ['POST', '/records'],
-  ['POST', '/'],
+  ['DELETE', '/'],
+  ['GET', '/message/x'],
+  ['PUT', '/message'],
+  ['PUT', '/push'],
+  ['POST', '/push/apps'],
+  ['GET', `/${KEY}/a/b/c/d`],
+  ['GET', `/${KEY}/a//b`],
   ['GET', '/_app'],
   ['GET', '/_app/'],
   ['GET', '/_app/x.txt'],
@@ -147,6 +153,16 @@ const ALLOWED: Array<[method: string, rawPath: string]> = [
   ['GET', '/send/PPabc'],
   ['GET', `/${KEY}`],
   ['POST', `/${KEY}.send`],
+  ['PUT', `/${KEY}`], // ntfy
+  ['GET', `/${KEY}/body`], // Bark
+  ['POST', `/${KEY}/title/body`],
+  ['GET', `/${KEY}/title/subtitle/body`],
+  ['POST', '/push'], // Bark
+  ['OPTIONS', '/push'],
+  ['POST', '/message'], // Gotify
+  ['POST', '/'], // ntfy's JSON publishing
+  ['PUT', '/'],
+  ['OPTIONS', '/'],
   ['GET', '/s/abc1234'],
   ['HEAD', '/s/abc1234'],
   ['GET', '/s/%41bc'],
@@ -166,6 +182,8 @@ const WITH_LAN_API: Array<[method: string, rawPath: string]> = [
   ['HEAD', '/'],
   ['GET', '/records'],
   ['GET', '/settings'],
+  ['GET', '/push'], // the UI's push screen; POST /push is Bark's
+  ['GET', '/message'], // a UI path (index.html); POST /message is Gotify's
   ['GET', '/login'],
   ['GET', '/_app/index-Cf1uvAfk.js'],
   ['GET', '/_app/index-B2x_Yz9.css'],
@@ -250,6 +268,12 @@ describe('LAN policy: the allow-list (middleware with a LAN caller)', () => {
       '/send/{appKey}.send',
       '/{appKey}',
       '/{appKey}.send',
+      '/{appKey}/{body}',
+      '/{appKey}/{title}/{body}',
+      '/{appKey}/{title}/{subtitle}/{body}',
+      '/push',
+      '/message',
+      '/',
       '/s/{code}',
       '/m/{token}',
       '/api',

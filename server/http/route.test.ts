@@ -54,6 +54,17 @@ beforeAll(async () => {
       },
     }),
   );
+  web.all(
+    '/text',
+    route(app, {
+      name: 'text echo',
+      body: { kinds: ['json', 'text'], limit: '1kb' },
+      handler({ req, res }) {
+        res.json({ body: (req.body as unknown) ?? null });
+        return Promise.resolve();
+      },
+    }),
+  );
   web.get(
     '/limited',
     route(app, {
@@ -196,6 +207,22 @@ describe('route(): methods and bodies', () => {
     expect(parts.body.body).toEqual({ title: 'c' });
     const plain = await get('/echo?x=1', { method: 'GET' });
     expect(plain.body).toMatchObject({ method: 'GET', query: { x: '1' } });
+  });
+
+  it("reads any other body as text with the 'text' kind (declared charset, else UTF-8), after the kinds before it", async () => {
+    const typed = await get('/text', { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'Backup done 😀' });
+    expect(typed.body.body).toBe('Backup done 😀');
+    const untyped = await get('/text', { method: 'POST', body: new Blob(['no content type']) });
+    expect(untyped.body.body).toBe('no content type');
+    const form = await get('/text', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a message, not a form' });
+    expect(form.body.body).toBe('a message, not a form');
+    const latin1 = await get('/text', { method: 'POST', headers: { 'content-type': 'text/plain; charset=iso-8859-1' }, body: new Uint8Array([0x63, 0x61, 0x66, 0xe9]) });
+    expect(latin1.body.body).toBe('café');
+    const json = await get('/text', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"a"}' });
+    expect(json.body.body).toEqual({ title: 'a' });
+    const large = await get('/text', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(2000) });
+    expect(large.status).toBe(400);
+    expect(large.body.message).toBe('The request body is larger than 1KB.');
   });
 
   it('answers a body it cannot read with a 400 envelope saying why', async () => {

@@ -19,8 +19,12 @@ import { RateLimit } from './rate-limit';
  * stay in the log). The routes' contracts: docs/push.md, docs/files-and-links.md.
  */
 
-/** Body formats a route reads: JSON, `application/x-www-form-urlencoded`, and the text fields of `multipart/form-data`. */
-export type BodyKind = 'json' | 'form' | 'multipart';
+/**
+ * Body formats a route reads: JSON, `application/x-www-form-urlencoded`, the text fields of
+ * `multipart/form-data`, and 'text': any other body (or one without a content type) as a string, in
+ * its declared charset (UTF-8 by default); listed last, it takes what the kinds before it left.
+ */
+export type BodyKind = 'json' | 'form' | 'multipart' | 'text';
 
 export interface RouteBody {
   /** Tried in this order; each reads only its own content type. */
@@ -221,6 +225,8 @@ function bodyParsers({ kinds, limit }: RouteBody): BodyParser[] {
     json: express.json({ limit, strict: false, type: ['application/json', 'application/*+json', 'text/json'] }),
     form: express.urlencoded({ limit, extended: false, parameterLimit: 100, type: 'application/x-www-form-urlencoded' }),
     multipart: multipartFields(limit),
+    // body-parser skips a body an earlier parser already read, so 'text' only takes what is left.
+    text: express.text({ limit, type: () => true, defaultCharset: 'utf-8' }),
   };
   return kinds.map((kind) => {
     const parse = middleware[kind];

@@ -1,9 +1,10 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../app-context';
-import { checkJsonShape } from '../api/validation';
 import { route } from '../http/route';
-import { commonErrors } from '../lib/errors';
 import type { DesktopMessage } from './desktop';
+import { mountDropinRoutes, sendAnswer } from './dropin';
+import { answerProbe, sendShaped, webhookCors } from './dropin/common';
+import { appKeyOf, sendInput } from './dropin/serverchan';
 import { feedItem } from './feed';
 import { APP_KEY_BODY } from './keys';
 import { messagePage, missingPage, PAGE_CSP, PAGE_CSS, PAGE_CSS_PATH } from './page';
@@ -14,49 +15,24 @@ type SignedIn = Awaited<ReturnType<AppContext['services']['users']['authenticate
 /** Largest /send body: desp at its maximum, form-encoded, fits. */
 export const SEND_BODY_LIMIT = '4mb';
 
-/** `/send/{anything}` and `/send/{anything}.send`: everything under /send/ is the webhook's. */
+/** `/send/{anything}` and `/send/{anything}.send`: everything under /send/ is the webhook's (ServerChan³ keys `sctp{n}t{key}` too). */
 const SEND_PATH = /^\/send\/([^/]*?)(?:\.send)?\/?$/;
-/** `/{appKey}` and `/{appKey}.send`: only the app key shape, so nothing else is shadowed. */
-const KEY_PATH = new RegExp(`^/(${APP_KEY_BODY})(?:\\.send)?/?$`);
+/** `/{appKey}.send`: only the app key shape, so nothing else is shadowed (the bare `/{appKey}` is in ./dropin). */
+const KEY_SEND_PATH = new RegExp(`^/(${APP_KEY_BODY})\\.send/?$`);
 
-const CORS_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type',
-  'Access-Control-Max-Age': '86400',
-  // helmet sets same-origin for everything; a webhook answer must be readable cross-origin.
-  'Cross-Origin-Resource-Policy': 'cross-origin',
-  'Cache-Control': 'no-store',
-};
+const SEND_METHODS = ['GET', 'POST', 'OPTIONS'];
+const CORS_HEADERS = webhookCors(SEND_METHODS);
 
-/** OPTIONS (CORS preflight) and HEAD probes of the webhook: 204, before the wrapper reads anything. */
-function answerProbe(req: Request, res: Response, next: NextFunction): void {
-  if (req.method !== 'OPTIONS' && req.method !== 'HEAD') {
-    next();
-    return;
-  }
-  res.set(CORS_HEADERS).status(204).end();
-}
-
-/** `/send/{appKey}` and its other forms: the push webhook (docs/push.md §1). */
+/** `/send/{appKey}` and `/{appKey}.send`: the push webhook (docs/push.md §1), with ServerChan's answer fields. */
 function sendRoute(app: AppContext, push: PushService) {
   return route(app, {
     name: 'push send',
-    methods: { allow: ['GET', 'POST', 'OPTIONS'], message: 'Use GET (query string) or POST (JSON, form or multipart) to push.' },
+    methods: { allow: SEND_METHODS, message: 'Use GET (query string) or POST (JSON, form or multipart) to push.' },
     headers: CORS_HEADERS,
     body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
-      const appKey = (req.params as Record<string, string | undefined>)[0] ?? '';
-      const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
-      const body = req.body as unknown;
-      if (req.method === 'POST' && body !== undefined && body !== null && !(typeof body === 'object' && Object.keys(body).length === 0)) {
-        if (typeof body !== 'object' || Array.isArray(body)) throw commonErrors.invalid('The JSON body must be an object like {"title": "…", "desp": "…"}.');
-        const problem = checkJsonShape(body);
-        if (problem) throw commonErrors.invalid(`Invalid body: ${problem}.`);
-        Object.assign(input, body);
-      }
-      const result = await push.send(appKey, input, clientAddress);
-      res.set(result.headers).status(result.status).json(result.body);
+      const appKey = appKeyOf((req.params as Record<string, string | undefined>)[0] ?? '');
+      sendShaped(res, sendAnswer(push, await push.send(appKey, sendInput(req), clientAddress)));
     },
   });
 }
@@ -138,8 +114,10 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
 
 export function mountPushRoutes(router: Router, app: AppContext, push: PushService): void {
   const send = sendRoute(app, push);
-  router.all(SEND_PATH, answerProbe, send);
-  router.all(KEY_PATH, answerProbe, send);
+  const probe = answerProbe(CORS_HEADERS);
+  router.all(SEND_PATH, probe, send);
+  router.all(KEY_SEND_PATH, probe, send);
+  mountDropinRoutes(router, app, push);
 
   router.get(PAGE_CSS_PATH, (_req, res) => {
     res.set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' }).send(PAGE_CSS);

@@ -18,11 +18,14 @@ export function AppDetail({ app }: { app: App }) {
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState<'reset' | 'delete' | null>(null);
   const base = app.sendUrl.slice(0, app.sendUrl.length - `/send/${app.appKey}`.length);
+  const serverChanV3Key = `sctp1t${app.appKey}`;
   const forms = [
     { label: t('push.urlForms.send'), url: `${base}/send/${app.appKey}` },
     { label: t('push.urlForms.dotSend'), url: `${base}/${app.appKey}.send` },
     { label: t('push.urlForms.bare'), url: `${base}/${app.appKey}` },
     { label: t('push.urlForms.serverChan'), url: `${base}/send/${app.appKey}.send` },
+    // ServerChan³ clients take a sendkey `sctp{uid}t{key}` and build /send/{sendkey}.send on their own host (docs/push.md).
+    { label: t('push.urlForms.serverChanV3'), url: `${base}/send/${serverChanV3Key}.send` },
   ];
   const curl = `curl -X POST '${forms[0].url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title": "Backup finished", "desp": "All **3** jobs OK"}'`;
   return (
@@ -66,6 +69,18 @@ export function AppDetail({ app }: { app: App }) {
             <CopyButton value={form.url} label={t('push.copyUrl', { form: form.label })} />
           </Group>
         ))}
+        <Group gap="xs" wrap="nowrap">
+          <Text size="xs" c="dimmed" w={150}>
+            {t('push.serverChanV3Key')}
+          </Text>
+          <Code className="pp-code" style={{ flex: 1 }}>
+            {serverChanV3Key}
+          </Code>
+          <CopyButton value={serverChanV3Key} label={t('push.copyServerChanV3Key')} />
+        </Group>
+        <Text size="xs" c="dimmed">
+          {t('push.dropinHint')}
+        </Text>
       </Stack>
       <Group justify="space-between" mb={6}>
         <Title order={3} size="h6">

@@ -1,0 +1,226 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { AppContext } from '../../app-context';
+import { route } from '../../http/route';
+import { APP_KEY_BODY } from '../keys';
+import type { SendAnswer } from '../send-answer';
+import type { PushService } from '../service';
+import { barkAnswer, barkFields, barkInput, barkKeys } from './bark';
+import { answerProbe, DROPIN_BODY_LIMIT, formFields, queryInput, refusalOf, sendShaped, webhookCors, type Shaped } from './common';
+import { gotifyAnswer, gotifyError, gotifyRequest } from './gotify';
+import { hasNtfyHeaders, ntfyAnswer, ntfyError, ntfyJsonPublish, ntfyPublish, type NtfyRequest } from './ntfy';
+import { sendInput, withServerChanFields } from './serverchan';
+
+/**
+ * The routes through which other push ecosystems' clients reach PennyPost unchanged (docs/push.md
+ * "Drop-in for other push clients"): Gotify's POST /message, Bark's /{appKey}/… and POST /push,
+ * ntfy's PUT/POST /{appKey} and POST /, and the bare /{appKey}, which PennyPost's own /send,
+ * Bark and ntfy share. Each ecosystem's translation lives in its own module; every form ends in
+ * push.send (rate limits, validation, delivery, history) and answers in its ecosystem's shape.
+ */
+
+/** `/{appKey}`: PennyPost's short /send form, Bark's `/{key}?body=…` and ntfy's publish, told apart by the request (docs). */
+const BARE_KEY_PATH = new RegExp(`^/(${APP_KEY_BODY})/?$`);
+/** Bark's `/{appKey}/{body}`, `/{appKey}/{title}/{body}`, `/{appKey}/{title}/{subtitle}/{body}`. */
+const BARK_PATH = new RegExp(`^/(${APP_KEY_BODY})/([^/]+)(?:/([^/]+))?(?:/([^/]+))?/?$`);
+
+const BARE_METHODS = ['GET', 'POST', 'PUT', 'OPTIONS'];
+/** ntfy's GET publishing paths, `/{topic}/{verb}`: taken before Bark's `/{appKey}/{body}` (a Bark body of just one of these words is read as ntfy's). */
+const NTFY_VERBS = new Set(['publish', 'send', 'trigger']);
+const POST_METHODS = ['POST', 'OPTIONS'];
+
+/** ServerChan's fields on every /send answer (docs/push.md). */
+export function sendAnswer(push: PushService, result: SendAnswer): Shaped {
+  const decorated = withServerChanFields(result, push);
+  return { status: decorated.status, headers: decorated.headers, body: decorated.body };
+}
+
+/** Sends one translated push and answers in the ecosystem's shape; a translation refusal is answered in the same shape. */
+async function pushAndAnswer<T extends { appKey: string; input: Record<string, unknown> }>(
+  res: Response,
+  push: PushService,
+  caller: string,
+  translate: () => T,
+  shape: (result: SendAnswer, request: T | null) => Shaped,
+): Promise<void> {
+  let request: T;
+  try {
+    request = translate();
+  } catch (error) {
+    sendShaped(res, shape(refusalOf(error), null));
+    return;
+  }
+  sendShaped(res, shape(await push.send(request.appKey, request.input, caller), request));
+}
+
+function paramsOf(req: Request): string[] {
+  return Object.values(req.params as Record<string, string | undefined>).filter((value): value is string => value !== undefined);
+}
+
+/** The bare /{appKey}: ntfy when the request looks like ntfy's, Bark when it has a `body` field, else PennyPost's /send. */
+function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
+  return route(app, {
+    name: 'push send',
+    methods: { allow: BARE_METHODS, message: 'Use GET (query string), POST (JSON, form or multipart; or a text body as ntfy) or PUT (ntfy) to push.' },
+    headers: webhookCors(BARE_METHODS),
+    // JSON and multipart as fields; anything else (forms too) as text, so that ntfy's text bodies stay whole.
+    body: { kinds: ['json', 'multipart', 'text'], limit: DROPIN_BODY_LIMIT },
+    async handler({ req, res, clientAddress }) {
+      const appKey = paramsOf(req)[0] ?? '';
+      const now = () => app.clock.now();
+      const ntfy = (body: string) =>
+        pushAndAnswer(
+          res,
+          push,
+          clientAddress,
+          () => ntfyPublish(req, appKey, body),
+          (result, request) => (request ? ntfyAnswer(result, request, now(), app.settings.get().push.retentionDays) : ntfyError(result)),
+        );
+      const raw = req.body as unknown;
+      if (req.method === 'PUT' || hasNtfyHeaders(req)) {
+        await ntfy(typeof raw === 'string' ? raw : raw && typeof raw === 'object' && Object.keys(raw).length > 0 ? JSON.stringify(raw) : '');
+        return;
+      }
+      let fields: Record<string, unknown> = {};
+      if (typeof raw === 'string') {
+        // A form with PennyPost's or Bark's fields is theirs; any other text body (`curl -d "Backup done"`, axios' text) is an ntfy message.
+        const form = req.is('application/x-www-form-urlencoded') ? formFields(raw) : null;
+        if (form && ['title', 'text', 'desp', 'body'].some((name) => name in form)) fields = form;
+        else if (raw.trim() !== '') {
+          await ntfy(raw);
+          return;
+        }
+      }
+      if (typeof raw === 'string') req.body = fields;
+      const input = req.method === 'POST' ? sendInput(req) : queryInput(req);
+      if (input.body !== undefined && input.desp === undefined) {
+        await pushAndAnswer(
+          res,
+          push,
+          clientAddress,
+          () => ({ appKey, input: barkInput(input) }),
+          (result) => barkAnswer(result, now()),
+        );
+        return;
+      }
+      sendShaped(res, sendAnswer(push, await push.send(appKey, input, clientAddress)));
+    },
+  });
+}
+
+/** Bark's /{appKey}/{…}: title, subtitle and body in the path; and ntfy's `/{appKey}/publish|send|trigger`. */
+function barkPathRoute(app: AppContext, push: PushService): RequestHandler {
+  const methods = ['GET', 'POST', 'OPTIONS'];
+  return route(app, {
+    name: 'bark push',
+    methods: { allow: methods, message: 'Use GET or POST to push (Bark).' },
+    headers: webhookCors(methods),
+    body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
+    async handler({ req, res, clientAddress }) {
+      const [appKey, ...path] = paramsOf(req);
+      if (path.length === 1 && NTFY_VERBS.has(path[0])) {
+        // ntfy's GET publishing (`/{topic}/publish?message=…`, `/send`, `/trigger`); without a message ntfy sends "triggered".
+        await pushAndAnswer(
+          res,
+          push,
+          clientAddress,
+          () => ntfyPublish(req, appKey, '', 'triggered'),
+          (result, request) => (request ? ntfyAnswer(result, request, app.clock.now(), app.settings.get().push.retentionDays) : ntfyError(result)),
+        );
+        return;
+      }
+      await pushAndAnswer(
+        res,
+        push,
+        clientAddress,
+        () => ({ appKey, input: barkInput(barkFields(req), path) }),
+        (result) => barkAnswer(result, app.clock.now()),
+      );
+    },
+  });
+}
+
+/** Bark's POST /push: `{device_key | device_keys, title, body, …}`; several keys are pushed one after another. */
+function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
+  return route(app, {
+    name: 'bark push',
+    headers: webhookCors(POST_METHODS),
+    body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
+    async handler({ req, res, clientAddress }) {
+      let keys: string[];
+      let input: Record<string, unknown>;
+      try {
+        const fields = barkFields(req);
+        keys = barkKeys(fields);
+        input = barkInput(fields);
+      } catch (error) {
+        sendShaped(res, barkAnswer(refusalOf(error), app.clock.now()));
+        return;
+      }
+      // One after another; the first failure ends the list and is the answer.
+      let last = await push.send(keys[0], input, clientAddress);
+      for (const key of keys.slice(1)) {
+        if (last.body.code !== 0) break;
+        last = await push.send(key, input, clientAddress);
+      }
+      sendShaped(res, barkAnswer(last, app.clock.now()));
+    },
+  });
+}
+
+/** Gotify's POST /message. */
+function gotifyRoute(app: AppContext, push: PushService): RequestHandler {
+  return route(app, {
+    name: 'gotify push',
+    headers: webhookCors(POST_METHODS),
+    body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
+    refusals: (res, error) => sendShaped(res, gotifyError(refusalOf(error))),
+    async handler({ req, res, clientAddress }) {
+      await pushAndAnswer(
+        res,
+        push,
+        clientAddress,
+        () => gotifyRequest(req),
+        (result, request) => (request ? gotifyAnswer(result, request, app.clock.now()) : gotifyError(result)),
+      );
+    },
+  });
+}
+
+/** ntfy's JSON publishing: POST or PUT / with `{topic: appKey, message, …}`. */
+function ntfyJsonRoute(app: AppContext, push: PushService): RequestHandler {
+  return route(app, {
+    name: 'ntfy push',
+    headers: webhookCors(['POST', 'PUT', 'OPTIONS']),
+    body: { kinds: ['text'], limit: DROPIN_BODY_LIMIT },
+    refusals: (res, error) => sendShaped(res, ntfyError(refusalOf(error))),
+    async handler({ req, res, clientAddress }) {
+      const body = typeof req.body === 'string' ? req.body : '';
+      await pushAndAnswer<NtfyRequest>(
+        res,
+        push,
+        clientAddress,
+        () => ntfyJsonPublish(body),
+        (result, request) => (request ? ntfyAnswer(result, request, app.clock.now(), app.settings.get().push.retentionDays) : ntfyError(result)),
+      );
+    },
+  });
+}
+
+/**
+ * Mounts the drop-in forms. Order (docs/push.md): /send/… and /{appKey}.send are mounted before
+ * (routes.ts); here POST /message, POST /push, POST|PUT /, the Bark paths and the bare /{appKey}.
+ * GET /message, GET /push and GET / stay the UI's.
+ */
+export function mountDropinRoutes(router: Router, app: AppContext, push: PushService): void {
+  const postProbe = answerProbe(webhookCors(POST_METHODS));
+  router.options('/message', postProbe);
+  router.post('/message', gotifyRoute(app, push));
+  router.options('/push', postProbe);
+  router.post('/push', barkPushRoute(app, push));
+  const ntfyJson = ntfyJsonRoute(app, push);
+  router.options('/', answerProbe(webhookCors(['POST', 'PUT', 'OPTIONS'])));
+  router.post('/', ntfyJson);
+  router.put('/', ntfyJson);
+  router.all(BARK_PATH, answerProbe(webhookCors(['GET', 'POST', 'OPTIONS'])), barkPathRoute(app, push));
+  router.all(BARE_KEY_PATH, answerProbe(webhookCors(BARE_METHODS)), bareKeyRoute(app, push));
+}
