@@ -6,7 +6,7 @@ import { CHANNEL_TYPES, channelConfigParams, channelConfigShapes, channelDriver,
 /** The registry: every driver once, the API's config params and the UI's descriptions built from the drivers. */
 describe('channel registry', () => {
   it('knows each type by its driver', () => {
-    expect(CHANNEL_TYPES).toEqual(['wechat', 'desktop', 'webhook']);
+    expect(CHANNEL_TYPES).toEqual(['wechat', 'desktop', 'webhook', 'telegram', 'discord', 'slack']);
     for (const type of CHANNEL_TYPES) expect(channelDriver(type).type).toBe(type);
     expect(() => channelDriver('email')).toThrow(/no channel driver/);
     expect(CHANNEL_TYPES).toContain(DEFAULT_CHANNEL_TYPE);
@@ -14,12 +14,26 @@ describe('channel registry', () => {
 
   it('takes every driver’s config fields as optional params, described with their type', () => {
     const params = JSON.parse(JSON.stringify(channelConfigParams())) as { properties: Record<string, { description: string }>; required?: string[]; additionalProperties: boolean };
-    expect(Object.keys(params.properties)).toEqual(['appId', 'appSecret', 'apiBase', 'tokenMode', 'format', 'url', 'token', 'priority']);
+    expect(Object.keys(params.properties)).toEqual([
+      'appId',
+      'appSecret',
+      'apiBase',
+      'tokenMode',
+      'format',
+      'url',
+      'token',
+      'priority',
+      'botToken',
+      'telegramApiBase',
+      'webhookUrl',
+    ]);
     expect(params.required ?? []).toEqual([]);
     expect(params.additionalProperties).toBe(false);
     expect(params.properties.appSecret.description).toMatch(/^wechat: /);
     expect(params.properties.token.description).toMatch(/^webhook: /);
-    expect(channelConfigShapes()).toBe('wechat config: `{appId, appSecret, apiBase?, tokenMode?}`; desktop config: `{}`; webhook config: `{format, url?, token?, priority?}`');
+    expect(channelConfigShapes()).toBe(
+      'wechat config: `{appId, appSecret, apiBase?, tokenMode?}`; desktop config: `{}`; webhook config: `{format, url?, token?, priority?}`; telegram config: `{botToken, telegramApiBase?}`; discord config: `{webhookUrl}`; slack config: `{webhookUrl}`',
+    );
   });
 
   it('describes each type for the UI’s forms', () => {

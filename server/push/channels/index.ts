@@ -1,6 +1,9 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { ChannelDriver } from './driver';
 import { desktopChannel } from './desktop';
+import { discordChannel } from './discord';
+import { slackChannel } from './slack';
+import { telegramChannel } from './telegram';
 import { webhookChannel } from './webhook';
 import { wechatChannel } from './wechat';
 
@@ -9,7 +12,7 @@ import { wechatChannel } from './wechat';
  * owns). To add one: write `./<type>.ts` with its test, and list it here. The order is the order
  * of the `type` enum in the API.
  */
-const DRIVERS = [wechatChannel, desktopChannel, webhookChannel] as const;
+const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, telegramChannel, discordChannel, slackChannel] as const;
 
 export type ChannelType = (typeof DRIVERS)[number]['type'];
 export const CHANNEL_TYPES: readonly ChannelType[] = DRIVERS.map((driver) => driver.type);
