@@ -22,6 +22,8 @@ export interface ChatDialect {
   /** A link with its (already written) text; href is an http(s)/mailto URL. */
   link(href: string, inner: string): string;
   quote(inner: string): string;
+  /** Link text cannot carry formatting (Slack): bold, italic and strike inside a link are written plain. */
+  plainLinkText?: boolean;
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -48,7 +50,7 @@ export const slackMrkdwn: ChatDialect = {
   pre: (text) => '```\n' + escapeHtml(text.replace(/```/g, 'ˋˋˋ')) + '```',
   // Slack's link text ends at the first '|' or '>' ('>' is escaped already).
   link: (href, inner) => {
-    const text = inner.replace(/\|/g, '¦').replace(/[*_~]/g, '');
+    const text = inner.replace(/\|/g, '¦');
     const url = escapeHtml(href.replace(/[|<>]/g, encodeURIComponent));
     return text ? `<${url}|${text}>` : `<${url}>`;
   },
@@ -57,6 +59,7 @@ export const slackMrkdwn: ChatDialect = {
       .split('\n')
       .map((line) => `> ${line}`)
       .join('\n'),
+  plainLinkText: true,
 };
 
 function safeHref(value: string | number | null): string | null {
@@ -109,6 +112,10 @@ class Writer {
     if (this.top.kind !== kind || this.stack.length === 1) return;
     const frame = this.stack.pop() as Frame;
     const d = this.dialect;
+    if (d.plainLinkText && kind !== 'link' && kind !== 'quote' && this.stack.some((f) => f.kind === 'link')) {
+      this.write(frame.out);
+      return;
+    }
     switch (kind) {
       case 'strong': {
         this.write(d.bold(frame.out));

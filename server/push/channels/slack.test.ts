@@ -70,6 +70,11 @@ describe('slack message body', () => {
     });
   });
 
+  it('link text is plain (Slack cannot format inside a link) and keeps its own underscores', () => {
+    const body = slackChannel.render({ ...message, desp: 'see [**my_file** | v2](https://ex.com/a_b) and **[x](mailto:a@b.c)**' }, app).body as any;
+    expect(body.blocks[1].text.text).toBe('see <https://ex.com/a_b|my_file ¦ v2> and *<mailto:a@b.c|x>*');
+  });
+
   it('urgent mentions @here; the group joins the context; a long desp is cut to 3000 with the page link', () => {
     const urgent = slackChannel.render({ ...message, priority: 'urgent', group: 'nightly', desp: '' }, app).body as any;
     expect(urgent.text).toMatch(/^<!here> Backup/);
