@@ -16,6 +16,7 @@ const discord = new FakeDiscord();
 const slack = new FakeSlack();
 const logLines: string[] = [];
 const answers: unknown[] = [];
+const channelIds: string[] = [];
 let t: PushTestServer;
 
 async function call(action: string, params: unknown) {
@@ -27,6 +28,7 @@ async function call(action: string, params: unknown) {
 async function appOn(type: string, config: Record<string, unknown>) {
   const channel = await call('push.createChannel', { name: `${type} channel`, type, config });
   expect(channel.code, channel.message).toBe(200);
+  channelIds.push(channel.data.id);
   const app = await call('push.createApp', { name: `${type} app`, channelId: channel.data.id });
   expect(app.code, app.message).toBe(200);
   return { channel: channel.data, app: app.data };
@@ -110,9 +112,16 @@ describe('slack through /send', () => {
 });
 
 describe('secrets', () => {
-  it('no bot token or webhook secret in any answer or log line', () => {
+  it('no bot token or webhook secret in any answer, log line or stored config (sealed at rest)', () => {
     const secrets = [telegram.token, telegram.token.split(':')[1], discord.token, slack.secret];
-    const everything = JSON.stringify(answers) + logLines.join('\n');
+    const { targets } = t.server.app.services.push;
+    const stored = channelIds.map((id) => targets.get(id)?.config);
+    expect(stored).toEqual([
+      expect.objectContaining({ botToken: expect.any(String) }),
+      expect.objectContaining({ webhookUrl: expect.any(String) }),
+      expect.objectContaining({ webhookUrl: expect.any(String) }),
+    ]);
+    const everything = JSON.stringify(answers) + logLines.join('\n') + JSON.stringify(stored);
     expect(logLines.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });
