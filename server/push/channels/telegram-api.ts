@@ -45,7 +45,7 @@ export function telegramOutcome(config: TelegramConfig, answer: CallAnswer): Att
     return { outcome: { ok: true, ...(id !== undefined ? { msgId: String(id) } : {}) } };
   }
   const status = json?.error_code ?? answer.status;
-  const said = scrub(typeof json?.description === 'string' ? json.description : answer.text, [config.botToken]);
+  const said = scrub(typeof json?.description === 'string' ? json.description : answer.text, [config.botToken, config.botToken.split(':')[1] ?? '']);
   const quoted = said ? ` (Telegram said: ${said})` : '';
   if (status === 401) {
     return { outcome: { ok: false, cls: 'systemic', errcode: 401, message: "Telegram refused the bot token (401 Unauthorized): check the channel's botToken from @BotFather." } };
@@ -64,6 +64,9 @@ export function telegramOutcome(config: TelegramConfig, answer: CallAnswer): Att
   }
   if (status >= 500 || (answer.status === 200 && json?.ok !== false)) {
     return { outcome: { ok: false, cls: 'transient', errcode: answer.status, message: `Telegram failed (HTTP ${answer.status})${quoted}.` } };
+  }
+  if (status >= 300 && status < 400) {
+    return { outcome: { ok: false, cls: 'systemic', errcode: status, message: `The Bot API address redirects (HTTP ${status}); check the channel's telegramApiBase.` } };
   }
   if (status === 403) {
     return {

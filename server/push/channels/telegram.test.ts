@@ -141,12 +141,18 @@ describe('telegram delivery (fake Bot API)', () => {
     expect(fake.sent[2].plain).toMatch(/…\n\nRead the whole message$/);
   });
 
-  it('a wrong bot token is systemic, and a wrong API base too', async () => {
+  it('a wrong bot token is systemic, and a wrong or redirecting API base too', async () => {
     const wrong = { ...config, botToken: '123456789:AAsomeOtherTokenThatTelegramRefuses99' };
     const refused = await send('123456789', message, 3000, wrong);
     expect(refused).toMatchObject({ ok: false, cls: 'systemic', errcode: 401, message: expect.stringMatching(/refused the bot token/) });
     expect(JSON.stringify(refused)).not.toContain('AAsomeOtherToken');
     expect(await send('123456789', message, 3000, { ...config, telegramApiBase: `${fake.url}/elsewhere` })).toMatchObject({ ok: false, cls: 'systemic', errcode: 404 });
+    const redirecting = await listenFake((_req, res) => {
+      res.writeHead(302, { location: 'https://elsewhere.example/' });
+      res.end();
+    });
+    expect(await send('123456789', message, 3000, { ...config, telegramApiBase: redirecting.url })).toMatchObject({ ok: false, cls: 'systemic', errcode: 302 });
+    await redirecting.close();
   });
 
   it('chat not found, blocked, not a member, migrated and an unknown topic are the recipient’s', async () => {
