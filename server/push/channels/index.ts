@@ -4,6 +4,9 @@ import { desktopChannel } from './desktop';
 import { dingtalkChannel } from './dingtalk';
 import { feishuChannel } from './feishu';
 import { emailChannel } from './email';
+import { discordChannel } from './discord';
+import { slackChannel } from './slack';
+import { telegramChannel } from './telegram';
 import { webhookChannel } from './webhook';
 import { wechatChannel } from './wechat';
 import { wecomChannel } from './wecom';
@@ -13,7 +16,7 @@ import { wecomChannel } from './wecom';
  * owns). To add one: write `./<type>.ts` with its test, and list it here. The order is the order
  * of the `type` enum in the API.
  */
-const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, wecomChannel, dingtalkChannel, feishuChannel, emailChannel] as const;
+const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, wecomChannel, dingtalkChannel, feishuChannel, telegramChannel, discordChannel, slackChannel, emailChannel] as const;
 
 export type ChannelType = (typeof DRIVERS)[number]['type'];
 export const CHANNEL_TYPES: readonly ChannelType[] = DRIVERS.map((driver) => driver.type);

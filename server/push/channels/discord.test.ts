@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lib/clock';
+import { DomainError } from '../../lib/errors';
+import { FakeDiscord } from '../../test-support/fakes/fake-discord';
+import { listenFake } from '../../test-support/fakes/listen';
+import { DesktopHub } from '../desktop';
+import type { Outcome } from '../deliver';
+import { DISCORD_COLOURS, discordChannel } from './discord';
+import type { AppForm, OutgoingMessage } from './driver';
+
+/** The discord driver on its own: the webhook URL, the message body, and every answer of a fake Discord. */
+
+const message: OutgoingMessage = {
+  id: 'm1',
+  userId: 'u1',
+  appId: 'a1',
+  appName: 'Backups',
+  title: 'Backup finished',
+  desp: 'All **3** jobs OK @everyone',
+  time: 1_767_000_000_000,
+  url: 'https://pp.example.net/m/token',
+  pagePath: '/m/token',
+  priority: 'normal',
+  group: '',
+};
+const app: AppForm = { messageType: '', templateId: '', templateFields: {} };
+const REAL = 'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdefghij';
+
+function refusal(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('discord config', () => {
+  it('takes a webhook URL of Discord’s shape on any http(s) host, masked, and it is the destination', () => {
+    expect(discordChannel.normalize({ webhookUrl: ` ${REAL} ` })).toEqual({ webhookUrl: REAL });
+    expect(discordChannel.mask({ webhookUrl: REAL })).toEqual({ webhookUrl: '••••ghij' });
+    for (const url of [`${REAL}?thread_id=987654321`, 'http://127.0.0.1:9/api/v10/webhooks/123456789/AbCdEfGhIjKlMnOpQrStUvWx']) {
+      expect(() => discordChannel.normalize({ webhookUrl: url })).not.toThrow();
+    }
+    expect(discordChannel.destination({ webhookUrl: REAL })).not.toBe(discordChannel.destination({ webhookUrl: REAL.replace('678/', '679/') }));
+  });
+
+  it('refuses anything else, naming the field', () => {
+    for (const webhookUrl of [undefined, 'discord', 'ftp://discord.com/api/webhooks/1234567/abc', 'https://discord.com/api/webhooks/123', `${REAL}?wait=false`, `${REAL}#x`]) {
+      expect(
+        refusal(() => discordChannel.normalize({ webhookUrl })),
+        String(webhookUrl),
+      ).toMatchObject({ field: 'config.webhookUrl', message: expect.stringMatching(/Integrations/) });
+    }
+  });
+
+  it('delivers to the webhook’s own channel: no recipients', () => {
+    expect(discordChannel.self).toMatchObject({ label: 'discord' });
+    expect(refusal(() => discordChannel.checkAddress({ webhookUrl: REAL }, 'x'))).toMatchObject({ field: 'appId', message: expect.stringMatching(/need no recipients/) });
+  });
+});
+
+describe('discord message body', () => {
+  it('an embed with title, Markdown description, page link, colour, time and footer; nobody is pinged', () => {
+    expect(discordChannel.render(message, app).body).toEqual({
+      allowed_mentions: { parse: [] },
+      embeds: [
+        {
+          title: 'Backup finished',
+          description: 'All **3** jobs OK @everyone',
+          url: 'https://pp.example.net/m/token',
+          color: DISCORD_COLOURS.normal,
+          timestamp: new Date(message.time).toISOString(),
+          footer: { text: 'Backups' },
+        },
+      ],
+    });
+  });
+
+  it('priority is the colour, urgent also mentions @here (deliberately allowed); the group joins the footer', () => {
+    const urgent = discordChannel.render({ ...message, priority: 'urgent', group: 'nightly' }, app).body as any;
+    expect(urgent).toMatchObject({ content: '@here', allowed_mentions: { parse: ['everyone'] } });
+    expect(urgent.embeds[0]).toMatchObject({ color: DISCORD_COLOURS.urgent, footer: { text: 'nightly · Backups' } });
+    expect((discordChannel.render({ ...message, priority: 'low' }, app).body as any).embeds[0].color).toBe(DISCORD_COLOURS.low);
+  });
+
+  it('cuts a long title and description to Discord’s limits, the page link kept', () => {
+    const body = discordChannel.render({ ...message, title: 't'.repeat(300), desp: 'd'.repeat(5000) }, app).body as any;
+    expect(body.embeds[0].title).toHaveLength(256);
+    expect(body.embeds[0].description.length).toBeLessThanOrEqual(4096);
+    expect(body.embeds[0].description).toMatch(/…\n\n\[Read the whole message\]\(https:\/\/pp\.example\.net\/m\/token\)$/);
+    expect((discordChannel.render({ ...message, desp: '' }, app).body as any).embeds[0].description).toBeUndefined();
+  });
+});
+
+describe('discord delivery (fake Discord)', () => {
+  const fake = new FakeDiscord();
+  const channel = { id: 'c1', name: 'Ops', userId: 'u1' };
+  const link = discordChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+  const outcomes: unknown[] = [];
+  let webhookUrl = '';
+  const send = async (msg: OutgoingMessage = message, url = webhookUrl, timeoutMs = 3000): Promise<Outcome> => {
+    const outcome = await link.delivery(channel, { webhookUrl: url }, discordChannel.render(msg, app)).send({ label: 'discord', address: 'discord' }, timeoutMs);
+    outcomes.push(outcome);
+    return outcome;
+  };
+
+  beforeAll(async () => {
+    await fake.start();
+    webhookUrl = discordChannel.normalize({ webhookUrl: fake.webhookUrl }).webhookUrl;
+  });
+  afterAll(async () => {
+    await fake.close();
+    expect(JSON.stringify(outcomes)).not.toContain(fake.token);
+  });
+  beforeEach(() => {
+    fake.sent.length = 0;
+    fake.forum = false;
+  });
+
+  it('executes the webhook with wait=true and answers the message id', async () => {
+    expect(await send({ ...message, priority: 'urgent', desp: 'x'.repeat(5000), title: 'y'.repeat(400) })).toEqual({ ok: true, msgId: expect.stringMatching(/^\d{19}$/) });
+    expect(fake.sent[0]).toMatchObject({ wait: true, body: { content: '@here', embeds: [{ title: expect.any(String) }] } });
+  });
+
+  it('an unknown webhook or a wrong token is systemic; the token never shows', async () => {
+    expect(await send(message, webhookUrl.replace(fake.webhookId, '1111111111111111111'))).toMatchObject({
+      ok: false,
+      cls: 'systemic',
+      errcode: 10015,
+      message: expect.stringMatching(/does not know this webhook \(HTTP 404\).*Unknown Webhook/),
+    });
+    expect(await send(message, webhookUrl.replace(fake.token, 'wrongTokenwrongTokenwrongToken'))).toMatchObject({ ok: false, cls: 'systemic', errcode: 50027 });
+  });
+
+  it('a forum channel’s webhook is systemic with what to do; a refused body is the message’s', async () => {
+    fake.forum = true;
+    expect(await send()).toMatchObject({ ok: false, cls: 'systemic', errcode: 220001, message: expect.stringMatching(/forum channel/) });
+    fake.forum = false;
+    const body = { allowed_mentions: { parse: [] }, embeds: [{ title: 'x', color: 0x1000000 }] };
+    expect(await link.delivery(channel, { webhookUrl }, { body }).send({ label: 'discord', address: 'discord' }, 1000)).toMatchObject({
+      ok: false,
+      cls: 'recipient',
+      errcode: 50035,
+      message: expect.stringMatching(/Invalid Form Body/),
+    });
+  });
+
+  it('waits out retry_after within the call’s time; a long one is transient and not retried now; 5xx is transient', async () => {
+    fake.program({ status: 429, retryAfter: 0.2 });
+    expect(await send()).toMatchObject({ ok: true });
+    fake.program({ status: 429, retryAfter: 60 });
+    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: 429, retryable: false, message: expect.stringMatching(/retry after 60 s/) });
+    fake.program({ status: 500 });
+    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: 500 });
+    expect(fake.sent).toHaveLength(1);
+    const closed = await listenFake(() => undefined);
+    await closed.close();
+    expect(await send(message, webhookUrl.replace(fake.server.url, closed.url), 1000)).toMatchObject({
+      ok: false,
+      cls: 'transient',
+      message: expect.stringMatching(/could not connect/),
+    });
+  });
+
+  it('tests a channel: reads the webhook, or with an address posts the test message', async () => {
+    expect(await link.test(channel, { webhookUrl }, { timeoutMs: 1000, time: message.time })).toEqual({ ok: true, message: 'Discord knows this webhook ("PennyPost hook").' });
+    expect(fake.sent).toHaveLength(0);
+    expect(await link.test(channel, { webhookUrl: webhookUrl.replace(fake.token, 'wrongTokenwrongTokenwrongToken') }, { timeoutMs: 1000, time: message.time })).toMatchObject({
+      ok: false,
+      class: 'systemic',
+    });
+    expect(await link.test(channel, { webhookUrl }, { address: 'now', timeoutMs: 1000, time: message.time })).toMatchObject({ ok: true });
+    expect(fake.sent[0].body.embeds[0]).toMatchObject({ title: 'PennyPost test message', description: expect.stringMatching(/channel "Ops"/) });
+  });
+});
