@@ -4,6 +4,7 @@ import { Ms, OneOf, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { Name, TargetId } from './action-params';
 import { channelActions } from './channel-actions';
+import { scheduledActions } from './scheduled-actions';
 import { pushErrors } from './errors';
 import { ADDRESS_MAX, MESSAGE_STATUSES, MESSAGE_TYPES, NAME_MAX, PUSH_MODES, REMARK_MAX, TEMPLATE_ID_MAX } from './schema';
 import type { PushService } from './service';
@@ -242,4 +243,5 @@ export const pushActions = defineActions({
   'push.queryMessages': queryMessages,
   'push.getMessage': getMessage,
   'push.recentFeed': recentFeed,
+  ...scheduledActions,
 });
