@@ -15,10 +15,10 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['second', 1000],
 ];
 
-/** "in 10 minutes", "in 2 days" in the UI's language (the largest unit that fits). */
+/** "in 10 minutes", "tomorrow" in the UI's language (the largest unit that fits; a day less a few seconds is still a day). */
 function relative(locale: string, at: number, now: number): string {
   const diff = at - now;
-  const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms) ?? UNITS[UNITS.length - 1];
+  const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms * 0.99) ?? UNITS[UNITS.length - 1];
   return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(Math.round(diff / size), unit);
 }
 
