@@ -128,6 +128,21 @@ describe('scheduling through /send', () => {
     expect(delivered.filter((title) => title.startsWith('p'))).toEqual([]);
   });
 
+  it('the one timer sends a due push by itself once it is re-armed (by another push coming and going), and uses the app as it is then', async () => {
+    const id = (await schedule({ title: 'by the timer', delay: '1m' })).body.data.pushId;
+    expect((await t.call('push.updateApp', { id: desktop.appId, name: 'Renamed' })).status).toBe(200);
+    expect((await waiting()).list[0]).toMatchObject({ id, appName: 'Renamed' });
+    clock.advance(120_000);
+    // Another push scheduled and cancelled re-arms the timer (both do): the first one is overdue, so it fires at once.
+    const other = (await schedule({ title: 'cancelled', delay: '1h' })).body.data.pushId;
+    expect((await t.call('push.cancelScheduled', { id: other })).status).toBe(200);
+    await expect.poll(() => delivered.filter((title) => title === 'by the timer').length, { timeout: 5000 }).toBe(1);
+    await expect.poll(async () => (await push(t).history.get(id))?.status, { timeout: 5000 }).toBe('success');
+    expect((await push(t).history.get(id))?.appName).toBe('Renamed');
+    expect(delivered).not.toContain('cancelled');
+    expect((await t.call('push.updateApp', { id: desktop.appId, name: 'Test app' })).status).toBe(200);
+  });
+
   it('at send time: a deleted app is recorded as not sent; a disabled account sends nothing', async () => {
     const other = await t.setup({ type: 'desktop' });
     const gone = (await t.push(`/send/${other.appKey}`, { json: { title: 'orphan', delay: '5m' } })).body.data.pushId;
