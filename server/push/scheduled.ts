@@ -120,8 +120,14 @@ export class ScheduledPushes {
       throw pushErrors.scheduledNotFound();
     }
     if (entry.state === 'sending') throw pushErrors.scheduledAlreadySent();
-    await this.local.del(PREFIX + id);
+    // Out of the index before the first await, so the timer cannot pick it up meanwhile.
     this.index.delete(id);
+    try {
+      await this.local.del(PREFIX + id);
+    } catch (error) {
+      this.index.set(id, entry);
+      throw error;
+    }
     this.arm();
     return entry;
   }
@@ -130,8 +136,8 @@ export class ScheduledPushes {
   async forgetUser(userId: string): Promise<void> {
     for (const entry of this.list(userId)) {
       if (entry.state === 'sending') continue;
-      await this.local.del(PREFIX + entry.id);
       this.index.delete(entry.id);
+      await this.local.del(PREFIX + entry.id);
     }
     this.arm();
   }
@@ -169,14 +175,27 @@ export class ScheduledPushes {
   private async sendOne(id: string, now: number): Promise<void> {
     const { app } = this.deps;
     const key = PREFIX + id;
+    const summary = this.index.get(id);
+    if (summary?.state !== 'waiting') return;
+    // Claimed before the first await: a cancel from here on answers 409.
+    summary.state = 'sending';
+    let entry: ScheduledEntry;
     try {
       const stored = await this.local.get<ScheduledEntry>(key);
-      const summary = this.index.get(id);
-      if (!stored || !summary || summary.state !== 'waiting') return;
+      if (!stored) {
+        this.index.delete(id);
+        return;
+      }
       // Durably "being sent" before anything leaves: a crash from here on never sends it again.
-      const entry: ScheduledEntry = { ...stored, state: 'sending' };
+      entry = { ...stored, state: 'sending' };
       await this.local.put(key, entry);
-      summary.state = 'sending';
+    } catch (error) {
+      // Not marked, so nothing left: it waits for the next run.
+      summary.state = 'waiting';
+      app.log.error('push: could not mark a scheduled push as being sent', { pushId: id, error: (error as Error | null | undefined)?.message });
+      return;
+    }
+    try {
       const late = now - entry.at;
       if (late > LATE_LIMIT_MS) {
         const hours = Math.round(late / 3_600_000);

@@ -143,6 +143,16 @@ describe('scheduling through /send', () => {
     expect((await t.call('push.updateApp', { id: desktop.appId, name: 'Test app' })).status).toBe(200);
   });
 
+  it('a push being sent can no longer be cancelled, and is sent once', async () => {
+    const id = (await schedule({ title: 'race', delay: '1m' })).body.data.pushId;
+    clock.advance(60_000);
+    const run = push(t).scheduled.runDue();
+    const cancel = await t.call('push.cancelScheduled', { id });
+    await run;
+    expect(cancel).toMatchObject({ status: 409, code: 409, message: expect.stringMatching(/being sent or was already sent/) });
+    expect(delivered.filter((title) => title === 'race')).toHaveLength(1);
+  });
+
   it('at send time: a deleted app is recorded as not sent; a disabled account sends nothing', async () => {
     const other = await t.setup({ type: 'desktop' });
     const gone = (await t.push(`/send/${other.appKey}`, { json: { title: 'orphan', delay: '5m' } })).body.data.pushId;
