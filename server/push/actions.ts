@@ -182,7 +182,8 @@ const queryMessages = defineAction({
   summary: 'Push history, newest first, with filters and paging.',
   notes:
     'startDate and endDate are inclusive bounds on createdAt (ms). status: success (all delivered), partial, failed (none delivered), empty (no recipients). ' +
-    'History is kept settings push.retentionDays days (default 30).',
+    'History is kept settings push.retentionDays days (default 30). Scheduled pushes appear here once sent (or settled as not sent), under the id /send answered with; ' +
+    'the waiting ones are listed by push.queryScheduled.',
   auth: 'user',
   params: Params({
     appId: Type.Optional(TargetId('Only pushes of this app (deleted apps included).')),
