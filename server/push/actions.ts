@@ -4,6 +4,7 @@ import { Ms, OneOf, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { Name, TargetId } from './action-params';
 import { channelActions } from './channel-actions';
+import { scheduledActions } from './scheduled-actions';
 import { pushErrors } from './errors';
 import { ADDRESS_MAX, MESSAGE_STATUSES, MESSAGE_TYPES, NAME_MAX, PUSH_MODES, REMARK_MAX, TEMPLATE_ID_MAX } from './schema';
 import type { PushService } from './service';
@@ -181,7 +182,8 @@ const queryMessages = defineAction({
   summary: 'Push history, newest first, with filters and paging.',
   notes:
     'startDate and endDate are inclusive bounds on createdAt (ms). status: success (all delivered), partial, failed (none delivered), empty (no recipients). ' +
-    'History is kept settings push.retentionDays days (default 30).',
+    'History is kept settings push.retentionDays days (default 30). Scheduled pushes appear here once sent (or settled as not sent), under the id /send answered with; ' +
+    'the waiting ones are listed by push.queryScheduled.',
   auth: 'user',
   params: Params({
     appId: Type.Optional(TargetId('Only pushes of this app (deleted apps included).')),
@@ -242,4 +244,5 @@ export const pushActions = defineActions({
   'push.queryMessages': queryMessages,
   'push.getMessage': getMessage,
   'push.recentFeed': recentFeed,
+  ...scheduledActions,
 });

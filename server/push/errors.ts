@@ -76,6 +76,29 @@ export const pushErrors = errorCatalogue(
       message: (given: string) => `priority "${given}" is not one PennyPost knows: use low, normal, high or urgent (or 1–5 as ntfy counts).`,
     },
     groupTooLong: { code: 400, status: 400, message: (max: number, length: number) => `group is longer than ${max} characters (${length}).` },
+
+    // scheduled pushes (docs/push.md "Scheduled pushes")
+    badScheduleTime: {
+      code: 400,
+      status: 400,
+      message: (field: string, given: string) =>
+        `${field} "${given}" is not a time PennyPost reads: use Unix seconds or milliseconds, an ISO 8601 time with its offset (2026-11-23T10:00:00+08:00), ` +
+        'or a wait like 90, 30s, 10m, 2h, 1d. Nothing was sent.',
+    },
+    atAndDelay: { code: 400, status: 400, message: () => 'Give either at or delay, not both. Nothing was sent.' },
+    scheduleInPast: { code: 400, status: 400, message: (when: string) => `The time ${when} is in the past. Nothing was sent.` },
+    scheduleTooFar: { code: 400, status: 400, message: (days: number) => `A push can be scheduled at most ${days} days ahead. Nothing was sent.` },
+    tooManyScheduled: {
+      code: 400,
+      status: 400,
+      message: (max: number) => `You already have ${max} scheduled pushes waiting, the most PennyPost keeps per account. Nothing was sent.`,
+    },
+    scheduledNotFound: { code: 404, status: 404, message: () => 'Scheduled push not found.' },
+    scheduledAlreadySent: {
+      code: 409,
+      status: 409,
+      message: () => 'This scheduled push is being sent or was already sent; it can no longer be cancelled (see push.getMessage).',
+    },
   },
   'push',
 );

@@ -28,10 +28,14 @@ export function pushDomain() {
     routes(router, app) {
       mountPushRoutes(router, app, app.services.push);
     },
+    async forgetUser(app, userId) {
+      await app.services.push.scheduled.forgetUser(userId);
+    },
     async stop(app) {
       if (timer) clearInterval(timer);
       // Set by start; stop does not count on it having got that far.
       const services: Partial<ServiceMap> = app.services;
+      await services.push?.scheduled.stop();
       await services.push?.history.drain();
     },
   });

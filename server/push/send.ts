@@ -8,6 +8,8 @@ import type { ChannelLink, Recipient } from './channels/driver';
 import { deliver } from './deliver';
 import { pushErrors } from './errors';
 import type { HistoryStore } from './history';
+import { scheduleOf, type Schedule } from './schedule-time';
+import type { ScheduledEntry } from './scheduled';
 import { isAppKeyShape } from './keys';
 import { messageOptionsOf, type MessageOptions } from './message-options';
 import type { DeliveryResult, MessageDoc, MessageStatus, TargetDoc } from './schema';
@@ -23,6 +25,8 @@ export interface SendContext {
   link(type: string): ChannelLink<object, unknown>;
   /** Path of a message's page (/m/{token}). */
   pagePath(messageId: string): string;
+  /** Durably stores a scheduled push (server/push/scheduled.ts). */
+  schedule(entry: Omit<ScheduledEntry, 'state'>): Promise<void>;
 }
 
 /**
@@ -50,6 +54,7 @@ export class PushSender {
     let desp: string;
     let app: TargetDoc | undefined;
     let options: MessageOptions;
+    let schedule: Schedule | undefined;
     try {
       await this.perAddress.consumeAddress(caller);
       // Validation comes before any lookup (seed §1).
@@ -61,9 +66,11 @@ export class PushSender {
       if (title.length > settings.titleMaxLength) throw pushErrors.titleTooLong(settings.titleMaxLength, title.length).at('title');
       if (desp.length > settings.despMaxLength) throw pushErrors.despTooLong(settings.despMaxLength, desp.length).at('desp');
       options = messageOptionsOf(input);
+      schedule = scheduleOf(input, this.ctx.app.clock.now());
       app = isAppKeyShape(appKey) ? this.ctx.targets.appByKey(appKey) : undefined;
       if (!app) throw pushErrors.unknownAppKey();
       await this.perAppKey.consume(app.id);
+      if (schedule) return await this.schedulePush(app, title, desp, options, caller, schedule);
     } catch (error) {
       if (error instanceof DomainError) return answer(error.status, error.code, error.message, error.details, error.headers);
       throw error;
@@ -71,12 +78,94 @@ export class PushSender {
     return this.deliverPush(app, title, desp, options, caller);
   }
 
-  private async deliverPush(app: TargetDoc, title: string, desp: string, options: MessageOptions, caller: string): Promise<SendAnswer> {
+  /** Stores a push for later; the answer is ServerChan's success (code 0) with `scheduled: true`. */
+  private async schedulePush(app: TargetDoc, title: string, desp: string, options: MessageOptions, caller: string, schedule: Schedule): Promise<SendAnswer> {
+    // Named by its due time, so the history row it becomes sorts and expires with the pushes sent then.
+    const id = newId(schedule.at);
+    try {
+      await this.ctx.schedule({
+        id,
+        userId: app.userId,
+        appId: app.id,
+        appName: app.name,
+        title,
+        desp,
+        ...options,
+        caller: caller.slice(0, 64),
+        createdAt: this.ctx.app.clock.now(),
+        at: schedule.at,
+      });
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.ctx.app.log.error('push: storing a scheduled push failed', { error: (error as Error | null | undefined)?.message });
+      const status = isIoError(error) ? 503 : 500;
+      return answer(status, status, 'PennyPost could not store the scheduled push (is the disk full or read-only?), so nothing was scheduled. Try again.');
+    }
+    const when = new Date(schedule.at).toISOString();
+    return answer(200, 0, `Scheduled for ${when}.`, { pushId: id, scheduled: true, at: schedule.at });
+  }
+
+  /**
+   * Sends a scheduled push that is due (already marked as being sent): to the app's channel and
+   * recipients as they are now. One that cannot be sent (account disabled, app deleted) becomes a
+   * failed history row saying why; a deleted account's pushes were dropped with it.
+   */
+  async sendScheduled(entry: ScheduledEntry): Promise<void> {
+    const { app: context, targets } = this.ctx;
+    const services: Partial<AppContext['services']> = context.services;
+    const user = services.users ? await services.users.findById(entry.userId) : null;
+    if (services.users && !user) return;
+    if (user?.disabled) {
+      await this.recordUnsent(entry, 'Not sent: the account was disabled when this scheduled push was due.');
+      return;
+    }
+    const app = targets.get(entry.appId);
+    if (!app || app.kind !== 'app' || app.userId !== entry.userId) {
+      await this.recordUnsent(entry, `Not sent: the app "${entry.appName}" was deleted before this scheduled push was due.`);
+      return;
+    }
+    if (!targets.get(app.channelId)) {
+      await this.recordUnsent(entry, `Not sent: the app "${app.name}" has no channel (it was deleted).`);
+      return;
+    }
+    await this.deliverPush(app, entry.title, entry.desp, { priority: entry.priority, group: entry.group }, entry.caller, entry.id);
+  }
+
+  /** A scheduled push that is not sent: a failed history row with no recipients and the reason. */
+  async recordUnsent(entry: ScheduledEntry, summary: string): Promise<void> {
+    const app = this.ctx.targets.get(entry.appId);
+    const channel = app ? this.ctx.targets.get(app.channelId) : undefined;
+    const now = Math.max(entry.at, this.ctx.app.clock.now());
+    await this.ctx.history.finish(
+      {
+        id: entry.id,
+        userId: entry.userId,
+        appId: entry.appId,
+        appName: entry.appName,
+        channelId: channel?.id ?? '',
+        channelType: channel?.type ?? '',
+        title: entry.title,
+        desp: entry.desp,
+        status: 'failed',
+        summary,
+        total: 0,
+        success: 0,
+        failed: 0,
+        results: [],
+        caller: entry.caller,
+        createdAt: now,
+        finishedAt: now,
+      },
+      false,
+    );
+  }
+
+  private async deliverPush(app: TargetDoc, title: string, desp: string, options: MessageOptions, caller: string, scheduledId?: string): Promise<SendAnswer> {
     const { app: context, targets, history } = this.ctx;
     const settings = context.settings.get().push;
     const channel = targets.get(app.channelId);
     const now = context.clock.now();
-    const id = newId(now);
+    const id = scheduledId ?? newId(now);
     const started = performance.now();
     const deadline = started + settings.requestDeadlineMs;
     if (!channel) {

@@ -11,6 +11,7 @@ import type { MessageDoc, TargetDoc } from './schema';
 import { SecretBox } from './secret-box';
 import { PushSender } from './send';
 import type { SendAnswer } from './send-answer';
+import { ScheduledPushes } from './scheduled';
 import { TargetStore } from './targets';
 
 export type { SendAnswer, SendData } from './send-answer';
@@ -28,6 +29,7 @@ export class PushService {
   readonly pages: PageTokens;
   private readonly links = new Map<string, ChannelLink<object, unknown>>();
   private readonly sender: PushSender;
+  readonly scheduled: ScheduledPushes;
 
   constructor(private readonly app: AppContext) {
     this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets)));
@@ -42,6 +44,13 @@ export class PushService {
       history: this.history,
       link: (type) => this.link(type),
       pagePath: (id) => this.pagePath(id),
+      schedule: (entry) => this.scheduled.add(entry),
+    });
+    this.scheduled = new ScheduledPushes({
+      app,
+      history: this.history,
+      send: (entry) => this.sender.sendScheduled(entry),
+      fail: (entry, summary) => this.sender.recordUnsent(entry, summary),
     });
   }
 
@@ -55,6 +64,8 @@ export class PushService {
     await this.targets.load();
     const recovered = await this.history.recover();
     if (recovered > 0) this.app.log.warn('push: pushes interrupted by the last stop were recorded as failed', { count: recovered });
+    const scheduled = await this.scheduled.start();
+    if (scheduled.interrupted > 0) this.app.log.warn('push: scheduled pushes interrupted by the last stop were recorded, not sent again', { count: scheduled.interrupted });
     await this.prune();
   }
 
@@ -194,6 +205,30 @@ export class PushService {
 
   send(appKey: string, input: Record<string, unknown>, caller: string): Promise<SendAnswer> {
     return this.sender.send(appKey, input, caller);
+  }
+
+  // ---- scheduled pushes ----
+
+  /** The user's pending scheduled pushes, soonest first, a page at a time. */
+  queryScheduled(userId: string, page: number, pageSize: number) {
+    const all = this.scheduled.list(userId);
+    const list = all.slice((page - 1) * pageSize, page * pageSize).map((e) => ({
+      id: e.id,
+      appId: e.appId,
+      appName: this.targets.get(e.appId)?.name ?? e.appName,
+      title: e.title,
+      priority: e.priority,
+      group: e.group,
+      at: e.at,
+      createdAt: e.createdAt,
+      sending: e.state === 'sending',
+    }));
+    return { list, total: all.length, page, pageSize };
+  }
+
+  async cancelScheduled(userId: string, id: string) {
+    const entry = await this.scheduled.cancel(userId, id);
+    return { cancelled: true, id: entry.id, at: entry.at };
   }
 
   // ---- channel test ----

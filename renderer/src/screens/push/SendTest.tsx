@@ -1,7 +1,8 @@
 import { useState, type SubmitEvent } from 'react';
-import { Alert, Button, Group, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { invalidate } from '../../lib/data';
+import { useFormat } from '../../lib/format';
 import type { App } from './channel-types';
 
 interface SendAnswer {
@@ -9,7 +10,15 @@ interface SendAnswer {
   httpOk?: boolean;
   code: number;
   message: string;
-  data: { pushId?: string; total?: number; success?: number; failed?: number; results?: { recipient: string; name?: string; ok: boolean; errmsg?: string }[] } | null;
+  data: {
+    pushId?: string;
+    scheduled?: boolean;
+    at?: number;
+    total?: number;
+    success?: number;
+    failed?: number;
+    results?: { recipient: string; name?: string; ok: boolean; errmsg?: string }[];
+  } | null;
 }
 
 /** "Send test": a real push through the app's own /send URL, like any other client would. */
@@ -17,6 +26,9 @@ export function SendTest({ app }: { app: App }) {
   const { t } = useTranslation();
   const [title, setTitle] = useState(() => t('push.testTitle'));
   const [desp, setDesp] = useState(() => t('push.testBody'));
+  /** 'now', else a /send `delay` (docs/push.md "Scheduled pushes"). */
+  const [delay, setDelay] = useState('now');
+  const f = useFormat();
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<SendAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +38,11 @@ export function SendTest({ app }: { app: App }) {
     setAnswer(null);
     setError(null);
     try {
-      const response = await fetch(`/send/${app.appKey}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title, desp }) });
+      const response = await fetch(`/send/${app.appKey}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title, desp, ...(delay !== 'now' ? { delay } : {}) }),
+      });
       const body = (await response.json()) as SendAnswer;
       setAnswer({ ...body, httpOk: response.ok });
       invalidate();
@@ -45,13 +61,26 @@ export function SendTest({ app }: { app: App }) {
       <Group align="flex-end" gap="xs">
         <TextInput size="xs" label={t('push.messageTitle')} value={title} onChange={(e) => setTitle(e.currentTarget.value)} required maxLength={200} style={{ flex: 1 }} />
         <TextInput size="xs" label={t('push.messageBody')} value={desp} onChange={(e) => setDesp(e.currentTarget.value)} style={{ flex: 2 }} />
+        <Select
+          size="xs"
+          w={130}
+          label={t('push.sendWhen')}
+          value={delay}
+          onChange={(value) => setDelay(value ?? 'now')}
+          allowDeselect={false}
+          data={(['now', '10m', '1h', '1d'] as const).map((key) => ({ value: key, label: t(`push.sendDelays.${key}`) }))}
+        />
         <Button size="xs" type="submit" loading={busy} disabled={!title.trim()}>
           {t('push.send')}
         </Button>
       </Group>
       {answer && (
         <Alert color={ok ? 'teal' : 'red'} mt="xs" role="status" data-testid="send-result">
-          {answer.httpOk && answer.data?.total !== undefined ? t('push.sendResult', { success: answer.data.success ?? 0, total: answer.data.total }) : answer.message}
+          {answer.httpOk && answer.data?.scheduled && answer.data.at !== undefined
+            ? t('push.scheduledFor', { when: f.date(answer.data.at, 'datetime') })
+            : answer.httpOk && answer.data?.total !== undefined
+              ? t('push.sendResult', { success: answer.data.success ?? 0, total: answer.data.total })
+              : answer.message}
           {answer.data?.results
             ?.filter((r) => !r.ok)
             .map((r) => (

@@ -5,8 +5,9 @@ import { AppsTab } from './AppsTab';
 import { ChannelsTab } from './ChannelsTab';
 import { FeedTab } from './FeedTab';
 import { HistoryTab } from './HistoryTab';
+import { ScheduledTab } from './ScheduledTab';
 
-/** The push screen: apps (with their webhook URLs and recipients), channels, history and the live feed. */
+/** The push screen: apps (with their webhook URLs and recipients), channels, history, scheduled pushes and the live feed. */
 export function PushPage() {
   const { t } = useTranslation();
   return (
@@ -18,6 +19,7 @@ export function PushPage() {
           { value: 'apps', label: t('push.tabs.apps'), panel: <AppsTab /> },
           { value: 'channels', label: t('push.tabs.channels'), panel: <ChannelsTab /> },
           { value: 'history', label: t('push.tabs.history'), panel: <HistoryTab /> },
+          { value: 'scheduled', label: t('push.tabs.scheduled'), panel: <ScheduledTab /> },
           { value: 'feed', label: t('push.tabs.feed'), panel: <FeedTab /> },
         ]}
       />
