@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { commonErrors } from '../../lib/errors';
 import type { SendAnswer } from '../send-answer';
-import { objectBody, text, titleAndDesp, withClick, type Shaped } from './common';
+import { objectBody, scheduleFields, text, titleAndDesp, withClick, type Shaped } from './common';
 
 /**
  * Bark (docs/push.md "Drop-in for other push clients"): `/{appKey}/{body}`,
@@ -32,6 +32,7 @@ export function barkInput(fields: Record<string, unknown>, path: readonly string
     desp: withClick(derived.desp, text(fields, 'url')),
     ...(LEVELS.has(level.toLowerCase()) ? { priority: level } : {}),
     ...(group ? { group } : {}),
+    ...scheduleFields(fields),
   };
 }
 

@@ -133,6 +133,14 @@ export function withClick(desp: string, click: string): string {
   return desp.trim() === '' ? `<${url}>` : `${desp}\n\n<${url}>`;
 }
 
+/**
+ * `at` / `delay` as the caller gave them (scheduled pushes, docs/push.md "Scheduled pushes"): every
+ * form takes them, including those whose own service has no such thing (Gotify, Bark); /send reads them.
+ */
+export function scheduleFields(fields: Record<string, unknown>): { at?: unknown; delay?: unknown } {
+  return { ...(fields.at !== undefined ? { at: fields.at } : {}), ...(fields.delay !== undefined ? { delay: fields.delay } : {}) };
+}
+
 /** Reads a text field of another client's input ('' when absent; numbers as text; a repeated field or an object is refused like on /send). */
 export function text(input: Record<string, unknown>, name: string): string {
   return textField(input, name) ?? '';

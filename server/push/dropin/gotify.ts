@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { commonErrors } from '../../lib/errors';
 import type { Priority } from '../message-options';
 import type { SendAnswer } from '../send-answer';
-import { header, numericId, objectBody, pushIdOf, queryInput, text, titleAndDesp, withClick, type Shaped } from './common';
+import { header, numericId, objectBody, pushIdOf, queryInput, scheduleFields, text, titleAndDesp, withClick, type Shaped } from './common';
 
 /**
  * Gotify's `POST /message` (docs/push.md "Drop-in for other push clients"): the app key is the
@@ -70,6 +70,7 @@ export function gotifyRequest(req: Request): GotifyRequest {
     title: derived.title,
     desp: withClick(derived.desp, extra(extras, 'client::notification', 'click', 'url')),
     ...(priority === null ? {} : { priority: gotifyPriority(priority) }),
+    ...scheduleFields(fields),
   };
   return { appKey, input, echo: { title: derived.title, message, priority: priority ?? 0, ...(extras ? { extras } : {}) } };
 }

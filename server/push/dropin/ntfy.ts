@@ -188,7 +188,9 @@ export function ntfyError(result: SendAnswer): Shaped {
 /** ntfy's message JSON (`id` is the push id; it expires with PennyPost's history); PennyPost's answer rides along as `pennypost`. */
 export function ntfyAnswer(result: SendAnswer, request: NtfyRequest, now: number, retentionDays: number): Shaped {
   if (result.body.code !== 0) return ntfyError(result);
-  const time = Math.floor(now / 1000);
+  // A scheduled push answers with the time it will go out, as ntfy does for delayed messages.
+  const data = result.body.data as { scheduled?: boolean; at?: number } | null;
+  const time = Math.floor((data?.scheduled && typeof data.at === 'number' ? data.at : now) / 1000);
   const { echo } = request;
   return {
     status: 200,
