@@ -12,9 +12,9 @@ type Sublevel = AbstractSublevel<LevelDb, string | Buffer | Uint8Array, string, 
  * A small durable key/value store for state that must never be replicated or leave this
  * machine: sessions, login-failure counters, secrets. It shares the LevelDB files (and so the
  * data-dir lock and the crash guarantees) with RxDB but lives in its own key space.
- * Values are JSON; every write is fsynced like the RxDB writes, and goes through the same
- * disk-fault recovery (leveldb-storage/health.ts): after an I/O error writes answer
- * StorageUnavailableError until the shared LevelDB could be reopened.
+ * Values are JSON; every write is fsynced like the RxDB writes (unless a batch says `durable:
+ * false`), and goes through the same disk-fault recovery (leveldb-storage/health.ts): after an
+ * I/O error writes answer StorageUnavailableError until the shared LevelDB could be reopened.
  */
 export class LocalStore {
   private readonly space: Sublevel;
