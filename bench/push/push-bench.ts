@@ -145,17 +145,19 @@ async function main(): Promise<void> {
   const ten = await api('push.createApp', { name: 'ten', channelId: channel.id }, user.token);
   await api('push.addRecipient', { appId: one.id, address: 'openid_bench_0' }, user.token);
   for (let i = 0; i < 10; i++) await api('push.addRecipient', { appId: ten.id, address: `openid_bench_${i}` }, user.token);
-  // For the cost breakdown: the same request path without any outbound call.
+  // The goal's row: a desktop app, whose one recipient is this computer (no outbound call).
   const desktopChannel = await api('push.createChannel', { name: 'desk', type: 'desktop' }, user.token);
   const desk = await api('push.createApp', { name: 'desk', channelId: desktopChannel.id }, user.token);
 
   const query = '?title=' + encodeURIComponent('Bench alert') + '&desp=' + encodeURIComponent('CPU **91%** on host-7');
   const sendOne = `${server.url}/send/${one.appKey}${query}`;
   const sendTen = `${server.url}/send/${ten.appKey}${query}`;
+  const sendDesk = `${server.url}/send/${desk.appKey}${query}`;
   const check = (await (await fetch(sendTen)).json()) as { code: number; data: { success: number } };
   if (check.code !== 0 || check.data.success !== 10) throw new Error(`the bench setup does not deliver: ${JSON.stringify(check)}`);
+  const checkDesk = (await (await fetch(sendDesk)).json()) as { code: number; data: { success: number } };
+  if (checkDesk.code !== 0 || checkDesk.data.success !== 1) throw new Error(`the desktop app does not deliver: ${JSON.stringify(checkDesk)}`);
 
-  const sendDesk = `${server.url}/send/${desk.appKey}${query}`;
   const bareSend = `${bareUrl}/send/x${query}`;
   process.stderr.write(`push bench: ${ROUNDS} × ${SECONDS} s slices, ${CONNECTIONS} connections…\n`);
   // Warm-up (JIT, keep-alive pools, LevelDB), then the measured runs.
