@@ -4,6 +4,7 @@ import { healthOf, type LevelHealth } from './leveldb-storage/health';
 
 /** classic-level's `sync` option; sublevels pass their options through to the root database. */
 const SYNC = { sync: true } as Record<string, unknown>;
+const NO_SYNC = { sync: false } as Record<string, unknown>;
 
 type Sublevel = AbstractSublevel<LevelDb, string | Buffer | Uint8Array, string, unknown>;
 
@@ -11,9 +12,9 @@ type Sublevel = AbstractSublevel<LevelDb, string | Buffer | Uint8Array, string, 
  * A small durable key/value store for state that must never be replicated or leave this
  * machine: sessions, login-failure counters, secrets. It shares the LevelDB files (and so the
  * data-dir lock and the crash guarantees) with RxDB but lives in its own key space.
- * Values are JSON; every write is fsynced like the RxDB writes, and goes through the same
- * disk-fault recovery (leveldb-storage/health.ts): after an I/O error writes answer
- * StorageUnavailableError until the shared LevelDB could be reopened.
+ * Values are JSON; every write is fsynced like the RxDB writes (unless a batch says `durable:
+ * false`), and goes through the same disk-fault recovery (leveldb-storage/health.ts): after an
+ * I/O error writes answer StorageUnavailableError until the shared LevelDB could be reopened.
  */
 export class LocalStore {
   private readonly space: Sublevel;
@@ -38,9 +39,13 @@ export class LocalStore {
     return this.health.write(() => this.space.del(key, SYNC));
   }
 
-  /** Atomically applies several puts and deletes. */
-  batch(ops: Array<{ type: 'put'; key: string; value: unknown } | { type: 'del'; key: string }>): Promise<void> {
-    return this.health.write(() => this.space.batch(ops, SYNC));
+  /**
+   * Atomically applies several puts and deletes. `durable: false` skips the fsync (the write is in
+   * the LevelDB log, so it survives a crash of the process but maybe not of the machine): only for
+   * writes whose loss the next start repairs, such as dropping a record that is already obsolete.
+   */
+  batch(ops: Array<{ type: 'put'; key: string; value: unknown } | { type: 'del'; key: string }>, options: { durable?: boolean } = {}): Promise<void> {
+    return this.health.write(() => this.space.batch(ops, options.durable === false ? NO_SYNC : SYNC));
   }
 
   /** Entries whose key starts with `prefix`, in key order. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { APP_KEY_PREFIX } from '../http/network-policy';
 import { randomBase62 } from '../lib/ids';
 
@@ -27,7 +27,12 @@ export function isAppKeyShape(value: string): boolean {
 export const PAGE_TOKEN_PATTERN = /^([0-9a-z]{9}[0-9A-Za-z]{10,31})\.([A-Za-z0-9_-]{22})$/;
 
 export class PageTokens {
-  constructor(private readonly key: Buffer) {}
+  /** Prepared once: a raw Buffer key is turned into a key object on every createHmac call. */
+  private readonly key: KeyObject;
+
+  constructor(key: Buffer) {
+    this.key = createSecretKey(key);
+  }
 
   private mac(id: string): string {
     return createHmac('sha256', this.key)
