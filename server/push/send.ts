@@ -4,7 +4,7 @@ import { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { RateLimit } from '../http/rate-limit';
 import { channelDriver } from './channels';
-import type { ChannelLink, Recipient } from './channels/driver';
+import type { ChannelLink, Delivery, OutgoingMessage, Recipient } from './channels/driver';
 import { deliver } from './deliver';
 import { pushErrors } from './errors';
 import type { HistoryStore } from './history';
@@ -200,6 +200,7 @@ export class PushSender {
     const publicBase = context.settings.get().network.publicBaseUrl.trim().replace(/\/+$/, '');
     // Links inside outgoing messages need a public base URL (127.0.0.1 means nothing on a phone).
     const outboundUrl = publicBase ? publicBase + pagePath : undefined;
+    const message = (): OutgoingMessage => ({ id, userId: app.userId, appId: app.id, appName: app.name, title, desp, ...options, time: now, url: outboundUrl, pagePath });
     const data = (results: DeliveryResult[]): SendData => {
       const success = results.filter((r) => r.ok).length;
       return { pushId: id, total: results.length, success, failed: results.length - success, results, url: (publicBase || context.listening?.url || '') + pagePath };
@@ -214,6 +215,9 @@ export class PushSender {
       }
       return answer(200, 0, doc.summary, data([]));
     }
+
+    // In-process delivery cannot fail half way: its history row, written first, is the whole record.
+    if (driver.inProcess) return this.deliverInProcess(doc, recipients, () => this.ctx.link(channel.type).delivery(channel, config, driver.render(message(), app)), data);
 
     // Journal first: if the history cannot be written, nothing is sent.
     try {
@@ -248,7 +252,7 @@ export class PushSender {
 
     let results: DeliveryResult[];
     try {
-      const payload = driver.render({ id, userId: app.userId, appId: app.id, appName: app.name, title, desp, ...options, time: now, url: outboundUrl, pagePath }, app);
+      const payload = driver.render(message(), app);
       const delivery = this.ctx.link(channel.type).delivery(channel, config, payload);
       results = await deliver({
         targets: recipients,
@@ -283,6 +287,41 @@ export class PushSender {
     }
     context.log.debug('push', { pushId: id, app: app.id, status, total: results.length, ms: Math.round(performance.now() - started) });
     if (status === 'failed') return answer(500, 500, doc.summary, data(results));
+    return answer(200, 0, doc.summary, data(results));
+  }
+
+  /**
+   * A channel that delivers inside this process (the desktop feed): the history row is written with
+   * the delivery it records, then the message is shown — one disk write. A full disk shows nothing
+   * (the caller may try again); a crash in between leaves a recorded push that the feed's list shows
+   * after the restart instead of a notification.
+   */
+  private async deliverInProcess(doc: MessageDoc, recipients: Recipient[], delivery: () => Delivery, data: (results: DeliveryResult[]) => SendData): Promise<SendAnswer> {
+    const { app: context, history } = this.ctx;
+    const results: DeliveryResult[] = recipients.map((r) => ({ recipient: r.label, ...(r.name ? { name: r.name } : {}), ok: true, class: 'ok', msgId: doc.id, attempts: 1 }));
+    Object.assign(doc, { status: 'success', summary: summarize(results, results.length, 0), total: results.length, success: results.length, failed: 0, results });
+    try {
+      await history.finish(doc, false);
+    } catch (error) {
+      const message = 'PennyPost could not write the message history (is the disk full or read-only?), so nothing was sent. Free some disk space and try again.';
+      context.log.error('push: history write failed', { pushId: doc.id, error: (error as Error | null | undefined)?.message });
+      const failed = results.map<DeliveryResult>((r) => ({
+        recipient: r.recipient,
+        ...(r.name ? { name: r.name } : {}),
+        ok: false,
+        class: 'systemic',
+        errmsg: message,
+        attempts: 0,
+      }));
+      const status = isIoError(error) ? 503 : 500;
+      return answer(status, status, message, data(failed));
+    }
+    const send = delivery();
+    for (const recipient of recipients) {
+      send.send(recipient, context.settings.get().push.callTimeoutMs).catch((error: unknown) => {
+        context.log.error('push: in-process delivery crashed', { pushId: doc.id, error: (error as Error | null | undefined)?.message });
+      });
+    }
     return answer(200, 0, doc.summary, data(results));
   }
 

@@ -16,6 +16,7 @@ export const desktopChannel: ChannelDriver<Record<string, never>, DesktopMessage
   movedBy: [],
   summary: [],
   self: { label: 'desktop', name: 'This computer', address: 'desktop' },
+  inProcess: true,
 
   normalize: () => ({}),
   destination: () => '',

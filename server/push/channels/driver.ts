@@ -36,6 +36,12 @@ export interface ChannelDriver<Config extends object = Record<string, unknown>, 
    * goes to `self` (and checkAddress refuses any address).
    */
   readonly self?: Recipient;
+  /**
+   * Delivers inside this process and cannot fail (nothing leaves the machine): the push is recorded
+   * as delivered before it runs — one disk write instead of journal + row (docs/push.md §9). Its
+   * `send` must answer ok at once; a full disk shows nothing.
+   */
+  readonly inProcess?: boolean;
 
   /**
    * Checks and completes a config: the stored fields merged with the given ones (masked secrets

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Coalescer } from '../history';
 import { startPushServer } from './helpers';
@@ -29,10 +31,13 @@ describe('history group commit', () => {
     expect(done.size).toBe(50);
   });
 
-  it('50 concurrent desktop pushes share journal and history writes; every row is stored before its answer; the journal ends empty', async () => {
+  it('50 concurrent pushes to a receiver share journal and history writes; every row is stored before its answer; the journal ends empty', async () => {
+    const receiver = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const h = await startPushServer();
     try {
-      const { appKey } = await h.setup({ type: 'desktop' });
+      const { port } = receiver.address() as AddressInfo;
+      const { appKey } = await h.setup({ type: 'webhook', config: { format: 'json', url: `http://127.0.0.1:${port}` }, recipients: ['hook'] });
       const local = h.server.app.db.local;
       const journalPuts = vi.spyOn(local, 'put');
       const journalBatches = vi.spyOn(local, 'batch');
@@ -54,6 +59,23 @@ describe('history group commit', () => {
       const deletes = journalBatches.mock.calls.filter(([ops]) => ops.every((op) => op.type === 'del' && op.key.startsWith('push-pending:')));
       expect(deletes.length).toBeGreaterThan(0);
       for (const [, options] of deletes) expect(options).toEqual({ durable: false });
+    } finally {
+      await h.close();
+      receiver.close();
+    }
+  });
+
+  it('desktop pushes (delivered in this process) write no journal, only their history rows, before answering', async () => {
+    const h = await startPushServer();
+    try {
+      const { appKey } = await h.setup({ type: 'desktop' });
+      const journalPuts = vi.spyOn(h.server.app.db.local, 'put');
+      const history = h.server.app.services.push.history;
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => h.push(`/send/${appKey}`, { query: { title: `alert ${i}` } })));
+      expect(answers.map((a) => a.status)).toEqual(Array<number>(20).fill(200));
+      const rows = await history.collection.findByIds(answers.map((a) => a.body.data.pushId as string)).exec();
+      expect([...rows.values()].map((row) => row.status)).toEqual(Array<string>(20).fill('success'));
+      expect(journalPuts.mock.calls.filter(([key]) => key.startsWith('push-pending:'))).toEqual([]);
     } finally {
       await h.close();
     }

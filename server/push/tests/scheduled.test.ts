@@ -30,12 +30,14 @@ describe('scheduling through /send', () => {
     const before = await historyTotal();
     const answer = await schedule({ title: 'later', desp: 'text', delay: '10m', priority: 'high', group: 'g' });
     expect(answer.status).toBe(200);
+    const id = answer.body.data.pushId;
+    // ServerChan's fields ride along as on every /send answer (pushid, readkey: the push's page).
     expect(answer.body).toEqual({
       code: 0,
+      errno: 0,
       message: `Scheduled for ${new Date(START + 600_000).toISOString()}.`,
-      data: { pushId: expect.any(String), scheduled: true, at: START + 600_000 },
+      data: { pushId: expect.any(String), scheduled: true, at: START + 600_000, pushid: id, readkey: expect.any(String), errno: 0, error: 'SUCCESS' },
     });
-    const id = answer.body.data.pushId;
     expect((await waiting()).list).toEqual([
       { id, appId: desktop.appId, appName: 'Test app', title: 'later', priority: 'high', group: 'g', at: START + 600_000, createdAt: START, sending: false },
     ]);
