@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The tests wait on disks, sockets and child processes far more than on the CPU: at least two
+    // files run at once even on a 2-core machine (where Vitest's default would be one).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

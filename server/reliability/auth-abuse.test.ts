@@ -114,6 +114,7 @@ describe("another user's ids on every action", () => {
         if (/App$|AppKey$/.test(method)) return 'app';
         if (/Recipient$/.test(method)) return 'recipient';
         if (/Message$/.test(method)) return 'message';
+        if (/Scheduled$/.test(method)) return 'scheduled';
       }
       if (group === 'currency') return 'rate';
       return null;
@@ -144,6 +145,7 @@ describe("another user's ids on every action", () => {
     app: [404],
     recipient: [404],
     message: [404],
+    scheduled: [404],
     rate: [404],
     conflict: [404],
   };
@@ -170,6 +172,7 @@ describe("another user's ids on every action", () => {
     const desk = await ok(base, 'push.createChannel', { name: 'desk', type: 'desktop' }, alice.token);
     const deskApp = await ok(base, 'push.createApp', { name: 'desk app', channelId: desk.id }, alice.token);
     A.message = (await request(`${base}/send/${deskApp.appKey}?title=${SECRET}`)).data.pushId;
+    A.scheduled = (await request(`${base}/send/${deskApp.appKey}?title=${SECRET}&delay=1h`)).data.pushId;
     const upload = await ok(base, 'file.upload', { fileName: 'r.txt', fileType: 'text/plain', fileSize: 5 }, alice.token);
     expect((await request(new URL(upload.uploadUrl, base).toString(), { method: 'PUT', body: 'hello' })).code).toBe(200);
     A.file = upload.fileId;
@@ -261,6 +264,8 @@ describe("another user's ids on every action", () => {
     expect(bytes.status).toBe(404);
     expect(bytes.raw ?? '').not.toContain('hello');
     expect(await snapshotOf(base, alice.token)).toBe(before);
+    // Her scheduled push still waits.
+    expect((await ok(base, 'push.queryScheduled', {}, alice.token)).list.map((p: { id: string }) => p.id)).toEqual([A.scheduled]);
   });
 });
 

@@ -423,6 +423,18 @@ describe('raw HTTP abuse of /api', () => {
 /** Percent-encodes the UTF-8 bytes of any string (lone surrogates become U+FFFD, as on the wire). */
 const percent = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => '%' + b.toString(16).padStart(2, '0')).join('');
 
+/**
+ * `/{appKey}` is also ntfy's publish path (PUT, a text body, ntfy headers): those requests answer in
+ * ntfy's shapes — `{id, event: 'message', …}` or `{code: status × 100, http: status, error}`. Null for
+ * a PennyPost envelope.
+ */
+function ntfyAnswer(path: string, answer: Answer): 'message' | 'error' | 'malformed' | null {
+  const json = answer.json as Record<string, unknown> | null | undefined;
+  if (path !== `/${appKey}` || !json || typeof json !== 'object' || !('http' in json || 'event' in json)) return null;
+  if (json.event === 'message') return answer.status === 200 && typeof json.id === 'string' ? 'message' : 'malformed';
+  return json.http === answer.status && json.code === answer.status * 100 && typeof json.error === 'string' && json.error !== '' ? 'error' : 'malformed';
+}
+
 describe('/send with random and hostile input', () => {
   const paths = () => [`/send/${appKey}`, `/${appKey}.send`, `/${appKey}`, `/send/${appKey}.send`];
 
@@ -460,8 +472,11 @@ describe('/send with random and hostile input', () => {
           return true;
         }
         if (answer.status === 404 && answer.raw !== undefined && !/^\/send\//.test(c.path)) return true; // not a webhook path at all
-        wellFormed(`/send ${c.method} ${short(c.path + qs)} ${short(init.body)}`, answer, 'send');
-        if (answer.code === 0) await acceptChanges();
+        const label = `/send ${c.method} ${short(c.path + qs)} ${short(init.body)}`;
+        const ntfy = ntfyAnswer(c.path, answer);
+        if (ntfy === null) wellFormed(label, answer, 'send');
+        else if (ntfy === 'malformed' || answer.status >= 500) findings.push(`${label} → not an ntfy answer (HTTP ${answer.status}): ${short(answer.json)}`);
+        if (answer.code === 0 || ntfy === 'message') await acceptChanges();
         else {
           const changed = await changesSinceLastLook();
           if (changed.length) findings.push(`/send ${c.method} ${c.path}${qs} refused (${answer.code}) but changed ${changed.join(', ')}`);

@@ -11,6 +11,8 @@ export interface Answer<T = any> {
   data: T;
   /** The raw body text when it was not JSON. */
   raw?: string;
+  /** The whole JSON body (other shapes than the envelope: the drop-in forms' answers). */
+  json?: unknown;
   headers: Headers;
 }
 
@@ -33,7 +35,7 @@ export async function request(url: string, init: RequestInit = {}, timeoutMs = 1
     } catch {
       return { status: res.status, code: NaN, message: '', data: null, raw: text, headers: res.headers };
     }
-    return { status: res.status, code: body?.code, message: body?.message, data: body?.data, raw: typeof body === 'object' ? undefined : text, headers: res.headers };
+    return { status: res.status, code: body?.code, message: body?.message, data: body?.data, raw: typeof body === 'object' ? undefined : text, json: body, headers: res.headers };
   } catch (error) {
     if (controller.signal.aborted) throw new HangError(`${init.method ?? 'GET'} ${url}`, timeoutMs);
     throw error;
