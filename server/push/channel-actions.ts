@@ -83,7 +83,8 @@ const deleteChannel = defineAction({
 });
 
 const testChannel = defineAction({
-  summary: 'Check a channel: fetch a WeChat token, probe a webhook receiver, or show a desktop notification; optionally send a test message to one address.',
+  summary:
+    'Check a channel: fetch a WeChat token, probe a webhook receiver, ask Telegram who the bot is, log in to the mail server, post to a group robot or show a desktop notification; optionally send a test message to one address.',
   notes:
     'The answer is 200 whether or not the channel works: `ok` says which, `message` says what went wrong in plain words and what to fix, ' +
     '`class` is the error class (token, recipient, systemic, transient).',
