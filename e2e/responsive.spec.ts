@@ -21,7 +21,7 @@ const strings = (language: string) =>
 const TITLES: Record<string, Record<string, { title: string }>> = { en: strings('en'), 'zh-CN': strings('zh-CN') };
 const TABS: Record<string, string[]> = {
   '/savings': ['market', 'portfolio', 'achievements', 'leaderboard'],
-  '/push': ['channels', 'history', 'feed'],
+  '/push': ['channels', 'scheduled', 'history', 'feed'],
   '/files': ['links'],
   '/settings': ['currency', 'categories', 'data', 'backups', 'household', 'server'],
 };
