@@ -130,8 +130,16 @@ export class SyncService {
             body: { ownerId, app: 'pennypost', createdAt: this.app.clock.now() },
           });
           if (created.status === 409) {
-            // Another device stored it meanwhile: the answer is read as its owner document.
-            ownerId = ((await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`)).body as { ownerId: string }).ownerId;
+            // Another device stored it meanwhile: its owner document is read again, and must name an owner.
+            const stored = await couchFetch(target, `${metaDb}/${OWNER_DOC_ID}`);
+            if (stored.status !== 200 || typeof stored.body?.ownerId !== 'string' || stored.body.ownerId === '') {
+              throw new CouchError(
+                `CouchDB has a ledger owner document that PennyPost cannot read (HTTP ${stored.status}); check ${metaDb}/${OWNER_DOC_ID}.`,
+                'other',
+                stored.status,
+              );
+            }
+            ownerId = stored.body.ownerId;
           } else if (created.status !== 201 && created.status !== 202) {
             throw new CouchError(`CouchDB could not store the ledger owner (HTTP ${created.status}).`, 'other', created.status);
           }
