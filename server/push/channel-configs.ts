@@ -18,14 +18,34 @@ type StoredChannel = Pick<TargetDoc, 'type' | 'config'>;
 export class ChannelConfigs {
   constructor(private readonly box: SecretBox) {}
 
-  /** The stored config with its secrets readable (for delivery, checks and masking). */
+  /**
+   * The stored config with its secrets readable (for delivery, checks and masking). A secret that
+   * cannot be opened (the data folder's key was replaced or damaged) reads as '' — as if it had
+   * never been entered — so lists still show the channel and an update asks for it again;
+   * `unreadableSecrets` names them for delivery.
+   */
   open(channel: StoredChannel): Record<string, unknown> {
     const out = { ...channel.config };
     for (const key of Object.keys(channelDriver(channel.type).secrets)) {
       const value = out[key];
-      if (typeof value === 'string') out[key] = this.box.unseal(value);
+      if (typeof value === 'string') out[key] = this.tryUnseal(value) ?? '';
     }
     return out;
+  }
+
+  /** The names (as a person knows them) of the stored secrets this server's key cannot open. */
+  unreadableSecrets(channel: StoredChannel): string[] {
+    return Object.entries(channelDriver(channel.type).secrets)
+      .filter(([key]) => typeof channel.config[key] === 'string' && this.tryUnseal(channel.config[key]) === null)
+      .map(([, label]) => label);
+  }
+
+  private tryUnseal(value: string): string | null {
+    try {
+      return this.box.unseal(value);
+    } catch {
+      return null;
+    }
   }
 
   /** The config as answers show it: secrets masked. */

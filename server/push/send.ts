@@ -216,6 +216,27 @@ export class PushSender {
       return answer(200, 0, doc.summary, data([]));
     }
 
+    // A secret this server cannot open (its data folder's key changed): nothing can be sent until it is entered again.
+    const unreadable = targets.configs.unreadableSecrets(channel);
+    if (unreadable.length > 0) {
+      const message = `PennyPost cannot open this channel's stored ${unreadable.join(' and ')} (the data folder's key was replaced or damaged), so nothing was sent. Enter it again in the channel's settings.`;
+      const results = recipients.map<DeliveryResult>((r) => ({
+        recipient: r.label,
+        ...(r.name ? { name: r.name } : {}),
+        ok: false,
+        class: 'systemic',
+        errmsg: message,
+        attempts: 0,
+      }));
+      Object.assign(doc, { status: 'failed', summary: message, total: results.length, success: 0, failed: results.length, results });
+      try {
+        await history.finish(doc, false);
+      } catch (error) {
+        return this.storageFailure(error, data(results));
+      }
+      return answer(500, 500, message, data(results));
+    }
+
     // In-process delivery cannot fail half way: its history row, written first, is the whole record.
     if (driver.inProcess) return this.deliverInProcess(doc, recipients, () => this.ctx.link(channel.type).delivery(channel, config, driver.render(message(), app)), data);
 

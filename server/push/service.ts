@@ -237,6 +237,11 @@ export class PushService {
   async testChannel(userId: string, id: string, address?: string): Promise<ChannelTestResult & { ms: number }> {
     const channel = this.targets.owned(userId, 'channel', id);
     const started = performance.now();
+    const unreadable = this.targets.configs.unreadableSecrets(channel);
+    if (unreadable.length > 0) {
+      const message = `PennyPost cannot open this channel's stored ${unreadable.join(' and ')} (the data folder's key was replaced or damaged). Enter it again in the channel's settings.`;
+      return { ok: false, message, class: 'systemic', ms: Math.round(performance.now() - started) };
+    }
     const result = await this.link(channel.type).test(channel, this.targets.openConfig(channel), {
       address,
       timeoutMs: this.app.settings.get().push.callTimeoutMs,

@@ -32,6 +32,8 @@ it('each server seals and opens channel secrets with its own data dir key', asyn
   const push2 = second.server.app.services.push;
   const stored = push2.targets.get(other.data.id)!;
   expect(push2.targets.openConfig(stored).token).toBe('tk_secondservertoken5678');
-  // The second server's sealed value means nothing to the first one's key.
-  expect(() => push.targets.openConfig(stored)).toThrow();
+  // The second server's sealed value means nothing to the first one's key: it reads as not entered, and is named unreadable.
+  expect(push.targets.openConfig(stored).token).toBe('');
+  expect(push.targets.configs.unreadableSecrets(stored)).toEqual(['token']);
+  expect(push2.targets.configs.unreadableSecrets(stored)).toEqual([]);
 });
