@@ -4,12 +4,12 @@ import { pushActions } from './actions';
 import { pushErrors } from './errors';
 import { mountPushRoutes } from './routes';
 import { pushCollections } from './schema';
-import { PushService } from './service';
+import { PushService, type PushOptions } from './service';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** The push webhook: channels, apps, recipients, /send, delivery, history, message pages, desktop feed. */
-export function pushDomain() {
+export function pushDomain(options: PushOptions = {}) {
   let timer: NodeJS.Timeout | undefined;
   return defineDomain({
     name: 'push',
@@ -17,7 +17,7 @@ export function pushDomain() {
     errors: pushErrors,
     actions: pushActions,
     async start(app) {
-      const push = new PushService(app);
+      const push = new PushService(app, options);
       await push.start();
       app.services.push = push;
       timer = setInterval(() => {
@@ -35,8 +35,7 @@ export function pushDomain() {
       if (timer) clearInterval(timer);
       // Set by start; stop does not count on it having got that far.
       const services: Partial<ServiceMap> = app.services;
-      await services.push?.scheduled.stop();
-      await services.push?.history.drain();
+      await services.push?.stop();
     },
   });
 }

@@ -53,10 +53,14 @@ export interface ScheduledDeps {
   send(entry: ScheduledEntry): Promise<void>;
   /** Records a push that is not sent, as a failed history row with this summary. */
   fail(entry: ScheduledEntry, summary: string): Promise<void>;
+  /** The most pushes waiting per account (default SCHEDULED_PER_USER; tests lower it). */
+  perUser?: number;
 }
 
 export class ScheduledPushes {
   private readonly index = new Map<string, ScheduledSummary>();
+  /** Pushes being stored, per user: they count against the limit before their write, so concurrent adds cannot pass it. */
+  private readonly reserved = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -97,12 +101,23 @@ export class ScheduledPushes {
 
   /** Durably stores a push to send at `entry.at`. */
   async add(entry: Omit<ScheduledEntry, 'state'>): Promise<void> {
-    let count = 0;
-    for (const item of this.index.values()) if (item.userId === entry.userId) count++;
-    if (count >= SCHEDULED_PER_USER) throw pushErrors.tooManyScheduled(SCHEDULED_PER_USER);
+    const { userId } = entry;
+    const limit = this.deps.perUser ?? SCHEDULED_PER_USER;
+    // Counted and reserved before the first await: the check and the reservation are one step.
+    let count = this.reserved.get(userId) ?? 0;
+    for (const item of this.index.values()) if (item.userId === userId) count++;
+    if (count >= limit) throw pushErrors.tooManyScheduled(limit);
+    this.reserved.set(userId, (this.reserved.get(userId) ?? 0) + 1);
     const record: ScheduledEntry = { ...entry, state: 'waiting' };
-    await this.local.put(PREFIX + entry.id, record);
-    this.index.set(entry.id, summaryOf(record));
+    try {
+      await this.local.put(PREFIX + entry.id, record);
+      this.index.set(entry.id, summaryOf(record));
+    } finally {
+      // Stored: counted by the index from now on; failed: the slot is free again.
+      const left = (this.reserved.get(userId) ?? 1) - 1;
+      if (left > 0) this.reserved.set(userId, left);
+      else this.reserved.delete(userId);
+    }
     this.arm();
   }
 

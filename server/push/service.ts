@@ -16,6 +16,12 @@ import { TargetStore } from './targets';
 
 export type { SendAnswer, SendData } from './send-answer';
 
+/** How a push service is built (pushDomain's options). */
+export interface PushOptions {
+  /** The most scheduled pushes waiting per account (default 1,000; tests lower it). */
+  scheduledPerUser?: number;
+}
+
 /**
  * The push domain's service (app.services.push): channels, apps and recipients (`targets`), the
  * webhook (`send`), the history, message pages and the desktop feed. Everything that depends on a
@@ -31,7 +37,10 @@ export class PushService {
   private readonly sender: PushSender;
   readonly scheduled: ScheduledPushes;
 
-  constructor(private readonly app: AppContext) {
+  constructor(
+    private readonly app: AppContext,
+    options: PushOptions = {},
+  ) {
     this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets)));
     this.history = new HistoryStore(app);
     this.pages = new PageTokens(app.secrets.get('push-page'));
@@ -51,6 +60,7 @@ export class PushService {
       history: this.history,
       send: (entry) => this.sender.sendScheduled(entry),
       fail: (entry, summary) => this.sender.recordUnsent(entry, summary),
+      perUser: options.scheduledPerUser,
     });
   }
 
@@ -67,6 +77,20 @@ export class PushService {
     const scheduled = await this.scheduled.start();
     if (scheduled.interrupted > 0) this.app.log.warn('push: scheduled pushes interrupted by the last stop were recorded, not sent again', { count: scheduled.interrupted });
     await this.prune();
+  }
+
+  /**
+   * The server is stopping (its HTTP server already finished its requests): the scheduled-push timer
+   * stops and the pushes being sent finish, the history is written, then every channel link
+   * releases what it holds (e.g. email's pooled SMTP connections). Idempotent.
+   */
+  async stop(): Promise<void> {
+    await this.scheduled.stop();
+    await this.history.drain();
+    const closed = await Promise.allSettled([...this.links.values()].map(async (link) => link.close?.()));
+    for (const result of closed) {
+      if (result.status === 'rejected') this.app.log.warn('push: a channel driver did not close cleanly', { error: (result.reason as Error | null | undefined)?.message });
+    }
   }
 
   async prune(): Promise<number> {

@@ -145,6 +145,11 @@ export interface ChannelLink<Config, Payload> {
   test(channel: ChannelRef, config: Config, test: ChannelTest): Promise<ChannelTestResult>;
   /** The channel's config changed or it was deleted: drop what is cached for it. */
   forget?(channelId: string): void;
+  /**
+   * The server is stopping (after the last delivery finished): release what the link holds —
+   * open connections, pools, timers — so nothing outlives the server or keeps the process alive.
+   */
+  close?(): Promise<void>;
 }
 
 /** Masks the driver's secret fields ('' stays ''). */

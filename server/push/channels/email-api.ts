@@ -150,6 +150,13 @@ export class EmailTransports {
     this.entries.delete(channelId);
     void entry.transport.then((transport) => transport.close());
   }
+
+  /** Closes every pooled transport (the server is stopping): their connections say QUIT now, not after 30 s idle. */
+  async close(): Promise<void> {
+    const transports = [...this.entries.values()].map((entry) => entry.transport);
+    this.entries.clear();
+    await Promise.allSettled(transports.map(async (transport) => (await transport).close()));
+  }
 }
 
 /** The thread root's Message-ID of a group: deterministic per (app, group), on the sender's domain. */

@@ -158,6 +158,7 @@ export const emailChannel: ChannelDriver<EmailConfig, EmailMessage, 'email'> = {
     const transports = new EmailTransports();
     return {
       forget: (channelId) => transports.drop(channelId),
+      close: () => transports.close(),
 
       delivery: (channel, email, message) => ({
         send: (recipient, timeoutMs) => emailSend(transports.get(channel.id, email, timeoutMs), email, message, recipient.address, timeoutMs),

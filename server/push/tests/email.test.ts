@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { FAKE_SMTP_CERT, FakeSmtp } from '../../test-support/fakes/fake-smtp';
 import { startPushServer, type PushTestServer } from './helpers';
@@ -97,5 +97,33 @@ describe('email channel through /send', () => {
     const wrong = await t.call('push.updateChannel', { id: channel.id, config: { smtpPassword: 'not-the-password' } });
     expect(wrong.code).toBe(200);
     expect((await t.call('push.testChannel', { id: channel.id })).data).toMatchObject({ ok: false, class: 'systemic', errcode: 535 });
+  });
+});
+
+describe('email channel at shutdown', () => {
+  it("closes the channel's pooled SMTP connections when the server stops, not 30 s later", async () => {
+    // A fake of its own: the other tests' server keeps its pooled connections to `smtp`.
+    const fake = await new FakeSmtp().start();
+    // An idle pooled connection also ends when its socket timeout (callTimeoutMs) passes: kept well above the test's 3 s.
+    const own = await startPushServer({ settings: { push: { callTimeoutMs: 20_000, requestDeadlineMs: 30_000 } } });
+    try {
+      const channel = await own.call('push.createChannel', { name: 'Mail', type: 'email', config: config({ smtpPort: fake.port }) });
+      const app = await own.call('push.createApp', { name: 'Nightly', channelId: channel.data.id });
+      await own.call('push.addRecipient', { appId: app.data.id, address: 'alice@example.com' });
+      const res = await own.push(`/send/${app.data.appKey}`, { json: { title: 'Before the stop' } });
+      expect(res.body.data).toMatchObject({ total: 1, success: 1 });
+      expect(fake.received).toHaveLength(1);
+      // The pool keeps its connection open for the next mail (up to 30 s idle).
+      expect(fake.open.size).toBe(1);
+    } finally {
+      await own.close();
+    }
+    try {
+      const stopped = performance.now();
+      await vi.waitFor(() => expect(fake.open.size).toBe(0), { timeout: 3000, interval: 20 });
+      expect(performance.now() - stopped).toBeLessThan(3000);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -67,6 +67,8 @@ export class FakeSmtp {
   readonly received: ReceivedMail[] = [];
   /** Counters for the tests: connections opened, logins tried and refused. */
   connections = 0;
+  /** Sessions connected now (a client's QUIT or a dropped socket removes its own; reset() leaves them). */
+  readonly open = new Set<string>();
   logins = 0;
   refusedLogins = 0;
   /** Every AUTH attempt as it arrived (to prove no password goes out before TLS). */
@@ -87,9 +89,13 @@ export class FakeSmtp {
       authMethods: ['PLAIN', 'LOGIN'],
       size: 10 * 1024 * 1024,
       logger: false,
-      onConnect: (_session, callback) => {
+      onConnect: (session, callback) => {
         this.connections++;
+        this.open.add(session.id);
         callback();
+      },
+      onClose: (session) => {
+        this.open.delete(session.id);
       },
       onAuth: (auth, session, callback) => {
         this.logins++;
