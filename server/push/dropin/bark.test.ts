@@ -109,3 +109,23 @@ describe('Bark POST /push', () => {
     expect(repeated.body).toMatchObject({ code: 400, message: expect.stringMatching(/group/) });
   });
 });
+
+describe("refusals before the route's code runs keep Bark's shape", () => {
+  it('a wrong method, an unreadable body and a path that is not UTF-8 answer 400 {code, message, timestamp}, and push nothing', async () => {
+    const before = s.sent.length;
+    const expectBark400 = async (res: Response, message: RegExp) => {
+      expect(res.status).toBe(400);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toEqual({ code: 400, message: expect.stringMatching(message), timestamp: expect.any(Number) });
+    };
+    await expectBark400(await s.t.fetch(`/${s.appKey}/Title/Body`, { method: 'DELETE' }), /Use GET or POST/);
+    const broken = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title": "x"' };
+    await expectBark400(await s.t.fetch(`/${s.appKey}/Title/Body`, broken), /Malformed JSON/);
+    await expectBark400(await s.t.fetch('/push', broken), /Malformed JSON/);
+    await expectBark400(await s.t.fetch('/push', { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'title=x' }), /multipart/);
+    // Express cannot decode %ff or a cut UTF-8 sequence: was the generic text 500 "Internal error."
+    await expectBark400(await s.t.fetch(`/${s.appKey}/%ff`), /not valid percent-encoded UTF-8/);
+    await expectBark400(await s.t.fetch(`/${s.appKey}/Title/%E0%A4%A`, { method: 'POST' }), /not valid percent-encoded UTF-8/);
+    expect(s.sent.length).toBe(before);
+  });
+});
