@@ -22,9 +22,13 @@ export interface DropinCase {
   shapes: Shape[];
 }
 
-/** An answer accepted as a push (anything else is a refusal and must change nothing). */
+/**
+ * An answer that pushed (anything else is a refusal and must change nothing). Bark's `device_keys`
+ * are pushed one after another: a failure after some of them says "Pushed to the first N of M …".
+ */
 export function accepted(shape: Shape | null, answer: Answer): boolean {
   const json = answer.json as Record<string, unknown> | undefined;
+  if (shape === 'bark' && typeof json?.message === 'string' && /^Pushed to the first \d+ of \d+ device keys/.test(json.message)) return true;
   if (answer.status !== 200 || !json) return false;
   return (shape === 'envelope' && json.code === 0) || (shape === 'bark' && json.code === 200) || ((shape === 'gotify' || shape === 'ntfy') && 'pennypost' in json);
 }

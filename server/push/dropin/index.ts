@@ -173,11 +173,16 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
         sendShaped(res, barkAnswer(refusalOf(error), app.clock.now()));
         return;
       }
-      // One after another; the first failure ends the list and is the answer.
+      // One after another; the first failure ends the list and is the answer, saying which keys were pushed before it.
+      let delivered = 0;
       let last = await push.send(keys[0], input, clientAddress);
       for (const key of keys.slice(1)) {
         if (last.body.code !== 0) break;
+        delivered++;
         last = await push.send(key, input, clientAddress);
+      }
+      if (last.body.code !== 0 && delivered > 0) {
+        last = { ...last, body: { ...last.body, message: `Pushed to the first ${delivered} of ${keys.length} device keys, then stopped: ${last.body.message}` } };
       }
       sendShaped(res, barkAnswer(last, app.clock.now()));
     },
