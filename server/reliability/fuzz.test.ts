@@ -540,7 +540,6 @@ describe('/send with random and hostile input', () => {
 describe('drop-in forms with random and hostile input', () => {
   it('Gotify, Bark, ntfy verbs and JSON, ServerChan³: their own shapes, never 5xx, refusals change nothing (fast-check, seeded)', { timeout: 120_000 }, async () => {
     const before = findings.length;
-    const started = Date.now();
     await fc.assert(
       fc.asyncProperty(dropinCases(appKey), async (c) => {
         const qs = c.query.length ? '?' + c.query.map(([k, v]) => `${percent(k)}=${percent(v.slice(0, 500))}`).join('&') : '';
@@ -567,7 +566,6 @@ describe('drop-in forms with random and hostile input', () => {
       }),
       { seed: 2026112320, numRuns: Number(process.env.FUZZ_DROPIN_RUNS ?? 400), endOnFailure: true },
     );
-    console.log(`drop-in fuzz: ${Date.now() - started} ms`);
     expect(findings.slice(before)).toEqual([]);
     expect(blocked).toEqual([]);
   });
