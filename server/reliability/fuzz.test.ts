@@ -20,6 +20,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { allDomains, allErrorCatalogues } from '../domains';
 import { actionsOf } from '../domain';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { accepted, dropinCases, leakProblem, shapeProblem, type Shape } from './dropin-fuzz';
 import { api, newUser, ok, request, snapshotOf, sleep, type Answer } from './helpers';
 
 // ---- no traffic beyond this machine, whatever the fuzzer builds ----
@@ -535,6 +536,47 @@ describe('/send with random and hostile input', () => {
     expect(blocked).toEqual([]);
   });
 });
+
+describe('drop-in forms with random and hostile input', () => {
+  it('Gotify, Bark, ntfy verbs and JSON, ServerChan³: their own shapes, never 5xx, refusals change nothing (fast-check, seeded)', { timeout: 120_000 }, async () => {
+    const before = findings.length;
+    await fc.assert(
+      fc.asyncProperty(dropinCases(appKey), async (c) => {
+        const qs = c.query.length ? '?' + c.query.map(([k, v]) => `${percent(k)}=${percent(v.slice(0, 500))}`).join('&') : '';
+        const headers: Record<string, string> = { ...c.headers, ...(c.body?.type ? { 'content-type': c.body.type } : {}) };
+        const body = c.body && c.method !== 'GET' && c.method !== 'HEAD' ? c.body.text : undefined;
+        const answer = await request(base + c.path + qs, { method: c.method, headers, body }, 15_000);
+        const label = `${c.form} ${c.method} ${short(c.path + qs)} ${short(c.headers)} ${short(body)}`;
+        if (answer.status >= 500) findings.push(`${label} → HTTP ${answer.status}: ${short(answer.json ?? answer.raw)}`);
+        const leak = leakProblem(answer.raw ?? JSON.stringify(answer.json), [token]);
+        if (leak) findings.push(`${label} → ${leak}`);
+        if (c.method === 'OPTIONS' || c.method === 'HEAD') return true;
+        const fits = (shape: Shape) => shapeProblem(shape, answer, c.method) === null && (shape !== 'envelope' || (answer.raw === undefined && wellFormedNow(label, answer)));
+        const shape = c.shapes.find(fits) ?? null;
+        if (shape === null)
+          findings.push(
+            `${label} → not ${c.shapes.join(' / ')} (HTTP ${answer.status}): ${c.shapes.map((s) => shapeProblem(s, answer, c.method)).join('; ')} ${short(answer.json ?? answer.raw)}`,
+          );
+        if (accepted(shape, answer)) await acceptChanges();
+        else {
+          const changed = await changesSinceLastLook();
+          if (changed.length) findings.push(`${label} refused (HTTP ${answer.status}) but changed ${changed.join(', ')}`);
+        }
+        return true;
+      }),
+      { seed: 2026112320, numRuns: Number(process.env.FUZZ_DROPIN_RUNS ?? 400), endOnFailure: true },
+    );
+    expect(findings.slice(before)).toEqual([]);
+    expect(blocked).toEqual([]);
+  });
+});
+
+/** wellFormed's verdict without recording a finding (an envelope is one of several shapes a drop-in answer may take). */
+function wellFormedNow(label: string, answer: Answer): boolean {
+  const count = findings.length;
+  wellFormed(label, answer, 'send');
+  return findings.splice(count).length === 0;
+}
 
 describe('the server after all of it', () => {
   it('is up, answers, and the fuzzing user still sees consistent balances', async () => {

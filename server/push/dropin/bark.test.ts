@@ -99,6 +99,11 @@ describe('Bark POST /push', () => {
     const tooMany = await s.t.push('/push', { json: { device_keys: [], body: 'b' } });
     expect(tooMany.body).toMatchObject({ code: 400, message: expect.stringMatching(/device_keys/) });
     expect(s.sent.length).toBe(before);
+    // A failure after some device keys were pushed says so: a retry would push those again.
+    const partial = await s.t.push('/push', { json: { device_keys: [s.appKey, 'PP' + 'x'.repeat(24), s.appKey], body: 'b' } });
+    expect(partial.status).toBe(404);
+    expect(partial.body).toMatchObject({ code: 404, message: expect.stringMatching(/^Pushed to the first 1 of 3 device keys, then stopped: Unknown app key/) });
+    expect(s.sent.length - before).toBe(2);
     const unknown = await s.t.push('/push', { json: { device_key: 'PP' + 'x'.repeat(24), body: 'b' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: 404, message: expect.stringMatching(/Unknown app key/) });
@@ -107,5 +112,25 @@ describe('Bark POST /push', () => {
     const repeated = await s.t.push(`/${s.appKey}/t/b?group=a&group=b`);
     expect(repeated.status).toBe(400);
     expect(repeated.body).toMatchObject({ code: 400, message: expect.stringMatching(/group/) });
+  });
+});
+
+describe("refusals before the route's code runs keep Bark's shape", () => {
+  it('a wrong method, an unreadable body and a path that is not UTF-8 answer 400 {code, message, timestamp}, and push nothing', async () => {
+    const before = s.sent.length;
+    const expectBark400 = async (res: Response, message: RegExp) => {
+      expect(res.status).toBe(400);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toEqual({ code: 400, message: expect.stringMatching(message), timestamp: expect.any(Number) });
+    };
+    await expectBark400(await s.t.fetch(`/${s.appKey}/Title/Body`, { method: 'DELETE' }), /Use GET or POST/);
+    const broken = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title": "x"' };
+    await expectBark400(await s.t.fetch(`/${s.appKey}/Title/Body`, broken), /Malformed JSON/);
+    await expectBark400(await s.t.fetch('/push', broken), /Malformed JSON/);
+    await expectBark400(await s.t.fetch('/push', { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'title=x' }), /multipart/);
+    // Express cannot decode %ff or a cut UTF-8 sequence: was the generic text 500 "Internal error."
+    await expectBark400(await s.t.fetch(`/${s.appKey}/%ff`), /not valid percent-encoded UTF-8/);
+    await expectBark400(await s.t.fetch(`/${s.appKey}/Title/%E0%A4%A`, { method: 'POST' }), /not valid percent-encoded UTF-8/);
+    expect(s.sent.length).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { AppContext } from '../../app-context';
 import { route } from '../../http/route';
+import { commonErrors, type DomainError } from '../../lib/errors';
 import { APP_KEY_BODY } from '../keys';
 import type { SendAnswer } from '../send-answer';
 import type { PushService } from '../service';
@@ -107,14 +108,29 @@ function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
   });
 }
 
+/** ntfy's `/{appKey}/publish|send|trigger` (else a Bark path). */
+function isNtfyVerbPath(path: string): boolean {
+  const match = BARK_PATH.exec(path);
+  return match !== null && !match[3] && NTFY_VERBS.has(match[2]);
+}
+
+/** A refusal on a Bark path (wrong method, unreadable body) in Bark's shape, or ntfy's on ntfy's verb paths. */
+function barkPathRefusal(app: AppContext) {
+  return (res: Response, error: DomainError): void => {
+    const refusal = refusalOf(error);
+    sendShaped(res, isNtfyVerbPath(res.req.path) ? ntfyError(refusal) : barkAnswer(refusal, app.clock.now()));
+  };
+}
+
 /** Bark's /{appKey}/{…}: title, subtitle and body in the path; and ntfy's `/{appKey}/publish|send|trigger`. */
 function barkPathRoute(app: AppContext, push: PushService): RequestHandler {
   const methods = ['GET', 'POST', 'OPTIONS'];
   return route(app, {
     name: 'bark push',
-    methods: { allow: methods, message: 'Use GET or POST to push (Bark).' },
+    methods: { allow: methods, message: "Use GET or POST to push (Bark; ntfy's /publish, /send and /trigger too)." },
     headers: webhookCors(methods),
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
+    refusals: barkPathRefusal(app),
     async handler({ req, res, clientAddress }) {
       const [appKey, ...path] = paramsOf(req);
       if (path.length === 1 && NTFY_VERBS.has(path[0])) {
@@ -145,6 +161,7 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
     name: 'bark push',
     headers: webhookCors(POST_METHODS),
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
+    refusals: (res, error) => sendShaped(res, barkAnswer(refusalOf(error), app.clock.now())),
     async handler({ req, res, clientAddress }) {
       let keys: string[];
       let input: Record<string, unknown>;
@@ -156,11 +173,16 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
         sendShaped(res, barkAnswer(refusalOf(error), app.clock.now()));
         return;
       }
-      // One after another; the first failure ends the list and is the answer.
+      // One after another; the first failure ends the list and is the answer, saying which keys were pushed before it.
+      let delivered = 0;
       let last = await push.send(keys[0], input, clientAddress);
       for (const key of keys.slice(1)) {
         if (last.body.code !== 0) break;
+        delivered++;
         last = await push.send(key, input, clientAddress);
+      }
+      if (last.body.code !== 0 && delivered > 0) {
+        last = { ...last, body: { ...last.body, message: `Pushed to the first ${delivered} of ${keys.length} device keys, then stopped: ${last.body.message}` } };
       }
       sendShaped(res, barkAnswer(last, app.clock.now()));
     },
@@ -207,9 +229,29 @@ function ntfyJsonRoute(app: AppContext, push: PushService): RequestHandler {
 }
 
 /**
+ * A path Express cannot decode (`/send/%E0%A4%A`, `/{appKey}/%ff`: not UTF-8 once percent-decoded) fails
+ * before any route runs; it is a 400 in the form's own shape (the envelope on /send/…), not the generic 500.
+ * Mounted after every webhook route; other paths' errors pass on.
+ */
+function undecodablePath(app: AppContext) {
+  const refuseOnBarkPath = barkPathRefusal(app);
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+    const webhook = req.path.startsWith('/send/') || BARK_PATH.test(req.path);
+    if (!(error instanceof URIError) || !webhook || res.headersSent) {
+      next(error);
+      return;
+    }
+    const refusal = commonErrors.invalid('The path is not valid percent-encoded UTF-8: check the key and the text in it.');
+    res.set(webhookCors(['GET', 'POST', 'OPTIONS']));
+    if (BARK_PATH.test(req.path)) refuseOnBarkPath(res, refusal);
+    else sendShaped(res, refusalOf(refusal));
+  };
+}
+
+/**
  * Mounts the drop-in forms. Order (docs/push.md): /send/… and /{appKey}.send are mounted before
  * (routes.ts); here POST /message, POST /push, POST|PUT /, the Bark paths and the bare /{appKey}.
- * GET /message, GET /push and GET / stay the UI's.
+ * GET /message, GET /push and GET / stay the UI's. Last, the 400 for paths that cannot be decoded.
  */
 export function mountDropinRoutes(router: Router, app: AppContext, push: PushService): void {
   const postProbe = answerProbe(webhookCors(POST_METHODS));
@@ -223,4 +265,5 @@ export function mountDropinRoutes(router: Router, app: AppContext, push: PushSer
   router.put('/', ntfyJson);
   router.all(BARK_PATH, answerProbe(webhookCors(['GET', 'POST', 'OPTIONS'])), barkPathRoute(app, push));
   router.all(BARE_KEY_PATH, answerProbe(webhookCors(BARE_METHODS)), bareKeyRoute(app, push));
+  router.use(undecodablePath(app));
 }

@@ -155,6 +155,18 @@ describe('ntfy errors and the forms it shares with /send', () => {
     expect(await res.json()).toMatchObject({ code: 40400, http: 404, error: expect.stringMatching(/Unknown app key/) });
     res = await s.t.fetch('/', { method: 'POST', body: JSON.stringify({ topic: 'not-a-key', message: 'x' }) });
     expect(res.status).toBe(404);
+    // Refused before the route's code runs (wrong method, unreadable body): still ntfy's shape.
+    const sentBefore = s.sent.length;
+    for (const [path, init] of [
+      [`/${s.appKey}/trigger`, { method: 'DELETE' }],
+      [`/${s.appKey}/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":' }],
+      [`/${s.appKey}/send`, { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'message=x' }],
+    ] as Array<[string, RequestInit]>) {
+      res = await s.t.fetch(path, init);
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toEqual({ code: 40000, http: 400, error: expect.any(String) });
+    }
+    expect(s.sent.length).toBe(sentBefore);
   });
 
   it("keeps PennyPost's /send on /{appKey} for forms with its fields, JSON, and bodyless POSTs", async () => {

@@ -91,4 +91,13 @@ describe("failures keep PennyPost's shape", () => {
     expect(answer.body).toMatchObject({ code: 400, data: { field: 'title' } });
     expect(answer.body.errno).toBeUndefined();
   });
+
+  it('a sendkey that is not UTF-8 once percent-decoded is a 400 envelope (was the generic text 500)', async () => {
+    for (const path of ['/send/sctp1t%E0%A4%A.send', '/send/sctp42t%ff', `/send/%ff${s.appKey}`]) {
+      const res = await s.t.fetch(`${path}?title=x`);
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toEqual({ code: 400, message: expect.stringMatching(/not valid percent-encoded UTF-8/), data: null });
+    }
+  });
 });
