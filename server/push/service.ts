@@ -6,7 +6,7 @@ import { DesktopHub, type DesktopMessage } from './desktop';
 import { pushErrors } from './errors';
 import { feedHtml, type FeedItem } from './feed';
 import { HistoryStore, type MessageQuery } from './history';
-import { PageTokens } from './keys';
+import { isAppKeyShape, PageTokens } from './keys';
 import type { MessageDoc, TargetDoc } from './schema';
 import { SecretBox } from './secret-box';
 import { PushSender } from './send';
@@ -226,6 +226,11 @@ export class PushService {
   }
 
   // ---- the webhook ----
+
+  /** Whether an app has this key (the drop-in forms check a list of keys before pushing to any). */
+  knowsAppKey(appKey: string): boolean {
+    return isAppKeyShape(appKey) && this.targets.appByKey(appKey) !== undefined;
+  }
 
   send(appKey: string, input: Record<string, unknown>, caller: string): Promise<SendAnswer> {
     return this.sender.send(appKey, input, caller);

@@ -24,7 +24,8 @@ export interface DropinCase {
 
 /**
  * An answer that pushed (anything else is a refusal and must change nothing). Bark's `device_keys`
- * are pushed one after another: a failure after some of them says "Pushed to the first N of M …".
+ * are pushed one after another (an unknown key refuses them all first): a later failure after some
+ * of them says "Pushed to the first N of M …".
  */
 export function accepted(shape: Shape | null, answer: Answer): boolean {
   const json = answer.json as Record<string, unknown> | undefined;

@@ -173,7 +173,13 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
         sendShaped(res, barkAnswer(refusalOf(error), app.clock.now()));
         return;
       }
-      // One after another; the first failure ends the list and is the answer, saying which keys were pushed before it.
+      // A key no app has refuses the whole request before anything is pushed (answered by /send, rate limits included).
+      const unknown = keys.find((key) => !push.knowsAppKey(key));
+      if (unknown !== undefined) {
+        sendShaped(res, barkAnswer(await push.send(unknown, input, clientAddress), app.clock.now()));
+        return;
+      }
+      // One after another; the first failure (a rate limit, a full disk) ends the list and is the answer, saying which keys were pushed before it.
       let delivered = 0;
       let last = await push.send(keys[0], input, clientAddress);
       for (const key of keys.slice(1)) {
