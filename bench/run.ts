@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadAverage, machine, median, ROOT } from './lib';
 import { formatMixed, type MixedResult } from './mixed-load';
 
@@ -134,11 +135,13 @@ function ledgerGoals(step: StepResult): Goal[] {
 
 function pushGoals(step: StepResult): Goal[] {
   const text = strip(step.stdout);
-  const m = /1 recipient: (\d+) % of bare Express \(goal ≥ 40 %: (met|MISSED)\), p99 ([\d.]+) ms \(goal < 50 ms: (met|MISSED)\)/.exec(text);
+  // The goal line of bench:push (issue 20: the desktop recipient; before it, one WeChat recipient).
+  const m = /(desktop|1) recipient: (\d+) % of bare Express \(goal ≥ 40 %: (met|MISSED)\), p99 ([\d.]+) ms \(goal < 50 ms: (met|MISSED)\)/.exec(text);
   if (!m) return [];
+  const who = m[1] === 'desktop' ? 'a desktop recipient' : '1 recipient';
   return [
-    { area: 'push', figure: '/send with 1 recipient, throughput vs bare Express', value: `${m[1]} %`, goal: '≥ 40 %', met: m[2] === 'met', step: step.name },
-    { area: 'push', figure: '/send with 1 recipient, p99 at 50 concurrent', value: `${m[3]} ms`, goal: '< 50 ms', met: m[4] === 'met', step: step.name },
+    { area: 'push', figure: `/send with ${who}, throughput vs bare Express`, value: `${m[2]} %`, goal: '≥ 40 %', met: m[3] === 'met', step: step.name },
+    { area: 'push', figure: `/send with ${who}, p99 at 50 concurrent`, value: `${m[4]} ms`, goal: '< 50 ms', met: m[5] === 'met', step: step.name },
   ];
 }
 
@@ -228,7 +231,7 @@ function causeOf(goal: Goal, step: StepResult | undefined, cores: number, mixed:
   if (f.includes('cold open')) return 'Opening LevelDB replays its log and loads table indexes; the RxDB collections are created on top.' + loaded;
   if (goal.area === 'push' && f.includes('throughput'))
     return (
-      'Each /send validates, rate-limits, looks up the app key, journals the push and writes its history row durably (fsync, group commit), delivers it (an HTTP call to the fake WeChat in another process) and answers with the per-recipient result; the bare handler serialises a constant. Both share 2 cores with the load generator and the fake WeChat.' +
+      'Each /send validates, rate-limits, looks up the app key, writes its history row durably (fsync, group commit), shows it on the desktop feed and answers with the per-recipient result; the bare handler serialises a constant. Both share 2 cores with the load generator.' +
       loaded
     );
   if (goal.area === 'push' && f.includes('p99'))
@@ -490,7 +493,8 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('scripts', 'bench', 'run.ts'))) {
+// Run as a script (npm run bench), not when imported.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);
