@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
-import { maskSecrets, testMessage, text, type ChannelDriver } from './driver';
+import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { signingSecretField, webhookUrlField } from './fields';
 import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
 import { destinationKey } from './urls';
@@ -176,9 +176,7 @@ export const dingtalkChannel: ChannelDriver<DingtalkConfig, RobotPush, 'dingtalk
 
     async test(channel, dingtalk, { timeoutMs, time }) {
       const outcome = await dingtalkSend(dingtalk, dingtalkMessage({ ...testMessage(channel, time), priority: 'normal', group: '' }), clock.now(), timeoutMs);
-      if (outcome.ok)
-        return { ok: true, message: `DingTalk accepted the robot's webhook${dingtalk.signingSecret ? ' and signature' : ''} and posted a test message to its group.` };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, `DingTalk accepted the robot's webhook${dingtalk.signingSecret ? ' and signature' : ''} and posted a test message to its group.`);
     },
   }),
 };

@@ -5,7 +5,7 @@ import { call, type CallAnswer } from '../http-client';
 import type { Priority } from '../message-options';
 import { honouringRateLimit, jsonOf, retryAfterHeader, scrub, seconds, unreachable, type Attempt } from './chat-http';
 import { cutText } from './chat-text';
-import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
+import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
 import { webhookUrlField } from './fields';
 import { destinationKey, isHttpUrl } from './urls';
 
@@ -180,8 +180,7 @@ export const discordChannel: ChannelDriver<DiscordConfig, DiscordMessage, 'disco
       }
       const { title, desp } = testMessage(channel, time);
       const outcome = await discordSend(discord, { body: discordBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost', time }) }, timeoutMs);
-      if (outcome.ok) return { ok: true, message: "Discord posted a test message in the webhook's channel." };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, "Discord posted a test message in the webhook's channel.");
     },
   }),
 };

@@ -166,6 +166,11 @@ export function formatTime(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** push.testChannel's answer from a delivery outcome: `okMessage` when it went through, else the failure as delivery classes it. */
+export function testResultOf(outcome: Outcome, okMessage: string): ChannelTestResult {
+  return outcome.ok ? { ok: true, message: okMessage } : { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+}
+
 /** The test message of push.testChannel. */
 export function testMessage(channel: ChannelRef, time: number): { title: string; desp: string } {
   return { title: 'PennyPost test message', desp: `This is a test of the channel "${channel.name}", sent ${formatTime(time)}.` };

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
-import { maskSecrets, testMessage, text, type ChannelDriver } from './driver';
+import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { signingSecretField, webhookUrlField } from './fields';
 import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
 import { destinationKey } from './urls';
@@ -195,8 +195,7 @@ export const feishuChannel: ChannelDriver<FeishuConfig, RobotPush, 'feishu'> = {
     async test(channel, feishu, { timeoutMs, time }) {
       const outcome = await feishuSend(feishu, feishuCard({ ...testMessage(channel, time), priority: 'normal', group: '' }), clock.now(), timeoutMs);
       const service = feishuName(feishu.webhookUrl);
-      if (outcome.ok) return { ok: true, message: `${service} accepted the bot's webhook${feishu.signingSecret ? ' and signature' : ''} and posted a test card to its group.` };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, `${service} accepted the bot's webhook${feishu.signingSecret ? ' and signature' : ''} and posted a test card to its group.`);
     },
   }),
 };

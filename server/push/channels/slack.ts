@@ -4,7 +4,7 @@ import type { Outcome } from '../deliver';
 import { call, type CallAnswer } from '../http-client';
 import { honouringRateLimit, retryAfterHeader, scrub, seconds, unreachable, type Attempt } from './chat-http';
 import { cutText, fitChatText, renderChatText, slackMrkdwn } from './chat-text';
-import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
+import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
 import { webhookUrlField } from './fields';
 import { destinationKey, isHttpUrl } from './urls';
 
@@ -133,8 +133,7 @@ export const slackChannel: ChannelDriver<SlackConfig, SlackMessage, 'slack'> = {
     async test(channel, slack, { timeoutMs, time }) {
       const { title, desp } = testMessage(channel, time);
       const outcome = await slackSend(slack, { body: slackBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost' }) }, timeoutMs);
-      if (outcome.ok) return { ok: true, message: "Slack posted a test message in the webhook's channel." };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, "Slack posted a test message in the webhook's channel.");
     },
   }),
 };

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { commonErrors } from '../../lib/errors';
-import { configText, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
+import { configText, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
 import { cutText, fitChatText, renderChatText, telegramHtml } from './chat-text';
 import { TELEGRAM_DEFAULT_API_BASE, TELEGRAM_TEXT_MAX, telegramGetMe, telegramSend, type TelegramConfig, type TelegramMessage } from './telegram-api';
 import { destinationKey, isHttpUrl } from './urls';
@@ -103,8 +103,7 @@ export const telegramChannel: ChannelDriver<TelegramConfig, TelegramMessage, 'te
       if (!CHAT_SHAPE.test(address)) return { ok: false, message: 'The address must be a Telegram chat id or a public @channelusername.', class: 'recipient' };
       const { title, desp } = testMessage(channel, time);
       const outcome = await telegramSend(telegram, address, { text: telegramText({ title, desp, group: '' }), silent: false }, timeoutMs);
-      if (outcome.ok) return { ok: true, message: 'Telegram delivered a test message to this chat.' };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, 'Telegram delivered a test message to this chat.');
     },
   }),
 };

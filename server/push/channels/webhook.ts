@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
 import { maskSecret } from '../keys';
-import { maskSecrets, testMessage, text, type ChannelDriver } from './driver';
+import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { destinationKey, isHttpUrl } from './urls';
 import { DEFAULT_BASE, WEBHOOK_FORMATS, webhookProbe, webhookSend, type WebhookConfig, type WebhookFormat, type WebhookMessage } from './webhook-api';
 
@@ -142,8 +142,7 @@ export const webhookChannel: ChannelDriver<WebhookConfig, WebhookMessage, 'webho
       if (!address) return webhookProbe(webhook, timeoutMs);
       const { title, desp } = testMessage(channel, time);
       const outcome = await webhookSend(webhook, address, { pushId: 'test', appName: 'PennyPost', title, desp, time }, timeoutMs);
-      if (outcome.ok) return { ok: true, message: 'The receiver accepted a test message.' };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, 'The receiver accepted a test message.');
     },
   }),
 };

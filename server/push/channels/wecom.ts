@@ -3,7 +3,7 @@ import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
-import { maskSecrets, testMessage, text, type ChannelDriver } from './driver';
+import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { webhookUrlField } from './fields';
 import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
 import { destinationKey } from './urls';
@@ -138,8 +138,7 @@ export const wecomChannel: ChannelDriver<WecomConfig, RobotPush, 'wecom'> = {
 
     async test(channel, wecom, { timeoutMs, time }) {
       const outcome = await wecomSend(wecom, wecomMessage(wecom, { ...testMessage(channel, time), priority: 'normal', group: '' }), timeoutMs);
-      if (outcome.ok) return { ok: true, message: "WeCom accepted the robot's webhook and posted a test message to its group." };
-      return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      return testResultOf(outcome, "WeCom accepted the robot's webhook and posted a test message to its group.");
     },
   }),
 };
