@@ -6,6 +6,8 @@ import { commonErrors } from './lib/errors';
 import { filesDomain } from './files';
 import { ledgerDomain } from './ledger';
 import { linksDomain } from './links';
+import { notifyDomain } from './notify';
+import { planningDomain } from './planning';
 import { pushDomain } from './push';
 import { savingsDomain } from './savings';
 import { settingsDomain } from './settings';
@@ -16,7 +18,7 @@ import { usersDomain } from './users';
  * Every domain of PennyPost, in start order (a domain may use the services of those before it).
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
-const DOMAINS = [usersDomain, ledgerDomain, filesDomain, linksDomain, savingsDomain, pushDomain, settingsDomain, syncDomain, appInfoDomain, backupDomain] as const;
+const DOMAINS = [usersDomain, ledgerDomain, filesDomain, linksDomain, savingsDomain, pushDomain, notifyDomain, planningDomain, settingsDomain, syncDomain, appInfoDomain, backupDomain] as const;
 
 export function allDomains(): Domain[] {
   return DOMAINS.map((create) => create());

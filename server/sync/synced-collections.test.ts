@@ -17,6 +17,7 @@ const TYPED = {
   achievements: true,
   links: true,
   files: true,
+  plans: true,
 } as const satisfies Record<SyncedCollection, true>;
 
 describe('synced collections', () => {

@@ -9,7 +9,7 @@ import type { AppContext } from '../app-context';
  * Their names as a type, so that a domain's sync rule (server/sync/rules.ts) names a collection
  * that exists: synced-collections.test.ts checks that it is exactly the marked definitions.
  */
-export type SyncedCollection = 'assets' | 'records' | 'categories' | 'rates' | 'goals' | 'trades' | 'achievements' | 'links' | 'files';
+export type SyncedCollection = 'assets' | 'records' | 'categories' | 'rates' | 'goals' | 'trades' | 'achievements' | 'links' | 'files' | 'plans';
 
 /** The collections marked `sync` that this PennyPost opened, in definition order. */
 export function syncedCollections(app: AppContext): readonly SyncedCollection[] {

@@ -1,0 +1,45 @@
+/**
+ * What other domains (the reminders of server/notify/) may ask of budgets and recurring rules:
+ * app.services.planning. Amounts are minor units.
+ */
+
+/** One budget's figures for one month (budget.query's list item, in minor units). */
+export interface BudgetFigure {
+  id: string;
+  name: string;
+  /** The month's amount, in `currency`. */
+  amount: number;
+  /** Spent in the month (expenses in its categories, converted to `currency` with dated rates). */
+  spent: number;
+  /** amount + carried − spent (negative when overspent). */
+  remaining: number;
+  /** Rolled over from the month before (0 without rollover; negative after overspending). */
+  carried: number;
+  /** spent / (amount + carried), 0 when nothing is available. */
+  progress: number;
+  currency: string;
+}
+
+/** One occurrence of a recurring rule that has not been handled yet (recurring.upcoming's item). */
+export interface UpcomingOccurrence {
+  /** The rule's id. */
+  id: string;
+  name: string;
+  /** Occurrence date in the rule's zone, 'YYYY-MM-DD'. */
+  date: string;
+  /** The instant the record is dated (and an `auto` rule writes it). */
+  at: number;
+  mode: 'auto' | 'confirm';
+  type: 'income' | 'expense' | 'transfer';
+  amount: number;
+  currency: string;
+  category: string;
+  asset: string;
+}
+
+export interface PlanningQueries {
+  /** Budget figures of `month` ('YYYY-MM') counted in `timeZone`. */
+  budgetFigures(userId: string, month: string, timeZone: string): Promise<BudgetFigure[]>;
+  /** Unhandled occurrences from now to now + days (overdue `confirm` ones first). */
+  upcoming(userId: string, days: number): Promise<UpcomingOccurrence[]>;
+}
