@@ -3,25 +3,21 @@ import type { EmitOutcome, Notifier, NotifyEvent, NotifyMessage } from './types'
 
 /** Sends each reminder once through the person's chosen push app (configuration and markers in the local store). */
 export class PushNotifier implements Notifier {
-  constructor(private readonly app: AppContext) {}
+  constructor(readonly app: AppContext) {}
 
   start(): void {
-    void this.app;
+    // timers (weekly summary) start here
   }
 
-  async stop(): Promise<void> {}
+  stop(): Promise<void> {
+    return Promise.resolve();
+  }
 
-  emit(userId: string, event: NotifyEvent, key: string, message: NotifyMessage): Promise<EmitOutcome> {
-    void userId;
-    void event;
-    void key;
-    void message;
+  emit(_userId: string, _event: NotifyEvent, _key: string, _message: NotifyMessage): Promise<EmitOutcome> {
     return Promise.resolve('off');
   }
 
-  wants(userId: string, event: NotifyEvent): Promise<boolean> {
-    void userId;
-    void event;
+  wants(_userId: string, _event: NotifyEvent): Promise<boolean> {
     return Promise.resolve(false);
   }
 }

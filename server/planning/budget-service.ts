@@ -3,13 +3,9 @@ import type { BudgetFigure } from './types';
 
 /** Budgets: their documents in `plans` (kind 'budget') and their monthly figures. */
 export class BudgetService {
-  constructor(private readonly app: AppContext) {}
+  constructor(readonly app: AppContext) {}
 
-  figures(userId: string, month: string, timeZone: string): Promise<BudgetFigure[]> {
-    void this.app;
-    void userId;
-    void month;
-    void timeZone;
+  figures(_userId: string, _month: string, _timeZone: string): Promise<BudgetFigure[]> {
     return Promise.resolve([]);
   }
 }

@@ -3,17 +3,17 @@ import type { UpcomingOccurrence } from './types';
 
 /** Recurring rules: their documents in `plans` (kind 'recurring'), the scheduler and its catch-up. */
 export class RecurringService {
-  constructor(private readonly app: AppContext) {}
+  constructor(readonly app: AppContext) {}
 
   start(): void {
-    void this.app;
+    // the scheduler starts here
   }
 
-  async stop(): Promise<void> {}
+  stop(): Promise<void> {
+    return Promise.resolve();
+  }
 
-  upcoming(userId: string, days: number): Promise<UpcomingOccurrence[]> {
-    void userId;
-    void days;
+  upcoming(_userId: string, _days: number): Promise<UpcomingOccurrence[]> {
     return Promise.resolve([]);
   }
 }
