@@ -24,6 +24,17 @@ const NOTES: Record<string, string> = {
   price: 'coin cents per share',
   rate: 'decimal text: 1 `from` = `rate` `to`',
   reward: 'coin cents',
+  kind: '`budget` or `recurring`; the fields of the other kind hold their empty values',
+  categories: 'budget: the category names it counts; recurring: []',
+  allCategories: 'budget: counts every expense',
+  startMonth: 'budget: the first month it counts, `YYYY-MM`',
+  rollover: 'budget: what is left (or overspent) carries into the next month',
+  template: 'recurring: the record it writes `{type, amount, category, asset, toAsset, toAmount, fee, description, tags}`, amounts in minor units of the asset currency',
+  rule: 'recurring: `{freq, interval, byMonthDay, byWeekday}` (docs/budgets.md)',
+  timeZone: 'recurring: the IANA zone its dates are counted in',
+  mode: 'recurring: `auto` writes the record on its date, `confirm` waits for a tap',
+  skipped: 'recurring: occurrence dates (`YYYY-MM-DD`) that were skipped',
+  doneThrough: 'recurring: the last occurrence date already handled',
   defaultKey: "the default category it was seeded as (`food`, `salary`…); absent or '' for the person's own; a phone that renames a category may leave it",
 };
 

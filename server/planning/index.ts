@@ -5,6 +5,7 @@ import { planningErrors } from './errors';
 import { recurringActions } from './recurring-actions';
 import { RecurringService } from './recurring-service';
 import { planningCollections } from './schema';
+import { registerPlanningSyncRules } from './sync-rules';
 import type { PlanningQueries } from './types';
 
 declare module '../app-context' {
@@ -34,6 +35,8 @@ export function planningDomain() {
         budgetFigures: (userId, month, timeZone) => budgets.figures(userId, month, timeZone),
         upcoming: (userId, days) => rules.upcoming(userId, days),
       };
+      // What budgets and rules that arrive by sync must prove (server/sync/rules.ts).
+      registerPlanningSyncRules(app);
       recurring.start();
     },
     async stop() {
