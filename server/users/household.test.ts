@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDomains } from '../domains';
 import { actionsOf } from '../domain';
 import { ManualClock } from '../lib/clock';
-import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { tinyPng, uploadFile } from '../test-support/files';
 
 const PASSWORD = 'correct horse battery';
@@ -270,6 +270,10 @@ describe('disable, reset, delete', () => {
       expect(await collection.count({ selector: { userId: kid.id } }).exec(), collection.name).toBe(0);
     }
     expect((await t.api('user.login', { email: kid.email, password: PASSWORD })).code).toBe(1002);
+    // The account itself is gone from the local store (accounts are not an RxDB collection).
+    expect(await t.server.app.services.users.findById(kid.id)).toBeNull();
+    expect(await t.server.app.db.local.get(`user:${kid.id}`)).toBeUndefined();
+    expect((await t.server.app.services.users.all()).some((u) => u.id === kid.id)).toBe(false);
     expect((await t.api('user.delete', { userId: owner.id, confirm: 'mum' }, owner.token)).status).toBe(400);
   });
 });

@@ -19,6 +19,8 @@ import { assertValidUser, findUniquenessConflict, USER_KEY_PREFIX, userKey } fro
 export const OLD_USERS_COLLECTION = 'users';
 /** The last schema version that collection had. */
 const OLD_USERS_VERSION = 1;
+/** Where its documents may still be (`pennypost repair` takes damaged ones out like those of the open collections). */
+export const OLD_USERS_STORAGES = [0, 1].map((version) => ({ name: OLD_USERS_COLLECTION, version, primaryKey: 'id' }));
 const SEP = '\u0001';
 /** Every key of the old collection, whatever its schema version: `r␁pennypost␁users␁…` (server/db/leveldb-storage/keys.ts). */
 const OLD_PREFIX = `r${SEP}${DATABASE_NAME}${SEP}${OLD_USERS_COLLECTION}${SEP}`;
@@ -57,7 +59,9 @@ async function readOldCollection(db: AppDatabase): Promise<{ keys: Buffer[]; lat
       try {
         doc = JSON.parse(value) as Record<string, unknown>;
       } catch {
-        throw new Error(`the old users collection holds an unreadable document (${id}); nothing was changed — run \`pennypost check\``);
+        throw new Error(
+          `the old users collection holds an unreadable document (${id}); nothing was changed — stop PennyPost and run \`pennypost repair\`, which sets damaged documents aside`,
+        );
       }
       const seen = latest.get(id);
       if (!seen || seen.version < version) latest.set(id, { version, doc });
@@ -117,7 +121,13 @@ export async function moveUsersToLocalStore(db: AppDatabase, log: Logger): Promi
     await db.local.batch(missing.map((account) => ({ type: 'put' as const, key: userKey(account.id), value: account })));
   }
 
-  if (keys.length > 0) await db.health.write(() => db.level.batch(keys.map((key) => ({ type: 'del' as const, key })), { sync: true }));
+  if (keys.length > 0)
+    await db.health.write(() =>
+      db.level.batch(
+        keys.map((key) => ({ type: 'del' as const, key })),
+        { sync: true },
+      ),
+    );
 
   if (meta.length > 0) {
     const rows: BulkWriteRow<InternalStoreDocType>[] = meta.map((previous) => {
