@@ -13,6 +13,7 @@ import { encodeKey, prefixEnd } from '../db/leveldb-storage/keys';
 import { Bool, EnumOf, IdField, Ms, Str } from '../db/schema-fields';
 import { createLogger } from '../lib/logger';
 import { startTestServer, tempDataDir } from '../test-support/test-server';
+import { repairTool } from '../data-tools/repair';
 import { moveUsersToLocalStore } from './move-to-local-store';
 import { hashPassword } from './password';
 import { USER_KEY_PREFIX } from './user-store';
@@ -219,6 +220,17 @@ describe('accounts move from the RxDB collection to the local store', () => {
       expect(await oldKeys(reopened)).toBeGreaterThan(0);
     } finally {
       await reopened.close();
+    }
+    // `pennypost repair` sets the damaged document aside; then the start finishes the move.
+    const out: string[] = [];
+    await repairTool.run({ dataDir, values: {}, positionals: [], out: (line) => out.push(line), err: (line) => out.push(line) });
+    expect(out.join('\n')).toMatch(/users\/u1: damaged document taken out/);
+    const t = await startTestServer({ dataDir });
+    try {
+      expect(await t.server.app.services.users.count()).toBe(0);
+      expect(await oldKeys(t.server.app.db)).toBe(0);
+    } finally {
+      await t.close();
     }
   });
 });
