@@ -5,20 +5,30 @@
  * deleting loses nothing.
  */
 import { Type } from '@sinclair/typebox';
-import { describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import { prepareQuery, type InternalStoreDocType } from 'rxdb';
 import { defineCollection } from '../db/collections';
 import { DATABASE_NAME, openDatabase, type AppDatabase } from '../db/database';
 import { encodeKey, prefixEnd } from '../db/leveldb-storage/keys';
 import { Bool, EnumOf, IdField, Ms, Str } from '../db/schema-fields';
 import { createLogger } from '../lib/logger';
-import { startTestServer, tempDataDir } from '../test-support/test-server';
+import { startTestServer, tempDataDir as newDataDir } from '../test-support/test-server';
 import { repairTool } from '../data-tools/repair';
 import { moveUsersToLocalStore } from './move-to-local-store';
 import { hashPassword } from './password';
 import { USER_KEY_PREFIX } from './user-store';
 
 const PASSWORD = 'correct horse battery';
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+function tempDataDir(label: string): string {
+  const dir = newDataDir(label);
+  made.push(dir);
+  return dir;
+}
 const silent = createLogger('silent');
 
 /** A copy of the collection as the old code defined it (server/users/schema.ts before the move). */
