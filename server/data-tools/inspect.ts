@@ -1,6 +1,8 @@
 import { DATABASE_NAME, openDatabase, type AppDatabase } from '../db/database';
 import { collectionPrefix, docPrefix, encodeKey, prefixEnd } from '../db/leveldb-storage/keys';
 import { documentValidator } from '../db/validated-storage';
+import type { UserDoc } from '../users/schema';
+import { assertValidUser, findUniquenessConflict, USER_KEY_PREFIX } from '../users/user-store';
 import { allDomains } from '../domains';
 import { LedgerViews, effectsOf } from '../ledger/views';
 import type { AssetDoc, RecordDoc } from '../ledger/schema';
@@ -130,6 +132,24 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
     localEntries = (await db.local.entries('')).length;
   } catch (error) {
     problems.push(`local store unreadable: ${describe(error)}`);
+  }
+  // Accounts live there (server/users/user-store.ts): each must be a valid account stored under its own id.
+  try {
+    const accounts = await db.local.entries<{ id?: unknown } | null>(USER_KEY_PREFIX);
+    for (const [key, account] of accounts) {
+      if (account?.id !== key.slice(USER_KEY_PREFIX.length)) problems.push(`local store ${key}: the account stored there has id ${JSON.stringify(account?.id)}`);
+      else {
+        try {
+          assertValidUser(account);
+        } catch (error) {
+          problems.push(`local store ${key}: ${describe(error)}`);
+        }
+      }
+    }
+    const conflict = findUniquenessConflict(accounts.flatMap(([, account]) => (account && typeof account === 'object' ? [account as UserDoc] : [])));
+    if (conflict) problems.push(`accounts ${conflict.ids.join(' and ')} have the same ${conflict.field}`);
+  } catch (error) {
+    if (localEntries > 0) problems.push(`accounts unreadable: ${describe(error)}`);
   }
 
   // 4. Balances: the ledger's computation against an exact one from the raw documents.

@@ -5,6 +5,7 @@ import { getPrimaryFieldOfPrimaryKey } from 'rxdb';
 import { DATABASE_NAME, DataDirLockedError, levelDirOf } from '../db/database';
 import { collectionPrefix, docPrefix, encodeKey, prefixEnd } from '../db/leveldb-storage/keys';
 import { allDomains } from '../domains';
+import { OLD_USERS_STORAGES } from '../users/move-to-local-store';
 import { enforceDataDirPrivacy } from '../db/data-dir-privacy';
 import { levelDataFiles, levelDirLockedByOtherProcess } from '../db/integrity';
 import { printInspection } from './check';
@@ -35,10 +36,20 @@ async function quarantineDamagedDocuments(levelDir: string, backup: string): Pro
   const quarantined: string[] = [];
   try {
     const batch = level.batch();
-    for (const def of allDomains().flatMap((d) => d.collections ?? [])) {
-      const prefix = collectionPrefix(DATABASE_NAME, def.name, def.schema.version);
+    // The open collections, and the old accounts collection a newer start has not moved to the local store yet.
+    const stored = [
+      ...allDomains()
+        .flatMap((d) => d.collections ?? [])
+        .map((def) => {
+          const primaryKey: string = getPrimaryFieldOfPrimaryKey(def.schema.primaryKey);
+          return { name: def.name, version: def.schema.version, primaryKey };
+        }),
+      ...OLD_USERS_STORAGES,
+    ];
+    for (const def of stored) {
+      const prefix = collectionPrefix(DATABASE_NAME, def.name, def.version);
       const dp = docPrefix(prefix);
-      const primary: string = getPrimaryFieldOfPrimaryKey(def.schema.primaryKey);
+      const primary = def.primaryKey;
       const good = new Set<string>();
       for await (const [key, raw] of level.iterator({ gte: encodeKey(dp), lt: encodeKey(prefixEnd(dp)) })) {
         const id = Buffer.from(key).swap16().toString('utf16le').slice(dp.length);

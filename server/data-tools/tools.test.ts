@@ -7,6 +7,7 @@ import { recordsCollection } from '../ledger/schema';
 import { startTestServer } from '../test-support/test-server';
 import { flipInsideCollection, flipMiddle, levelFiles, seedDataDir, type SeededDataDir } from '../db/tests/damage';
 import { checkTool } from './check';
+import { openDatabase } from '../db/database';
 import { repairTool } from './repair';
 
 /** `pennypost check` and `pennypost repair` on real, damaged data dirs (issue 15). */
@@ -95,6 +96,25 @@ describe('pennypost check', () => {
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/write-ahead log is damaged/);
     expect(statSync(log).size).toBe(size);
+  });
+
+  it('checks the accounts in the local store: valid, under their own id, unique (exit 1 otherwise)', async () => {
+    const seeded = await seed(1);
+    expect((await runTool(checkTool, seeded.dataDir)).code).toBe(0);
+    const db = await openDatabase({ dataDir: seeded.dataDir, collections: [] });
+    try {
+      const [[, account]] = await db.local.entries<Record<string, unknown>>('user:');
+      await db.local.put('user:twin', { ...account, id: 'twin', usernameKey: 'twin' });
+      await db.local.put('user:bad', { ...account, id: 'bad', usernameKey: 'bad', email: 'bad@example.com', role: 'king' });
+      await db.local.put('user:moved', { ...account, id: 'elsewhere' });
+    } finally {
+      await db.close();
+    }
+    const result = await runTool(checkTool, seeded.dataDir);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/local store user:bad: invalid account "bad": \/role/);
+    expect(result.out).toMatch(/local store user:moved: the account stored there has id "elsewhere"/);
+    expect(result.out).toMatch(/accounts \S+ and \S+ have the same (usernameKey|email)/);
   });
 });
 

@@ -64,7 +64,7 @@ export function defineCollection<T extends TObject>(spec: CollectionSpec<T>): Co
 }
 
 /** The open-source RxDB build refuses a 14th open collection; we keep a margin of one. */
-export const MAX_APP_COLLECTIONS = 13;
+export const MAX_APP_COLLECTIONS = 12;
 
 export function assertCollectionBudget(defs: readonly CollectionDefinition[]): void {
   const names = new Set<string>();

@@ -116,7 +116,7 @@ describe('market actions over HTTP', () => {
     let email: string;
     try {
       const player = await newPlayer(first.t);
-      email = (await first.t.server.app.db.collection('users').findOne(player.id).exec())!.email;
+      email = (await first.t.server.app.services.users.findById(player.id))!.email;
       before = await ok(first.t, 'savings.getMarket', {}, player.token);
       history = await ok(first.t, 'savings.getStockHistory', { stockId: 'GAME', range: 'month' }, player.token);
     } finally {

@@ -10,9 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDomains } from '../domains';
 import { actionsOf } from '../domain';
 import { ManualClock } from '../lib/clock';
-import { openDatabase } from '../db/database';
-import { usersCollection } from './schema';
-import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { tinyPng, uploadFile } from '../test-support/files';
 
 const PASSWORD = 'correct horse battery';
@@ -272,6 +270,10 @@ describe('disable, reset, delete', () => {
       expect(await collection.count({ selector: { userId: kid.id } }).exec(), collection.name).toBe(0);
     }
     expect((await t.api('user.login', { email: kid.email, password: PASSWORD })).code).toBe(1002);
+    // The account itself is gone from the local store (accounts are not an RxDB collection).
+    expect(await t.server.app.services.users.findById(kid.id)).toBeNull();
+    expect(await t.server.app.db.local.get(`user:${kid.id}`)).toBeUndefined();
+    expect((await t.server.app.services.users.all()).some((u) => u.id === kid.id)).toBe(false);
     expect((await t.api('user.delete', { userId: owner.id, confirm: 'mum' }, owner.token)).status).toBe(400);
   });
 });
@@ -362,45 +364,6 @@ describe('the desktop owner signs in without a password', () => {
       expect((await t.api('user.changePassword', { newPassword: 'phone password' }, second.data.token)).code).toBe(200);
       const info = (await t.api('user.listMembers', {}, second.data.token)).data.members[0];
       expect(info.signIn).toEqual(['password']);
-    } finally {
-      await t.close();
-    }
-  });
-});
-
-describe('a data dir from before roles', () => {
-  it('keeps its accounts and makes the oldest one the owner', async () => {
-    const dataDir = tempDataDir('roles');
-    const v0 = {
-      ...usersCollection,
-      schema: {
-        ...usersCollection.schema,
-        version: 0,
-        properties: Object.fromEntries(Object.entries(usersCollection.schema.properties).filter(([k]) => !['role', 'disabled', 'mustChangePassword'].includes(k))),
-        required: (usersCollection.schema.required as string[]).filter((k) => !['role', 'disabled', 'mustChangePassword'].includes(k)),
-      },
-      migrationStrategies: undefined,
-    };
-    const db = await openDatabase({ dataDir, collections: [v0 as never] });
-    const doc = (id: string, name: string, createdAt: number) => ({
-      id,
-      username: name,
-      usernameKey: name,
-      email: `${name}@example.com`,
-      passwordHash: '',
-      avatar: '',
-      wechatId: '',
-      alipayId: '',
-      prefs: {},
-      createdAt,
-      updatedAt: createdAt,
-    });
-    await db.collection('users').bulkInsert([doc('b', 'second', 2000), doc('a', 'first', 1000), doc('c', 'third', 3000)]);
-    await db.close();
-    const t = await startTestServer({ dataDir });
-    try {
-      const users = await t.server.app.services.users.all();
-      expect(Object.fromEntries(users.map((u) => [u.username, u.role]))).toEqual({ first: 'owner', second: 'member', third: 'member' });
     } finally {
       await t.close();
     }

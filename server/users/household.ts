@@ -124,10 +124,7 @@ export class HouseholdService {
     await this.users.sessions.revokeAllOf(userId);
     if (!this.app.forgetUser) throw new Error('forgetUser is not wired');
     await this.app.forgetUser(userId);
-    await this.users.writes.run('users', async () => {
-      const current = await this.users.users.findOne(userId).exec();
-      await current?.remove();
-    });
+    await this.users.writes.run('users', () => this.users.store.remove(userId));
     this.app.log.info('users: account deleted with its data', { userId, by: actor.id });
     return { deleted: true, userId };
   }

@@ -1,22 +1,23 @@
 import type { ServiceMap } from '../app-context';
 import { defineDomain } from '../domain';
 import { userActions } from './actions';
-import { usersCollection } from './schema';
+import { moveUsersToLocalStore } from './move-to-local-store';
 import { usersErrors } from './errors';
 import { UserService } from './service';
 import { HouseholdService } from './household';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-/** Accounts, sign-in, sessions. */
+/** Accounts, sign-in, sessions. Accounts live in the local store (user-store.ts): this domain has no RxDB collection. */
 export function usersDomain() {
   let timer: NodeJS.Timeout | undefined;
   return defineDomain({
     name: 'users',
-    collections: [usersCollection],
     errors: usersErrors,
     actions: userActions,
     async start(app) {
+      // A data dir from before the move still has the RxDB collection `users`: its accounts come over first.
+      await moveUsersToLocalStore(app.db, app.log);
       const users = new UserService(app);
       app.services.users = users;
       app.services.household = new HouseholdService(app, users);

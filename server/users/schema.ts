@@ -1,11 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { defineCollection } from '../db/collections';
 import { Bool, EnumOf, IdField, Ms, Str } from '../db/schema-fields';
 
 export type UserRole = 'owner' | 'admin' | 'member';
 export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'member'];
 
-/** A local account of this PennyPost. */
+/**
+ * A local account of this PennyPost. Accounts live in the local store (user-store.ts), not in RxDB:
+ * they never sync, and the old RxDB collection `users` is moved there at start (move-to-local-store.ts).
+ */
 export const UserDocument = Type.Object({
   id: IdField(),
   username: Str(64),
@@ -33,20 +35,13 @@ export const UserDocument = Type.Object({
 });
 export type UserDoc = Static<typeof UserDocument>;
 
-/** A document of version 0, before roles. */
-type UserDocV0 = Omit<UserDoc, 'role' | 'disabled' | 'mustChangePassword'>;
+/** An account as version 0 of the old RxDB `users` collection stored it, before roles. */
+export type UserDocV0 = Omit<UserDoc, 'role' | 'disabled' | 'mustChangePassword'>;
 
-/** Users are local accounts of this PennyPost; they never sync (password hashes stay here). */
-export const usersCollection = defineCollection({
-  name: 'users',
-  title: 'PennyPost users',
-  version: 1,
-  primaryKey: 'id',
-  document: UserDocument,
-  indexes: ['usernameKey', 'email', 'wechatId', 'alipayId'],
-  // Version 1 added roles. Which account came first is decided once every document is migrated
-  // (UserService.start promotes the oldest account when no owner exists), so each starts as a member.
-  migrationStrategies: {
-    1: (doc: UserDocV0): UserDoc => ({ ...doc, role: 'member', disabled: false, mustChangePassword: false }),
-  },
-});
+/**
+ * Version 0 → 1 of the old RxDB collection (roles). Which account came first is decided once every
+ * account is there (UserService.start promotes the oldest when no owner exists), so each starts as a member.
+ */
+export function userFromV0(doc: UserDocV0): UserDoc {
+  return { ...doc, role: 'member', disabled: false, mustChangePassword: false };
+}

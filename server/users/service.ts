@@ -1,4 +1,3 @@
-import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import type { AuthSession, AuthUser } from '../api/action';
 import type { Authenticator } from '../api/router';
@@ -11,6 +10,7 @@ import { LoginLockout } from './lockout';
 import { SessionService } from './sessions';
 import type { UserDoc, UserRole } from './schema';
 import { InviteStore } from './invites';
+import { UserConflictError, UserStore, type UserLookupField } from './user-store';
 import { usersErrors } from './errors';
 import { DesktopSignIn } from './desktop-sign-in';
 import { wechatIdentity, type PlatformIdentity } from './providers/wechat';
@@ -84,47 +84,31 @@ export class UserService implements Authenticator {
   /** One-time secrets the desktop shell hands to its own window (desktop-sign-in.ts). */
   readonly desktop: DesktopSignIn;
   private readonly lockout: LoginLockout;
-  /** Every change of the users collection goes through key 'users' (uniqueness, roles, invites). */
+  /** Every check-then-write of accounts goes through key 'users' (uniqueness, roles, invites). */
   readonly writes = new KeyedMutex();
   private readonly signIns = new KeyedMutex();
+  /** The accounts, in the local store (user-store.ts); held in memory, kept current by its own writes. */
+  readonly store: UserStore;
 
   constructor(private readonly app: AppContext) {
     this.sessions = new SessionService(app);
     this.lockout = new LoginLockout(app);
     this.invites = new InviteStore(app);
     this.desktop = new DesktopSignIn(app.clock);
+    this.store = new UserStore(() => app.db.local);
   }
-
-  get users(): RxCollection<UserDoc> {
-    return this.app.db.collection<UserDoc>('users');
-  }
-
-  /** Users by id; kept current from the collection's change stream (this process is the only writer). */
-  private readonly byId = new Map<string, UserDoc>();
-  private subscription: { unsubscribe(): void } | undefined;
 
   async start(): Promise<void> {
+    await this.store.load();
     await this.ensureOwner();
-    this.subscription = this.users.eventBulks$.subscribe((bulk) => {
-      for (const event of bulk.events) {
-        if (event.operation === 'DELETE') this.byId.delete(event.documentId);
-        else this.byId.delete(event.documentId); // re-read on next use: toJSON shape, no RxDB meta fields
-      }
-    });
   }
 
   stop(): void {
-    this.subscription?.unsubscribe();
+    // Nothing to release: the store has no subscription, only its memory copy.
   }
 
   async findById(id: string): Promise<UserDoc | null> {
-    const cached = this.byId.get(id);
-    if (cached) return cached;
-    const doc = await this.users.findOne(id).exec();
-    if (!doc) return null;
-    const user = doc.toJSON() as UserDoc;
-    this.byId.set(id, user);
-    return user;
+    return this.store.findById(id);
   }
 
   /**
@@ -132,26 +116,25 @@ export class UserService implements Authenticator {
    */
   private async ensureOwner(): Promise<void> {
     await this.writes.run('users', async () => {
-      const all = await this.users.find().exec();
+      const all = await this.store.all(); // oldest first
       if (all.length === 0 || all.some((doc) => doc.role === 'owner')) return;
-      const oldest = all.reduce((a, b) => (b.createdAt < a.createdAt || (b.createdAt === a.createdAt && b.id < a.id) ? b : a));
-      await oldest.incrementalPatch({ role: 'owner', disabled: false, updatedAt: this.app.clock.now() });
+      const oldest = all[0];
+      await this.store.patch(oldest.id, { role: 'owner', disabled: false, updatedAt: this.app.clock.now() });
       this.app.log.info('users: the oldest account is now the owner of this PennyPost', { userId: oldest.id });
     });
   }
 
   async all(): Promise<UserDoc[]> {
-    return (await this.users.find().exec()).map((doc) => doc.toJSON() as UserDoc);
+    return this.store.all();
   }
 
   /** How many accounts this PennyPost has (0 on a new data dir). */
   async count(): Promise<number> {
-    return this.users.count().exec();
+    return this.store.count();
   }
 
   async owner(): Promise<UserDoc | null> {
-    const doc = await this.users.findOne({ selector: { role: 'owner' } }).exec();
-    return doc ? doc.toJSON() : null;
+    return this.store.findOne('role', 'owner');
   }
 
   /**
@@ -183,9 +166,20 @@ export class UserService implements Authenticator {
     return 'member';
   }
 
-  private async findOneBy(field: 'usernameKey' | 'email' | 'wechatId' | 'alipayId', value: string): Promise<UserDoc | null> {
-    const doc = await this.users.findOne({ selector: { [field]: value } }).exec();
-    return doc ? doc.toJSON() : null;
+  private async findOneBy(field: UserLookupField, value: string): Promise<UserDoc | null> {
+    return this.store.findOne(field, value);
+  }
+
+  /** Adds an account (under the accounts lock, after the checks that answer the precise errors). */
+  private async insert(doc: UserDoc): Promise<UserDoc> {
+    try {
+      return await this.store.insert(doc);
+    } catch (error) {
+      if (!(error instanceof UserConflictError)) throw error;
+      if (error.field === 'email') throw usersErrors.emailTaken().at('email');
+      if (error.field === 'usernameKey') throw usersErrors.usernameTaken().at('username');
+      throw error; // a platform id: found by the sign-in itself under the lock, so never here
+    }
   }
 
   private async issue(user: UserDoc, device: Device): Promise<LoginResult> {
@@ -219,8 +213,7 @@ export class UserService implements Authenticator {
         createdAt: now,
         updatedAt: now,
       };
-      await this.users.insert(doc);
-      return doc;
+      return this.insert(doc);
     });
     return this.issue(user, input);
   }
@@ -293,8 +286,7 @@ export class UserService implements Authenticator {
         createdAt: now,
         updatedAt: now,
       };
-      await this.users.insert(doc);
-      return doc;
+      return this.insert(doc);
     });
     if (user.disabled) throw disabledError();
     return this.issue(user, device);
@@ -328,8 +320,7 @@ export class UserService implements Authenticator {
         createdAt: now,
         updatedAt: now,
       };
-      await this.users.insert(doc);
-      return doc;
+      return this.insert(doc);
     });
     return this.issue(owner, input);
   }
@@ -356,11 +347,9 @@ export class UserService implements Authenticator {
   /** Writes some fields of an account (under the accounts lock) and answers the new document. */
   async patch(userId: string, fields: Partial<Omit<UserDoc, 'id' | 'createdAt'>>): Promise<UserDoc> {
     return this.writes.run('users', async () => {
-      const doc = await this.users.findOne(userId).exec();
-      if (!doc) throw usersErrors.userNotFound();
-      const next = await doc.incrementalPatch({ ...fields, updatedAt: this.app.clock.now() });
-      this.byId.delete(userId);
-      return next.toJSON();
+      const next = await this.store.patch(userId, { ...fields, updatedAt: this.app.clock.now() });
+      if (!next) throw usersErrors.userNotFound();
+      return next;
     });
   }
 
@@ -398,14 +387,12 @@ export class UserService implements Authenticator {
 
   /** Merges `patch` into one namespace of a user's preferences. */
   async updatePrefs(userId: string, namespace: string, patch: Record<string, unknown>): Promise<void> {
-    const doc = await this.users.findOne(userId).exec();
-    if (!doc) throw usersErrors.userNotFound();
-    await doc.incrementalModify((data) => {
+    // A function of the stored account, run in the store's write queue: two updates never lose each other's keys.
+    const next = await this.store.patch(userId, (data) => {
       const current = (data.prefs[namespace] as Record<string, unknown> | undefined) ?? {};
-      data.prefs = { ...data.prefs, [namespace]: { ...current, ...patch } };
-      data.updatedAt = this.app.clock.now();
-      return data;
+      return { prefs: { ...data.prefs, [namespace]: { ...current, ...patch } }, updatedAt: this.app.clock.now() };
     });
+    if (!next) throw usersErrors.userNotFound();
   }
 
   async logout(sessionId: string): Promise<void> {

@@ -156,8 +156,7 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
 
   it('answers 1001 for a valid token whose account no longer exists', async () => {
     const user = await registerUser(t);
-    const doc = await t.server.app.db.collection('users').findOne(user.id).exec();
-    await doc!.remove();
+    expect(await t.server.app.services.users.store.remove(user.id)).toBe(true);
     const answer = await t.api('user.logout', {}, user.token);
     expect(answer.code).toBe(1001);
     expect(answer.status).toBe(404);
