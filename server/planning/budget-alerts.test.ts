@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import type { NotifyEvent, NotifyMessage } from '../notify/types';
+import type { RecordDoc } from '../ledger/schema';
 import { createAsset } from '../test-support/ledger';
+import { seedSyntheticRecords } from '../test-support/synthetic-records';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { ALERT_DEBOUNCE_MS } from './budget-alerts';
 
@@ -62,6 +64,7 @@ describe('budget alerts', () => {
     const u = await registerUser(t);
     const cash = await createAsset(t, u, { balance: 1000 });
     const budget = (await t.api('budget.create', { name: 'All', categories: 'all', amount: 10, startMonth: '2026-03' }, u.token)).data;
+    await t.server.app.services.budgetAlerts.tick(); // the check the new budget scheduled is done: only the record can start the next
     await t.api('accounting.create', { type: 'expense', amount: 9, asset: cash, date: clock.now() }, u.token);
     await new Promise((resolve) => setTimeout(resolve, ALERT_DEBOUNCE_MS + 700));
     expect(keysOf(u.id)).toEqual([`budget80 ${budget.id}:2026-03:80`]);
@@ -77,5 +80,18 @@ describe('budget alerts', () => {
     await t.server.app.services.budgetAlerts.tick();
     expect(keysOf(off.id)).toEqual([]);
     wanted = new Set(['budget80', 'budget100']);
+  });
+
+  it('checks records that arrive by sync (written straight into the collection, not through an action)', async () => {
+    const u = await registerUser(t);
+    const cash = await createAsset(t, u, { balance: 1000 });
+    const budget = (await t.api('budget.create', { name: 'All', categories: 'all', amount: 0.01, startMonth: '2026-03' }, u.token)).data;
+    await t.server.app.services.budgetAlerts.tick();
+    expect(keysOf(u.id)).toEqual([]);
+    const records = t.server.app.db.collection<RecordDoc>('records');
+    // 20 records of the last 12 hours (90 % expenses), as a replication would write them.
+    await seedSyntheticRecords(records, { userId: u.id, assets: [cash], count: 20, years: 0.5 / 365, end: clock.now(), seed: 9 });
+    await new Promise((resolve) => setTimeout(resolve, ALERT_DEBOUNCE_MS + 700));
+    expect(keysOf(u.id)).toEqual([`budget100 ${budget.id}:2026-03:100`]);
   });
 });
