@@ -3,6 +3,7 @@ import type { AppContext } from '../app-context';
 import { isTimeZone, localTimeZone, zonedMidnight } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { toMinor } from '../lib/money';
+import type { CategoryRename } from '../ledger/categories';
 import type { MissingRate } from '../ledger/stats';
 import type { PeriodExpenses } from '../ledger/spending';
 import { figureOf, spentOf } from './budget-figures';
@@ -38,10 +39,12 @@ export class BudgetService {
   private readonly cache = new Map<string, PlanDoc[]>();
   private subscription: { unsubscribe(): void } | undefined;
   private readonly listeners = new Set<(userId: string) => void>();
+  private stopRenames: (() => void) | undefined;
 
   constructor(readonly app: AppContext) {}
 
   start(): void {
+    this.stopRenames = this.app.services.ledger.categories.onRenamed((change) => this.categoryRenamed(change));
     this.subscription = this.collection.eventBulks$.subscribe((bulk) => {
       for (const event of bulk.events) {
         const doc = (event.documentData ?? event.previousDocumentData) as PlanDoc | undefined;
@@ -54,6 +57,19 @@ export class BudgetService {
 
   stop(): void {
     this.subscription?.unsubscribe();
+    this.stopRenames?.();
+  }
+
+  /** Budgets name categories as records do; when records move to another name, the budgets follow. */
+  private async categoryRenamed(change: CategoryRename): Promise<void> {
+    if (change.type !== 'expense') return;
+    for (const budget of await this.list(change.userId)) {
+      if (!budget.categories.includes(change.from)) continue;
+      const categories = [...new Set(budget.categories.map((name) => (name === change.from ? change.to : name)))];
+      const doc = await this.collection.findOne(budget.id).exec();
+      await doc?.incrementalPatch({ categories, updatedAt: Math.max(this.app.clock.now(), budget.updatedAt + 1) });
+    }
+    this.cache.delete(change.userId);
   }
 
   /** Calls `listener` with the owner whenever one of their budgets is written or deleted (here or by sync). */

@@ -112,6 +112,19 @@ describe('budget.create / query / update / delete', () => {
     expect((await t.server.app.services.budgets.list(u.id)).length).toBe(1);
   });
 
+  it('follows a category that is renamed or deleted into another', async () => {
+    const u = await registerUser(t);
+    const cash = await createAsset(t, u, { balance: 1000 });
+    const ids = await categoryIds(u);
+    const budget = (await t.api('budget.create', { name: 'Eat', categories: [ids.Food, ids.Shopping], amount: 100, startMonth: '2026-03' }, u.token)).data;
+    await spend(u, cash, 10, 'Food', at(3, 2));
+    await spend(u, cash, 5, 'Shopping', at(3, 2));
+    expect((await t.api('category.update', { id: ids.Food, name: 'Groceries' }, u.token)).code).toBe(200);
+    expect((await query(u, '2026-03')).list[0]).toMatchObject({ categories: [ids.Food, ids.Shopping], categoryNames: ['Groceries', 'Shopping'], spent: 15 });
+    expect((await t.api('category.delete', { id: ids.Shopping, moveTo: 'Groceries' }, u.token)).code).toBe(200);
+    expect((await query(u, '2026-03')).list[0]).toMatchObject({ id: budget.id, categories: [ids.Food], categoryNames: ['Groceries'], spent: 15 });
+  });
+
   it("never shows or changes another user's budget", async () => {
     const alice = await registerUser(t);
     const mallory = await registerUser(t);
