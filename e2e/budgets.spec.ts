@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
 import { startE2eServer, watchPage } from './support';
@@ -60,6 +61,29 @@ test('a budget made in the UI shows its bar, turns red when overspent, follows t
   await expect(fill).toHaveClass(/pp-expense-fill/);
   const color = await bar.getByText('$20.00 over').evaluate((el) => getComputedStyle(el).color);
   expect(color).not.toBe(await page.getByTestId('budget-month').evaluate((el) => getComputedStyle(el).color));
+
+  // No serious or critical accessibility problem on the screen with an overspent budget, nor in its form.
+  const serious = async () =>
+    (
+      await new AxeBuilder({ page })
+        .setLegacyMode(true)
+        .options({ resultTypes: ['violations'] })
+        .analyze()
+    ).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id);
+  expect(await serious()).toEqual([]);
+
+  // Editing: a larger amount is no longer overspent.
+  await page.getByRole('button', { name: 'Edit “Groceries”' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit budget “Groceries”' });
+  await expect(editor.getByLabel('Amount per month (USD)')).toHaveValue('100');
+  expect(await serious()).toEqual([]);
+  await editor.getByLabel('Amount per month (USD)').fill('200');
+  await editor.getByRole('button', { name: 'Save budget' }).click();
+  await expect(editor).toBeHidden();
+  await expect(bar).toHaveAttribute('data-over', 'false');
+  await expect(bar.getByText('$80.00 left')).toBeVisible();
 
   // Months before the budget's first month list nothing; back to this month shows it again.
   await page.getByRole('button', { name: 'Previous month' }).click();
