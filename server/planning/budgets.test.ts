@@ -91,6 +91,8 @@ describe('budget.create / query / update / delete', () => {
       [{ amount: 1.234 }, 400, undefined],
       [{ startMonth: '2026-13' }, 400, 'planning.invalidMonth'],
       [{ startMonth: '26-03-1' }, 400, 'planning.invalidMonth'],
+      [{ startMonth: '1969-12' }, 400, 'planning.invalidMonth'],
+      [{ startMonth: '2201-01' }, 400, 'planning.invalidMonth'],
       [{ categories: ['nope'] }, 400, 'planning.unknownBudgetCategory'],
       [{ categories: [theirs.Food] }, 400, 'planning.unknownBudgetCategory'],
       [{ categories: [incomeId] }, 400, 'planning.unknownBudgetCategory'],

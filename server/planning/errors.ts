@@ -15,7 +15,7 @@ export const planningErrors = errorCatalogue(
     noBudgetCategories: { code: 400, status: 400, message: () => 'Name at least one expense category, or "all".' },
     budgetAmountNotPositive: { code: 3003, status: 400, message: () => 'amount must be greater than 0.' },
     blankBudgetName: { code: 400, status: 400, message: () => 'params.name must not be blank' },
-    invalidMonth: { code: 400, status: 400, message: (value: string) => `"${value}" is not a month: use YYYY-MM, e.g. 2026-03.` },
+    invalidMonth: { code: 400, status: 400, message: (value: string) => `"${value}" is not a month: use YYYY-MM between 1970-01 and 2200-12, e.g. 2026-03.` },
     unknownPlanningTimeZone: {
       code: 400,
       status: 400,

@@ -5,10 +5,10 @@ import { planningErrors } from './errors';
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
-/** The index of a 'YYYY-MM' month, or a 400 blaming `field`. Years 1970–9999. */
+/** The index of a 'YYYY-MM' month, or a 400 blaming `field`. Years 1970–2200 (a rollover never spans more than 231 years of months). */
 export function monthIndex(value: string, field: string): number {
   const match = MONTH.exec(value);
-  if (!match || Number(match[1]) < 1970) throw planningErrors.invalidMonth(value).at(field);
+  if (!match || Number(match[1]) < 1970 || Number(match[1]) > 2200) throw planningErrors.invalidMonth(value).at(field);
   return Number(match[1]) * 12 + Number(match[2]) - 1;
 }
 
