@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../../server/server';
 import { createLogger } from '../../server/lib/logger';
 import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from '../../server/test-support/synthetic-records';
 import type { RecordDoc } from '../../server/ledger/schema';
+import { budgetBench } from './budget-bench';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -176,6 +177,12 @@ async function main() {
       await measure(RUNS, (i) => call(url, token, 'accounting.create', { type: 'expense', amount: 1.25, asset: assets[i % 9], category: 'Food', description: 'bench' })),
       10,
     ]);
+    // Budgets (issue 21): bench/ledger/budget-bench.ts.
+    const recompute = async (month: string) => {
+      (await server.app.services.ledger.views.get(userId)).derived.clear();
+      return server.app.services.budgets.query(userId, month, 'UTC');
+    };
+    rows.push(...(await budgetBench((action, params) => call(url, token, action, params), measure, RUNS, assets[0], recompute)));
 
     const pad = (s: string, n: number) => s.padEnd(n);
     const num = (n: number) => n.toFixed(2).padStart(9);

@@ -9,6 +9,14 @@ import type { CategoryDoc, RecordDoc } from './schema';
 
 export type { CategoryType };
 
+/** Records of category `from` now carry `to`. */
+export interface CategoryRename {
+  userId: string;
+  type: CategoryType;
+  from: string;
+  to: string;
+}
+
 export interface CategoryView {
   id: string;
   type: CategoryType;
@@ -26,8 +34,19 @@ export class CategoryService {
   /** Per-user categories, dropped whenever the collection changes for that user (sync included). */
   private readonly cache = new Map<string, CategoryDoc[]>();
   private subscription: { unsubscribe(): void } | undefined;
+  private readonly renameListeners = new Set<(change: CategoryRename) => Promise<void>>();
 
   constructor(private readonly app: AppContext) {}
+
+  /**
+   * Calls `listener` after a category's records moved to another name (a rename, a default
+   * renamed to another language, a delete with moveTo), so what else names categories follows
+   * (budgets). Answers the function that stops it.
+   */
+  onRenamed(listener: (change: CategoryRename) => Promise<void>): () => void {
+    this.renameListeners.add(listener);
+    return () => this.renameListeners.delete(listener);
+  }
 
   start(): void {
     this.subscription = this.collection.eventBulks$.subscribe((bulk) => {
@@ -151,6 +170,7 @@ export class CategoryService {
     const docs = await records.find({ selector: { userId, category: from, type } }).exec();
     const now = this.app.clock.now();
     for (const doc of docs) await doc.incrementalPatch({ category: to, updatedAt: now });
+    for (const listener of this.renameListeners) await listener({ userId, type, from, to });
     return docs.length;
   }
 

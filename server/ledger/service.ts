@@ -10,6 +10,7 @@ import { ledgerErrors } from './errors';
 import { assertLedgerInRange } from './limits';
 import { assetView, recordView, type AssetView, type RecordView } from './presenters';
 import { RateService } from './rates';
+import { expensesByPeriod, type ExpensesByPeriod } from './spending';
 import { buildRecord, checkBalances, liveAsset, type AttachmentInfo, type FileAttachments, type RecordInput, type RecordPatch } from './record-rules';
 import { ASSET_STATUSES, ASSET_TYPES, NEGATIVE_ALLOWED, type AssetDoc, type AssetStatus, type AssetType, type RecordDoc } from './schema';
 import { LedgerViews, type Entry, type UserLedgerView } from './views';
@@ -339,6 +340,15 @@ export class LedgerService {
       const doc = data.documentData ?? data.previousDocumentData;
       if (doc?.userId) listener({ userId: doc.userId, operation: event.operation, createdAt: doc.createdAt });
     });
+  }
+
+  /**
+   * Expenses per category in consecutive periods (`bounds` ascending), converted to `currency` at
+   * each record's date (spending.ts); computed once per change of the ledger. Budgets use it.
+   */
+  async expensesByPeriod(userId: string, currency: string, bounds: readonly number[]): Promise<ExpensesByPeriod> {
+    const view = await this.views.get(userId);
+    return view.memo(`expenses:${currency}:${bounds.join(',')}`, () => expensesByPeriod(view, currency, bounds));
   }
 
   /** How many of the user's records list this file among their attachments (files asks before deleting a file). */

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain';
 import { budgetActions } from './budget-actions';
+import { BudgetAlerts } from './budget-alerts';
 import { BudgetService } from './budget-service';
 import { planningErrors } from './errors';
 import { recurringActions } from './recurring-actions';
@@ -11,6 +12,8 @@ import type { PlanningQueries } from './types';
 declare module '../app-context' {
   interface ServiceMap {
     budgets: BudgetService;
+    /** Budget alerts (80 % / 100 %) through app.services.notify; `tick()` checks now. */
+    budgetAlerts: BudgetAlerts;
     recurring: RecurringService;
     /** What other domains (reminders) read of budgets and recurring rules. */
     planning: PlanningQueries;
@@ -20,26 +23,33 @@ declare module '../app-context' {
 /** Budgets and recurring records (docs/budgets.md): one synced collection, `plans`. */
 export function planningDomain() {
   let recurring: RecurringService | undefined;
+  let budgets: BudgetService | undefined;
+  let alerts: BudgetAlerts | undefined;
   return defineDomain({
     name: 'planning',
     collections: planningCollections,
     errors: planningErrors,
     actions: { ...budgetActions, ...recurringActions },
     start(app) {
-      const budgets = new BudgetService(app);
+      const service = (budgets = new BudgetService(app));
       recurring = new RecurringService(app);
-      app.services.budgets = budgets;
+      app.services.budgets = service;
       app.services.recurring = recurring;
       const rules = recurring;
       app.services.planning = {
-        budgetFigures: (userId, month, timeZone) => budgets.figures(userId, month, timeZone),
+        budgetFigures: (userId, month, timeZone) => service.figures(userId, month, timeZone),
         upcoming: (userId, days) => rules.upcoming(userId, days),
       };
       // What budgets and rules that arrive by sync must prove (server/sync/rules.ts).
       registerPlanningSyncRules(app);
+      service.start();
+      alerts = app.services.budgetAlerts = new BudgetAlerts(app);
+      alerts.start();
       recurring.start();
     },
     async stop() {
+      await alerts?.stop();
+      budgets?.stop();
       await recurring?.stop();
     },
   });

@@ -15,7 +15,7 @@ export interface BudgetFigure {
   remaining: number;
   /** Rolled over from the month before (0 without rollover; negative after overspending). */
   carried: number;
-  /** spent / (amount + carried), 0 when nothing is available. */
+  /** spent / (amount + carried), 4 decimals; with nothing available, 1 if anything was spent or owed, else 0 (docs/budgets.md). */
   progress: number;
   currency: string;
 }

@@ -117,6 +117,7 @@ describe("another user's ids on every action", () => {
         if (/Scheduled$/.test(method)) return 'scheduled';
       }
       if (group === 'currency') return 'rate';
+      if (group === 'budget') return 'budget';
       return null;
     }
     if (['asset', 'fromAsset', 'toAsset'].includes(param)) return 'asset';
@@ -148,6 +149,7 @@ describe("another user's ids on every action", () => {
     scheduled: [404],
     rate: [404],
     conflict: [404],
+    budget: [404],
   };
 
   it('answers the not-found code of the resource, never the owner’s data, and changes nothing of theirs', { timeout: 60_000 }, async () => {
@@ -178,6 +180,7 @@ describe("another user's ids on every action", () => {
     A.file = upload.fileId;
     await ok(base, 'accounting.update', { id: A.record, attachments: [A.file] }, alice.token);
     A.rate = 'unused';
+    A.budget = (await ok(base, 'budget.create', { name: `${SECRET} budget`, categories: 'all', amount: 50, startMonth: '2026-01' }, alice.token)).id;
     // A sync conflict in Alice's log, as the replication records it (server/sync/conflict-log.ts).
     const recordDoc = (await t.server.app.db.collection('records').findOne(A.record).exec())!.toJSON() as Record<string, any>;
     const conflictBase = { ...recordDoc, _deleted: false };

@@ -39,6 +39,10 @@ export const SCREEN_COMPONENTS: Record<ScreenKey, ComponentType> = {
     () => import('./stats'),
     (m) => m.StatsPage,
   ),
+  budgets: chunk(
+    () => import('./budgets'),
+    (m) => m.BudgetsPage,
+  ),
   savings: chunk(
     () => import('./savings'),
     (m) => m.SavingsPage,

@@ -8,6 +8,7 @@ import { useApi } from '../../lib/data';
 import { startOfMonth, timeZone, useFormat } from '../../lib/format';
 import { languageCurrency } from '../../lib/locale';
 import { Link, navigate } from '../../lib/router';
+import { BudgetsCard } from '../budgets/BudgetsCard';
 import { Compare, StatCard } from './StatCard';
 
 /** The numbers a person looks at first: net worth, this month against last, trend, categories, recent records, goals. */
@@ -200,6 +201,9 @@ export function DashboardPage() {
             </Stack>
           )}
         </section>
+      </div>
+      <div style={{ marginTop: 16 }}>
+        <BudgetsCard />
       </div>
     </div>
   );
