@@ -17,6 +17,16 @@ const TICK_EVERY_MS = 60 * 1000;
 /** What the push history shows as the caller of a reminder. */
 export const REMINDER_CALLER = 'PennyPost reminders';
 
+/** notify.get's answer. */
+export interface NotifyView {
+  configured: boolean;
+  appId: string | null;
+  /** null before configuring, or when the app was deleted since. */
+  appName: string | null;
+  events: NotifyConfig['events'];
+  updatedAt: number | null;
+}
+
 /** A sent-marker in the local store: written 'sending' before the push, then 'sent' or 'failed'. */
 export interface SentMarker {
   state: 'sending' | 'sent' | 'failed';
@@ -70,7 +80,7 @@ export class PushNotifier implements Notifier {
 
   // ---- configuration (notify.configure / notify.get) ----
 
-  async configure(userId: string, input: NotifyInput) {
+  async configure(userId: string, input: NotifyInput): Promise<NotifyView> {
     const push = this.app.services.push;
     if (!push.ownsApp(userId, input.appId)) throw notifyErrors.appNotFound().at('appId');
     const config = normalize(input, this.app.clock.now());
@@ -78,11 +88,11 @@ export class PushNotifier implements Notifier {
     return this.out(config);
   }
 
-  async get(userId: string) {
+  async get(userId: string): Promise<NotifyView> {
     return this.out(await this.configs.get(userId));
   }
 
-  private out(config: NotifyConfig | undefined) {
+  private out(config: NotifyConfig | undefined): NotifyView {
     if (!config) return { configured: false, appId: null, appName: null, events: {}, updatedAt: null };
     return { configured: true, appId: config.appId, appName: this.appName(config), events: config.events, updatedAt: config.updatedAt };
   }
