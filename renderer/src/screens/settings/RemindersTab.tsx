@@ -77,7 +77,7 @@ export function RemindersTab() {
   return (
     <section className="pp-card" aria-labelledby="set-reminders">
       <Title order={2} size="h5" id="set-reminders" mb="xs">
-        {t('notify.title')}
+        {t('notify.heading')}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
         {t('notify.hint')}
