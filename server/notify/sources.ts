@@ -102,10 +102,14 @@ export class EventSources {
 
   // ---- backup ----
 
-  /** The automatic daily snapshot failed: every account that wants backup problems hears of it once (key: the snapshot's id). */
+  /** The automatic daily snapshot failed: the owner and admins who want backup problems hear of it once (key: the snapshot's id). */
   async backupFailed(failure: { id: string; at: number }): Promise<void> {
     const message = backupMessage({ at: shownTime(failure.at, this.notifier.timeZone) });
+    const users = this.services.users;
     for (const userId of await this.notifier.accountsWanting('backupProblem')) {
+      // Snapshots are the server's, managed by its owner and admins: members are not told.
+      const user = users ? await users.findById(userId) : null;
+      if (users && (!user || user.disabled || user.role === 'member')) continue;
       await this.notifier.emit(userId, 'backupProblem', failure.id, message);
     }
   }

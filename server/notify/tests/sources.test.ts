@@ -15,9 +15,12 @@ const clock = new ManualClock(T0);
 const h = new NotifyHarness(clock);
 const MINUTE = 60_000;
 const SYNC_PASSWORD = 'Sync-Secret-Password-77';
+/** The first account: the server's owner. */
+let owner: User;
 
 beforeAll(async () => {
   await h.start({ sync: { retrySeconds: 0.2, requestTimeoutMs: 1000 } });
+  owner = await registerUser(h.t);
 }, 30_000);
 afterAll(() => h.close());
 
@@ -171,15 +174,21 @@ describe('syncProblem', () => {
 });
 
 describe('backupProblem', () => {
-  it('tells every account that wants it of a failed daily snapshot once', async () => {
+  it('tells the owner (and admins) who want it of a failed daily snapshot once; members are not told', async () => {
     clock.set(T0 + 60 * DAY);
-    const { user } = await userWithDesktop({ backupProblem: true });
+    expect((await h.t.server.app.services.users.findById(owner.id))?.role).toBe('owner');
+    const appId = await h.app(owner, 'desktop');
+    await h.ok(owner, 'notify.configure', { appId, events: { backupProblem: true } });
+    const { user: member } = await userWithDesktop({ backupProblem: true });
+    expect((await h.t.server.app.services.users.findById(member.id))?.role).toBe('member');
     const { user: other } = await userWithDesktop({ budget80: true });
     await h.notifier.backupFailed({ id: 'snap-1', at: clock.now() });
     await h.notifier.backupFailed({ id: 'snap-1', at: clock.now() });
-    expect(shownTo(user, /backup failed/)).toHaveLength(1);
+    expect(shownTo(owner, /backup failed/)).toHaveLength(1);
+    expect(shownTo(owner, /backup failed/)[0].desp).toContain('The daily snapshot of 2027-01-22 00:00 failed');
+    expect(shownTo(member, /backup failed/)).toHaveLength(0);
     expect(shownTo(other, /backup failed/)).toHaveLength(0);
     await h.notifier.backupFailed({ id: 'snap-2', at: clock.now() + DAY });
-    expect(shownTo(user, /backup failed/)).toHaveLength(2);
+    expect(shownTo(owner, /backup failed/)).toHaveLength(2);
   });
 });

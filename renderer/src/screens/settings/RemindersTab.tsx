@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf, type ResultOf } from '../../api/client';
 import { ErrorNote } from '../../components/common';
+import { isManager, useAuth } from '../../lib/auth';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { useChannelText } from '../push/channel-types';
@@ -44,6 +45,8 @@ export function RemindersTab() {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const words = useChannelText();
+  const { session } = useAuth();
+  const manager = isManager(session);
   const saved = useApi('notify.get', {});
   const apps = useApi('push.queryApps', {});
   const save = useAction();
@@ -143,9 +146,16 @@ export function RemindersTab() {
               allowDeselect={false}
             />
           </Group>
-          {FLAGS.slice(3).map((flag) => (
-            <Switch key={flag} label={t(`notify.events.${flag}`)} checked={form.flags[flag]} onChange={(e) => set({ flags: { ...form.flags, [flag]: e.currentTarget.checked } })} />
-          ))}
+          {FLAGS.slice(3)
+            .filter((flag) => flag !== 'backupProblem' || manager)
+            .map((flag) => (
+              <Switch
+                key={flag}
+                label={t(`notify.events.${flag}`)}
+                checked={form.flags[flag]}
+                onChange={(e) => set({ flags: { ...form.flags, [flag]: e.currentTarget.checked } })}
+              />
+            ))}
           <Text size="xs" c="dimmed">
             {t('notify.onceHint')}
           </Text>
