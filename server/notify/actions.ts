@@ -8,13 +8,17 @@ import { notifyErrors } from './errors';
 
 const CONFIG =
   '`{configured, appId, appName, events, updatedAt}` — `events` holds only the events that are on: `budget80`, `budget100`, `goalReached`, `syncProblem`, ' +
-  '`backupProblem` as `true`, `billDue` as `{daysBefore}`, `weeklySummary` as `{weekday, hour}`; `appName` is null when the app was deleted since.';
+  '`backupProblem` as `true`, `billDue` as `{daysBefore}`, `weeklySummary` as `{weekday, hour}`; `appName` is null when the app was deleted since';
 
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description }));
 
 const configure = defineAction({
   summary: 'Choose the push app that sends your reminders and which events it sends; the whole setting is replaced.',
   notes:
+    '`events`: `budget80` and `budget100` (a budget reached 80 % / 100 % of its month), `billDue: {daysBefore: 0–30}` (recurring expenses coming up), ' +
+    '`goalReached` (a savings goal reached its target, also one completed on another device), `weeklySummary: {weekday: MO…SU, hour: 0–23}` ' +
+    '(spending against budgets and the bills of the next 7 days), `syncProblem` (sync stopped with an error, or could not reach its server for 30 minutes), ' +
+    '`backupProblem` (the automatic daily snapshot failed; sent to the owner and admins only). ' +
     'Each event is sent at most once per occurrence (a budget and month, a bill and date, a goal, an ISO week, a sync problem, a failed snapshot), ' +
     'also across restarts. An event that is absent or false is off. The setting and what was sent are kept on this computer only, never synced: ' +
     'push apps do not sync, so only the PennyPost where this is set sends reminders. The weekly summary is sent on `weekday` from `hour` ' +
