@@ -159,6 +159,17 @@ describe('syncProblem', () => {
     expect(message.desp).toMatch(/Sync of \*\*(records, assets|assets, records)\*\* has not reached its server since 2027-01-02 00:00/);
     for (const secret of [SYNC_PASSWORD, 'couch-user-name', url]) expect(JSON.stringify(message)).not.toContain(secret);
 
+    // A restart while the problem lasts is the same episode: no second message.
+    await h.restart();
+    await eventually(
+      () => h.ok(user, 'sync.status'),
+      (s) => s.collections.some((c: { state: string }) => c.state === 'paused'),
+    );
+    await h.notifier.tick();
+    clock.advance(SYNC_PAUSED_ALERT_MS);
+    await h.notifier.tick();
+    expect(problems()).toHaveLength(1);
+
     // Sync stopped: the episode ends. Started again and still unreachable: a new episode, one more message.
     await h.ok(user, 'sync.stop');
     await h.notifier.tick();
@@ -171,6 +182,50 @@ describe('syncProblem', () => {
     await h.ok(user, 'sync.stop');
     expect(SYNC_RECOVERED_MS).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe('syncProblem after an error', () => {
+  it('sends at once when CouchDB refuses the password, once, without naming the server or the user', async () => {
+    clock.set(T0 + 50 * DAY);
+    const { user } = await userWithDesktop({ syncProblem: true });
+    const app = h.t.server.app;
+    const refusing: Server = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error":"unauthorized","reason":"Name or password is incorrect."}');
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/`;
+      await app.db.local.put(`sync:${user.id}`, {
+        url,
+        username: 'couch-user-name',
+        password: seal(app.secrets, SYNC_PASSWORD),
+        live: true,
+        collections: ['records'],
+        prefix: 'pp_',
+        ownerId: user.id,
+        generation: 0,
+        enabled: false,
+        configuredAt: clock.now(),
+      });
+      await h.ok(user, 'sync.start');
+      await eventually(
+        () => h.ok(user, 'sync.status'),
+        (s) => s.collections.every((c: { state: string }) => c.state === 'error'),
+      );
+      await h.notifier.tick();
+      clock.advance(MINUTE);
+      await h.notifier.tick();
+      const sent = shownTo(user, /^Sync/);
+      expect(sent).toHaveLength(1);
+      expect(sent[0].title).toBe('Sync stopped with an error');
+      expect(sent[0].desp).toContain('Sync of **records** stopped with an error');
+      for (const secret of [SYNC_PASSWORD, 'couch-user-name', url, 'incorrect']) expect(JSON.stringify(sent[0])).not.toContain(secret);
+      await h.ok(user, 'sync.stop');
+    } finally {
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+  }, 30_000);
 });
 
 describe('backupProblem', () => {
