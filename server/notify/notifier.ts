@@ -85,21 +85,21 @@ export class PushNotifier implements Notifier {
     if (!push.ownsApp(userId, input.appId)) throw notifyErrors.appNotFound().at('appId');
     const config = normalize(input, this.app.clock.now());
     await this.configs.put(userId, config);
-    return this.out(config);
+    return this.out(userId, config);
   }
 
   async get(userId: string): Promise<NotifyView> {
-    return this.out(await this.configs.get(userId));
+    return this.out(userId, await this.configs.get(userId));
   }
 
-  private out(config: NotifyConfig | undefined): NotifyView {
+  private out(userId: string, config: NotifyConfig | undefined): NotifyView {
     if (!config) return { configured: false, appId: null, appName: null, events: {}, updatedAt: null };
-    return { configured: true, appId: config.appId, appName: this.appName(config), events: config.events, updatedAt: config.updatedAt };
+    return { configured: true, appId: config.appId, appName: this.appName(userId, config), events: config.events, updatedAt: config.updatedAt };
   }
 
-  private appName(config: NotifyConfig): string | null {
-    const app = this.app.services.push.targets.get(config.appId);
-    return app && app.kind === 'app' ? app.name : null;
+  private appName(userId: string, config: NotifyConfig): string | null {
+    const push = this.app.services.push;
+    return push.ownsApp(userId, config.appId) ? (push.targets.get(config.appId)?.name ?? null) : null;
   }
 
   // ---- Notifier ----

@@ -236,11 +236,6 @@ export class PushService {
     return this.sender.send(appKey, input, caller);
   }
 
-  /** The account's apps (id and name), oldest first: what reminders may be sent through. */
-  appsOf(userId: string): Array<{ id: string; name: string; channelType: string }> {
-    return this.targets.list(userId, 'app').map((a) => ({ id: a.id, name: a.name, channelType: this.targets.get(a.channelId)?.type ?? '' }));
-  }
-
   /** Whether `appId` is one of this account's apps. */
   ownsApp(userId: string, appId: string): boolean {
     const app = this.targets.get(appId);
