@@ -195,6 +195,8 @@ export class BackupService {
       }
       this.app.log.error('backup: snapshot failed', { id, reason, ...describeError(error) });
       recordFailure(this.app.dataDir, { id, createdAt: now, reason, error: (error as Partial<Error>).message ?? String(error) });
+      // The person's reminders (server/notify/) tell of a failed automatic snapshot.
+      if (reason === 'daily') void (this.app.services as Partial<ServiceMap>).notify?.backupFailed({ id, at: now });
       throw backupErrors.snapshotFailed((error as Error).message).with({ id });
     } finally {
       this.current = null;

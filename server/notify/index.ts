@@ -21,6 +21,9 @@ export function notifyDomain() {
       app.services.notify = notifier;
       notifier.start();
     },
+    async forgetUser(_app, userId) {
+      await notifier?.forgetUser(userId);
+    },
     async stop() {
       await notifier?.stop();
     },

@@ -78,6 +78,17 @@ export class PushSender {
     return this.deliverPush(app, title, desp, options, caller);
   }
 
+  /**
+   * A push that PennyPost itself sends as one of the account's apps (reminders, server/notify/):
+   * delivered at once exactly like /send (channel, recipients, history row, delivery classes),
+   * without the webhook's rate limits. A title over the limit is cut, the body too.
+   */
+  async sendAsApp(app: TargetDoc, title: string, desp: string, caller: string): Promise<SendAnswer> {
+    const settings = this.ctx.app.settings.get().push;
+    const cut = (text: string, max: number) => (text.length > max ? text.slice(0, Math.max(0, max - 1)) + '…' : text);
+    return this.deliverPush(app, cut(title, settings.titleMaxLength), cut(desp, settings.despMaxLength), messageOptionsOf({}), caller);
+  }
+
   /** Stores a push for later; the answer is ServerChan's success (code 0) with `scheduled: true`. */
   private async schedulePush(app: TargetDoc, title: string, desp: string, options: MessageOptions, caller: string, schedule: Schedule): Promise<SendAnswer> {
     // Named by its due time, so the history row it becomes sorts and expires with the pushes sent then.

@@ -236,6 +236,22 @@ export class PushService {
     return this.sender.send(appKey, input, caller);
   }
 
+  /** Whether `appId` is one of this account's apps. */
+  ownsApp(userId: string, appId: string): boolean {
+    const app = this.targets.get(appId);
+    return app !== undefined && app.kind === 'app' && app.userId === userId;
+  }
+
+  /**
+   * Sends as one of the account's apps for PennyPost itself (reminders): like /send with that
+   * app's key — its channel, recipients, history row and delivery classes. Null when the app is gone.
+   */
+  async sendAsApp(userId: string, appId: string, message: { title: string; desp: string }, caller: string): Promise<SendAnswer | null> {
+    const app = this.targets.get(appId);
+    if (!app || app.kind !== 'app' || app.userId !== userId) return null;
+    return this.sender.sendAsApp(app, message.title, message.desp, caller);
+  }
+
   // ---- scheduled pushes ----
 
   /** The user's pending scheduled pushes, soonest first, a page at a time. */

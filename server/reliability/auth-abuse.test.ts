@@ -220,6 +220,7 @@ describe("another user's ids on every action", () => {
         'savings.updateProgress': { goalId: M.goal, amount: 1 },
         'file.delete': { fileId: 'none' },
         'shortlink.query': {},
+        'notify.configure': { events: { budget80: true } },
       };
       return { ...(plausible[action] ?? {}) };
     };

@@ -3,12 +3,14 @@ import type { AppContext } from '../app-context';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { AchievementsService } from './achievements-service';
 import { BookkeepingStats } from './bookkeeping-stats';
+import type { Subscription } from 'rxjs';
 import { GoalStore } from './goal-store';
 import { GoalsService } from './goals-service';
 import { LeaderboardService } from './leaderboard';
 import { MarketQuotes } from './market-quotes';
 import { PlayerPrefs } from './player-prefs';
 import { RewardJudge } from './reward-judge';
+import type { GoalDoc } from './schema';
 import { TradingService } from './trading-service';
 import { WalletLog } from './wallet-log';
 
@@ -30,11 +32,13 @@ export class SavingsService {
   readonly leaderboard: LeaderboardService;
   /** Checks the grants and rewards that arrive by sync (sync-rules.ts). */
   readonly rewards: RewardJudge;
+  private readonly goalStore: GoalStore;
 
   constructor(app: AppContext) {
     const seed = app.secrets.get('market-seed', 32);
     const tradeKey = createHmac('sha256', seed).update('pennypost: buys and sells of this market').digest();
     const goalStore = new GoalStore(app);
+    this.goalStore = goalStore;
     this.quotes = new MarketQuotes(seed, app.clock);
     this.prefs = new PlayerPrefs(app, (userId) => this.bookkeeping.invalidate(userId));
     this.wallets = new WalletLog(app, this.locks, tradeKey);
@@ -50,6 +54,11 @@ export class SavingsService {
   start(): void {
     this.achievements.start();
     this.wallets.start();
+  }
+
+  /** Calls `listener` with every goal written, here or arriving by sync (reminders announce completed ones). */
+  watchGoals(listener: (goal: GoalDoc) => void): Subscription {
+    return this.goalStore.watch(listener);
   }
 
   async stop(): Promise<void> {

@@ -9,6 +9,7 @@ import { CurrencyTab } from './CurrencyTab';
 import { GeneralTab } from './GeneralTab';
 import { HouseholdTab } from './household/HouseholdTab';
 import { ImportExportTab } from './ImportExportTab';
+import { RemindersTab } from './RemindersTab';
 
 /**
  * Settings. Everyone has their own preferences, account, currencies, categories, data and sync;
@@ -29,6 +30,7 @@ export function SettingsPage() {
           { value: 'currency', label: t('settings.tabs.currency'), panel: <CurrencyTab /> },
           { value: 'categories', label: t('settings.tabs.categories'), panel: <CategoriesTab /> },
           { value: 'data', label: t('settings.tabs.data'), panel: <ImportExportTab withJsonRestore={!manager} /> },
+          { value: 'reminders', label: t('notify.tab'), panel: <RemindersTab /> },
           ...(manager
             ? [
                 { value: 'backups', label: t('backups.tab'), panel: <BackupsTab /> },

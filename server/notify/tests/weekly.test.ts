@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../../planning/types';
+import { composeWeeklySummary, dueWeek, isoWeek, localTime } from '../weekly';
+
+const budget = (over: Partial<BudgetFigure>): BudgetFigure => ({
+  id: 'b1',
+  name: 'Food',
+  amount: 40000,
+  spent: 32000,
+  remaining: 8000,
+  carried: 0,
+  progress: 0.8,
+  currency: 'CNY',
+  ...over,
+});
+const bill = (over: Partial<UpcomingOccurrence>): UpcomingOccurrence => ({
+  id: 'r1',
+  name: 'Rent',
+  date: '2026-11-26',
+  at: Date.UTC(2026, 10, 26),
+  mode: 'auto',
+  type: 'expense',
+  amount: 350000,
+  currency: 'CNY',
+  category: 'Housing',
+  asset: 'a1',
+  ...over,
+});
+
+/** A PlanningQueries that answers fixed figures and records what it was asked. */
+function fakePlanning(budgets: BudgetFigure[], bills: UpcomingOccurrence[]) {
+  const asked: unknown[] = [];
+  const planning: PlanningQueries = {
+    budgetFigures: (userId, month, timeZone) => {
+      asked.push(['budgetFigures', userId, month, timeZone]);
+      return Promise.resolve(budgets);
+    },
+    upcoming: (userId, days) => {
+      asked.push(['upcoming', userId, days]);
+      return Promise.resolve(bills);
+    },
+  };
+  return { planning, asked };
+}
+
+describe('ISO weeks and the weekly schedule', () => {
+  it('names ISO weeks, also across year ends', () => {
+    expect(isoWeek(2026, 11, 23)).toBe('2026-W48');
+    expect(isoWeek(2021, 1, 3)).toBe('2020-W53');
+    expect(isoWeek(2024, 12, 30)).toBe('2025-W01');
+    expect(isoWeek(2027, 1, 3)).toBe('2026-W53');
+    expect(isoWeek(2026, 1, 1)).toBe('2026-W01');
+  });
+
+  it('is due on the weekday from the hour to the end of that local day', () => {
+    const wanted = { weekday: 'WE', hour: 9 } as const;
+    // Wednesday 2026-11-25 in Shanghai (UTC+8).
+    expect(dueWeek(Date.UTC(2026, 10, 25, 0, 59), 'Asia/Shanghai', wanted)).toBeNull();
+    expect(dueWeek(Date.UTC(2026, 10, 25, 1, 0), 'Asia/Shanghai', wanted)).toBe('2026-W48');
+    expect(dueWeek(Date.UTC(2026, 10, 25, 15, 59), 'Asia/Shanghai', wanted)).toBe('2026-W48');
+    expect(dueWeek(Date.UTC(2026, 10, 25, 16, 0), 'Asia/Shanghai', wanted)).toBeNull();
+    expect(localTime(Date.UTC(2026, 10, 25, 16, 0), 'Asia/Shanghai').weekday).toBe('TH');
+  });
+});
+
+describe('the weekly summary message', () => {
+  it('lists spending against budgets and the coming bills as Markdown', async () => {
+    const { planning, asked } = fakePlanning(
+      [budget({}), budget({ id: 'b2', name: 'Fun *stuff*', amount: 10000, spent: 13050, remaining: -3050, progress: 1.305, currency: 'USD' })],
+      [bill({}), bill({ id: 'r2', name: 'Salary', date: '2026-11-30', type: 'income', amount: 1200000, mode: 'confirm' })],
+    );
+    const message = await composeWeeklySummary(planning, 'u1', Date.UTC(2026, 10, 25, 9), 'UTC', '2026-W48');
+    expect(asked).toEqual([
+      ['budgetFigures', 'u1', '2026-11', 'UTC'],
+      ['upcoming', 'u1', 7],
+    ]);
+    expect(message.title).toBe('Your week ahead (2026-W48)');
+    expect(message.desp).toBe(
+      [
+        '**Budgets in November 2026**',
+        '',
+        '- Food: 320.00 CNY of 400.00 CNY (80 %), 80.00 CNY left',
+        '- Fun \\*stuff\\*: 130.50 USD of 100.00 USD (131 %), **30.50 USD over**',
+        '',
+        'One budget is overspent.',
+        '',
+        '**Bills in the next 7 days**',
+        '',
+        '- Thu 26 Nov: Rent, 3500.00 CNY',
+        '- Mon 30 Nov: Salary, +12000.00 CNY (to confirm)',
+      ].join('\n'),
+    );
+  });
+
+  it('reads well when there are no budgets and no bills', async () => {
+    const { planning } = fakePlanning([], []);
+    const message = await composeWeeklySummary(planning, 'u1', Date.UTC(2026, 0, 7, 9), 'UTC', '2026-W02');
+    expect(message.desp).toBe(['**Budgets in January 2026**', '', 'No budgets yet.', '', '**Bills in the next 7 days**', '', 'Nothing due.'].join('\n'));
+  });
+
+  it('counts carried money as available', async () => {
+    const { planning } = fakePlanning([budget({ amount: 10000, carried: 5000, spent: 7500, remaining: 7500 })], []);
+    const message = await composeWeeklySummary(planning, 'u1', Date.UTC(2026, 10, 25, 9), 'UTC', '2026-W48');
+    expect(message.desp).toContain('- Food: 75.00 CNY of 150.00 CNY (50 %), 75.00 CNY left');
+  });
+});

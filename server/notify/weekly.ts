@@ -1,0 +1,101 @@
+import { formatMajor } from '../lib/money';
+import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../planning/types';
+import { WEEKDAYS, type Weekday } from './config';
+import { escapeMd } from './messages';
+import type { NotifyMessage } from './types';
+
+/** How far ahead the weekly summary lists bills. */
+export const SUMMARY_BILL_DAYS = 7;
+
+export interface LocalTime {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  hour: number;
+  weekday: Weekday;
+}
+
+const partFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock date, hour and weekday of `ms` in `timeZone`. */
+export function localTime(ms: number, timeZone: string): LocalTime {
+  let f = partFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric' });
+    partFormatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  const weekday = WEEKDAYS[(new Date(Date.UTC(p.year, p.month - 1, p.day)).getUTCDay() + 6) % 7];
+  return { year: p.year, month: p.month, day: p.day, hour: p.hour, weekday };
+}
+
+/** ISO 8601 week of a calendar date: 'YYYY-Www' (weeks start on Monday; week 1 holds the first Thursday). */
+export function isoWeek(year: number, month: number, day: number): string {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const weekday = (date.getUTCDay() + 6) % 7; // Monday 0
+  date.setUTCDate(date.getUTCDate() - weekday + 3); // the Thursday of this week decides the year
+  const weekYear = date.getUTCFullYear();
+  const jan4 = new Date(Date.UTC(weekYear, 0, 4));
+  const firstThursday = jan4.getTime() + (3 - ((jan4.getUTCDay() + 6) % 7)) * 86_400_000;
+  const week = 1 + Math.round((date.getTime() - firstThursday) / (7 * 86_400_000));
+  return `${weekYear}-W${String(week).padStart(2, '0')}`;
+}
+
+/**
+ * The ISO week whose summary is due at `now`, or null: due on the configured weekday, from the
+ * configured hour to the end of that day (local time). A day the server was off is not caught up
+ * later — an old summary is not worth a message.
+ */
+export function dueWeek(now: number, timeZone: string, wanted: { weekday: Weekday; hour: number }): string | null {
+  const local = localTime(now, timeZone);
+  if (local.weekday !== wanted.weekday || local.hour < wanted.hour) return null;
+  return isoWeek(local.year, local.month, local.day);
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAY_NAMES: Record<Weekday, string> = { MO: 'Mon', TU: 'Tue', WE: 'Wed', TH: 'Thu', FR: 'Fri', SA: 'Sat', SU: 'Sun' };
+
+function money(minor: number, currency: string): string {
+  return `${formatMajor(minor, currency)} ${currency}`;
+}
+
+function budgetLine(b: BudgetFigure): string {
+  const available = b.amount + b.carried;
+  const percent = available > 0 ? Math.round((b.spent / available) * 100) : b.spent > 0 ? 100 : 0;
+  const state = b.remaining < 0 ? `**${money(-b.remaining, b.currency)} over**` : `${money(b.remaining, b.currency)} left`;
+  return `- ${escapeMd(b.name)}: ${money(b.spent, b.currency)} of ${money(available, b.currency)} (${percent} %), ${state}`;
+}
+
+function billLine(o: UpcomingOccurrence): string {
+  const [y, m, d] = o.date.split('-').map(Number);
+  const weekday = DAY_NAMES[WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]];
+  const sign = o.type === 'income' ? '+' : '';
+  const confirm = o.mode === 'confirm' ? ' (to confirm)' : '';
+  return `- ${weekday} ${d} ${MONTHS[m - 1].slice(0, 3)}: ${escapeMd(o.name)}, ${sign}${money(o.amount, o.currency)}${confirm}`;
+}
+
+/** The weekly summary: this month's budgets (spent against amount) and the bills of the coming days. */
+export function weeklySummaryMessage(input: { week: string; month: string; budgets: BudgetFigure[]; bills: UpcomingOccurrence[] }): NotifyMessage {
+  const [year, month] = input.month.split('-').map(Number);
+  const lines: string[] = [`**Budgets in ${MONTHS[month - 1]} ${year}**`, ''];
+  if (input.budgets.length === 0) lines.push('No budgets yet.');
+  else {
+    for (const b of input.budgets) lines.push(budgetLine(b));
+    const over = input.budgets.filter((b) => b.remaining < 0).length;
+    if (over > 0) lines.push('', over === 1 ? 'One budget is overspent.' : `${over} budgets are overspent.`);
+  }
+  lines.push('', `**Bills in the next ${SUMMARY_BILL_DAYS} days**`, '');
+  if (input.bills.length === 0) lines.push('Nothing due.');
+  else for (const o of input.bills) lines.push(billLine(o));
+  return { title: `Your week ahead (${input.week})`, desp: lines.join('\n') };
+}
+
+/** Reads the figures and composes the summary for one account. */
+export async function composeWeeklySummary(planning: PlanningQueries | undefined, userId: string, now: number, timeZone: string, week: string): Promise<NotifyMessage> {
+  const local = localTime(now, timeZone);
+  const month = `${local.year}-${String(local.month).padStart(2, '0')}`;
+  const [budgets, bills] = planning ? await Promise.all([planning.budgetFigures(userId, month, timeZone), planning.upcoming(userId, SUMMARY_BILL_DAYS)]) : [[], []];
+  return weeklySummaryMessage({ week, month, budgets, bills });
+}
