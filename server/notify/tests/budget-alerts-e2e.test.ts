@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../lib/clock';
+import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
+import { registerUser } from '../../test-support/test-server';
+import { DAY, NotifyHarness, type User } from './helpers';
+
+/**
+ * Budget alerts end to end: records written through /api move a budget past 80 % and 100 %, the
+ * planning domain's alert check emits, the real notifier sends through the person's push app —
+ * the fake WeChat for one account, this desktop for another — once per budget, month and level,
+ * also across restarts and repeated checks.
+ */
+
+/** Sunday 2026-11-15 12:00 UTC: the middle of November in every time zone. */
+const T0 = Date.UTC(2026, 10, 15, 12);
+const clock = new ManualClock(T0);
+const h = new NotifyHarness(clock);
+let wx: FakeWechatMp;
+
+beforeAll(async () => {
+  wx = await new FakeWechatMp(undefined, undefined, () => clock.now()).start();
+  await h.start();
+}, 30_000);
+afterAll(async () => {
+  await h.close();
+  await wx.close();
+});
+
+async function spend(user: User, asset: string, amount: number): Promise<void> {
+  await h.ok(user, 'accounting.create', { type: 'expense', amount, asset, category: 'Food', date: clock.now() });
+}
+
+/** What the alert check would do on its timer, right now. */
+const check = () => h.t.server.app.services.budgetAlerts.tick();
+
+async function ledgerWithBudget(user: User): Promise<string> {
+  const asset = await h.ok<{ id: string }>(user, 'asset.create', { name: 'Wallet', type: 'credit_card', currency: 'USD' });
+  await h.ok(user, 'budget.create', { name: 'Everything', categories: 'all', amount: 100, period: 'month', startMonth: '2026-11', rollover: false });
+  return asset.id;
+}
+
+describe('budget alerts through the push channels', () => {
+  it('reach WeChat recipients once at 80 % and once at 100 %, never again after checks and a restart', async () => {
+    const user = await registerUser(h.t);
+    const appId = await h.app(user, 'wechat', { appId: wx.appId, appSecret: wx.appSecret, apiBase: wx.url }, ['openid_budget']);
+    await h.ok(user, 'notify.configure', { appId, events: { budget80: true, budget100: true } });
+    const asset = await ledgerWithBudget(user);
+
+    await spend(user, asset, 50);
+    await check();
+    expect(wx.sentTo('openid_budget')).toHaveLength(0);
+
+    await spend(user, asset, 35);
+    await check();
+    await check();
+    expect(wx.sentTo('openid_budget').map((m) => m.content!.split('\n')[0])).toEqual(['Budget "Everything" is 80% used']);
+
+    await h.restart();
+    await check();
+    expect(wx.sentTo('openid_budget')).toHaveLength(1);
+
+    await spend(user, asset, 20);
+    await check();
+    clock.advance(DAY);
+    await check();
+    const titles = wx.sentTo('openid_budget').map((m) => m.content!.split('\n')[0]);
+    expect(titles).toEqual(['Budget "Everything" is 80% used', 'Budget "Everything" is used up']);
+    const history = await h.history(user);
+    expect(history.map((m) => m.status)).toEqual(['success', 'success']);
+  });
+
+  it('reach this desktop once per level for another account, and nothing for a third with alerts off', async () => {
+    const user = await registerUser(h.t);
+    const quiet = await registerUser(h.t);
+    const appId = await h.app(user, 'desktop');
+    await h.ok(user, 'notify.configure', { appId, events: { budget80: true, budget100: true } });
+    const quietApp = await h.app(quiet, 'desktop');
+    await h.ok(quiet, 'notify.configure', { appId: quietApp, events: { goalReached: true } });
+    const asset = await ledgerWithBudget(user);
+    const quietAsset = await ledgerWithBudget(quiet);
+    const before = h.desktop.length;
+
+    await spend(user, asset, 120);
+    await spend(quiet, quietAsset, 120);
+    await check();
+    await check();
+    const shown = h.desktop.slice(before);
+    // Past 100 % at once: the 100 % alert only (80 % is behind it).
+    expect(shown.map((m) => [m.userId, m.title])).toEqual([[user.id, 'Budget "Everything" is used up']]);
+    expect(await h.history(quiet)).toHaveLength(0);
+  });
+});
