@@ -24,7 +24,7 @@ export function planningDomain() {
     collections: planningCollections,
     errors: planningErrors,
     actions: { ...budgetActions, ...recurringActions },
-    start(app) {
+    async start(app) {
       const budgets = new BudgetService(app);
       recurring = new RecurringService(app);
       app.services.budgets = budgets;
@@ -34,7 +34,7 @@ export function planningDomain() {
         budgetFigures: (userId, month, timeZone) => budgets.figures(userId, month, timeZone),
         upcoming: (userId, days) => rules.upcoming(userId, days),
       };
-      recurring.start();
+      await recurring.start();
     },
     async stop() {
       await recurring?.stop();
