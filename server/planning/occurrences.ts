@@ -207,13 +207,13 @@ export function occurrences(spec: RecurrenceSpec, options: { fromDate?: string; 
 /** The first occurrence after `date` ('' = from the start), or null when the rule has ended. */
 export function nextOccurrence(spec: RecurrenceSpec, afterDate: string): Occurrence | null {
   const from = afterDate ? dateOfDay(dayOfDate(afterDate) + 1) : undefined;
-  return occurrences(spec, { fromDate: from, limit: 1 })[0] ?? null;
+  return occurrences(spec, { fromDate: from, limit: 1 }).at(0) ?? null;
 }
 
 /** The occurrence on `date`, or null when the rule does not occur that day. */
 export function occurrenceOn(spec: RecurrenceSpec, date: string): Occurrence | null {
   if (!isDate(date)) return null;
-  const found = occurrences(spec, { fromDate: date, limit: 1 })[0];
+  const found = occurrences(spec, { fromDate: date, limit: 1 }).at(0);
   return found?.date === date ? found : null;
 }
 

@@ -27,7 +27,9 @@ const Rule = Type.Object(
   {
     freq: OneOf(RECURRING_FREQS, { description: 'daily, weekly, monthly or yearly.' }),
     interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Every how many days/weeks/months/years (default 1).' })),
-    byMonthDay: Type.Optional(Type.Integer({ minimum: -1, maximum: 31, description: 'monthly/yearly: day of the month, −1 = the last day; a day the month lacks is its last day.' })),
+    byMonthDay: Type.Optional(
+      Type.Integer({ minimum: -1, maximum: 31, description: 'monthly/yearly: day of the month, −1 = the last day; a day the month lacks is its last day.' }),
+    ),
     byWeekday: Type.Optional(Type.Array(OneOf(WEEKDAYS), { maxItems: 7, description: 'weekly: days of the week (default the start date’s).' })),
   },
   { additionalProperties: false },

@@ -75,7 +75,7 @@ async function runScenario(seed: number, steps: number): Promise<void> {
         const rule = await service.create(userId, input);
         rules.set(rule.id, input);
         skipped.set(rule.id, new Set());
-        log.push(`create ${rule.id} ${JSON.stringify(input.rule)} ${input.timeZone}`);
+        log.push(`create ${rule.id} ${JSON.stringify(input.rule)} ${input.timeZone ?? ''}`);
       } else if (roll < 0.45) {
         clock.advance(r.int(1, 24 * 20) * 3_600_000);
         log.push(`forward to ${new Date(clock.now()).toISOString()}`);
@@ -88,7 +88,7 @@ async function runScenario(seed: number, steps: number): Promise<void> {
         log.push('restart');
       } else if (roll < 0.75 && rules.size > 0) {
         const id = r.pick([...rules.keys()]);
-        const next = occurrences(specOfInput(rules.get(id)!), { fromDate: new Date(clock.now() + r.int(0, 20) * DAY).toISOString().slice(0, 10), limit: 1 })[0];
+        const next = occurrences(specOfInput(rules.get(id)!), { fromDate: new Date(clock.now() + r.int(0, 20) * DAY).toISOString().slice(0, 10), limit: 1 }).at(0);
         if (next) {
           try {
             await service.skip(userId, id, next.date);
@@ -117,9 +117,18 @@ async function runScenario(seed: number, steps: number): Promise<void> {
     expect(expected.size, 'the scenario writes something').toBeGreaterThan(rules.size > 0 ? 0 : -1);
     if (process.env.RECURRING_VERBOSE) console.log(`seed ${seed}: ${rules.size} rules, ${expected.size} records over ${Math.round((maxNow - start) / DAY)} days`);
     const context = `seed ${seed} (RECURRING_SEED=${seed}); steps:\n${log.join('\n')}`;
-    expect([...written.values()].filter((n) => n > 1), `duplicates, ${context}`).toEqual([]);
-    expect([...expected].filter((k) => !written.has(k)), `missing, ${context}`).toEqual([]);
-    expect([...written.keys()].filter((k) => !expected.has(k)), `unexpected (skipped, before start, after end or ahead of now), ${context}`).toEqual([]);
+    expect(
+      [...written.values()].filter((n) => n > 1),
+      `duplicates, ${context}`,
+    ).toEqual([]);
+    expect(
+      [...expected].filter((k) => !written.has(k)),
+      `missing, ${context}`,
+    ).toEqual([]);
+    expect(
+      [...written.keys()].filter((k) => !expected.has(k)),
+      `unexpected (skipped, before start, after end or ahead of now), ${context}`,
+    ).toEqual([]);
   } finally {
     await t.close(true);
     rmSync(dataDir, { recursive: true, force: true });

@@ -124,7 +124,16 @@ export class RecurringService {
     return {
       id: doc.id,
       name: doc.name,
-      template: { type: t.type, amount: toMajor(t.amount, currency), currency, category: t.category, asset: t.asset, toAsset: t.toAsset, description: t.description, tags: [...t.tags] },
+      template: {
+        type: t.type,
+        amount: toMajor(t.amount, currency),
+        currency,
+        category: t.category,
+        asset: t.asset,
+        toAsset: t.toAsset,
+        description: t.description,
+        tags: [...t.tags],
+      },
       rule,
       startDate: doc.startDate,
       endDate: doc.endDate || null,
@@ -264,8 +273,13 @@ export class RecurringService {
       const currency = v.assets.get(t.asset)?.currency ?? 'USD';
       const amount = toMajor(t.amount, currency);
       const common = { amount, description: t.description, tags: t.tags, date: occurrence.at };
-      const input = t.type === 'transfer' ? { ...common, type: 'transfer', fromAsset: t.asset, toAsset: t.toAsset } : { ...common, type: t.type, asset: t.asset, category: t.category };
-      return this.ledger.createRecordOnce(doc.userId, input, { id: occurrenceRecordId(doc.id, occurrence.date), importKey: occurrenceImportKey(doc.id, occurrence.date), checkBalance });
+      const input =
+        t.type === 'transfer' ? { ...common, type: 'transfer', fromAsset: t.asset, toAsset: t.toAsset } : { ...common, type: t.type, asset: t.asset, category: t.category };
+      return this.ledger.createRecordOnce(doc.userId, input, {
+        id: occurrenceRecordId(doc.id, occurrence.date),
+        importKey: occurrenceImportKey(doc.id, occurrence.date),
+        checkBalance,
+      });
     });
   }
 
@@ -306,10 +320,16 @@ export class RecurringService {
   private async runDue(id: string): Promise<void> {
     for (let i = 0; i < 100_000; i++) {
       const doc = await plans(this.app).findOne(id).exec();
-      if (!doc) return this.scheduler.forget(id);
+      if (!doc) {
+        this.scheduler.forget(id);
+        return;
+      }
       const current = doc.toJSON() as PlanDoc;
       const next = current.mode === 'auto' ? nextPending(current) : null;
-      if (!next || next.at > this.app.clock.now()) return this.scheduler.update(current);
+      if (!next || next.at > this.app.clock.now()) {
+        this.scheduler.update(current);
+        return;
+      }
       try {
         await this.write(current, next, false);
       } catch (error) {
@@ -346,7 +366,19 @@ export class RecurringService {
       for (const o of list) {
         if (taken.has(occurrenceRecordId(doc.id, o.date))) continue;
         const t = doc.template;
-        out.push({ id: doc.id, name: doc.name, date: o.date, at: o.at, mode: doc.mode as RecurringMode, type: t.type || 'expense', amount: t.amount, currency, category: t.category, asset: t.asset, overdue: o.at <= now });
+        out.push({
+          id: doc.id,
+          name: doc.name,
+          date: o.date,
+          at: o.at,
+          mode: doc.mode as RecurringMode,
+          type: t.type || 'expense',
+          amount: t.amount,
+          currency,
+          category: t.category,
+          asset: t.asset,
+          overdue: o.at <= now,
+        });
       }
     }
     return out.sort((a, b) => Number(b.overdue) - Number(a.overdue) || a.at - b.at || (a.id < b.id ? -1 : 1));
@@ -359,7 +391,7 @@ export class RecurringService {
     for (const userId of userIds) {
       if (!(await notify.wants(userId, 'billDue'))) continue;
       const days = typeof notify.billDueDays === 'function' ? await notify.billDueDays(userId) : 1;
-      if (days === null || days === undefined) continue;
+      if (days === null) continue;
       const list = await this.upcoming(userId, days);
       for (const o of list) {
         if (o.overdue) continue;
@@ -373,4 +405,3 @@ export class RecurringService {
 }
 
 const maxDate = (a: string, b: string) => (a >= b ? a : b);
-

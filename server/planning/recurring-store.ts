@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { nextOccurrence, type Occurrence, type RecurrenceSpec } from './occurrences';
-import type { PlanDoc, RecurringFreq, RecurringMode, Weekday } from './schema';
+import type { PlanDoc, RecurringMode } from './schema';
 
 /**
  * Recurring rules as stored in `plans` (kind 'recurring') and as the actions show them, and the
@@ -32,10 +32,10 @@ export const occurrenceImportKey = (ruleId: string, date: string) => `recurring:
 
 export function specOf(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' | 'timeZone'>): RecurrenceSpec {
   return {
-    freq: (doc.rule.freq || 'daily') as RecurringFreq,
+    freq: doc.rule.freq || 'daily',
     interval: doc.rule.interval || 1,
     byMonthDay: doc.rule.byMonthDay,
-    byWeekday: doc.rule.byWeekday as Weekday[],
+    byWeekday: doc.rule.byWeekday,
     startDate: doc.startDate,
     endDate: doc.endDate,
     timeZone: doc.timeZone || 'UTC',

@@ -53,7 +53,10 @@ describe('two synced PennyPosts', () => {
       await laptop.api('recurring.update', { id: rule.id, mode: 'auto' }, b.token);
       await home.server.app.services.recurring.tick();
       const occurrencesOf = async (api: (action: string, params: unknown, token: string) => Promise<{ data: any }>, token: string) =>
-        ((await api('accounting.query', { pageSize: 200 }, token)).data.list as Array<{ id: string; occurrence?: string }>).filter((r) => r.occurrence).map((r) => `${r.id} ${r.occurrence}`).sort();
+        ((await api('accounting.query', { pageSize: 200 }, token)).data.list as Array<{ id: string; occurrence?: string }>)
+          .filter((r) => r.occurrence)
+          .map((r) => `${r.id} ${r.occurrence ?? ''}`)
+          .sort();
       const homeApi = (action: string, params: unknown, token: string) => home.api(action, params, token);
       const laptopApi = (action: string, params: unknown, token: string) => laptop.api(action, params, token);
       const written = await occurrencesOf(homeApi, a.token);

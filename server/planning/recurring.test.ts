@@ -27,7 +27,17 @@ describe('recurring rules', () => {
     const u = await registerUser(t);
     const bank = await createAsset(t, u, { name: 'Bank', type: 'credit_card' });
     const start = clock.now() + 5 * DAY;
-    const rule = await ok('recurring.create', { template: { type: 'expense', amount: 12.5, category: 'Food', asset: bank, description: 'Gym' }, rule: { freq: 'monthly' }, startDate: start, timeZone: 'UTC', mode: 'auto' }, u);
+    const rule = await ok(
+      'recurring.create',
+      {
+        template: { type: 'expense', amount: 12.5, category: 'Food', asset: bank, description: 'Gym' },
+        rule: { freq: 'monthly' },
+        startDate: start,
+        timeZone: 'UTC',
+        mode: 'auto',
+      },
+      u,
+    );
     expect(rule).toMatchObject({ name: 'Gym', template: { amount: 12.5, currency: 'USD', category: 'Food' }, rule: { freq: 'monthly', interval: 1 }, mode: 'auto', endDate: null });
     expect(rule.next.date).toBe('2026-01-15');
     expect((await ok('recurring.query', {}, u)).total).toBe(1);
@@ -38,12 +48,18 @@ describe('recurring rules', () => {
     expect((await t.api('recurring.update', { id: rule.id, name: 'x' }, other.token)).code).toBe(404);
     const base = { rule: { freq: 'monthly' }, startDate: start, mode: 'auto' };
     expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: 'nope' } }, u.token)).code).toBe(2001);
-    expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: bank, category: 'Nope' } }, u.token)).data.reason).toBe('ledger.unknownCategory');
-    expect((await t.api('recurring.create', { ...base, template: { type: 'transfer', amount: 1, asset: bank, toAsset: bank } }, u.token)).data.reason).toBe('planning.recurringNeedsToAsset');
+    expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: bank, category: 'Nope' } }, u.token)).data.reason).toBe(
+      'ledger.unknownCategory',
+    );
+    expect((await t.api('recurring.create', { ...base, template: { type: 'transfer', amount: 1, asset: bank, toAsset: bank } }, u.token)).data.reason).toBe(
+      'planning.recurringNeedsToAsset',
+    );
     expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: bank }, rule: { freq: 'daily', byMonthDay: 3 } }, u.token)).data.reason).toBe(
       'planning.recurringMonthDayNotMonthly',
     );
-    expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: bank }, timeZone: 'Mars/Base' }, u.token)).data.reason).toBe('planning.recurringUnknownTimeZone');
+    expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: bank }, timeZone: 'Mars/Base' }, u.token)).data.reason).toBe(
+      'planning.recurringUnknownTimeZone',
+    );
     expect(await ok('recurring.delete', { id: rule.id }, u)).toEqual({ deleted: true });
     expect((await ok('recurring.query', {}, u)).total).toBe(0);
   });
@@ -52,7 +68,11 @@ describe('recurring rules', () => {
     const u = await registerUser(t);
     const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
     const start = zonedInstant(2026, 1, 12, 8, 0, 0, 'Asia/Shanghai');
-    const rule = await ok('recurring.create', { template: { type: 'expense', amount: 3, category: 'Food', asset: card }, rule: { freq: 'daily' }, startDate: start, timeZone: 'Asia/Shanghai', mode: 'auto' }, u);
+    const rule = await ok(
+      'recurring.create',
+      { template: { type: 'expense', amount: 3, category: 'Food', asset: card }, rule: { freq: 'daily' }, startDate: start, timeZone: 'Asia/Shanghai', mode: 'auto' },
+      u,
+    );
     await ok('recurring.skip', { id: rule.id, date: '2026-01-13' }, u);
     expect((await t.api('recurring.skip', { id: rule.id, date: '2025-01-13' }, u.token)).data.reason).toBe('planning.recurringNotAnOccurrence');
     clock.set(Date.UTC(2026, 0, 14, 1)); // 09:00 in Shanghai on the 14th
@@ -78,7 +98,14 @@ describe('recurring rules', () => {
     const cash = await createAsset(t, u, { name: 'Cash', balance: 1000 });
     const rule = await ok(
       'recurring.create',
-      { name: 'Rent', template: { type: 'expense', amount: 500, category: 'Food', asset: cash }, rule: { freq: 'monthly', byMonthDay: -1 }, startDate: Date.UTC(2026, 0, 1, 9), timeZone: 'UTC', mode: 'confirm' },
+      {
+        name: 'Rent',
+        template: { type: 'expense', amount: 500, category: 'Food', asset: cash },
+        rule: { freq: 'monthly', byMonthDay: -1 },
+        startDate: Date.UTC(2026, 0, 1, 9),
+        timeZone: 'UTC',
+        mode: 'confirm',
+      },
       u,
     );
     await tick();

@@ -190,7 +190,17 @@ describe("another user's ids on every action", () => {
     });
     A.conflict = (await ok(base, 'sync.conflicts', {}, alice.token)).list[0].id;
     A.recurring = (
-      await ok(base, 'recurring.create', { template: { type: 'expense', amount: 5, category: 'Food', asset: A.asset, description: SECRET }, rule: { freq: 'monthly' }, startDate: clock.now() + 86_400_000, mode: 'confirm' }, alice.token)
+      await ok(
+        base,
+        'recurring.create',
+        {
+          template: { type: 'expense', amount: 5, category: 'Food', asset: A.asset, description: SECRET },
+          rule: { freq: 'monthly' },
+          startDate: clock.now() + 86_400_000,
+          mode: 'confirm',
+        },
+        alice.token,
+      )
     ).id;
 
     // Mallory has her own things of each kind, so her requests are otherwise valid.

@@ -27,6 +27,7 @@ export const ROUTES = [
   { path: '/records', key: 'records', icon: 'records' },
   { path: '/assets', key: 'assets', icon: 'assets' },
   { path: '/stats', key: 'stats', icon: 'stats' },
+  { path: '/recurring', key: 'recurring', icon: 'recurring' },
   { path: '/savings', key: 'savings', icon: 'savings' },
   { path: '/push', key: 'push', icon: 'push' },
   { path: '/files', key: 'files', icon: 'files' },

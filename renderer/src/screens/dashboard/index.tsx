@@ -9,6 +9,7 @@ import { startOfMonth, timeZone, useFormat } from '../../lib/format';
 import { languageCurrency } from '../../lib/locale';
 import { Link, navigate } from '../../lib/router';
 import { Compare, StatCard } from './StatCard';
+import { UpcomingCard } from './UpcomingCard';
 
 /** The numbers a person looks at first: net worth, this month against last, trend, categories, recent records, goals. */
 export function DashboardPage() {
@@ -200,6 +201,9 @@ export function DashboardPage() {
             </Stack>
           )}
         </section>
+      </div>
+      <div style={{ marginTop: 16 }}>
+        <UpcomingCard />
       </div>
     </div>
   );
