@@ -125,4 +125,45 @@ describe('recurring rules', () => {
     expect((await ok('recurring.upcoming', { days: 30 }, u)).list).toEqual([]);
     expect((await ok('recurring.query', {}, u)).list[0].doneThrough).toBe('2026-02-28');
   });
+
+  it('reminds of bills within the notifier’s billDue days, keyed by rule and date', async () => {
+    clock.set(Date.UTC(2026, 3, 1, 12));
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
+    const rule = await ok(
+      'recurring.create',
+      {
+        name: 'Water',
+        template: { type: 'expense', amount: 40, category: 'Food', asset: card },
+        rule: { freq: 'monthly', byMonthDay: 5 },
+        startDate: Date.UTC(2026, 3, 1, 9),
+        timeZone: 'UTC',
+        mode: 'confirm',
+      },
+      u,
+    );
+    const app = t.server.app;
+    const real = app.services.notify;
+    const sent: Array<[string, string, string, string]> = [];
+    const fake = {
+      wants: (userId: string, event: string) => Promise.resolve(userId === u.id && event === 'billDue'),
+      billDueDays: () => Promise.resolve(3),
+      emit: (userId: string, event: string, key: string, message: { title: string }) => {
+        sent.push([userId, event, key, message.title]);
+        return Promise.resolve('sent' as const);
+      },
+    };
+    (app.services as { notify: unknown }).notify = fake;
+    try {
+      app.services.recurring.scheduler.remindSoon();
+      await tick();
+      expect(sent).toEqual([]); // April 5 is 4 days away
+      clock.set(Date.UTC(2026, 3, 2, 12));
+      app.services.recurring.scheduler.remindSoon();
+      await tick();
+      expect(sent).toEqual([[u.id, 'billDue', `${rule.id}:2026-04-05`, 'Water: 40 USD on 2026-04-05']]);
+    } finally {
+      (app.services as { notify: unknown }).notify = real;
+    }
+  });
 });
