@@ -358,8 +358,10 @@ export class RecurringService {
       const doc = d.toJSON() as PlanDoc;
       const spec = specOf(doc);
       const skipped = new Set(doc.skipped);
-      const overdueFrom = dateOfDay(Math.floor((now - OVERDUE_DAYS * DAY_MS) / DAY_MS));
-      const from = doc.doneThrough && doc.doneThrough >= overdueFrom ? dateOfDay(dayOfDate(doc.doneThrough) + 1) : doc.doneThrough ? overdueFrom : undefined;
+      // Confirm rules: from a year back (overdue ones); auto rules: only what is still ahead (from two days back, any zone).
+      const floor = dateOfDay(Math.floor(now / DAY_MS) - (doc.mode === 'confirm' ? OVERDUE_DAYS : 2));
+      const afterDone = doc.doneThrough ? dateOfDay(dayOfDate(doc.doneThrough) + 1) : '';
+      const from = afterDone > floor ? afterDone : floor;
       const list = occurrences(spec, { fromDate: from, untilMs: until, limit: 400 }).filter((o) => !skipped.has(o.date) && (doc.mode === 'confirm' || o.at > now));
       const taken = await this.ledger.recordIdsTaken(list.map((o) => occurrenceRecordId(doc.id, o.date)));
       const currency = view.assets.get(doc.template.asset)?.currency ?? 'USD';
