@@ -9,7 +9,7 @@ import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { addDays, currencyDigits, fromDateInput, timeZone, toDateInput } from '../../lib/format';
 import { useAssets, useCategories } from '../../lib/ledger';
-import type { RecurringRule } from './index';
+import type { RecurringRule } from './rule';
 
 const FREQS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;

@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { call, type ResultOf } from '../../api/client';
+import { call } from '../../api/client';
 import { Empty, ErrorNote, PageHeader } from '../../components/common';
 import { Icon } from '../../components/icons';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { useFormat } from '../../lib/format';
+import type { RecurringRule } from './rule';
 import { RuleEditor } from './RuleEditor';
 import { UpcomingList } from './upcoming';
-
-export type RecurringRule = ResultOf<'recurring.query'>['list'][number];
 
 /** Recurring records: what comes in the next 30 days (confirm, skip) and the rules (create, edit, delete). */
 export function RecurringPage() {
