@@ -21,7 +21,7 @@ export function RecurringPage() {
       <PageHeader title={t('recurring.title')}>
         <Button onClick={() => setEditing('new')}>{t('recurring.new')}</Button>
       </PageHeader>
-      <div className="pp-grid pp-grid-2">
+      <Stack gap="md">
         <section className="pp-card" aria-labelledby="recurring-upcoming">
           <Title order={2} size="h5" id="recurring-upcoming" mb="xs">
             {t('recurring.upcoming')}
@@ -45,7 +45,7 @@ export function RecurringPage() {
             </Stack>
           )}
         </section>
-      </div>
+      </Stack>
       {editing && <RuleEditor rule={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
     </div>
   );
