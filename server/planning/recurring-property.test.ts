@@ -40,7 +40,7 @@ function randomRule(r: ReturnType<typeof prng>, now: number, asset: string): Rec
   // Some start in the past (caught up at creation), some ahead; any time of day, DST hours included.
   const startDate = now + r.int(-40, 30) * DAY + r.int(0, 24 * 60) * 60_000;
   const endDate = r.next() < 0.3 ? startDate + r.int(10, 200) * DAY : undefined;
-  return { template: { type: 'expense', amount: 1, category: 'Food', asset }, rule, startDate, endDate, timeZone: r.pick(ZONES), mode: 'auto' };
+  return { template: { type: 'expense', amount: 1, category: 'Food', asset }, rule, startDate, endDate, timeZone: r.pick(ZONES), mode: r.next() < 0.25 ? 'confirm' : 'auto' };
 }
 
 const specOfInput = (input: RecurringInput): RecurrenceSpec => ({
@@ -66,6 +66,7 @@ async function runScenario(seed: number, steps: number): Promise<void> {
     const rules = new Map<string, RecurringInput>();
     const skipped = new Map<string, Set<string>>();
     const deleted = new Set<string>();
+    const confirmed = new Set<string>();
     let maxNow = clock.now();
     const log: string[] = [];
     for (let step = 0; step < steps; step++) {
@@ -110,6 +111,21 @@ async function runScenario(seed: number, steps: number): Promise<void> {
             expect((error as { status?: number }).status, String(error)).toBe(409);
           }
         }
+      } else if (roll < 0.82 && rules.size > 0) {
+        // One tap on an occurrence from 20 days back to 10 ahead (confirm rules; early on auto ones).
+        const id = r.pick([...rules.keys()]);
+        const from = new Date(clock.now() + r.int(-20, 10) * DAY).toISOString().slice(0, 10);
+        const next = occurrences(specOfInput(rules.get(id)!), { fromDate: from, limit: 1 }).at(0);
+        if (next) {
+          try {
+            await service.confirm(userId, id, next.date);
+            confirmed.add(`recurring:${id}:${next.date}`);
+            log.push(`confirm ${id} ${next.date}`);
+          } catch (error) {
+            // Written or skipped already.
+            expect((error as { status?: number }).status, String(error)).toBe(409);
+          }
+        }
       } else {
         await service.tick();
       }
@@ -123,8 +139,13 @@ async function runScenario(seed: number, steps: number): Promise<void> {
     for (const d of docs) if (d.importKey.startsWith('recurring:')) written.set(d.importKey, (written.get(d.importKey) ?? 0) + 1);
     const expected = new Set<string>();
     for (const [id, input] of rules) {
-      for (const o of occurrences(specOfInput(input), { untilMs: maxNow, limit: 10_000 })) if (!skipped.get(id)!.has(o.date)) expected.add(`recurring:${id}:${o.date}`);
+      // auto: every date up to now; confirm: the dates tapped (an auto rule's early taps are among its dates, or ahead of now).
+      if (input.mode === 'auto') {
+        for (const o of occurrences(specOfInput(input), { untilMs: maxNow, limit: 10_000 })) if (!skipped.get(id)!.has(o.date)) expected.add(`recurring:${id}:${o.date}`);
+      }
     }
+    for (const key of confirmed) expected.add(key);
+
     expect(expected.size, 'the scenario writes something').toBeGreaterThan(rules.size > 0 ? 0 : -1);
     if (process.env.RECURRING_VERBOSE) console.log(`seed ${seed}: ${rules.size} rules, ${expected.size} records over ${Math.round((maxNow - start) / DAY)} days`);
     const context = `seed ${seed} (RECURRING_SEED=${seed}); steps:\n${log.join('\n')}`;
@@ -163,8 +184,8 @@ describe('recurring records: exactly once over months of simulated time', () => 
       ? Array.from({ length: runs }, (_, i) => i + 1)
       : [1, 2, 3, 4, 5 + (Date.now() % 100_000)];
   for (const seed of fixed) {
-    it(`seed ${seed}: random rules, restarts, clock jumps and skips`, { timeout: 60_000 }, async () => {
-      await runScenario(seed, 60);
+    it(`seed ${seed}: random rules (auto and confirm), restarts, clock jumps, skips, taps and deletions`, { timeout: 60_000 }, async () => {
+      await runScenario(seed, 80);
     });
   }
 });
