@@ -90,6 +90,11 @@ export class RecurringScheduler {
     return this.earliest;
   }
 
+  /** Whether stop() was called (a long catch-up stops between two occurrences). */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
   get size(): number {
     return this.index.size;
   }

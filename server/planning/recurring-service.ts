@@ -266,20 +266,18 @@ export class RecurringService {
     return record;
   }
 
-  private write(doc: PlanDoc, occurrence: Occurrence, checkBalance: boolean) {
+  /** Writes one occurrence's record through the ledger (null when its id exists already, even deleted). */
+  private async write(doc: PlanDoc, occurrence: Occurrence, checkBalance: boolean) {
     const t = doc.template;
-    const view = this.ledger.views.get(doc.userId);
-    return view.then((v) => {
-      const currency = v.assets.get(t.asset)?.currency ?? 'USD';
-      const amount = toMajor(t.amount, currency);
-      const common = { amount, description: t.description, tags: t.tags, date: occurrence.at };
-      const input =
-        t.type === 'transfer' ? { ...common, type: 'transfer', fromAsset: t.asset, toAsset: t.toAsset } : { ...common, type: t.type, asset: t.asset, category: t.category };
-      return this.ledger.createRecordOnce(doc.userId, input, {
-        id: occurrenceRecordId(doc.id, occurrence.date),
-        importKey: occurrenceImportKey(doc.id, occurrence.date),
-        checkBalance,
-      });
+    const view = await this.ledger.views.get(doc.userId);
+    const currency = view.assets.get(t.asset)?.currency ?? 'USD';
+    const common = { amount: toMajor(t.amount, currency), description: t.description, tags: t.tags, date: occurrence.at };
+    const input =
+      t.type === 'transfer' ? { ...common, type: 'transfer', fromAsset: t.asset, toAsset: t.toAsset } : { ...common, type: t.type, asset: t.asset, category: t.category };
+    return this.ledger.createRecordOnce(doc.userId, input, {
+      id: occurrenceRecordId(doc.id, occurrence.date),
+      importKey: occurrenceImportKey(doc.id, occurrence.date),
+      checkBalance,
     });
   }
 
@@ -318,7 +316,7 @@ export class RecurringService {
 
   /** The scheduler's run: writes every pending occurrence of an `auto` rule up to now, in order. */
   private async runDue(id: string): Promise<void> {
-    for (let i = 0; i < 100_000; i++) {
+    for (let i = 0; i < 100_000 && !this.scheduler.isStopped; i++) {
       const doc = await plans(this.app).findOne(id).exec();
       if (!doc) {
         this.scheduler.forget(id);
