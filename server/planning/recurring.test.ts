@@ -166,4 +166,24 @@ describe('recurring rules', () => {
       (app.services as { notify: unknown }).notify = real;
     }
   });
+
+  it('a new schedule applies from now on: no burst of past records', async () => {
+    clock.set(Date.UTC(2026, 5, 10, 12));
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
+    const rule = await ok(
+      'recurring.create',
+      { template: { type: 'expense', amount: 2, category: 'Food', asset: card }, rule: { freq: 'monthly' }, startDate: Date.UTC(2026, 5, 20, 9), timeZone: 'UTC', mode: 'auto' },
+      u,
+    );
+    const updated = await ok('recurring.update', { id: rule.id, rule: { freq: 'daily' }, startDate: Date.UTC(2026, 4, 1, 9) }, u);
+    // 12:00 on June 10: today's 09:00 has passed under the new schedule, so it counts as done too.
+    expect(updated.doneThrough).toBe('2026-06-10');
+    expect(updated.next.date).toBe('2026-06-11');
+    await tick();
+    expect(await recordsOf(u)).toEqual([]);
+    clock.advance(86_400_000);
+    await tick();
+    expect((await recordsOf(u)).map((r) => r.occurrence)).toEqual(['2026-06-11']);
+  });
 });
