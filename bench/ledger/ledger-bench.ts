@@ -1,6 +1,7 @@
 /**
  * npm run bench:ledger — the ledger through HTTP with 100,000 records over 5 years and 10 assets
- * for one user. Prints one table (p50/p95/p99 per operation) and the goals of issues 4 and 19 (search).
+ * for one user. Prints one table (p50/p95/p99 per operation) and the goals of issues 4 and 19 (search);
+ * then the recurring scheduler's tick with 1,000 rules (issue 21, scheduler-bench.ts).
  * Seeding writes the records straight into the collection (through RxDB, like sync would);
  * everything measured goes through POST /api on 127.0.0.1.
  * Then the CSV import (issue 15): a file of BENCH_IMPORT_ROWS rows (default 100,000; 0 skips it)
@@ -15,6 +16,7 @@ import { createLogger } from '../../server/lib/logger';
 import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from '../../server/test-support/synthetic-records';
 import type { RecordDoc } from '../../server/ledger/schema';
 import { budgetBench } from './budget-bench';
+import { printSchedulerRows, schedulerBench } from './scheduler-bench';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -203,6 +205,8 @@ async function main() {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  // Issue 21: the recurring scheduler's tick with 1,000 rules (its own server, after this one closed).
+  printSchedulerRows(await schedulerBench());
 }
 
 /** CSV import of IMPORT_ROWS rows into a fresh user, then the same file again. */

@@ -48,7 +48,12 @@ export interface RecordView {
   attachments: string[];
   createdAt: number;
   updatedAt: number;
+  /** Written by a recurring rule (importKey `recurring:<ruleId>:<YYYY-MM-DD>`): the rule's id and the occurrence date. */
+  recurringId?: string;
+  occurrence?: string;
 }
+
+const RECURRING_KEY = /^recurring:(.+):(\d{4}-\d{2}-\d{2})$/;
 
 /** An asset with its live balance (and its record count with `withCount`). */
 export function assetView(view: UserLedgerView, doc: AssetDoc, withCount = false): AssetView {
@@ -92,6 +97,11 @@ export function recordView(view: UserLedgerView, doc: RecordDoc | (Entry & Parti
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt ?? 0,
   };
+  const recurring = doc.importKey ? RECURRING_KEY.exec(doc.importKey) : null;
+  if (recurring) {
+    base.recurringId = recurring[1];
+    base.occurrence = recurring[2];
+  }
   if (doc.type === 'transfer') {
     const target = view.assets.get(doc.toAsset);
     const toCurrency = target?.currency ?? currency;

@@ -277,6 +277,35 @@ export class LedgerService {
     });
   }
 
+  /**
+   * Writes a record with a given id and importKey (the recurring rules' occurrences), once: when a
+   * record with this id exists, even deleted (a tombstone), nothing is written and `null` answers.
+   * `checkBalance: false` writes it even if it takes an asset below zero (a bill that was paid).
+   */
+  async createRecordOnce(userId: string, input: RecordInput, options: { id: string; importKey: string; checkBalance: boolean }): Promise<RecordView | null> {
+    return this.exclusive(userId, async () => {
+      if (await this.recordIdTaken(options.id)) return null;
+      const view = await this.views.get(userId);
+      const doc = { ...(await this.buildRecord(userId, view, input)), id: options.id, importKey: options.importKey };
+      if (options.checkBalance) this.checkBalances(view, [], [doc]);
+      await this.records.insert(doc);
+      return this.recordView(view, doc);
+    });
+  }
+
+  /** Whether a record with this id was ever stored here (live or deleted). */
+  async recordIdTaken(id: string): Promise<boolean> {
+    const found = await this.records.storageInstance.findDocumentsById([id], true);
+    return found.length > 0;
+  }
+
+  /** Which of these record ids were ever stored here (live or deleted). */
+  async recordIdsTaken(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const found = await this.records.storageInstance.findDocumentsById(ids, true);
+    return new Set(found.map((d) => (d as unknown as { id: string }).id));
+  }
+
   private async ownRecord(userId: string, id: string): Promise<RecordDoc> {
     const doc = await this.records.findOne(id).exec();
     if (!doc || doc.userId !== userId) throw ledgerErrors.recordNotFound();

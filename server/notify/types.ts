@@ -23,4 +23,10 @@ export interface Notifier {
   emit(userId: string, event: NotifyEvent, key: string, message: NotifyMessage): Promise<EmitOutcome>;
   /** Whether `event` is on for this person (callers skip building messages nobody will get). */
   wants(userId: string, event: NotifyEvent): Promise<boolean>;
+  /**
+   * How many days before a bill (a recurring occurrence) its reminder goes out (billDue's
+   * daysBefore), or null when billDue is off. Optional: the recurring scheduler reminds 1 day
+   * before when the notifier does not say.
+   */
+  billDueDays?(userId: string): Promise<number | null>;
 }

@@ -30,7 +30,7 @@ export function planningDomain() {
     collections: planningCollections,
     errors: planningErrors,
     actions: { ...budgetActions, ...recurringActions },
-    start(app) {
+    async start(app) {
       const service = (budgets = new BudgetService(app));
       recurring = new RecurringService(app);
       app.services.budgets = service;
@@ -45,7 +45,7 @@ export function planningDomain() {
       service.start();
       alerts = app.services.budgetAlerts = new BudgetAlerts(app);
       alerts.start();
-      recurring.start();
+      await recurring.start();
     },
     async stop() {
       await alerts?.stop();

@@ -35,6 +35,8 @@ export interface UpcomingOccurrence {
   currency: string;
   category: string;
   asset: string;
+  /** A `confirm` occurrence whose time has come and that is neither confirmed nor skipped. */
+  overdue?: boolean;
 }
 
 export interface PlanningQueries {

@@ -118,6 +118,7 @@ describe("another user's ids on every action", () => {
       }
       if (group === 'currency') return 'rate';
       if (group === 'budget') return 'budget';
+      if (group === 'recurring') return 'recurring';
       return null;
     }
     if (['asset', 'fromAsset', 'toAsset'].includes(param)) return 'asset';
@@ -150,6 +151,7 @@ describe("another user's ids on every action", () => {
     rate: [404],
     conflict: [404],
     budget: [404],
+    recurring: [404],
   };
 
   it('answers the not-found code of the resource, never the owner’s data, and changes nothing of theirs', { timeout: 60_000 }, async () => {
@@ -190,6 +192,19 @@ describe("another user's ids on every action", () => {
       newDocumentState: { ...conflictBase, description: `${SECRET} laptop`, updatedAt: (recordDoc.updatedAt as number) + 2 },
     });
     A.conflict = (await ok(base, 'sync.conflicts', {}, alice.token)).list[0].id;
+    A.recurring = (
+      await ok(
+        base,
+        'recurring.create',
+        {
+          template: { type: 'expense', amount: 5, category: 'Food', asset: A.asset, description: SECRET },
+          rule: { freq: 'monthly' },
+          startDate: clock.now() + 86_400_000,
+          mode: 'confirm',
+        },
+        alice.token,
+      )
+    ).id;
 
     // Mallory has her own things of each kind, so her requests are otherwise valid.
     const M: Record<string, string> = {};
@@ -221,6 +236,9 @@ describe("another user's ids on every action", () => {
         'file.delete': { fileId: 'none' },
         'shortlink.query': {},
         'notify.configure': { events: { budget80: true } },
+        'recurring.update': { name: 'x' },
+        'recurring.skip': { date: '2030-01-01' },
+        'recurring.confirm': { date: '2030-01-01' },
       };
       return { ...(plausible[action] ?? {}) };
     };

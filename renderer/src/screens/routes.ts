@@ -28,6 +28,7 @@ export const ROUTES = [
   { path: '/assets', key: 'assets', icon: 'assets' },
   { path: '/stats', key: 'stats', icon: 'stats' },
   { path: '/budgets', key: 'budgets', icon: 'budgets' },
+  { path: '/recurring', key: 'recurring', icon: 'recurring' },
   { path: '/savings', key: 'savings', icon: 'savings' },
   { path: '/push', key: 'push', icon: 'push' },
   { path: '/files', key: 'files', icon: 'files' },

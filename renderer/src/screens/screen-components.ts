@@ -47,6 +47,10 @@ export const SCREEN_COMPONENTS: Record<ScreenKey, ComponentType> = {
     () => import('./savings'),
     (m) => m.SavingsPage,
   ),
+  recurring: chunk(
+    () => import('./recurring'),
+    (m) => m.RecurringPage,
+  ),
   push: chunk(() => import('./push'), pushPage),
   files: chunk(
     () => import('./files'),

@@ -10,6 +10,7 @@ import { languageCurrency } from '../../lib/locale';
 import { Link, navigate } from '../../lib/router';
 import { BudgetsCard } from '../budgets/BudgetsCard';
 import { Compare, StatCard } from './StatCard';
+import { UpcomingCard } from './UpcomingCard';
 
 /** The numbers a person looks at first: net worth, this month against last, trend, categories, recent records, goals. */
 export function DashboardPage() {
@@ -204,6 +205,7 @@ export function DashboardPage() {
       </div>
       <div style={{ marginTop: 16 }}>
         <BudgetsCard />
+        <UpcomingCard />
       </div>
     </div>
   );

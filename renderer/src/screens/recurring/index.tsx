@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client';
+import { Empty, ErrorNote, PageHeader } from '../../components/common';
+import { Icon } from '../../components/icons';
+import { useAction, useApi } from '../../lib/data';
+import { useErrorText } from '../../lib/errors';
+import { useFormat } from '../../lib/format';
+import type { RecurringRule } from './rule';
+import { RuleEditor } from './RuleEditor';
+import { UpcomingList } from './upcoming';
+
+/** Recurring records: what comes in the next 30 days (confirm, skip) and the rules (create, edit, delete). */
+export function RecurringPage() {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState<RecurringRule | 'new' | null>(null);
+  const rules = useApi('recurring.query', { page: 1, pageSize: 200 });
+  return (
+    <div className="pp-page">
+      <PageHeader title={t('recurring.title')}>
+        <Button onClick={() => setEditing('new')}>{t('recurring.new')}</Button>
+      </PageHeader>
+      <Stack gap="md">
+        <section className="pp-card" aria-labelledby="recurring-upcoming">
+          <Title order={2} size="h5" id="recurring-upcoming" mb="xs">
+            {t('recurring.upcoming')}
+          </Title>
+          <UpcomingList days={30} />
+        </section>
+        <section className="pp-card" aria-labelledby="recurring-rules">
+          <Title order={2} size="h5" id="recurring-rules" mb="xs">
+            {t('recurring.rules')}
+          </Title>
+          <ErrorNote error={rules.error} onRetry={rules.reload} />
+          {!rules.data ? (
+            <Skeleton h={120} />
+          ) : rules.data.list.length === 0 ? (
+            <Empty>{t('recurring.noRules')}</Empty>
+          ) : (
+            <Stack gap="xs">
+              {rules.data.list.map((rule) => (
+                <RuleRow key={rule.id} rule={rule} onEdit={() => setEditing(rule)} />
+              ))}
+            </Stack>
+          )}
+        </section>
+      </Stack>
+      {editing && <RuleEditor rule={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
+    </div>
+  );
+}
+
+/** "Every 2 weeks on Mon, Wed", "Monthly on the last day"… */
+export function useRuleText() {
+  const { t } = useTranslation();
+  return (rule: RecurringRule['rule']) => {
+    const every = t(`recurring.every.${rule.freq as 'daily' | 'weekly' | 'monthly' | 'yearly'}`, { count: rule.interval });
+    if (rule.byWeekday?.length) return `${every} · ${rule.byWeekday.map((d) => t(`recurring.weekdays.${d as 'MO'}`)).join(', ')}`;
+    if (rule.byMonthDay === -1) return `${every} · ${t('recurring.lastDay')}`;
+    if (rule.byMonthDay) return `${every} · ${t('recurring.onDay', { day: rule.byMonthDay })}`;
+    return every;
+  };
+}
+
+function RuleRow({ rule, onEdit }: { rule: RecurringRule; onEdit: () => void }) {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const errorText = useErrorText();
+  const ruleText = useRuleText();
+  const remove = useAction();
+  return (
+    <Group justify="space-between" wrap="nowrap" data-testid="recurring-rule" aria-label={rule.name}>
+      <div style={{ minWidth: 0 }}>
+        <Group gap={6}>
+          <Text fw={600} size="sm" truncate>
+            {rule.name}
+          </Text>
+          <Badge size="xs" variant="light" color={rule.mode === 'auto' ? 'blue' : 'gray'}>
+            {t(`recurring.modes.${rule.mode}`)}
+          </Badge>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {f.money(rule.template.amount, rule.template.currency)} · {ruleText(rule.rule)}
+          {rule.next ? ` · ${t('recurring.next', { date: f.date(rule.next.at) })}` : ` · ${t('recurring.ended')}`}
+        </Text>
+        {remove.error && (
+          <Text size="xs" c="red">
+            {errorText(remove.error)}
+          </Text>
+        )}
+      </div>
+      <Group gap={4} wrap="nowrap">
+        <ActionIcon variant="subtle" aria-label={t('recurring.edit', { name: rule.name })} onClick={onEdit}>
+          <Icon name="edit" />
+        </ActionIcon>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          aria-label={t('recurring.delete', { name: rule.name })}
+          disabled={remove.busy}
+          onClick={() => {
+            if (window.confirm(t('recurring.deleteConfirm', { name: rule.name }))) void remove.run(() => call('recurring.delete', { id: rule.id }));
+          }}
+        >
+          <Icon name="trash" />
+        </ActionIcon>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { RxCollection } from 'rxdb';
+import type { AppContext } from '../app-context';
+import { nextOccurrence, type Occurrence, type RecurrenceSpec } from './occurrences';
+import type { PlanDoc, RecurringMode } from './schema';
+
+/**
+ * Recurring rules as stored in `plans` (kind 'recurring') and as the actions show them, and the
+ * names an occurrence's record gets: a deterministic id and importKey from (rule id, date), so the
+ * same occurrence written twice — after a restart, by a second synced PennyPost, after a clock
+ * change — is the same document.
+ */
+
+export const SKIPPED_MAX = 1000;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** The record id of an occurrence: 'rc' + 22 base62 characters of SHA-256(ruleId ':' date) (24 ≤ 40 characters). */
+export function occurrenceRecordId(ruleId: string, date: string): string {
+  const digest = createHash('sha256').update(`${ruleId}:${date}`).digest();
+  let n = BigInt(`0x${digest.subarray(0, 17).toString('hex')}`);
+  let out = '';
+  for (let i = 0; i < 22; i++) {
+    out += BASE62[Number(n % 62n)];
+    n /= 62n;
+  }
+  return `rc${out}`;
+}
+
+/** The importKey of an occurrence's record (the record presenter reads recurringId and occurrence back from it). */
+export const occurrenceImportKey = (ruleId: string, date: string) => `recurring:${ruleId}:${date}`;
+
+export function specOf(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' | 'timeZone'>): RecurrenceSpec {
+  return {
+    freq: doc.rule.freq || 'daily',
+    interval: doc.rule.interval || 1,
+    byMonthDay: doc.rule.byMonthDay,
+    byWeekday: doc.rule.byWeekday,
+    startDate: doc.startDate,
+    endDate: doc.endDate,
+    timeZone: doc.timeZone || 'UTC',
+  };
+}
+
+/** The first occurrence after doneThrough that is not skipped, or null when the rule has ended. */
+export function nextPending(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' | 'timeZone' | 'doneThrough' | 'skipped'>): Occurrence | null {
+  const spec = specOf(doc);
+  const skipped = new Set(doc.skipped);
+  let after = doc.doneThrough;
+  for (let i = 0; i < SKIPPED_MAX + 1; i++) {
+    const next = nextOccurrence(spec, after);
+    if (!next || !skipped.has(next.date)) return next;
+    after = next.date;
+  }
+  return null;
+}
+
+/** A recurring rule as the actions answer it (amounts in major units of the asset's currency). */
+export interface RecurringView {
+  id: string;
+  name: string;
+  template: { type: string; amount: number; currency: string; category: string; asset: string; toAsset: string; description: string; tags: string[] };
+  rule: { freq: string; interval: number; byMonthDay?: number; byWeekday?: string[] };
+  startDate: number;
+  endDate: number | null;
+  timeZone: string;
+  mode: RecurringMode;
+  skipped: string[];
+  doneThrough: string;
+  /** The next occurrence not yet handled, or null when the rule has ended. */
+  next: Occurrence | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function plans(app: AppContext): RxCollection<PlanDoc> {
+  return app.db.collection<PlanDoc>('plans');
+}

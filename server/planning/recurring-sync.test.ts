@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildServer } from '../test-support/child-server';
+import { RealCouchDb } from '../test-support/real-couchdb';
+import { configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync } from '../test-support/sync';
+import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { occurrenceRecordId } from './recurring-store';
+
+/**
+ * Two PennyPosts syncing one ledger through the same CouchDB both write the same `auto`
+ * occurrences while they cannot reach each other: each occurrence is still one record, because both
+ * give it the same id (from the rule's id and the date), so the sync sees two versions of one
+ * document, not two documents.
+ */
+
+const DAY = 86_400_000;
+let couch: RealCouchDb;
+beforeAll(async () => {
+  couch = await RealCouchDb.start();
+}, COUCH_START_TIMEOUT);
+afterAll(() => (couch as RealCouchDb | undefined)?.close());
+
+describe('two synced PennyPosts', () => {
+  it('write the same occurrences while apart: one record each once they sync', { timeout: 90_000 }, async () => {
+    // The second instance runs in its own process (one process holds one PennyPost's collections).
+    const home: TestServer = await startTestServer({ settings: FAST });
+    const laptop = await startChildServer(tempDataDir('recurring-laptop'), { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } });
+    try {
+      const a = await registerUser(home);
+      const b = (await laptop.api('user.register', { username: 'laptop_rec', email: 'laptop-rec@example.com', password: 'a long password' })).data as { token: string };
+      const card = (await home.api('asset.create', { name: 'Card', type: 'credit_card', currency: 'USD' }, a.token)).data.id as string;
+      expect((await configureSync(home, couch, a, { prefix: 'pp_rec_' })).code).toBe(200);
+      // A confirm rule that started four days ago: nothing is written until it becomes auto.
+      const start = Date.now() - 4 * DAY + 60_000;
+      const rule = (
+        await home.api(
+          'recurring.create',
+          { template: { type: 'expense', amount: 9, category: 'Food', asset: card }, rule: { freq: 'daily' }, startDate: start, timeZone: 'UTC', mode: 'confirm' },
+          a.token,
+        )
+      ).data;
+      expect(rule.id).toBeTruthy();
+      await inSync(home, a);
+      const joined = await laptop.api('sync.configure', { url: couch.url, username: 'admin', password: 'admin-secret', prefix: 'pp_rec_' }, b.token);
+      expect(joined.data).toMatchObject({ joined: true });
+      await eventually(
+        async () => (await laptop.api('recurring.query', {}, b.token)).data?.total,
+        (n) => n === 1,
+      );
+      // Apart: neither reaches CouchDB; both turn the rule to auto and catch up the same days.
+      expect((await home.api('sync.stop', {}, a.token)).code).toBe(200);
+      expect((await laptop.api('sync.stop', {}, b.token)).code).toBe(200);
+      await home.api('recurring.update', { id: rule.id, mode: 'auto' }, a.token);
+      await laptop.api('recurring.update', { id: rule.id, mode: 'auto' }, b.token);
+      await home.server.app.services.recurring.tick();
+      const occurrencesOf = async (api: (action: string, params: unknown, token: string) => Promise<{ data: any }>, token: string) =>
+        ((await api('accounting.query', { pageSize: 200 }, token)).data.list as Array<{ id: string; occurrence?: string }>)
+          .filter((r) => r.occurrence)
+          .map((r) => `${r.id} ${r.occurrence ?? ''}`)
+          .sort();
+      const homeApi = (action: string, params: unknown, token: string) => home.api(action, params, token);
+      const laptopApi = (action: string, params: unknown, token: string) => laptop.api(action, params, token);
+      const written = await occurrencesOf(homeApi, a.token);
+      expect(written.length).toBeGreaterThanOrEqual(4);
+      expect(written.map((w) => w.split(' ')[0])).toEqual(written.map((w) => occurrenceRecordId(rule.id, w.split(' ')[1])));
+      // The laptop's timer catches up by itself within a second or so.
+      await eventually(
+        () => occurrencesOf(laptopApi, b.token),
+        (list) => list.length === written.length,
+      );
+      expect(await occurrencesOf(laptopApi, b.token)).toEqual(written);
+      // Together again: the same ids meet, still one record per occurrence.
+      await home.api('sync.start', {}, a.token);
+      await laptop.api('sync.start', {}, b.token);
+      await inSync(home, a);
+      await new Promise((r) => setTimeout(r, 1000));
+      await inSync(home, a);
+      expect(await occurrencesOf(homeApi, a.token)).toEqual(written);
+      expect(await occurrencesOf(laptopApi, b.token)).toEqual(written);
+      const remote = await couch.client('pp_rec_records').allDocs({ include_docs: true });
+      const remoteKeys = (remote.rows as Array<{ doc: { importKey: string } }>).map((row) => row.doc.importKey).filter((k) => k.startsWith('recurring:'));
+      expect(remoteKeys.sort()).toEqual(written.map((w) => `recurring:${rule.id}:${w.split(' ')[1]}`).sort());
+    } finally {
+      await home.close();
+      await laptop.stop();
+    }
+  });
+});
