@@ -18,7 +18,20 @@ import { usersDomain } from './users';
  * Every domain of PennyPost, in start order (a domain may use the services of those before it).
  * Their collections together must stay within the schema budget (server/db/README.md).
  */
-const DOMAINS = [usersDomain, ledgerDomain, filesDomain, linksDomain, savingsDomain, pushDomain, notifyDomain, planningDomain, settingsDomain, syncDomain, appInfoDomain, backupDomain] as const;
+const DOMAINS = [
+  usersDomain,
+  ledgerDomain,
+  filesDomain,
+  linksDomain,
+  savingsDomain,
+  pushDomain,
+  notifyDomain,
+  planningDomain,
+  settingsDomain,
+  syncDomain,
+  appInfoDomain,
+  backupDomain,
+] as const;
 
 export function allDomains(): Domain[] {
   return DOMAINS.map((create) => create());
