@@ -3,7 +3,15 @@ import type { AppContext, ServiceMap } from '../app-context';
 import { describeError } from '../lib/logger';
 import { EPISODE_PREFIX } from './config';
 import { backupMessage, goalMessage, shownTime, syncMessage } from './messages';
-import type { PushNotifier } from './notifier';
+import type { Notifier, NotifyEvent } from './types';
+
+/** What the event sources need of the notifier. */
+export interface SourceNotifier extends Pick<Notifier, 'emit'> {
+  /** The zone times in messages are shown in. */
+  readonly timeZone: string;
+  /** Accounts that turned `event` on. */
+  accountsWanting(event: NotifyEvent): Promise<string[]>;
+}
 
 const MINUTE = 60 * 1000;
 /** A sync that cannot reach its server is a problem worth a message after this long (retries usually fix short outages). */
@@ -31,7 +39,7 @@ export class EventSources {
 
   constructor(
     private readonly app: AppContext,
-    private readonly notifier: PushNotifier,
+    private readonly notifier: SourceNotifier,
   ) {}
 
   private get services(): Partial<ServiceMap> {
