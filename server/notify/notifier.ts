@@ -4,6 +4,7 @@ import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
 import type { SendData } from '../push/send-answer';
 import { isOn, MARK_PREFIX, normalize, NotifyConfigs, type NotifyConfig, type NotifyInput } from './config';
+import { messageLanguage } from './messages';
 import { notifyErrors } from './errors';
 import { EventSources } from './sources';
 import type { EmitOutcome, Notifier, NotifyEvent, NotifyMessage } from './types';
@@ -188,7 +189,8 @@ export class PushNotifier implements Notifier {
   private async sendWeekly(userId: string, week: string, now: number): Promise<void> {
     if (await this.app.db.local.get(`${MARK_PREFIX}${userId}:weeklySummary:${week}`)) return;
     const planning = (this.app.services as Partial<ServiceMap>).planning;
-    const message = await composeWeeklySummary(planning, userId, now, this.timeZone, week);
+    const language = messageLanguage(await this.app.services.users.language(userId));
+    const message = await composeWeeklySummary(planning, userId, now, this.timeZone, week, language);
     await this.emit(userId, 'weeklySummary', week, message);
   }
 

@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { AppContext, ServiceMap } from '../app-context';
 import { describeError } from '../lib/logger';
 import { EPISODE_PREFIX } from './config';
-import { backupMessage, goalMessage, shownTime, syncMessage } from './messages';
+import { backupMessage, goalMessage, messageLanguage, shownTime, syncMessage, type MessageLanguage } from './messages';
 import type { Notifier, NotifyEvent } from './types';
 
 /** What the event sources need of the notifier. */
@@ -51,8 +51,15 @@ export class EventSources {
     if (!savings) return;
     this.goals = savings.watchGoals((goal) => {
       if (goal.status !== 'completed' || goal.completedAt <= 0 || this.app.clock.now() - goal.completedAt > GOAL_FRESH_MS) return;
-      this.notifier.emit(goal.userId, 'goalReached', goal.id, goalMessage(goal)).catch((error: unknown) => this.app.log.warn('notify: goal reminder failed', describeError(error)));
+      this.language(goal.userId)
+        .then((language) => this.notifier.emit(goal.userId, 'goalReached', goal.id, goalMessage(goal, language)))
+        .catch((error: unknown) => this.app.log.warn('notify: goal reminder failed', describeError(error)));
     });
+  }
+
+  /** The language the account reads its reminders in. */
+  private async language(userId: string): Promise<MessageLanguage> {
+    return messageLanguage(await this.services.users?.language(userId));
   }
 
   stop(): void {
@@ -101,7 +108,7 @@ export class EventSources {
     const current: SyncEpisode = episode ? { ...episode, healthySince: 0 } : { start: now, healthySince: 0, notified: false };
     const error = problems.some((c) => c.state === 'error');
     if (!current.notified && (error || now - current.start >= SYNC_PAUSED_ALERT_MS)) {
-      const message = syncMessage({ collections: problems.map((c) => c.collection), error, since: shownTime(current.start, this.notifier.timeZone) });
+      const message = syncMessage({ collections: problems.map((c) => c.collection), error, since: shownTime(current.start, this.notifier.timeZone) }, await this.language(userId));
       const outcome = await this.notifier.emit(userId, 'syncProblem', `episode:${current.start}`, message);
       current.notified = outcome !== 'off';
     }
@@ -112,13 +119,13 @@ export class EventSources {
 
   /** The automatic daily snapshot failed: the owner and admins who want backup problems hear of it once (key: the snapshot's id). */
   async backupFailed(failure: { id: string; at: number }): Promise<void> {
-    const message = backupMessage({ at: shownTime(failure.at, this.notifier.timeZone) });
+    const at = shownTime(failure.at, this.notifier.timeZone);
     const users = this.services.users;
     for (const userId of await this.notifier.accountsWanting('backupProblem')) {
       // Snapshots are the server's, managed by its owner and admins: members are not told.
       const user = users ? await users.findById(userId) : null;
       if (users && (!user || user.disabled || user.role === 'member')) continue;
-      await this.notifier.emit(userId, 'backupProblem', failure.id, message);
+      await this.notifier.emit(userId, 'backupProblem', failure.id, backupMessage({ at }, await this.language(userId)));
     }
   }
 }

@@ -1,7 +1,7 @@
 import { formatMajor } from '../lib/money';
 import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../planning/types';
 import { WEEKDAYS, type Weekday } from './config';
-import { escapeMd } from './messages';
+import { escapeMd, type MessageLanguage } from './messages';
 import type { NotifyMessage } from './types';
 
 /** How far ahead the weekly summary lists bills. */
@@ -55,47 +55,91 @@ export function dueWeek(now: number, timeZone: string, wanted: { weekday: Weekda
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAY_NAMES: Record<Weekday, string> = { MO: 'Mon', TU: 'Tue', WE: 'Wed', TH: 'Thu', FR: 'Fri', SA: 'Sat', SU: 'Sun' };
+
+/** The summary's words in each language. */
+const WORDS = {
+  en: {
+    weekday: { MO: 'Mon', TU: 'Tue', WE: 'Wed', TH: 'Thu', FR: 'Fri', SA: 'Sat', SU: 'Sun' } as Record<Weekday, string>,
+    budgetsIn: (year: number, month: number) => `Budgets in ${MONTHS[month - 1]} ${year}`,
+    noBudgets: 'No budgets yet.',
+    over: (amount: string) => `**${amount} over**`,
+    left: (amount: string) => `${amount} left`,
+    budgetLine: (name: string, spent: string, available: string, percent: number, state: string) => `- ${name}: ${spent} of ${available} (${percent} %), ${state}`,
+    overspent: (count: number) => (count === 1 ? 'One budget is overspent.' : `${count} budgets are overspent.`),
+    billsIn: (days: number) => `Bills in the next ${days} days`,
+    nothingDue: 'Nothing due.',
+    toConfirm: ' (to confirm)',
+    date: (weekday: string, month: number, day: number) => `${weekday} ${day} ${MONTHS[month - 1].slice(0, 3)}`,
+    title: (week: string) => `Your week ahead (${week})`,
+  },
+  'zh-CN': {
+    weekday: { MO: '周一', TU: '周二', WE: '周三', TH: '周四', FR: '周五', SA: '周六', SU: '周日' } as Record<Weekday, string>,
+    budgetsIn: (year: number, month: number) => `${year}年${month}月预算`,
+    noBudgets: '还没有预算。',
+    over: (amount: string) => `**超支 ${amount}**`,
+    left: (amount: string) => `剩余 ${amount}`,
+    budgetLine: (name: string, spent: string, available: string, percent: number, state: string) => `- ${name}：已花 ${spent}，共 ${available}（${percent} %），${state}`,
+    overspent: (count: number) => `${count} 个预算已超支。`,
+    billsIn: (days: number) => `未来 ${days} 天的账单`,
+    nothingDue: '没有到期的账单。',
+    toConfirm: '（待确认）',
+    date: (weekday: string, month: number, day: number) => `${month}月${day}日 ${weekday}`,
+    title: (week: string) => `本周概览（${week}）`,
+  },
+} as const;
 
 function money(minor: number, currency: string): string {
   return `${formatMajor(minor, currency)} ${currency}`;
 }
 
-function budgetLine(b: BudgetFigure): string {
+function budgetLine(b: BudgetFigure, language: MessageLanguage): string {
+  const words = WORDS[language];
   const available = b.amount + b.carried;
   const percent = available > 0 ? Math.round((b.spent / available) * 100) : b.spent > 0 ? 100 : 0;
-  const state = b.remaining < 0 ? `**${money(-b.remaining, b.currency)} over**` : `${money(b.remaining, b.currency)} left`;
-  return `- ${escapeMd(b.name)}: ${money(b.spent, b.currency)} of ${money(available, b.currency)} (${percent} %), ${state}`;
+  const state = b.remaining < 0 ? words.over(money(-b.remaining, b.currency)) : words.left(money(b.remaining, b.currency));
+  return words.budgetLine(escapeMd(b.name), money(b.spent, b.currency), money(available, b.currency), percent, state);
 }
 
-function billLine(o: UpcomingOccurrence): string {
+function billLine(o: UpcomingOccurrence, language: MessageLanguage): string {
+  const words = WORDS[language];
   const [y, m, d] = o.date.split('-').map(Number);
-  const weekday = DAY_NAMES[WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]];
+  const weekday = words.weekday[WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]];
   const sign = o.type === 'income' ? '+' : '';
-  const confirm = o.mode === 'confirm' ? ' (to confirm)' : '';
-  return `- ${weekday} ${d} ${MONTHS[m - 1].slice(0, 3)}: ${escapeMd(o.name)}, ${sign}${money(o.amount, o.currency)}${confirm}`;
+  const confirm = o.mode === 'confirm' ? words.toConfirm : '';
+  return `- ${words.date(weekday, m, d)}: ${escapeMd(o.name)}, ${sign}${money(o.amount, o.currency)}${confirm}`;
 }
 
 /** The weekly summary: this month's budgets (spent against amount) and the bills of the coming days. */
-export function weeklySummaryMessage(input: { week: string; month: string; budgets: BudgetFigure[]; bills: UpcomingOccurrence[] }): NotifyMessage {
+export function weeklySummaryMessage(
+  input: { week: string; month: string; budgets: BudgetFigure[]; bills: UpcomingOccurrence[] },
+  language: MessageLanguage = 'en',
+): NotifyMessage {
+  const words = WORDS[language];
   const [year, month] = input.month.split('-').map(Number);
-  const lines: string[] = [`**Budgets in ${MONTHS[month - 1]} ${year}**`, ''];
-  if (input.budgets.length === 0) lines.push('No budgets yet.');
+  const lines: string[] = [`**${words.budgetsIn(year, month)}**`, ''];
+  if (input.budgets.length === 0) lines.push(words.noBudgets);
   else {
-    for (const b of input.budgets) lines.push(budgetLine(b));
+    for (const b of input.budgets) lines.push(budgetLine(b, language));
     const over = input.budgets.filter((b) => b.remaining < 0).length;
-    if (over > 0) lines.push('', over === 1 ? 'One budget is overspent.' : `${over} budgets are overspent.`);
+    if (over > 0) lines.push('', words.overspent(over));
   }
-  lines.push('', `**Bills in the next ${SUMMARY_BILL_DAYS} days**`, '');
-  if (input.bills.length === 0) lines.push('Nothing due.');
-  else for (const o of input.bills) lines.push(billLine(o));
-  return { title: `Your week ahead (${input.week})`, desp: lines.join('\n') };
+  lines.push('', `**${words.billsIn(SUMMARY_BILL_DAYS)}**`, '');
+  if (input.bills.length === 0) lines.push(words.nothingDue);
+  else for (const o of input.bills) lines.push(billLine(o, language));
+  return { title: words.title(input.week), desp: lines.join('\n') };
 }
 
 /** Reads the figures and composes the summary for one account. */
-export async function composeWeeklySummary(planning: PlanningQueries | undefined, userId: string, now: number, timeZone: string, week: string): Promise<NotifyMessage> {
+export async function composeWeeklySummary(
+  planning: PlanningQueries | undefined,
+  userId: string,
+  now: number,
+  timeZone: string,
+  week: string,
+  language: MessageLanguage = 'en',
+): Promise<NotifyMessage> {
   const local = localTime(now, timeZone);
   const month = `${local.year}-${String(local.month).padStart(2, '0')}`;
   const [budgets, bills] = planning ? await Promise.all([planning.budgetFigures(userId, month, timeZone), planning.upcoming(userId, SUMMARY_BILL_DAYS)]) : [[], []];
-  return weeklySummaryMessage({ week, month, budgets, bills });
+  return weeklySummaryMessage({ week, month, budgets, bills }, language);
 }

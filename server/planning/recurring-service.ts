@@ -7,7 +7,9 @@ import { dateOfDay, dayOfDate, lastOccurrenceBy, occurrenceOn, occurrences, type
 import { RecurringScheduler } from './recurring-scheduler';
 import { nextPending, occurrenceImportKey, occurrenceRecordId, plans, SKIPPED_MAX, specOf, type RecurringView } from './recurring-store';
 import { EMPTY_TEMPLATE, type PlanDoc, type RecurrenceRuleDoc, type RecurringFreq, type RecurringMode, type RecurringTemplateDoc, type Weekday } from './schema';
+import { messageLanguage } from '../notify/messages';
 import type { Notifier } from '../notify/types';
+import { billReminder } from './bill-reminder';
 import type { UpcomingOccurrence } from './types';
 
 const DAY_MS = 86_400_000;
@@ -393,12 +395,11 @@ export class RecurringService {
       const days = typeof notify.billDueDays === 'function' ? await notify.billDueDays(userId) : 1;
       if (days === null) continue;
       const list = await this.upcoming(userId, days);
+      const language = messageLanguage(await this.app.services.users.language(userId));
       for (const o of list) {
-        if (o.overdue) continue;
-        const amount = `${toMajor(o.amount, o.currency)} ${o.currency}`;
-        const title = `${o.name}: ${amount} on ${o.date}`;
-        const desp = `**${o.name}** — ${o.type} of ${amount}${o.category ? ` (${o.category})` : ''} on ${o.date}${o.mode === 'confirm' ? ', to confirm in PennyPost' : ''}.`;
-        await notify.emit(userId, 'billDue', `${o.id}:${o.date}`, { title, desp });
+        // A bill is money going out: income (salary) is not announced.
+        if (o.overdue || o.type === 'income') continue;
+        await notify.emit(userId, 'billDue', `${o.id}:${o.date}`, billReminder(o, language));
       }
     }
   }

@@ -142,6 +142,19 @@ describe('recurring rules', () => {
       },
       u,
     );
+    // Income is not a bill: a salary due in the same days is not announced.
+    await ok(
+      'recurring.create',
+      {
+        name: 'Salary',
+        template: { type: 'income', amount: 900, category: 'Salary', asset: card },
+        rule: { freq: 'monthly', byMonthDay: 4 },
+        startDate: Date.UTC(2026, 3, 1, 9),
+        timeZone: 'UTC',
+        mode: 'auto',
+      },
+      u,
+    );
     const app = t.server.app;
     const real = app.services.notify;
     const sent: Array<[string, string, string, string]> = [];
@@ -161,7 +174,7 @@ describe('recurring rules', () => {
       clock.set(Date.UTC(2026, 3, 2, 12));
       app.services.recurring.scheduler.remindSoon();
       await tick();
-      expect(sent).toEqual([[u.id, 'billDue', `${rule.id}:2026-04-05`, 'Water: 40 USD on 2026-04-05']]);
+      expect(sent).toEqual([[u.id, 'billDue', `${rule.id}:2026-04-05`, 'Water: 40.00 USD due on 2026-04-05']]);
     } finally {
       (app.services as { notify: unknown }).notify = real;
     }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../../planning/types';
+import { billReminder } from '../../planning/bill-reminder';
+import { backupMessage, goalMessage, syncMessage } from '../messages';
 import { composeWeeklySummary, dueWeek, isoWeek, localTime } from '../weekly';
 
 const budget = (over: Partial<BudgetFigure>): BudgetFigure => ({
@@ -96,6 +98,33 @@ describe('the weekly summary message', () => {
     const { planning } = fakePlanning([], []);
     const message = await composeWeeklySummary(planning, 'u1', Date.UTC(2026, 0, 7, 9), 'UTC', '2026-W02');
     expect(message.desp).toBe(['**Budgets in January 2026**', '', 'No budgets yet.', '', '**Bills in the next 7 days**', '', 'Nothing due.'].join('\n'));
+  });
+
+  it('is written in Chinese for an account that reads Chinese, like the other reminders', async () => {
+    const { planning } = fakePlanning(
+      [budget({ id: 'b2', name: '娱乐', amount: 10000, spent: 13050, remaining: -3050, progress: 1.305, currency: 'USD' })],
+      [bill({ mode: 'confirm' })],
+    );
+    const message = await composeWeeklySummary(planning, 'u1', Date.UTC(2026, 10, 25, 9), 'UTC', '2026-W48', 'zh-CN');
+    expect(message.title).toBe('本周概览（2026-W48）');
+    expect(message.desp).toBe(
+      [
+        '**2026年11月预算**',
+        '',
+        '- 娱乐：已花 130.50 USD，共 100.00 USD（131 %），**超支 30.50 USD**',
+        '',
+        '1 个预算已超支。',
+        '',
+        '**未来 7 天的账单**',
+        '',
+        '- 11月26日 周四: Rent, 3500.00 CNY（待确认）',
+      ].join('\n'),
+    );
+    expect(goalMessage({ title: '去日本', targetAmount: 500000, currency: 'CNY' }, 'zh-CN').title).toBe('目标达成：去日本');
+    expect(syncMessage({ collections: ['records'], error: true, since: '2026-11-25 09:00' }, 'zh-CN').title).toBe('同步因错误而停止');
+    expect(backupMessage({ at: '2026-11-25 03:00' }, 'zh-CN').desp).toContain('每日快照失败');
+    expect(billReminder(bill({}), 'zh-CN').title).toBe('Rent：2026-11-26 需付 3500.00 CNY');
+    expect(billReminder(bill({}), 'en').title).toBe('Rent: 3500.00 CNY due on 2026-11-26');
   });
 
   it('counts carried money as available', async () => {
