@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
 import { registerUser } from '../../test-support/test-server';
+import { MARK_PREFIX } from '../config';
 import { DAY, NotifyHarness, type User } from './helpers';
 
 /**
@@ -39,7 +40,7 @@ async function ledgerWithBudget(user: User): Promise<string> {
   return asset.id;
 }
 
-describe('budget alerts through the push channels', () => {
+describe('budget and bill alerts through the push channels', () => {
   it('reach WeChat recipients once at 80 % and once at 100 %, never again after checks and a restart', async () => {
     const user = await registerUser(h.t);
     const appId = await h.app(user, 'wechat', { appId: wx.appId, appSecret: wx.appSecret, apiBase: wx.url }, ['openid_budget']);
@@ -88,5 +89,39 @@ describe('budget alerts through the push channels', () => {
     // Past 100 % at once: the 100 % alert only (80 % is behind it).
     expect(shown.map((m) => [m.userId, m.title])).toEqual([[user.id, 'Budget "Everything" is used up']]);
     expect(await h.history(quiet)).toHaveLength(0);
+  });
+
+  it('announce a bill on this desktop once, daysBefore its date, in the account’s language — not again after a restart', async () => {
+    const params = { username: `zhuser${Date.now()}`, email: `zh${Date.now()}@example.com`, password: 'correct horse battery', language: 'zh-CN' };
+    const registered = await h.t.api('user.register', params);
+    const user: User = { ...params, token: registered.data.token as string, id: registered.data.id as string };
+    const appId = await h.app(user, 'desktop');
+    await h.ok(user, 'notify.configure', { appId, events: { billDue: { daysBefore: 2 } } });
+    const asset = await h.ok<{ id: string }>(user, 'asset.create', { name: 'Card', type: 'credit_card', currency: 'USD' });
+    const rent = await h.ok<{ id: string }>(user, 'recurring.create', {
+      name: 'Rent',
+      template: { type: 'expense', amount: 1500, category: '居住', asset: asset.id },
+      rule: { freq: 'monthly', byMonthDay: 20 },
+      startDate: Date.UTC(2026, 10, 20, 9),
+      timeZone: 'UTC',
+      mode: 'confirm',
+    });
+    const before = h.desktop.length;
+    const remind = async () => {
+      clock.advance(16 * 60_000); // past the scheduler's reminder interval
+      await h.t.server.app.services.recurring.tick();
+    };
+    await remind();
+    expect(h.desktop.slice(before)).toEqual([]); // the 20th is 5 days away
+    clock.set(Date.UTC(2026, 10, 18, 10));
+    await remind();
+    await remind();
+    await h.restart();
+    await remind();
+    const shown = h.desktop.slice(before).filter((m) => m.userId === user.id);
+    expect(shown).toHaveLength(1);
+    expect(shown[0].title).toBe('Rent：2026-11-20 需付 1500.00 USD');
+    const marker = await h.t.server.app.db.local.get(`${MARK_PREFIX}${user.id}:billDue:${rent.id}:2026-11-20`);
+    expect(marker).toMatchObject({ state: 'sent' });
   });
 });
