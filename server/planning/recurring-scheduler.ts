@@ -75,6 +75,15 @@ export class RecurringScheduler {
     this.arm();
   }
 
+  /** A rule whose due occurrence could not be written is tried again at `until` (or when it changes). */
+  postpone(id: string, until: number): void {
+    const entry = this.index.get(id);
+    if (!entry) return;
+    entry.at = Math.max(entry.at, until);
+    this.earliestStale = true;
+    this.arm();
+  }
+
   forget(id: string): void {
     if (this.index.delete(id)) this.earliestStale = true;
   }

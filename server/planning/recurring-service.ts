@@ -15,6 +15,8 @@ import type { UpcomingOccurrence } from './types';
 const DAY_MS = 86_400_000;
 /** How far back recurring.upcoming looks for `confirm` occurrences nobody confirmed or skipped. */
 const OVERDUE_DAYS = 366;
+/** An occurrence that could not be written is tried again this much later. */
+const RETRY_MS = 15 * 60_000;
 /** Skipped dates are kept this long behind doneThrough. */
 const SKIPPED_KEEP_DAYS = 400;
 
@@ -333,8 +335,12 @@ export class RecurringService {
       try {
         await this.write(current, next, false);
       } catch (error) {
-        // An asset or category that no longer exists: this occurrence cannot be written; it is passed.
-        this.app.log.warn('recurring: an occurrence could not be written', { rule: id, date: next.date, error: String(error) });
+        // Never passed over: its asset may not have arrived by sync yet, the person may fix the
+        // rule, the disk may be full for a moment. The occurrence waits (listed as overdue by
+        // recurring.upcoming) and is tried again later; the ones after it wait behind it, in order.
+        this.app.log.warn('recurring: an occurrence could not be written; it is tried again later', { rule: id, date: next.date, error: String(error) });
+        this.scheduler.postpone(id, this.app.clock.now() + RETRY_MS);
+        return;
       }
       await this.advance(id, next.date);
     }
@@ -358,11 +364,11 @@ export class RecurringService {
       const doc = d.toJSON() as PlanDoc;
       const spec = specOf(doc);
       const skipped = new Set(doc.skipped);
-      // Confirm rules: from a year back (overdue ones); auto rules: only what is still ahead (from two days back, any zone).
-      const floor = dateOfDay(Math.floor(now / DAY_MS) - (doc.mode === 'confirm' ? OVERDUE_DAYS : 2));
+      // From a year back: overdue `confirm` occurrences, and `auto` ones that could not be written yet (they wait, see runDue).
+      const floor = dateOfDay(Math.floor(now / DAY_MS) - OVERDUE_DAYS);
       const afterDone = doc.doneThrough ? dateOfDay(dayOfDate(doc.doneThrough) + 1) : '';
       const from = afterDone > floor ? afterDone : floor;
-      const list = occurrences(spec, { fromDate: from, untilMs: until, limit: 400 }).filter((o) => !skipped.has(o.date) && (doc.mode === 'confirm' || o.at > now));
+      const list = occurrences(spec, { fromDate: from, untilMs: until, limit: 400 }).filter((o) => !skipped.has(o.date));
       const taken = await this.ledger.recordIdsTaken(list.map((o) => occurrenceRecordId(doc.id, o.date)));
       const currency = view.assets.get(doc.template.asset)?.currency ?? 'USD';
       for (const o of list) {

@@ -9,7 +9,8 @@ const DAY = 86_400_000;
 const clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ clock });
+  // The tests travel months through time; sessions must outlive that.
+  t = await startTestServer({ clock, settings: { auth: { tokenLifetimeSeconds: 5 * 365 * 86_400 } } });
 });
 afterAll(() => t.close());
 
@@ -198,5 +199,42 @@ describe('recurring rules', () => {
     clock.advance(86_400_000);
     await tick();
     expect((await recordsOf(u)).map((r) => r.occurrence)).toEqual(['2026-06-11']);
+  });
+
+  it('never passes over an occurrence it cannot write: it waits, shows as overdue, and is written once the rule is fixed', async () => {
+    clock.set(Date.UTC(2026, 7, 1, 12));
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
+    const bank = await createAsset(t, u, { name: 'Bank', type: 'credit_card' });
+    const rule = await ok(
+      'recurring.create',
+      {
+        name: 'Gym',
+        template: { type: 'expense', amount: 30, category: 'Food', asset: card },
+        rule: { freq: 'monthly', byMonthDay: 5 },
+        startDate: Date.UTC(2026, 7, 5, 9),
+        timeZone: 'UTC',
+        mode: 'auto',
+      },
+      u,
+    );
+    // The asset goes away before the first date (as a rule can arrive by sync before its asset).
+    await ok('asset.delete', { id: card }, u);
+    clock.set(Date.UTC(2026, 7, 5, 10));
+    await tick();
+    await tick();
+    expect(await recordsOf(u)).toEqual([]);
+    const waiting = (await ok('recurring.upcoming', { days: 30 }, u)).list as Array<Record<string, unknown>>;
+    expect(waiting.filter((o) => o.id === rule.id).map((o) => [o.date, o.overdue])).toEqual([['2026-08-05', true]]);
+    expect((await ok('recurring.query', {}, u)).list.find((r: { id: string }) => r.id === rule.id).doneThrough).toBe('');
+    // A month later both dates wait, in order; fixing the asset writes each once.
+    clock.set(Date.UTC(2026, 8, 5, 10));
+    await tick();
+    expect(await recordsOf(u)).toEqual([]);
+    await ok('recurring.update', { id: rule.id, template: { type: 'expense', amount: 30, category: 'Food', asset: bank } }, u);
+    await tick();
+    clock.advance(20 * 60_000);
+    await tick();
+    expect((await recordsOf(u)).map((r) => r.occurrence).sort()).toEqual(['2026-08-05', '2026-09-05']);
   });
 });
