@@ -98,4 +98,14 @@ describe('time zones and daylight saving', () => {
     expect(feb.date).toBe('2024-02-29');
     expect(iso(feb.at)).toBe('2024-02-29T15:30:00.000Z');
   });
+
+  it('never runs past the end of 2200, nor spins on dates JavaScript cannot hold', () => {
+    const at = (startDate: number, freq: RecurrenceSpec['freq']): RecurrenceSpec => ({ freq, interval: 1, byMonthDay: 0, byWeekday: [], startDate, endDate: 0, timeZone: 'UTC' });
+    for (const freq of ['daily', 'weekly', 'monthly', 'yearly'] as const) {
+      expect(nextOccurrence(at(8.64e15, freq), ''), freq).toBeNull();
+      expect(nextOccurrence(at(8.64e15 - 3_600_000, freq), ''), freq).toBeNull();
+      const last = occurrences(at(Date.UTC(2200, 11, 1, 9), freq), { limit: 1000 });
+      expect(last.at(-1)!.date <= '2200-12-31', freq).toBe(true);
+    }
+  });
 });

@@ -114,6 +114,13 @@ export function zonedInstant(year: number, month: number, day: number, hour: num
   return wall - before;
 }
 
+/** Rules live between 1970 and the end of 2200 (start, end and every occurrence); later dates are never generated. */
+export const RULE_TIME_MIN = 0;
+export const RULE_TIME_MAX = Date.UTC(2200, 11, 31, 23, 59, 59, 999);
+const LAST_DAY = Math.floor(RULE_TIME_MAX / DAY_MS);
+/** A day number the generator may yield (a finite date up to the end of 2200). */
+const inRange = (day: number) => Number.isFinite(day) && day <= LAST_DAY;
+
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** The rule's start: its local date (day number), time of day and weekday (Monday = 0). */
@@ -143,7 +150,11 @@ function* dayNumbers(spec: RecurrenceSpec, fromDay: number): Generator<number> {
   switch (spec.freq) {
     case 'daily': {
       let k = Math.max(0, Math.ceil((from - s.dayNumber) / interval));
-      for (;;) yield s.dayNumber + k++ * interval;
+      for (;;) {
+        const day = s.dayNumber + k++ * interval;
+        if (!inRange(day)) return;
+        yield day;
+      }
     }
     case 'weekly': {
       const days = [...new Set((spec.byWeekday.length > 0 ? spec.byWeekday : [null]).map((w) => (w === null ? s.weekday : WEEKDAY_INDEX[w])))].sort((a, b) => a - b);
@@ -152,7 +163,8 @@ function* dayNumbers(spec: RecurrenceSpec, fromDay: number): Generator<number> {
       let k = Math.max(0, Math.floor(fromWeek / interval));
       for (;;) {
         const monday = startMonday + k++ * interval * 7;
-        for (const d of days) if (monday + d >= from) yield monday + d;
+        if (!inRange(monday)) return;
+        for (const d of days) if (monday + d >= from && inRange(monday + d)) yield monday + d;
       }
     }
     case 'monthly': {
@@ -163,6 +175,7 @@ function* dayNumbers(spec: RecurrenceSpec, fromDay: number): Generator<number> {
       let k = Math.max(0, Math.floor((fromMonth - startMonth) / interval));
       for (;;) {
         const day = monthDay(startMonth + k++ * interval, wanted);
+        if (!inRange(day)) return;
         if (day >= from) yield day;
       }
     }
@@ -172,6 +185,7 @@ function* dayNumbers(spec: RecurrenceSpec, fromDay: number): Generator<number> {
       let k = Math.max(0, Math.floor((f.getUTCFullYear() - s.year) / interval));
       for (;;) {
         const day = monthDay((s.year + k++ * interval) * 12 + s.month - 1, wanted);
+        if (!inRange(day)) return;
         if (day >= from) yield day;
       }
     }

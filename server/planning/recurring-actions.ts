@@ -1,11 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
-import { Id, Money, Ms, OneOf, Page, PageSize, Text, TimeZone } from '../api/params';
+import { Id, Money, OneOf, Page, PageSize, Text, TimeZone } from '../api/params';
 import { ledgerErrors } from '../ledger/errors';
 import { toMajor } from '../lib/money';
 import { commonErrors } from '../lib/errors';
 import { planningErrors } from './errors';
+import { RULE_TIME_MAX, RULE_TIME_MIN } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS } from './schema';
+
+/** An instant of a rule (ms): 1970 to the end of 2200. */
+const RuleTime = (description: string) => Type.Integer({ minimum: RULE_TIME_MIN, maximum: RULE_TIME_MAX, description: `${description} Ms, 1970 to the end of 2200.` });
 
 const RULE_SHAPE =
   'Rule `{id, name, template: {type, amount, currency, category, asset, toAsset, description, tags}, rule: {freq, interval, byMonthDay?, byWeekday?}, startDate, endDate, timeZone, mode, skipped, doneThrough, next: {date, at} | null, createdAt, updatedAt}`.';
@@ -64,8 +68,8 @@ const recurringCreate = defineAction({
     name: Type.Optional(Text(100, { description: 'Default: the description or the category.' })),
     template: Template,
     rule: Rule,
-    startDate: Ms('The first possible occurrence (its local time of day is every occurrence’s).'),
-    endDate: Type.Optional(Type.Union([Ms('The last instant an occurrence may fall on.'), Type.Null()])),
+    startDate: RuleTime('The first possible occurrence (its local time of day is every occurrence’s).'),
+    endDate: Type.Optional(Type.Union([RuleTime('The last instant an occurrence may fall on.'), Type.Null()])),
     timeZone: Type.Optional(TimeZone('IANA zone the dates are counted in (default: this computer’s).')),
     mode: Mode,
   }),
@@ -92,8 +96,8 @@ const recurringUpdate = defineAction({
     name: Type.Optional(Text(100)),
     template: Type.Optional(Template),
     rule: Type.Optional(Rule),
-    startDate: Type.Optional(Ms('The first possible occurrence.')),
-    endDate: Type.Optional(Type.Union([Ms('The last instant an occurrence may fall on.'), Type.Null()])),
+    startDate: Type.Optional(RuleTime('The first possible occurrence.')),
+    endDate: Type.Optional(Type.Union([RuleTime('The last instant an occurrence may fall on.'), Type.Null()])),
     timeZone: Type.Optional(TimeZone('IANA zone the dates are counted in.')),
     mode: Type.Optional(Mode),
   }),

@@ -67,8 +67,14 @@ export class RecurringScheduler {
   /** Puts a rule's next pending occurrence in the index (or takes it out). */
   update(doc: PlanDoc): void {
     if (doc.kind !== 'recurring') return;
-    const next = doc.mode === 'auto' ? nextPending(doc) : null;
-    const at = next ? next.at : Infinity;
+    let at = Infinity;
+    try {
+      const next = doc.mode === 'auto' ? nextPending(doc) : null;
+      if (next) at = next.at;
+    } catch (error) {
+      // One rule PennyPost cannot compute (damaged by hand) must not stop the others, nor the start.
+      this.deps.app.log.warn('recurring: a rule could not be scheduled', { rule: doc.id, error: String(error) });
+    }
     this.index.set(doc.id, { userId: doc.userId, at });
     if (at < this.earliest) this.earliest = at;
     else this.earliestStale = true;

@@ -75,6 +75,7 @@ describe('plans that arrive by sync', () => {
     ['an unknown zone', { timeZone: 'Mars/Olympus' }, /time zone/],
     ['an unknown mode', { mode: '' }, /mode/],
     ['an end before its start', { endDate: 5 }, /ends before it starts/],
+    ['a start at the end of time', { startDate: 8.64e15 }, /after 2200/],
     ['a bad doneThrough', { doneThrough: '2026-1-31' }, /not a date/],
     ['a bad skipped date', { skipped: ['tomorrow'] }, /skipped occurrence/],
   ])('refuses a recurring rule with %s', (_what, change, reason) => {

@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context';
 import { isTimeZone } from '../lib/calendar';
 import { isCurrencyCode, MAX_MINOR } from '../lib/money';
 import { accept, registerSyncRule, reject, type SyncRuleContext, type SyncVerdict } from '../sync/rules';
+import { RULE_TIME_MAX } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS, type PlanDoc } from './schema';
 
 /**
@@ -47,6 +48,7 @@ function validateRecurring(doc: PlanDoc): SyncVerdict {
   if (template.type === 'transfer' && (!template.toAsset || template.toAsset === template.asset)) return reject('a recurring transfer needs two different assets');
   if (!isTimeZone(doc.timeZone)) return reject(`the time zone "${doc.timeZone}" is not one this machine knows`);
   if (!(RECURRING_MODES as readonly string[]).includes(doc.mode)) return reject(`the mode "${doc.mode}" is not auto or confirm`);
+  if (doc.startDate > RULE_TIME_MAX || doc.endDate > RULE_TIME_MAX) return reject('the rule starts or ends after 2200');
   if (doc.endDate !== 0 && doc.endDate < doc.startDate) return reject('the rule ends before it starts');
   if (doc.doneThrough !== '' && !DAY.test(doc.doneThrough)) return reject(`"${doc.doneThrough}" is not a date (YYYY-MM-DD)`);
   if (doc.skipped.some((day) => !DAY.test(day))) return reject('a skipped occurrence is not a date (YYYY-MM-DD)');
