@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context';
+import type { CategoryRename } from '../ledger/categories';
 import { isTimeZone, localTimeZone } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { toMajor, toMinor } from '../lib/money';
@@ -56,10 +57,12 @@ export class RecurringService {
   }
 
   start(): Promise<void> {
+    this.stopRenames = this.ledger.categories.onRenamed((change) => this.categoryRenamed(change));
     return this.scheduler.start();
   }
 
   stop(): Promise<void> {
+    this.stopRenames?.();
     return this.scheduler.stop();
   }
 
@@ -149,6 +152,28 @@ export class RecurringService {
       createdAt: doc.createdAt,
       updatedAt: doc.updatedAt,
     };
+  }
+
+  private stopRenames: (() => void) | undefined;
+
+  /**
+   * Templates name their category as records do. When records move to another name (a rename, a
+   * language switch renaming the default categories, a delete with moveTo), the templates follow:
+   * otherwise every later occurrence would wait for a category that no longer exists.
+   */
+  private async categoryRenamed(change: CategoryRename): Promise<void> {
+    const docs = await plans(this.app)
+      .find({ selector: { userId: change.userId, kind: 'recurring' } })
+      .exec();
+    for (const doc of docs) {
+      const t = doc.template;
+      if (t.type !== change.type || t.category !== change.from) continue;
+      await doc.incrementalModify((data) =>
+        data.template.category === change.from
+          ? { ...data, template: { ...data.template, category: change.to }, updatedAt: Math.max(this.app.clock.now(), data.updatedAt + 1) }
+          : data,
+      );
+    }
   }
 
   // ---------------------------------------------------------------- actions

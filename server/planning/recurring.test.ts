@@ -237,4 +237,33 @@ describe('recurring rules', () => {
     await tick();
     expect((await recordsOf(u)).map((r) => r.occurrence).sort()).toEqual(['2026-08-05', '2026-09-05']);
   });
+
+  it('templates follow a renamed category, so the rule keeps writing under the new name', async () => {
+    clock.set(Date.UTC(2026, 9, 1, 12));
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
+    const rule = await ok(
+      'recurring.create',
+      {
+        name: 'Lunch',
+        template: { type: 'expense', amount: 8, category: 'Food', asset: card },
+        rule: { freq: 'daily' },
+        startDate: Date.UTC(2026, 9, 2, 9),
+        timeZone: 'UTC',
+        mode: 'auto',
+      },
+      u,
+    );
+    const food = ((await ok('category.list', { type: 'expense' }, u)).list as Array<{ id: string; name: string }>).find((c) => c.name === 'Food')!;
+    await ok('category.update', { id: food.id, name: 'Eating' }, u);
+    expect((await ok('recurring.query', {}, u)).list.find((r: { id: string }) => r.id === rule.id).template.category).toBe('Eating');
+    clock.set(Date.UTC(2026, 9, 4, 10));
+    await tick();
+    const written = await recordsOf(u);
+    expect(written.map((r) => [r.occurrence, r.category]).sort()).toEqual([
+      ['2026-10-02', 'Eating'],
+      ['2026-10-03', 'Eating'],
+      ['2026-10-04', 'Eating'],
+    ]);
+  });
 });
