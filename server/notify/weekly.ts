@@ -69,6 +69,8 @@ const WORDS = {
     billsIn: (days: number) => `Bills in the next ${days} days`,
     nothingDue: 'Nothing due.',
     toConfirm: ' (to confirm)',
+    overdue: (count: number) =>
+      count === 1 ? 'One earlier date is still waiting — open Recurring in PennyPost.' : `${count} earlier dates are still waiting — open Recurring in PennyPost.`,
     date: (weekday: string, month: number, day: number) => `${weekday} ${day} ${MONTHS[month - 1].slice(0, 3)}`,
     title: (week: string) => `Your week ahead (${week})`,
   },
@@ -83,6 +85,7 @@ const WORDS = {
     billsIn: (days: number) => `未来 ${days} 天的账单`,
     nothingDue: '没有到期的账单。',
     toConfirm: '（待确认）',
+    overdue: (count: number) => `还有 ${count} 个较早的日期在等待处理，请在 PennyPost 的“周期记账”中查看。`,
     date: (weekday: string, month: number, day: number) => `${month}月${day}日 ${weekday}`,
     title: (week: string) => `本周概览（${week}）`,
   },
@@ -124,8 +127,12 @@ export function weeklySummaryMessage(
     if (over > 0) lines.push('', words.overspent(over));
   }
   lines.push('', `**${words.billsIn(SUMMARY_BILL_DAYS)}**`, '');
-  if (input.bills.length === 0) lines.push(words.nothingDue);
-  else for (const o of input.bills) lines.push(billLine(o, language));
+  // Overdue dates (confirm rules not yet tapped, auto ones waiting) are not "coming": counted once.
+  const coming = input.bills.filter((o) => !o.overdue);
+  const overdue = input.bills.length - coming.length;
+  if (coming.length === 0) lines.push(words.nothingDue);
+  else for (const o of coming) lines.push(billLine(o, language));
+  if (overdue > 0) lines.push('', words.overdue(overdue));
   return { title: words.title(input.week), desp: lines.join('\n') };
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import type { CategoryRename } from '../ledger/categories';
-import { isTimeZone, localTimeZone } from '../lib/calendar';
+import { isTimeZone, localTimeZone, zonedMidnight } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { toMajor, toMinor } from '../lib/money';
 import { planningErrors } from './errors';
@@ -404,6 +404,7 @@ export class RecurringService {
           name: doc.name,
           date: o.date,
           at: o.at,
+          timeZone: spec.timeZone,
           mode: doc.mode as RecurringMode,
           type: t.type || 'expense',
           amount: t.amount,
@@ -425,11 +426,15 @@ export class RecurringService {
       if (!(await notify.wants(userId, 'billDue'))) continue;
       const days = typeof notify.billDueDays === 'function' ? await notify.billDueDays(userId) : 1;
       if (days === null) continue;
-      const list = await this.upcoming(userId, days);
+      // Announced from the start of the day `days` days before its date, in the rule's zone (0: on the day).
+      const list = await this.upcoming(userId, days + 1);
       const language = messageLanguage(await this.app.services.users.language(userId));
+      const now = this.app.clock.now();
       for (const o of list) {
         // A bill is money going out: income (salary) is not announced.
         if (o.overdue || o.type === 'income') continue;
+        const [year, month, day] = o.date.split('-').map(Number);
+        if (now < zonedMidnight(year, month, day - days, o.timeZone)) continue;
         await notify.emit(userId, 'billDue', `${o.id}:${o.date}`, billReminder(o, language));
       }
     }

@@ -266,4 +266,47 @@ describe('recurring rules', () => {
       ['2026-10-04', 'Eating'],
     ]);
   });
+
+  it('a bill reminder with daysBefore 0 goes out on the day, before the bill’s time', async () => {
+    clock.set(Date.UTC(2026, 10, 9, 12));
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
+    await ok(
+      'recurring.create',
+      {
+        name: 'Phone',
+        template: { type: 'expense', amount: 20, category: 'Food', asset: card },
+        rule: { freq: 'monthly', byMonthDay: 10 },
+        startDate: Date.UTC(2026, 10, 9, 18),
+        timeZone: 'Asia/Shanghai',
+        mode: 'confirm',
+      },
+      u,
+    );
+    const app = t.server.app;
+    const real = app.services.notify;
+    const sent: string[] = [];
+    (app.services as { notify: unknown }).notify = {
+      wants: (userId: string, event: string) => Promise.resolve(userId === u.id && event === 'billDue'),
+      billDueDays: () => Promise.resolve(0),
+      emit: (_userId: string, _event: string, key: string) => {
+        sent.push(key);
+        return Promise.resolve('sent' as const);
+      },
+    };
+    try {
+      // 20:00 in Shanghai on November 9: the day before.
+      app.services.recurring.scheduler.remindSoon();
+      await tick();
+      expect(sent).toEqual([]);
+      // 00:30 in Shanghai on November 10 (16:30 UTC on the 9th): the day itself, the bill at 02:00 Shanghai.
+      clock.set(Date.UTC(2026, 10, 9, 16, 30));
+      app.services.recurring.scheduler.remindSoon();
+      await tick();
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/:2026-11-10$/);
+    } finally {
+      (app.services as { notify: unknown }).notify = real;
+    }
+  });
 });

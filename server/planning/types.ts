@@ -29,6 +29,8 @@ export interface UpcomingOccurrence {
   date: string;
   /** The instant the record is dated (and an `auto` rule writes it). */
   at: number;
+  /** The rule's IANA zone, which `date` is counted in. */
+  timeZone: string;
   mode: 'auto' | 'confirm';
   type: 'income' | 'expense' | 'transfer';
   amount: number;

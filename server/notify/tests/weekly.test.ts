@@ -20,6 +20,7 @@ const bill = (over: Partial<UpcomingOccurrence>): UpcomingOccurrence => ({
   name: 'Rent',
   date: '2026-11-26',
   at: Date.UTC(2026, 10, 26),
+  timeZone: 'UTC',
   mode: 'auto',
   type: 'expense',
   amount: 350000,
@@ -125,6 +126,12 @@ describe('the weekly summary message', () => {
     expect(backupMessage({ at: '2026-11-25 03:00' }, 'zh-CN').desp).toContain('每日快照失败');
     expect(billReminder(bill({}), 'zh-CN').title).toBe('Rent：2026-11-26 需付 3500.00 CNY');
     expect(billReminder(bill({}), 'en').title).toBe('Rent: 3500.00 CNY due on 2026-11-26');
+  });
+
+  it('does not list overdue dates as coming bills: it counts them once', async () => {
+    const { planning } = fakePlanning([], [bill({ date: '2026-11-01', overdue: true }), bill({ date: '2026-11-02', overdue: true }), bill({})]);
+    const message = await composeWeeklySummary(planning, 'u1', Date.UTC(2026, 10, 25, 9), 'UTC', '2026-W48');
+    expect(message.desp.split('\n').slice(-4)).toEqual(['', '- Thu 26 Nov: Rent, 3500.00 CNY', '', '2 earlier dates are still waiting — open Recurring in PennyPost.']);
   });
 
   it('counts carried money as available', async () => {
