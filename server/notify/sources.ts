@@ -110,7 +110,8 @@ export class EventSources {
     if (!current.notified && (error || now - current.start >= SYNC_PAUSED_ALERT_MS)) {
       const message = syncMessage({ collections: problems.map((c) => c.collection), error, since: shownTime(current.start, this.notifier.timeZone) }, await this.language(userId));
       const outcome = await this.notifier.emit(userId, 'syncProblem', `episode:${current.start}`, message);
-      current.notified = outcome !== 'off';
+      // 'failed' (the chosen app was deleted) is tried again at the next look: another app may be chosen in time.
+      current.notified = outcome === 'sent' || outcome === 'duplicate';
     }
     if (!episode || episode.healthySince !== 0 || episode.notified !== current.notified) await local.put(key, current);
   }

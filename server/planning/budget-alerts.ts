@@ -100,7 +100,8 @@ export class BudgetAlerts {
     for (const figure of figures) {
       const level = alertLevel(figure);
       if (level === 100 && wants100) await notify.emit(userId, 'budget100', `${figure.id}:${month}:100`, message(figure, level, month, language));
-      else if (level === 80 && wants80) await notify.emit(userId, 'budget80', `${figure.id}:${month}:80`, message(figure, level, month, language));
+      // Past 80 % (also straight past 100 % when only the 80 % warning is on): the 80 % warning.
+      else if (level >= 80 && wants80) await notify.emit(userId, 'budget80', `${figure.id}:${month}:80`, message(figure, level, month, language));
     }
   }
 }

@@ -33,6 +33,11 @@ export const planningErrors = errorCatalogue(
     recurringBadAmount: { code: 400, status: 400, message: () => 'template.amount must be greater than 0.' },
     recurringNotAnOccurrence: { code: 400, status: 400, message: (date: string) => `The rule does not occur on ${date}.` },
     recurringAlreadyHandled: { code: 409, status: 409, message: (date: string) => `The occurrence of ${date} is already recorded or skipped.` },
+    recurringTooManyPast: {
+      code: 400,
+      status: 400,
+      message: (limit: number) => `This would write more than ${limit} past records at once. Choose a later start date (in milliseconds), or let the rule start from today.`,
+    },
     recurringTooManySkips: { code: 409, status: 409, message: (limit: number) => `At most ${limit} skipped dates are kept per rule.` },
   },
   'planning',

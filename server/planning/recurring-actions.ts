@@ -54,6 +54,7 @@ const RULE_ERRORS = [
   [planningErrors.rows.recurringMonthDayNotMonthly, 'byMonthDay with daily or weekly'],
   [planningErrors.rows.recurringWeekdaysNotWeekly, 'byWeekday without weekly'],
   [planningErrors.rows.recurringEndBeforeStart, 'endDate not after startDate'],
+  [planningErrors.rows.recurringTooManyPast, 'an auto rule would write more than 400 past records at once'],
   [planningErrors.rows.recurringUnknownTimeZone, 'unknown timeZone'],
 ] as const;
 const NOT_FOUND = [planningErrors.rows.recurringNotFound, "unknown or another user's rule"] as const;

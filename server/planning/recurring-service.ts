@@ -16,6 +16,8 @@ import type { UpcomingOccurrence } from './types';
 const DAY_MS = 86_400_000;
 /** How far back recurring.upcoming looks for `confirm` occurrences nobody confirmed or skipped. */
 const OVERDUE_DAYS = 366;
+/** At most this many past dates are written when a rule is created (or switched to auto). */
+const MAX_BACKFILL = 400;
 /** An occurrence that could not be written is tried again this much later. */
 const RETRY_MS = 15 * 60_000;
 /** Skipped dates are kept this long behind doneThrough. */
@@ -207,6 +209,7 @@ export class RecurringService {
       createdAt: now,
       updatedAt: now,
     };
+    this.checkBackfill(doc);
     await plans(this.app).insert(doc);
     this.scheduler.update(doc);
     this.scheduler.remindSoon();
@@ -244,8 +247,10 @@ export class RecurringService {
     if (input.mode !== undefined) patch.mode = input.mode;
     if (input.template !== undefined) patch.template = await this.checkTemplate(userId, input.template);
     const next = { ...current, ...patch };
+    if (next.mode === 'auto' && current.mode !== 'auto') this.checkBackfill(next);
     if (next.endDate && next.endDate <= next.startDate) throw planningErrors.recurringEndBeforeStart().at('endDate');
-    const scheduleKeys = ['rule', 'timeZone', 'startDate', 'endDate'] as const;
+    // The end alone is not a new schedule: dates still waiting (overdue, or not written yet) stay.
+    const scheduleKeys = ['rule', 'timeZone', 'startDate'] as const;
     const rescheduled = scheduleKeys.some((k) => patch[k] !== undefined && JSON.stringify(patch[k]) !== JSON.stringify(current[k]));
     if (rescheduled) {
       const last = lastOccurrenceBy(specOf(next), this.app.clock.now(), next.doneThrough ? dateOfDay(dayOfDate(next.doneThrough) + 1) : undefined);
@@ -257,6 +262,17 @@ export class RecurringService {
     this.scheduler.update(saved);
     this.scheduler.remindSoon();
     return this.view(saved);
+  }
+
+  /**
+   * An `auto` rule writes its waiting past dates at once; more than MAX_BACKFILL of them is
+   * refused (a daily rule from years back, a start date in seconds), with nothing changed.
+   */
+  private checkBackfill(doc: PlanDoc): void {
+    if (doc.mode !== 'auto') return;
+    const from = doc.doneThrough ? dateOfDay(dayOfDate(doc.doneThrough) + 1) : undefined;
+    const past = occurrences(specOf(doc), { fromDate: from, untilMs: this.app.clock.now(), limit: MAX_BACKFILL + 1 });
+    if (past.length > MAX_BACKFILL) throw planningErrors.recurringTooManyPast(MAX_BACKFILL).at('startDate');
   }
 
   /** Deletes the rule; the records it wrote stay. */

@@ -309,4 +309,24 @@ describe('recurring rules', () => {
       (app.services as { notify: unknown }).notify = real;
     }
   });
+
+  it('refuses an auto rule that would write more than 400 past records at once, and changes nothing', async () => {
+    clock.set(Date.UTC(2026, 10, 20, 12));
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', type: 'credit_card' });
+    const template = { type: 'expense', amount: 1, category: 'Food', asset: card };
+    // A start date sent in seconds (January 1970) for a daily rule: ~20,000 records.
+    const refused = await t.api('recurring.create', { template, rule: { freq: 'daily' }, startDate: 1_763_640_000, mode: 'auto' }, u.token);
+    expect([refused.code, refused.data?.reason]).toEqual([400, 'planning.recurringTooManyPast']);
+    // A confirm rule from years back is fine, but switching it to auto with its waiting dates is not.
+    const waiting = await ok('recurring.create', { template, rule: { freq: 'daily' }, startDate: Date.UTC(2024, 0, 1, 9), mode: 'confirm' }, u);
+    const switched = await t.api('recurring.update', { id: waiting.id, mode: 'auto' }, u.token);
+    expect(switched.code).toBe(400);
+    expect((await ok('recurring.query', {}, u)).list.map((r: { mode: string }) => r.mode)).toEqual(['confirm']);
+    expect(await recordsOf(u)).toEqual([]);
+    // Three years of a monthly rent is written at once.
+    await ok('recurring.create', { template, rule: { freq: 'monthly' }, startDate: Date.UTC(2023, 11, 1, 9), mode: 'auto' }, u);
+    expect(await recordsOf(u)).toHaveLength(36);
+    expect((await ok('recurring.query', {}, u)).total).toBe(2);
+  });
 });

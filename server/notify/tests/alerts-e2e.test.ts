@@ -91,6 +91,18 @@ describe('budget and bill alerts through the push channels', () => {
     expect(await h.history(quiet)).toHaveLength(0);
   });
 
+  it('with only the 80 % warning on, a budget that jumps past 100 % still warns — once', async () => {
+    const user = await registerUser(h.t);
+    const appId = await h.app(user, 'desktop');
+    await h.ok(user, 'notify.configure', { appId, events: { budget80: true } });
+    const asset = await ledgerWithBudget(user);
+    const before = h.desktop.length;
+    await spend(user, asset, 150);
+    await check();
+    await check();
+    expect(h.desktop.slice(before).map((m) => [m.userId, m.title])).toEqual([[user.id, 'Budget "Everything" is used up']]);
+  });
+
   it('announce a bill on this desktop once, daysBefore its date, in the account’s language — not again after a restart', async () => {
     const params = { username: `zhuser${Date.now()}`, email: `zh${Date.now()}@example.com`, password: 'correct horse battery', language: 'zh-CN' };
     const registered = await h.t.api('user.register', params);
