@@ -184,6 +184,43 @@ describe('syncProblem', () => {
   }, 60_000);
 });
 
+describe('syncProblem while the reminder app is gone', () => {
+  it('is announced once another app is chosen, not lost with the deleted one', async () => {
+    clock.set(T0 + 60 * DAY);
+    const { user, appId } = await userWithDesktop({ syncProblem: true });
+    const app = h.t.server.app;
+    await app.db.local.put(`sync:${user.id}`, {
+      url: `http://127.0.0.1:${await closedPort()}/`,
+      username: 'couch-user-name',
+      password: seal(app.secrets, SYNC_PASSWORD),
+      live: true,
+      collections: ['records'],
+      prefix: 'pp_',
+      ownerId: user.id,
+      generation: 0,
+      enabled: false,
+      configuredAt: clock.now(),
+    });
+    await h.ok(user, 'sync.start');
+    await eventually(
+      () => h.ok(user, 'sync.status'),
+      (s) => s.collections.some((c: { state: string }) => c.state === 'paused'),
+    );
+    await h.notifier.tick();
+    await h.ok(user, 'push.deleteApp', { id: appId });
+    clock.advance(SYNC_PAUSED_ALERT_MS);
+    await h.notifier.tick();
+    expect(shownTo(user, /^Sync/)).toHaveLength(0);
+    const other = await h.app(user, 'desktop');
+    await h.ok(user, 'notify.configure', { appId: other, events: { syncProblem: true } });
+    clock.advance(MINUTE);
+    await h.notifier.tick();
+    await h.notifier.tick();
+    expect(shownTo(user, /^Sync/)).toHaveLength(1);
+    await h.ok(user, 'sync.stop');
+  }, 60_000);
+});
+
 describe('syncProblem after an error', () => {
   it('sends at once when CouchDB refuses the password, once, without naming the server or the user', async () => {
     clock.set(T0 + 50 * DAY);
