@@ -25,8 +25,7 @@ export interface Notifier {
   wants(userId: string, event: NotifyEvent): Promise<boolean>;
   /**
    * How many days before a bill (a recurring occurrence) its reminder goes out (billDue's
-   * daysBefore), or null when billDue is off. Optional: the recurring scheduler reminds 1 day
-   * before when the notifier does not say.
+   * daysBefore), or null when billDue is off.
    */
-  billDueDays?(userId: string): Promise<number | null>;
+  billDueDays(userId: string): Promise<number | null>;
 }

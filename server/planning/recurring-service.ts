@@ -439,8 +439,8 @@ export class RecurringService {
     const notify = this.app.services.notify as Notifier | undefined;
     if (!notify) return;
     for (const userId of userIds) {
-      if (!(await notify.wants(userId, 'billDue'))) continue;
-      const days = typeof notify.billDueDays === 'function' ? await notify.billDueDays(userId) : 1;
+      // null: billDue is off for this person.
+      const days = await notify.billDueDays(userId);
       if (days === null) continue;
       // Announced from the start of the day `days` days before its date, in the rule's zone (0: on the day).
       const list = await this.upcoming(userId, days + 1);

@@ -23,6 +23,30 @@ async function ok(action: string, params: unknown, user: User) {
 const recordsOf = async (user: User) => (await ok('accounting.query', { pageSize: 200 }, user)).list as Array<Record<string, any>>;
 const tick = () => t.server.app.services.recurring.tick();
 
+/** Bill reminders with a stand-in notifier: only `user` wants billDue, `daysBefore` ahead; each emit is recorded as [userId, event, key, title]. */
+async function withBillReminders(user: User, daysBefore: number, run: (sent: Array<[string, string, string, string]>, remind: () => Promise<void>) => Promise<void>) {
+  const app = t.server.app;
+  const real = app.services.notify;
+  const sent: Array<[string, string, string, string]> = [];
+  (app.services as { notify: unknown }).notify = {
+    wants: (userId: string, event: string) => Promise.resolve(userId === user.id && event === 'billDue'),
+    billDueDays: (userId: string) => Promise.resolve(userId === user.id ? daysBefore : null),
+    emit: (userId: string, event: string, key: string, message: { title: string }) => {
+      sent.push([userId, event, key, message.title]);
+      return Promise.resolve('sent' as const);
+    },
+  };
+  const remind = async () => {
+    app.services.recurring.scheduler.remindSoon();
+    await tick();
+  };
+  try {
+    await run(sent, remind);
+  } finally {
+    (app.services as { notify: unknown }).notify = real;
+  }
+}
+
 describe('recurring rules', () => {
   it('creates, lists, updates and deletes a rule; validates the template with the ledger', async () => {
     const u = await registerUser(t);
@@ -156,29 +180,13 @@ describe('recurring rules', () => {
       },
       u,
     );
-    const app = t.server.app;
-    const real = app.services.notify;
-    const sent: Array<[string, string, string, string]> = [];
-    const fake = {
-      wants: (userId: string, event: string) => Promise.resolve(userId === u.id && event === 'billDue'),
-      billDueDays: () => Promise.resolve(3),
-      emit: (userId: string, event: string, key: string, message: { title: string }) => {
-        sent.push([userId, event, key, message.title]);
-        return Promise.resolve('sent' as const);
-      },
-    };
-    (app.services as { notify: unknown }).notify = fake;
-    try {
-      app.services.recurring.scheduler.remindSoon();
-      await tick();
+    await withBillReminders(u, 3, async (sent, remind) => {
+      await remind();
       expect(sent).toEqual([]); // April 5 is 4 days away
       clock.set(Date.UTC(2026, 3, 2, 12));
-      app.services.recurring.scheduler.remindSoon();
-      await tick();
+      await remind();
       expect(sent).toEqual([[u.id, 'billDue', `${rule.id}:2026-04-05`, 'Water: 40.00 USD due on 2026-04-05']]);
-    } finally {
-      (app.services as { notify: unknown }).notify = real;
-    }
+    });
   });
 
   it('a new schedule applies from now on: no burst of past records', async () => {
@@ -283,31 +291,16 @@ describe('recurring rules', () => {
       },
       u,
     );
-    const app = t.server.app;
-    const real = app.services.notify;
-    const sent: string[] = [];
-    (app.services as { notify: unknown }).notify = {
-      wants: (userId: string, event: string) => Promise.resolve(userId === u.id && event === 'billDue'),
-      billDueDays: () => Promise.resolve(0),
-      emit: (_userId: string, _event: string, key: string) => {
-        sent.push(key);
-        return Promise.resolve('sent' as const);
-      },
-    };
-    try {
+    await withBillReminders(u, 0, async (sent, remind) => {
       // 20:00 in Shanghai on November 9: the day before.
-      app.services.recurring.scheduler.remindSoon();
-      await tick();
+      await remind();
       expect(sent).toEqual([]);
       // 00:30 in Shanghai on November 10 (16:30 UTC on the 9th): the day itself, the bill at 02:00 Shanghai.
       clock.set(Date.UTC(2026, 10, 9, 16, 30));
-      app.services.recurring.scheduler.remindSoon();
-      await tick();
+      await remind();
       expect(sent).toHaveLength(1);
-      expect(sent[0]).toMatch(/:2026-11-10$/);
-    } finally {
-      (app.services as { notify: unknown }).notify = real;
-    }
+      expect(sent[0][2]).toMatch(/:2026-11-10$/);
+    });
   });
 
   it('refuses an auto rule that would write more than 400 past records at once, and changes nothing', async () => {

@@ -113,25 +113,30 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A configured sync of `user` against `url` (sync.configure itself needs a reachable server, so the setting is stored directly). */
+async function storeSyncSetting(user: User, url: string, collections: string[]): Promise<void> {
+  const app = h.t.server.app;
+  await app.db.local.put(`sync:${user.id}`, {
+    url,
+    username: 'couch-user-name',
+    password: seal(app.secrets, SYNC_PASSWORD),
+    live: true,
+    collections,
+    prefix: 'pp_',
+    ownerId: user.id,
+    generation: 0,
+    enabled: false,
+    configuredAt: clock.now(),
+  });
+}
+
 describe('syncProblem', () => {
   it('sends once per episode: after the server was unreachable for 30 minutes, not again while it lasts, again for the next episode', async () => {
     clock.set(T0 + 40 * DAY);
     const { user } = await userWithDesktop({ syncProblem: true });
-    const app = h.t.server.app;
     const url = `http://127.0.0.1:${await closedPort()}/`;
     // A configured sync whose CouchDB has gone away (sync.configure itself needs a reachable server).
-    await app.db.local.put(`sync:${user.id}`, {
-      url,
-      username: 'couch-user-name',
-      password: seal(app.secrets, SYNC_PASSWORD),
-      live: true,
-      collections: ['records', 'assets'],
-      prefix: 'pp_',
-      ownerId: user.id,
-      generation: 0,
-      enabled: false,
-      configuredAt: clock.now(),
-    });
+    await storeSyncSetting(user, url, ['records', 'assets']);
     const paused = async () => {
       await h.ok(user, 'sync.start');
       await eventually(
@@ -188,19 +193,7 @@ describe('syncProblem while the reminder app is gone', () => {
   it('is announced once another app is chosen, not lost with the deleted one', async () => {
     clock.set(T0 + 60 * DAY);
     const { user, appId } = await userWithDesktop({ syncProblem: true });
-    const app = h.t.server.app;
-    await app.db.local.put(`sync:${user.id}`, {
-      url: `http://127.0.0.1:${await closedPort()}/`,
-      username: 'couch-user-name',
-      password: seal(app.secrets, SYNC_PASSWORD),
-      live: true,
-      collections: ['records'],
-      prefix: 'pp_',
-      ownerId: user.id,
-      generation: 0,
-      enabled: false,
-      configuredAt: clock.now(),
-    });
+    await storeSyncSetting(user, `http://127.0.0.1:${await closedPort()}/`, ['records']);
     await h.ok(user, 'sync.start');
     await eventually(
       () => h.ok(user, 'sync.status'),
@@ -225,7 +218,6 @@ describe('syncProblem after an error', () => {
   it('sends at once when CouchDB refuses the password, once, without naming the server or the user', async () => {
     clock.set(T0 + 50 * DAY);
     const { user } = await userWithDesktop({ syncProblem: true });
-    const app = h.t.server.app;
     const refusing: Server = createServer((_req, res) => {
       res.writeHead(401, { 'content-type': 'application/json' });
       res.end('{"error":"unauthorized","reason":"Name or password is incorrect."}');
@@ -233,18 +225,7 @@ describe('syncProblem after an error', () => {
     await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/`;
-      await app.db.local.put(`sync:${user.id}`, {
-        url,
-        username: 'couch-user-name',
-        password: seal(app.secrets, SYNC_PASSWORD),
-        live: true,
-        collections: ['records'],
-        prefix: 'pp_',
-        ownerId: user.id,
-        generation: 0,
-        enabled: false,
-        configuredAt: clock.now(),
-      });
+      await storeSyncSetting(user, url, ['records']);
       await h.ok(user, 'sync.start');
       await eventually(
         () => h.ok(user, 'sync.status'),
