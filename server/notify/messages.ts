@@ -16,17 +16,22 @@ export function escapeMd(text: string): string {
   return text.replace(/([\\`*_[\]#<>|])/g, '\\$1').replace(/\s+/g, ' ');
 }
 
+/** An amount as reminders show it: '1,234.50 CNY' (minor units in, the currency's decimals out). */
+export function moneyText(minor: number, currency: string): string {
+  return `${formatMajor(minor, currency)} ${currency}`;
+}
+
 /** goalReached: a savings goal reached its target. */
 export function goalMessage(goal: { title: string; targetAmount: number; currency: string }, language: MessageLanguage = 'en'): NotifyMessage {
   if (language === 'zh-CN') {
     return {
       title: `目标达成：${goal.title.replace(/\s+/g, ' ').slice(0, 60)}`,
-      desp: `你已为“${escapeMd(goal.title)}”存下 **${formatMajor(goal.targetAmount, goal.currency)} ${goal.currency}**，干得漂亮！`,
+      desp: `你已为“${escapeMd(goal.title)}”存下 **${moneyText(goal.targetAmount, goal.currency)}**，干得漂亮！`,
     };
   }
   return {
     title: `Goal reached: ${goal.title.replace(/\s+/g, ' ').slice(0, 60)}`,
-    desp: `You saved **${formatMajor(goal.targetAmount, goal.currency)} ${goal.currency}** for “${escapeMd(goal.title)}”. Well done!`,
+    desp: `You saved **${moneyText(goal.targetAmount, goal.currency)}** for “${escapeMd(goal.title)}”. Well done!`,
   };
 }
 

@@ -1,7 +1,6 @@
-import { formatMajor } from '../lib/money';
 import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../planning/types';
 import { WEEKDAYS, type Weekday } from './config';
-import { escapeMd, type MessageLanguage } from './messages';
+import { escapeMd, moneyText, type MessageLanguage } from './messages';
 import type { NotifyMessage } from './types';
 
 /** How far ahead the weekly summary lists bills. */
@@ -91,16 +90,12 @@ const WORDS = {
   },
 } as const;
 
-function money(minor: number, currency: string): string {
-  return `${formatMajor(minor, currency)} ${currency}`;
-}
-
 function budgetLine(b: BudgetFigure, language: MessageLanguage): string {
   const words = WORDS[language];
   const available = b.amount + b.carried;
   const percent = available > 0 ? Math.round((b.spent / available) * 100) : b.spent > 0 ? 100 : 0;
-  const state = b.remaining < 0 ? words.over(money(-b.remaining, b.currency)) : words.left(money(b.remaining, b.currency));
-  return words.budgetLine(escapeMd(b.name), money(b.spent, b.currency), money(available, b.currency), percent, state);
+  const state = b.remaining < 0 ? words.over(moneyText(-b.remaining, b.currency)) : words.left(moneyText(b.remaining, b.currency));
+  return words.budgetLine(escapeMd(b.name), moneyText(b.spent, b.currency), moneyText(available, b.currency), percent, state);
 }
 
 function billLine(o: UpcomingOccurrence, language: MessageLanguage): string {
@@ -109,7 +104,7 @@ function billLine(o: UpcomingOccurrence, language: MessageLanguage): string {
   const weekday = words.weekday[WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]];
   const sign = o.type === 'income' ? '+' : '';
   const confirm = o.mode === 'confirm' ? words.toConfirm : '';
-  return `- ${words.date(weekday, m, d)}: ${escapeMd(o.name)}, ${sign}${money(o.amount, o.currency)}${confirm}`;
+  return `- ${words.date(weekday, m, d)}: ${escapeMd(o.name)}, ${sign}${moneyText(o.amount, o.currency)}${confirm}`;
 }
 
 /** The weekly summary: this month's budgets (spent against amount) and the bills of the coming days. */

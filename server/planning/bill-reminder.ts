@@ -1,5 +1,4 @@
-import { formatMajor } from '../lib/money';
-import { escapeMd, type MessageLanguage } from '../notify/messages';
+import { escapeMd, moneyText, type MessageLanguage } from '../notify/messages';
 import type { NotifyMessage } from '../notify/types';
 import type { UpcomingOccurrence } from './types';
 
@@ -8,7 +7,7 @@ import type { UpcomingOccurrence } from './types';
  * and whether it waits for a tap. Names are the person's own text (Markdown shows as typed).
  */
 export function billReminder(o: UpcomingOccurrence, language: MessageLanguage): NotifyMessage {
-  const amount = `${formatMajor(o.amount, o.currency)} ${o.currency}`;
+  const amount = moneyText(o.amount, o.currency);
   const name = o.name.replace(/\s+/g, ' ').slice(0, 60);
   const category = o.category ? escapeMd(o.category) : '';
   if (language === 'zh-CN') {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import { localTimeZone } from '../lib/calendar';
-import { formatMajor } from '../lib/money';
+import { moneyText } from '../notify/messages';
 import { alertLevel } from './budget-figures';
 import { monthOf } from './months';
 import type { BudgetFigure } from './types';
@@ -107,7 +107,7 @@ export class BudgetAlerts {
 }
 
 function message(figure: BudgetFigure, level: number, month: string, language: 'en' | 'zh-CN') {
-  const money = (minor: number) => `${formatMajor(minor, figure.currency)} ${figure.currency}`;
+  const money = (minor: number) => moneyText(minor, figure.currency);
   const texts = TEXTS[language];
   return {
     title: texts.title(figure.name, level),
