@@ -52,6 +52,8 @@ export const SettingsSchema = Type.Object({
       apiPerToken: Type.Integer({ minimum: 1, default: 1200 }),
       /** user.login / user.register attempts per minute from one address (loopback included). */
       authPerAddress: Type.Integer({ minimum: 1, default: 20 }),
+      /** Notices per minute one address may post to the inbox (/in/{inboxKey}), loopback included. */
+      inboxPerAddress: Type.Integer({ minimum: 1, default: 60 }),
       /** Loopback callers (this computer) skip the per-address /api limit; tokens still count. */
       exemptLoopback: Type.Boolean({ default: true }),
     },

@@ -101,6 +101,12 @@ export const LAN_ROUTES: readonly LanRoute[] = [
     needsLanApi: false,
     what: "The webhook as ntfy's JSON publishing takes it: {topic: appKey, message, …}. GET / stays the UI's.",
   },
+  {
+    methods: ['POST'],
+    shape: '/in/{inboxKey}',
+    needsLanApi: false,
+    what: 'Record-by-message inbox: a forwarded payment notice (text, JSON or form) becomes a draft record of the key\'s account (docs/import.md).',
+  },
   { methods: GET, shape: '/s/{code}', needsLanApi: false, what: 'Short link: redirects to its target.' },
   { methods: GET, shape: '/m/{token}', needsLanApi: false, what: 'Message page of a push (and /m/page.css, its stylesheet).' },
   { methods: '*', shape: '/api', needsLanApi: true, what: 'The JSON API: POST {action, params} (OPTIONS: CORS preflight).' },

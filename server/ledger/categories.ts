@@ -115,6 +115,12 @@ export class CategoryService {
    * The category a record gets when none is named: the default "Other" of the account (in its
    * language, wherever the person moved or renamed it), else one named Other, else ''.
    */
+  /** The name of one of the account's default categories (e.g. 'refund' → "Refund" / 退款), wherever it was renamed; undefined when it was deleted. */
+  async defaultCategoryName(userId: string, type: CategoryType, defaultKey: string): Promise<string | undefined> {
+    await this.list(userId, type); // seeds the defaults on first use
+    return (await this.all(userId)).find((d) => d.type === type && d.defaultKey === defaultKey)?.name;
+  }
+
   async fallbackName(userId: string, type: CategoryType): Promise<string> {
     await this.list(userId, type); // seeds the defaults on first use
     const other = (await this.all(userId)).find((d) => d.type === type && d.defaultKey === 'other');

@@ -2,7 +2,6 @@ import { normalizeMangoQuery, prepareQuery, type RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
 import type { RecordDoc } from './schema';
-import type { LedgerService } from './service';
 
 /** How long a user's import-key index stays in memory after their last import or preview. */
 export const IMPORT_INDEX_IDLE_MS = 10 * 60_000;
@@ -129,10 +128,10 @@ export class ImportKeyIndex {
   }
 }
 
-const importIndexes = new WeakMap<LedgerService, ImportKeyIndex>();
+const importIndexes = new WeakMap<object, ImportKeyIndex>();
 
-/** The import-key index of a ledger service (one per running server). */
-export function importKeyIndex(app: AppContext, service: LedgerService): ImportKeyIndex {
+/** The import-key index of a ledger service (one per running server; the service is only the key). */
+export function importKeyIndex(app: AppContext, service: object): ImportKeyIndex {
   let index = importIndexes.get(service);
   if (!index) {
     index = new ImportKeyIndex(app.db.collection<RecordDoc>('records'));

@@ -1,4 +1,5 @@
 import type { RxCollection } from 'rxdb';
+import { importedKeys, writeImportedRecords, type ImportedRecordsResult } from './statement-writes';
 import type { AppContext } from '../app-context';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
@@ -372,12 +373,38 @@ export class LedgerService {
   }
 
   /**
+   * Calls `listener` when a live income or expense record changes category (by the person here, a
+   * bulk edit, or by sync), with its description: the import rules suggest a rule from these.
+   */
+  watchCategoryChanges(listener: (change: { userId: string; type: 'income' | 'expense'; description: string; from: string; to: string }) => void): { unsubscribe(): void } {
+    return this.records.$.subscribe((event) => {
+      if (event.operation !== 'UPDATE') return;
+      const data = event as { documentData?: RecordDoc & { _deleted?: boolean }; previousDocumentData?: RecordDoc };
+      const doc = data.documentData;
+      const before = data.previousDocumentData;
+      if (!doc || !before || doc._deleted || doc.type === 'transfer' || doc.type !== before.type) return;
+      if (doc.category === before.category || !doc.description.trim()) return;
+      listener({ userId: doc.userId, type: doc.type, description: doc.description, from: before.category, to: doc.category });
+    });
+  }
+
+  /**
    * Expenses per category in consecutive periods (`bounds` ascending), converted to `currency` at
    * each record's date (spending.ts); computed once per change of the ledger. Budgets use it.
    */
   async expensesByPeriod(userId: string, currency: string, bounds: readonly number[]): Promise<ExpensesByPeriod> {
     const view = await this.views.get(userId);
     return view.memo(`expenses:${currency}:${bounds.join(',')}`, () => expensesByPeriod(view, currency, bounds));
+  }
+
+  /** Writes a statement import's records once per importKey (statement-writes.ts). */
+  writeImported(userId: string, docs: readonly RecordDoc[], newCategories: ReadonlyArray<{ type: 'income' | 'expense'; name: string }>, field: string): Promise<ImportedRecordsResult> {
+    return writeImportedRecords(this.app, this, userId, docs, newCategories, field);
+  }
+
+  /** The importKeys of the user's live records, for an import preview (kept current from the change stream). */
+  importedKeys(userId: string): Promise<{ has(key: string): boolean }> {
+    return importedKeys(this.app, this, userId);
   }
 
   /** How many of the user's records list this file among their attachments (files asks before deleting a file). */

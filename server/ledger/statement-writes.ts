@@ -1,0 +1,80 @@
+import type { AppContext } from '../app-context';
+import { newId } from '../lib/ids';
+import { importKeyIndex } from './import-keys';
+import { assertLedgerInRange } from './limits';
+import type { RecordDoc } from './schema';
+import type { CategoryService } from './categories';
+import type { LedgerViews } from './views';
+
+/** What the writer needs of the ledger service (not the class itself: the service delegates here). */
+interface LedgerWrites {
+  readonly views: LedgerViews;
+  readonly categories: CategoryService;
+  exclusive<T>(userId: string, task: () => Promise<T>): Promise<T>;
+}
+
+/** Records written per bulkInsert (one LevelDB batch, one fsync) by a statement import. */
+const WRITE_BATCH = 5000;
+
+export interface ImportedRecordsResult {
+  /** Records written, with their new ids, in the order given. */
+  created: RecordDoc[];
+  /** Records not written because a record with the same importKey is (now) in the ledger. */
+  alreadyImported: RecordDoc[];
+}
+
+/**
+ * Writes the records of a statement import (server/imports/) for one user, exactly once per
+ * importKey: under the user's write lock the importKeys are checked again (a sync or another import
+ * may have written some since the preview), the amounts and the balances they leave are checked to
+ * stay exact (limits.ts: the whole import is refused, nothing written), categories the import
+ * introduces are created, and the records go in 5,000 per fsynced batch. Imports describe what
+ * already happened, so the balance rule (2002) does not refuse them, as for accounting.importCsv.
+ */
+export async function writeImportedRecords(
+  app: AppContext,
+  service: LedgerWrites,
+  userId: string,
+  docs: readonly RecordDoc[],
+  newCategories: ReadonlyArray<{ type: 'income' | 'expense'; name: string }>,
+  field: string,
+): Promise<ImportedRecordsResult> {
+  return service.exclusive(userId, async () => {
+    const view = await service.views.get(userId);
+    const keys = await importKeyIndex(app, service).forUser(userId);
+    const now = app.clock.now();
+    const created: RecordDoc[] = [];
+    const alreadyImported: RecordDoc[] = [];
+    const seen = new Set<string>();
+    for (const doc of docs) {
+      if (doc.userId !== userId) throw new Error('an imported record of another user');
+      if (doc.importKey && (keys.has(doc.importKey) || seen.has(doc.importKey))) {
+        alreadyImported.push(doc);
+        continue;
+      }
+      if (doc.importKey) seen.add(doc.importKey);
+      created.push({ ...doc, id: newId(now), createdAt: now, updatedAt: now });
+    }
+    assertLedgerInRange(view, { records: created }, field);
+    if (created.length === 0) return { created, alreadyImported };
+    const existing = await service.categories.list(userId);
+    const known = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
+    for (const category of newCategories) {
+      const key = `${category.type}:${category.name.normalize('NFKC').toLowerCase()}`;
+      if (known.has(key)) continue;
+      known.add(key);
+      await service.categories.create(userId, category);
+    }
+    const records = app.db.collection<RecordDoc>('records');
+    for (let i = 0; i < created.length; i += WRITE_BATCH) {
+      const result = await records.bulkInsert(created.slice(i, i + WRITE_BATCH));
+      if (result.error.length > 0) throw new Error(`import write failed for ${result.error.length} records`);
+    }
+    return { created, alreadyImported };
+  });
+}
+
+/** The importKeys of the user's live records, kept current (import-keys.ts), for a preview's duplicate check. */
+export async function importedKeys(app: AppContext, service: LedgerWrites, userId: string): Promise<{ has(key: string): boolean }> {
+  return importKeyIndex(app, service).forUser(userId);
+}
