@@ -4,6 +4,7 @@ import { cataloguesOf, type Domain } from './domain';
 import { apiErrors } from './api/errors';
 import { commonErrors } from './lib/errors';
 import { filesDomain } from './files';
+import { importsDomain } from './imports';
 import { ledgerDomain } from './ledger';
 import { linksDomain } from './links';
 import { notifyDomain } from './notify';
@@ -27,6 +28,7 @@ const DOMAINS = [
   pushDomain,
   notifyDomain,
   planningDomain,
+  importsDomain,
   settingsDomain,
   syncDomain,
   appInfoDomain,

@@ -7,6 +7,7 @@
  * Then the CSV import (issue 15): a file of BENCH_IMPORT_ROWS rows (default 100,000; 0 skips it)
  * for a second user, sent in parts under the 1 MiB request limit like the UI does: preview, first
  * import, then the same file again (preview and import), which must create nothing.
+ * Then statement imports (issue 22, statement-bench.ts): an Alipay bill of 100,000 rows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from '../../serv
 import type { RecordDoc } from '../../server/ledger/schema';
 import { budgetBench } from './budget-bench';
 import { printSchedulerRows, schedulerBench } from './scheduler-bench';
+import { statementImportBench } from './statement-bench';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -200,6 +202,18 @@ async function main() {
       );
     }
     if (IMPORT_ROWS > 0) await importRows(url);
+    // Issue 22: statement imports (Alipay bill), bench/ledger/statement-bench.ts.
+    await statementImportBench(
+      (token, action, params) => call(url, token, action, params),
+      async (name) => {
+        const answer = await fetch(`${url}/api`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'user.register', params: { username: name, email: `${name}@example.com`, password: 'bench-password' } }),
+        }).then((r) => r.json() as Promise<{ data: { token: string } }>);
+        return answer.data.token;
+      },
+    );
     console.log(`\nRSS after the run: ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
   } finally {
     await server.close();

@@ -274,6 +274,7 @@ describe('LAN policy: the allow-list (middleware with a LAN caller)', () => {
       '/push',
       '/message',
       '/',
+      '/in/{inboxKey}',
       '/s/{code}',
       '/m/{token}',
       '/api',

@@ -1,0 +1,307 @@
+import iconv from 'iconv-lite';
+import {
+  cardTailOf,
+  cleanCell,
+  decodeText,
+  findHeaderRow,
+  isBlankFile,
+  isZeroAmount,
+  localDateTimeParser,
+  looksMisdecoded,
+  parseAmount,
+  csvRecords,
+  withoutCutUtf8Tail,
+  withoutPayee,
+  type CsvRecord,
+} from './shared';
+import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
+
+/**
+ * Alipay's bill export (支付宝交易明细), in the two layouts people have:
+ *
+ * - the PC web export (支付宝交易记录明细查询), GBK: `账号:[…]`, a `----交易记录明细列表----` line,
+ *   then `交易号, 商家订单号, 交易创建时间, 付款时间, 最近修改时间, 交易来源地, 类型, 交易对方, 商品名称,
+ *   金额（元）, 收/支, 交易状态, 服务费（元）, 成功退款（元）, 备注, 资金状态,`, every cell padded with
+ *   spaces, order numbers ending in a tab, a trailing comma; after the rows a dashed line and a
+ *   summary (`共X笔记录`, `已收入:…`, `导出时间:[…]`);
+ * - the app export (导出信息：… 电子客户回单), GBK or UTF-8: a block of totals and notes, a
+ *   `----…电子客户回单----` line, then `交易时间, 交易分类, 交易对方, 对方账号, 商品说明, 收/支, 金额,
+ *   收/付款方式, 交易状态, 交易订单号, 商家订单号, 备注,`.
+ *
+ * The header row is found by its column names (the block above it changes between versions) and
+ * columns are read by name; the rows end at a dashed line or a summary line. Per row:
+ * - date: 交易时间 (app); 付款时间, else 交易创建时间 (web: when the money moved; a closed order has no
+ *   付款时间), wall clock in `options.timeZone`;
+ * - direction (收/支): 支出 → expense, 收入 → income, 不计收支 / 其他 / empty → neutral; a refund
+ *   written as 不计收支 or without 收/支 is money coming back: income;
+ * - status (交易状态, else the web layout's 资金状态), checked in this order:
+ *     …关闭… (交易关闭, 已关闭)                                   → closed
+ *     …失败… (交易失败, 支付失败, 转账失败)                         → failed
+ *     等待… / 待… / …中 / 冻结… (等待付款, 等待确认收货, 处理中,
+ *       退款中, 冻结成功, 待支出)                                   → pending
+ *     退款成功, 退税成功, or 商品说明 starting with 退款-             → refund
+ *     解冻… (a hold released: nothing was paid)                     → closed
+ *     …成功, …完成, 已支付/已付款/已收款, 已收入, 已支出, 资金转移 (交易成功, 支付成功,
+ *       还款成功, 充值成功, 代付成功)                               → done
+ *     anything else                                                 → pending (shown, not booked as final)
+ * - refund originalId: the 交易订单号/交易号 of a refund is `<original>_<refund no>`; when it is
+ *   not, the latest earlier payment in the file with the same 商家订单号 (Taobao reuses it for
+ *   every step of one order). A fully refunded payment is itself 交易关闭 (closed): its refund
+ *   row carries the link so that the pipeline can tell;
+ * - description: 商品说明/商品名称 and 备注 (a non-zero 服务费 noted), without the payee;
+ * - method: 收/付款方式 (app only), cardTail from `(1234)` / `尾号1234` in it.
+ */
+
+type Field = 'time' | 'created' | 'paid' | 'category' | 'payee' | 'goods' | 'direction' | 'amount' | 'method' | 'status' | 'id' | 'merchantId' | 'note' | 'fundStatus' | 'fee';
+
+/** Header names (spaces removed, full-width parentheses made ASCII) → field. */
+const FIELDS: Record<string, Field> = {
+  交易时间: 'time',
+  交易创建时间: 'created',
+  付款时间: 'paid',
+  交易分类: 'category',
+  类型: 'category',
+  交易对方: 'payee',
+  商品说明: 'goods',
+  商品名称: 'goods',
+  '收/支': 'direction',
+  金额: 'amount',
+  '金额(元)': 'amount',
+  '收/付款方式': 'method',
+  交易状态: 'status',
+  交易订单号: 'id',
+  交易号: 'id',
+  商家订单号: 'merchantId',
+  商户订单号: 'merchantId',
+  备注: 'note',
+  资金状态: 'fundStatus',
+  '服务费(元)': 'fee',
+};
+
+/** What decoding must find (else the bytes are not GBK/UTF-8 read right), and what marks an Alipay file. */
+const EXPECTED_TEXT = /交易|支付宝/;
+const ALIPAY_MARK = /支付宝交易记录明细查询|支付宝（中国）网络技术有限公司|电子客户回单|支付宝账户/;
+/** An amount as Alipay writes it ('45.50'): taken as it is, without parseAmount's clean-up (a 100k-row file has 100k of them). */
+const PLAIN_AMOUNT = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+const amountOf = (text: string): string | null => (PLAIN_AMOUNT.test(text) ? text : (parseAmount(text)?.amount ?? null));
+const TRAILER = /^(?:-{3,}|共\d+笔记录|(?:已收入|待收入|已支出|待支出|导出时间)[:：])/;
+
+const REQUIRED: { field: Field; name: string }[] = [
+  { field: 'amount', name: '金额' },
+  { field: 'direction', name: '收/支' },
+  { field: 'status', name: '交易状态' },
+];
+
+/** Alipay's 收/支 → direction; null for anything else. */
+function directionOf(text: string): Direction | null {
+  if (text === '支出') return 'expense';
+  if (text === '收入') return 'income';
+  if (text === '' || text === '不计收支' || text === '其他') return 'neutral';
+  return null;
+}
+
+/** The status table at the top of this file. */
+export function alipayStatus(status: string, goods: string): LineStatus {
+  if (/关闭/.test(status)) return 'closed';
+  if (/失败/.test(status)) return 'failed';
+  if (/^(?:等待|待)|中$|^冻结/.test(status)) return 'pending';
+  if (/^退(?:款|税)成功$/.test(status) || goods.startsWith('退款-')) return 'refund';
+  if (/^解冻/.test(status)) return 'closed';
+  if (/成功|完成|^已(?:支付|付款|收款|收入|支出)$|^资金转移$/.test(status)) return 'done';
+  return 'pending';
+}
+
+/** Reads the bytes as Alipay text, or says why not: garbled text is 'encoding', other text 'notThisFormat'. */
+function decodeAlipay(bytes: Buffer): string {
+  if (bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50) {
+    throw new StatementError(
+      'notThisFormat',
+      'This is a spreadsheet (XLSX), not an Alipay bill: Alipay exports its bill as a CSV file (支付宝 → 我的 → 账单 → 开具交易流水证明 → 用于个人对账).',
+    );
+  }
+  const source = withoutCutUtf8Tail(bytes);
+  try {
+    return decodeText(source, EXPECTED_TEXT);
+  } catch (error) {
+    if (!(error instanceof StatementError) || error.kind !== 'encoding') throw error;
+    const loose = decodeText(source);
+    if (!loose.includes('\u0000') && looksMisdecoded(loose)) {
+      throw new StatementError(
+        'encoding',
+        'The file could not be read as an Alipay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Export the bill from Alipay again and import the file unchanged.',
+      );
+    }
+    throw new StatementError('notThisFormat', 'This is not an Alipay bill export (支付宝交易明细): it has none of its headings or columns.');
+  }
+}
+
+function parseAlipayText(text: string, timeZone: string): ParsedStatement {
+  // The first records are kept to find the header in; the rest are handled as they are read.
+  const records = csvRecords(text);
+  const head: CsvRecord[] = [];
+  while (head.length < 100) {
+    const next = records.next();
+    if (next.done) break;
+    head.push(next.value);
+  }
+  const header = findHeaderRow(head, FIELDS);
+  const isAlipay = ALIPAY_MARK.test(text.slice(0, 10_000));
+  if (header === null) {
+    if (isAlipay) {
+      throw new StatementError(
+        'missingColumns',
+        'This Alipay export has no table of transactions: no header row with the columns 交易时间 (or 交易创建时间), 金额, 收/支 and 交易状态 was found. Export the bill again without editing it.',
+      );
+    }
+    throw new StatementError('notThisFormat', 'This is not an Alipay bill export (支付宝交易明细): no header row with its columns (交易时间, 金额, 收/支, 交易状态) was found.');
+  }
+  const { columns } = header;
+  const names = (field: Field) => header.names[field] ?? field;
+  const missing = REQUIRED.filter(({ field }) => columns[field] === undefined).map(({ name }) => name);
+  if (columns.time === undefined && columns.created === undefined) missing.unshift('交易时间');
+  if (missing.length > 0) {
+    if (!isAlipay) {
+      throw new StatementError('notThisFormat', `This is not an Alipay bill export (支付宝交易明细): its header lacks the columns ${missing.join(', ')}.`);
+    }
+    throw new StatementError(
+      'missingColumns',
+      `This Alipay export lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: export the bill again without removing columns.`,
+    );
+  }
+
+  const parseDate = localDateTimeParser(timeZone);
+  const cell = (cells: string[], field: Field) => {
+    const index = columns[field];
+    return index === undefined ? '' : cleanCell(cells[index]);
+  };
+  const lines: StatementLine[] = [];
+  const invalid: InvalidLine[] = [];
+  const merchantIds: string[] = [];
+
+  const firstData = header.index + 1;
+  function* dataRecords(): Generator<CsvRecord, void, undefined> {
+    yield* head.slice(firstData);
+    yield* records;
+  }
+  for (const { line, cells, unterminated, unfinished } of dataRecords()) {
+    const first = cleanCell(cells[0]);
+    if (TRAILER.test(first)) break;
+    if (first === '' && cells.every((c) => cleanCell(c) === '')) continue;
+    const cutOff = unfinished && header.trailingDelimiter && cells.length === header.width;
+    if (unterminated || cells.length < header.width || cutOff) {
+      invalid.push({
+        line,
+        kind: 'badRow',
+        reason: `The row has ${cells.length} of the ${header.width} columns of the header (the file may be cut off here, or the row was edited).`,
+      });
+      continue;
+    }
+
+    const paid = columns.time === undefined ? parseDate(cell(cells, 'paid')) : null;
+    const dateColumn: Field = columns.time !== undefined ? 'time' : paid !== null ? 'paid' : 'created';
+    const dateText = cell(cells, dateColumn);
+    const date = paid ?? parseDate(dateText);
+    if (date === null) {
+      invalid.push({
+        line,
+        kind: dateText === '' ? 'missingField' : 'badDate',
+        reason: dateText === '' ? `The ${names(dateColumn)} cell is empty.` : `The ${names(dateColumn)} cell "${dateText}" is not a date and time (YYYY-MM-DD HH:mm:ss).`,
+      });
+      continue;
+    }
+    const amountText = cell(cells, 'amount');
+    const amount = amountOf(amountText);
+    if (amount === null) {
+      invalid.push({
+        line,
+        kind: amountText === '' ? 'missingField' : 'badAmount',
+        reason: amountText === '' ? `The ${names('amount')} cell is empty.` : `The ${names('amount')} cell "${amountText}" is not an amount.`,
+      });
+      continue;
+    }
+    const directionText = cell(cells, 'direction');
+    let direction = directionOf(directionText);
+    if (direction === null) {
+      invalid.push({ line, kind: 'badDirection', reason: `The ${names('direction')} cell "${directionText}" is not 收入, 支出 or 不计收支.` });
+      continue;
+    }
+
+    const goods = cell(cells, 'goods');
+    const status = alipayStatus(cell(cells, 'status') || cell(cells, 'fundStatus'), goods);
+    if (status === 'refund' && direction === 'neutral') direction = 'income';
+    const payee = cell(cells, 'payee');
+    const fee = amountOf(cell(cells, 'fee'));
+    const parts = [goods, cell(cells, 'note'), fee !== null && !isZeroAmount(fee) ? `服务费 ${fee}` : ''];
+    const description = withoutPayee([...new Set(parts.filter((part) => part !== ''))].join('; '), payee);
+    const method = cell(cells, 'method');
+    const category = cell(cells, 'category');
+    const externalId = cell(cells, 'id');
+    const entry: StatementLine = { line, date, amount, currency: 'CNY', direction, status, payee, description, externalId };
+    if (status === 'refund') {
+      const original = /^([^_*]+)[_*][^_*]+$/.exec(externalId);
+      if (original) entry.originalId = original[1];
+    }
+    if (method !== '') {
+      entry.method = method;
+      const tail = cardTailOf(method);
+      if (tail !== undefined) entry.cardTail = tail;
+    }
+    if (category !== '') entry.sourceCategory = category;
+    lines.push(entry);
+    merchantIds.push(cell(cells, 'merchantId'));
+  }
+
+  linkRefundsByMerchantOrder(lines, merchantIds);
+  const account = /账号[:：]\s*\[([^\]]*)\]/.exec(text.slice(0, 5000))?.[1] ?? /支付宝账户[:：]\s*\[?([^\],\r\n]+?)\]?\s*(?:,|\r?\n)/.exec(text.slice(0, 5000))?.[1];
+  const statement: ParsedStatement = { format: 'alipay', lines, invalid, currency: 'CNY' };
+  if (account !== undefined && account.trim() !== '') statement.account = account.trim();
+  return statement;
+}
+
+/**
+ * A refund whose own id does not name its payment: the latest payment at or before it with the
+ * same 商家订单号 (else the earliest after it), when that payment has an id.
+ */
+function linkRefundsByMerchantOrder(lines: StatementLine[], merchantIds: string[]): void {
+  const payments = new Map<string, StatementLine[]>();
+  lines.forEach((line, i) => {
+    if (line.status === 'refund' || merchantIds[i] === '' || line.externalId === '') return;
+    const list = payments.get(merchantIds[i]);
+    if (list) list.push(line);
+    else payments.set(merchantIds[i], [line]);
+  });
+  const sorted = new Set<StatementLine[]>();
+  lines.forEach((line, i) => {
+    if (line.status !== 'refund' || line.originalId !== undefined || merchantIds[i] === '') return;
+    const candidates = payments.get(merchantIds[i]);
+    if (!candidates) return;
+    if (!sorted.has(candidates)) {
+      candidates.sort((a, b) => a.date - b.date);
+      sorted.add(candidates);
+    }
+    // The first candidate after the refund, then one back: the latest at or before it.
+    let low = 0;
+    let high = candidates.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (candidates[mid].date <= line.date) low = mid + 1;
+      else high = mid;
+    }
+    line.originalId = candidates[Math.max(low - 1, 0)].externalId;
+  });
+}
+
+export const parseAlipay: StatementParser = (bytes, options) => {
+  if (isBlankFile(bytes)) {
+    throw new StatementError('empty', 'The file is empty: export the bill from Alipay again (支付宝 → 我的 → 账单 → 开具交易流水证明 → 用于个人对账).');
+  }
+  return parseAlipayText(decodeAlipay(bytes), options.timeZone);
+};
+
+/** The first 4 KB name Alipay's bill (its title, its receipt line) or its header row (交易号/交易订单号 with 商家订单号). */
+export const sniffAlipay: StatementSniffer = (bytes) => {
+  const head = bytes.subarray(0, 4096);
+  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some(
+    (text) => !text.includes('微信支付') && (ALIPAY_MARK.test(text) || /^\s*交易(?:订单)?号\s*,/m.test(text) || /交易(?:订单)?号[^\n]*商家订单号/.test(text)),
+  );
+};

@@ -1,0 +1,597 @@
+import { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import { CsvError, parse } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import { restoreCell } from '../../lib/spreadsheet-cells';
+import { cleanCell, decodeText, isZeroAmount, localDateTime, parseAmount } from './shared';
+import { StatementError, type CsvMapping, type InvalidLine, type StatementLine, type StatementParser } from './types';
+
+/**
+ * The generic CSV format: any bank's CSV export, read through a column mapping the person chose in
+ * the import wizard. describeCsv shows the wizard the header and a sample, guessMapping and
+ * guessDateFormat pre-fill the choices, and the pipeline saves the mapping per source under
+ * describeCsv's signature. Cells are text only: nothing is ever evaluated, and the apostrophe an
+ * export puts before formula-looking text (`'=…`) is dropped again (restoreCell).
+ */
+
+export type CsvDelimiter = ',' | ';' | '\t';
+type DateFormat = NonNullable<CsvMapping['dateFormat']>;
+type Encoding = NonNullable<CsvMapping['encoding']>;
+
+export interface CsvDescription {
+  /** The header row's cells, trimmed (index = the column index a mapping uses). */
+  headers: string[];
+  delimiter: CsvDelimiter;
+  /** The first 5 data rows (blank rows left out), cells trimmed. */
+  sample: string[][];
+  /** A stable id of this source's layout: sha256 of the normalised header cells, base64url, 24 characters. */
+  signature: string;
+}
+
+const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
+const DATE_FORMATS: readonly DateFormat[] = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'];
+const ENCODINGS: readonly Encoding[] = ['utf8', 'gbk', 'latin1'];
+const COLUMNS = ['date', 'amount', 'inflow', 'outflow', 'payee', 'description', 'externalId', 'currency', 'category'] as const;
+type Column = (typeof COLUMNS)[number];
+const LABELS: Partial<Record<Column, string>> = { inflow: 'money-in', outflow: 'money-out', externalId: 'transaction id' };
+const label = (column: Column) => LABELS[column] ?? column;
+
+/** The mapping after checking, with its defaults filled in. */
+interface Mapping extends CsvMapping {
+  dateFormat: DateFormat;
+  decimal: '.' | ',';
+  skipRows: number;
+}
+
+interface Row {
+  cells: string[];
+  /** 1-based line of the file where the row starts. */
+  line: number;
+}
+
+/** A row that cannot be read: becomes an InvalidLine. */
+class RowProblem extends Error {
+  constructor(
+    readonly kind: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+const badMapping = (message: string) => new StatementError('badMapping', message);
+
+function checkMapping(input: CsvMapping | undefined): Mapping {
+  // The mapping may come from saved JSON: check it as untyped data.
+  const raw: unknown = input;
+  if (typeof raw !== 'object' || raw === null || input === undefined) {
+    throw badMapping('The CSV format needs a column mapping: which column holds the date, and which the amount (or money in and money out).');
+  }
+  const fields = raw as Record<string, unknown>;
+  for (const column of COLUMNS) {
+    const value = fields[column];
+    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 0)) {
+      throw badMapping(`The ${label(column)} column must be a column index (0, 1, 2…), not ${JSON.stringify(value)}.`);
+    }
+  }
+  const mapping = input;
+  if (fields.date === undefined) throw badMapping('The mapping has no date column: choose the column that holds the date.');
+  const inOut = mapping.inflow !== undefined || mapping.outflow !== undefined;
+  if (mapping.amount === undefined && !inOut) {
+    throw badMapping('The mapping has no amount column: choose a signed amount column, or the columns for money in and money out.');
+  }
+  if (mapping.amount !== undefined && inOut) {
+    throw badMapping('The mapping has both a signed amount column and money-in/money-out columns: choose one of the two.');
+  }
+  const valueColumns = (['date', 'amount', 'inflow', 'outflow'] as const).filter((c) => mapping[c] !== undefined);
+  for (const [i, a] of valueColumns.entries()) {
+    const b = valueColumns.slice(i + 1).find((other) => mapping[other] === mapping[a]);
+    if (b) throw badMapping(`The ${label(a)} and the ${label(b)} cannot be the same column (index ${mapping[a] ?? ''}).`);
+  }
+  const oneOf = (name: string, value: unknown, allowed: readonly unknown[]) => {
+    if (value !== undefined && !allowed.includes(value)) {
+      throw badMapping(`The ${name} ${JSON.stringify(value)} is not one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}.`);
+    }
+  };
+  oneOf('date format', fields.dateFormat, DATE_FORMATS);
+  oneOf('decimal separator', fields.decimal, ['.', ',']);
+  oneOf('delimiter', fields.delimiter, DELIMITERS);
+  oneOf('encoding', fields.encoding, ENCODINGS);
+  oneOf('positiveIsExpense setting', fields.positiveIsExpense, [true, false]);
+  const skipRows = checkSkipRows(fields.skipRows);
+  return { ...mapping, dateFormat: mapping.dateFormat ?? 'YYYY-MM-DD', decimal: mapping.decimal ?? '.', skipRows };
+}
+
+function checkSkipRows(skipRows: unknown): number {
+  if (skipRows === undefined) return 0;
+  if (typeof skipRows !== 'number' || !Number.isInteger(skipRows) || skipRows < 0) {
+    throw badMapping(`The rows to skip before the header must be a whole number (0 or more), not ${JSON.stringify(skipRows)}.`);
+  }
+  return skipRows;
+}
+
+/** Every mapped column must exist in the header row: a saved mapping applied to a changed layout is refused, not guessed at. */
+function checkWidth(mapping: Mapping, headers: string[], delimiter: CsvDelimiter): void {
+  const beyond = COLUMNS.filter((c) => mapping[c] !== undefined && (mapping[c] ?? 0) >= headers.length);
+  if (beyond.length === 0) return;
+  const what = beyond.map((c) => `the ${label(c)} in column index ${mapping[c] ?? ''}`).join(' and ');
+  const shown = headers.map((h) => (h === '' ? '(blank)' : h)).join(' | ');
+  throw badMapping(
+    `The mapping expects ${what}, but the header row has only ${headers.length} column${headers.length === 1 ? '' : 's'} (${shown}) ` +
+      `when split at ${delimiter === '\t' ? 'tabs' : `'${delimiter}'`}. Check the delimiter and the rows to skip, or map the columns again.`,
+  );
+}
+
+// Text: decoding, lines to skip, delimiter
+
+/**
+ * True when bytes that are not UTF-8 look like a single-byte Western encoding (Windows-1252 /
+ * Latin-1): their non-ASCII bytes mostly stand alone ('Empf\xE4nger'), where GBK writes every
+ * Chinese character as a pair of high bytes.
+ */
+function looksSingleByte(bytes: Buffer): boolean {
+  let single = 0;
+  let multi = 0;
+  let run = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] >= 0x80) {
+      run++;
+      continue;
+    }
+    if (run === 1) single++;
+    else if (run > 1) multi++;
+    run = 0;
+  }
+  return single > multi;
+}
+
+function hasBom(bytes: Buffer): boolean {
+  return (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
+function decode(bytes: Buffer, encoding: Encoding | undefined): string {
+  let text: string;
+  if (encoding === 'utf8') {
+    const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+    if (!isUtf8(body)) {
+      throw new StatementError('encoding', 'The file is not UTF-8 text: choose the encoding the bank uses (often Windows-1252 / Latin-1 in Europe, GBK in China).');
+    }
+    text = body.toString('utf8');
+  } else if (encoding === 'gbk') text = iconv.decode(bytes, 'gb18030');
+  else if (encoding === 'latin1') text = iconv.decode(bytes, 'windows-1252');
+  else if (!hasBom(bytes) && !isUtf8(bytes) && looksSingleByte(bytes)) text = iconv.decode(bytes, 'windows-1252');
+  else text = decodeText(bytes);
+  if (text.includes('\u0000')) {
+    throw new StatementError(
+      'encoding',
+      'The file is not CSV text (it holds NUL bytes): it may be an Excel workbook or PDF, or UTF-16 text without a byte order mark. Export it as CSV again.',
+    );
+  }
+  return text;
+}
+
+interface Prepared {
+  /** The text after the rows to skip, with '\n' line ends. */
+  body: string;
+  delimiter: CsvDelimiter;
+  skipRows: number;
+}
+
+function prepare(bytes: Buffer, skipRows: number, delimiter: CsvDelimiter | undefined, encoding: Encoding | undefined): Prepared {
+  if (bytes.length === 0) throw new StatementError('empty', 'The file is empty.');
+  // One line end for csv-parse and for line numbers; a quoted cell's CRLF becomes '\n' too.
+  const text = decode(bytes, encoding).replace(/\r\n?/g, '\n');
+  if (text.trim() === '') throw new StatementError('empty', 'The file is empty.');
+  let start = 0;
+  for (let i = 0; i < skipRows; i++) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) {
+      start = text.length;
+      break;
+    }
+    start = end + 1;
+  }
+  const body = text.slice(start);
+  if (body.trim() === '') throw new StatementError('empty', `The file has nothing after the ${skipRows} line${skipRows === 1 ? '' : 's'} to skip.`);
+  return { body, delimiter: delimiter ?? detectDelimiter(body), skipRows };
+}
+
+/** Counts of each delimiter outside quotes in the record starting at `from`, and where it ends. */
+function scanRecord(text: string, from: number): { counts: Record<CsvDelimiter, number>; end: number; blank: boolean } {
+  const counts: Record<CsvDelimiter, number> = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  let blank = true;
+  let i = from;
+  for (; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === '\n') break;
+    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
+    if (blank && ch.trim() !== '') blank = false;
+  }
+  return { counts, end: i + 1, blank };
+}
+
+/**
+ * The delimiter of the header line: the one of ',', ';' and tab found most often outside quotes.
+ * A tie is broken by the next 5 rows (the delimiter whose count they repeat most), then by the
+ * order ',' ';' tab. A header with none of them is one column, read with ','.
+ */
+function detectDelimiter(body: string): CsvDelimiter {
+  const records: Record<CsvDelimiter, number>[] = [];
+  for (let pos = 0; pos < body.length && records.length < 6;) {
+    const record = scanRecord(body, pos);
+    if (!record.blank) records.push(record.counts);
+    pos = record.end;
+  }
+  const header = records.at(0);
+  const rest = records.slice(1);
+  if (header === undefined) return ',';
+  const consistency = (d: CsvDelimiter) => rest.filter((counts) => counts[d] === header[d]).length;
+  let best: CsvDelimiter = ',';
+  for (const d of DELIMITERS) {
+    if (header[d] > header[best] || (header[d] === header[best] && header[d] > 0 && consistency(d) > consistency(best))) best = d;
+  }
+  return best;
+}
+
+function readCell(text: string): string {
+  return restoreCell(cleanCell(text));
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The rows of the body (blank rows left out), each with the file line it starts on. */
+function readRows(prepared: Prepared, limit?: number): Row[] {
+  const rows: Row[] = [];
+  let lastLine = prepared.skipRows;
+  try {
+    parse(prepared.body, {
+      delimiter: prepared.delimiter,
+      relax_column_count: true,
+      // A stray quote inside an unquoted cell (`Joe's "Diner"`) is text, not an error.
+      relax_quotes: true,
+      skip_empty_lines: true,
+      to: limit,
+      on_record: (record: string[], context) => {
+        // context.lines: the line the record ends on; a quoted cell's line breaks moved it down.
+        lastLine = prepared.skipRows + context.lines;
+        const cells = record.map(readCell);
+        if (cells.every((cell) => cell === '')) return null;
+        let inner = 0;
+        for (const cell of record) inner += countNewlines(cell);
+        rows.push({ cells, line: lastLine - inner });
+        return null;
+      },
+    });
+  } catch (error) {
+    if (error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED') {
+      throw new StatementError(
+        'truncated',
+        `The file ends inside a quoted cell that opens after line ${lastLine}: it looks cut off. Download the export again and import the whole file.`,
+      );
+    }
+    if (error instanceof CsvError) throw new StatementError('notThisFormat', `The file could not be read as CSV: ${error.message}`);
+    throw error;
+  }
+  return rows;
+}
+
+// Cells: dates, amounts, currencies
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** 'Jan', 'Sept', 'December' → 1–12; 0 when not an English month name. */
+function monthNumber(name: string): number {
+  const lower = name.toLowerCase();
+  if (lower.length < 3) return 0;
+  const index = MONTHS.findIndex((month) => month.startsWith(lower) || (lower === 'sept' && month === 'september'));
+  return index + 1;
+}
+
+function fullYear(text: string): number {
+  const year = Number(text);
+  if (text.length !== 2) return year;
+  return year < 70 ? 2000 + year : 1900 + year;
+}
+
+const TIME = /^(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:\s*([ap])\.?m\.?)?(?:\s*(Z|[+-]\d{2}(?::?\d{2})?))?)?\s*$/i;
+
+/** Year, month, day (by the format) and the rest of the cell, or null when the date part does not match the format. */
+function dateParts(text: string, format: DateFormat): { y: number; m: number; d: number; rest: string } | null {
+  let match: RegExpExecArray | null;
+  const done = (y: number, m: number, d: number) => ({ y, m, d, rest: text.slice(match?.[0].length ?? 0) });
+  switch (format) {
+    case 'YYYY-MM-DD':
+      if ((match = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)/.exec(text))) return done(Number(match[1]), Number(match[3]), Number(match[4]));
+      if ((match = /^(\d{4})(\d{2})(\d{2})(?!\d)/.exec(text))) return done(Number(match[1]), Number(match[2]), Number(match[3]));
+      if ((match = /^(\d{4})年(\d{1,2})月(\d{1,2})日?/.exec(text))) return done(Number(match[1]), Number(match[2]), Number(match[3]));
+      return null;
+    case 'DD.MM.YYYY':
+      if ((match = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[3]), Number(match[2]), Number(match[1]));
+      return null;
+    case 'DD/MM/YYYY':
+      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[4]), Number(match[3]), Number(match[1]));
+      // '13 Jun 2025', '13-Jun-25' (UK exports)
+      if ((match = /^(\d{1,2})[\s-]([A-Za-z]{3,9})\.?[\s-](\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[3]), monthNumber(match[2]), Number(match[1]));
+      return null;
+    case 'MM/DD/YYYY':
+      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[4]), Number(match[1]), Number(match[3]));
+      // 'Jun 13, 2025'
+      if ((match = /^([A-Za-z]{3,9})\.?\s(\d{1,2}),?\s(\d{4})(?!\d)/.exec(text))) return done(Number(match[3]), monthNumber(match[1]), Number(match[2]));
+      return null;
+  }
+}
+
+const midnights = new Map<string, number | null>();
+
+/**
+ * localDateTime with the day's midnight remembered: a statement has few distinct days, and the
+ * zone lookup is most of the time of reading a row (100k rows: ~1.6 s → a few ms).
+ */
+function cachedDateTime(year: number, month: number, day: number, timeZone: string, hour: number, minute: number, second: number): number | null {
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  const key = `${timeZone} ${year}-${month}-${day}`;
+  let midnight = midnights.get(key);
+  if (midnight === undefined) {
+    if (midnights.size >= 10_000) midnights.clear();
+    midnight = localDateTime(year, month, day, timeZone);
+    midnights.set(key, midnight);
+  }
+  return midnight === null ? null : midnight + ((hour * 60 + minute) * 60 + Math.min(second, 59)) * 1000;
+}
+
+/** A date cell in `format`, optionally followed by a time (24-hour or am/pm) and a UTC offset → ms, or null. */
+export function parseCsvDate(cell: string, format: DateFormat, timeZone: string): number | null {
+  const text = cell.trim();
+  const parts = dateParts(text, format);
+  if (!parts) return null;
+  const time = TIME.exec(parts.rest);
+  if (!time) return null;
+  let hour = Number(time[1] || 0);
+  if (time[4]) {
+    if (hour < 1 || hour > 12) return null;
+    hour = (hour % 12) + (time[4].toLowerCase() === 'p' ? 12 : 0);
+  }
+  const minute = Number(time[2] || 0);
+  const second = Number(time[3] || 0);
+  const zone = time[5];
+  if (!zone) return cachedDateTime(parts.y, parts.m, parts.d, timeZone, hour, minute, second);
+  const utc = cachedDateTime(parts.y, parts.m, parts.d, 'UTC', hour, minute, second);
+  if (utc === null) return null;
+  if (zone.toUpperCase() === 'Z') return utc;
+  const offset = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
+  if (!offset) return null;
+  const minutes = Number(offset[2]) * 60 + Number(offset[3] || 0);
+  return utc - (offset[1] === '-' ? -minutes : minutes) * 60_000;
+}
+
+/**
+ * The date format that reads the most of `samples` (the date column's first cells, e.g. from
+ * describeCsv), or undefined when none reads them or the day-first and month-first readings tie
+ * ('05/01/2024' alone could be either: the person has to choose).
+ */
+export function guessDateFormat(samples: string[]): CsvMapping['dateFormat'] {
+  const cells = samples.map((s) => readCell(s)).filter((s) => s !== '');
+  let best: DateFormat[] = [];
+  let bestCount = 0;
+  for (const format of DATE_FORMATS) {
+    const count = cells.filter((cell) => parseCsvDate(cell, format, 'UTC') !== null).length;
+    if (count > bestCount) [best, bestCount] = [[format], count];
+    else if (count === bestCount && count > 0) best.push(format);
+  }
+  return best.length === 1 ? best[0] : undefined;
+}
+
+/** A cell that says "nothing here": empty, '-', '—', '/'. */
+const PLACEHOLDER = /^[-–—/]*$/;
+
+/** An amount cell → { amount, negative }; a RowProblem when it is not a number in the file's decimal style. */
+function readAmount(cell: string, decimal: '.' | ',', column: string): { amount: string; negative: boolean } {
+  // A separator and 1–2 final digits is a decimal separator: '12,50' is refused here, not read as 1250.
+  if (decimal === '.' && /,\d{1,2}\D*$/.test(cell)) {
+    throw new RowProblem('badAmount', `'${cell}' in ${column} is written with ',' as the decimal separator: set the decimal separator to ','.`);
+  }
+  if (decimal === ',' && /\.\d{1,2}\D*$/.test(cell)) {
+    throw new RowProblem('badAmount', `'${cell}' in ${column} is written with '.' as the decimal separator: set the decimal separator to '.'.`);
+  }
+  const parsed = parseAmount(cell, decimal);
+  if (!parsed) throw new RowProblem('badAmount', `'${cell}' in ${column} is not an amount.`);
+  return parsed;
+}
+
+/** Currency names and signs Chinese and European exports write instead of a code. */
+const CURRENCY_NAMES = new Map(
+  ['人民币 CNY', 'RMB CNY', '美元 USD', 'US$ USD', '欧元 EUR', '€ EUR', '英镑 GBP', '£ GBP', '港币 HKD', '港元 HKD', '日元 JPY'].map((p) => p.split(' ') as [string, string]),
+);
+
+function readCurrency(cell: string, column: string): string | undefined {
+  if (cell === '') return undefined;
+  const upper = cell.toUpperCase();
+  if (/^[A-Z]{3}$/.test(upper)) return upper === 'RMB' ? 'CNY' : upper;
+  const named = CURRENCY_NAMES.get(upper);
+  if (named) return named;
+  throw new RowProblem('badRow', `The currency '${cell}' in ${column} is not a currency code such as EUR or USD.`);
+}
+
+// Rows
+
+function readRow(row: Row, m: Mapping, headers: string[], timeZone: string): StatementLine {
+  const name = (index: number) => (headers[index] ? `'${headers[index]}'` : `column ${index + 1}`);
+  const cells = row.cells;
+  const short = (index: number, what: string) =>
+    new RowProblem(
+      'badRow',
+      `The row has ${cells.length} cell${cells.length === 1 ? '' : 's'}, but the ${what} is in ${name(index)} (cell ${index + 1}): the row is cut short or has another layout.`,
+    );
+  if (m.date >= cells.length) throw short(m.date, 'date');
+
+  const dateCell = cells[m.date];
+  if (dateCell === '') throw new RowProblem('missingField', `The date cell (${name(m.date)}) is empty.`);
+  const date = parseCsvDate(dateCell, m.dateFormat, timeZone);
+  if (date === null) throw new RowProblem('badDate', `'${dateCell}' in ${name(m.date)} is not a date in the ${m.dateFormat} format.`);
+
+  let amount: string;
+  let direction: 'income' | 'expense';
+  if (m.amount !== undefined) {
+    if (m.amount >= cells.length) throw short(m.amount, 'amount');
+    const cell = cells[m.amount];
+    if (PLACEHOLDER.test(cell)) throw new RowProblem('missingField', `The amount cell (${name(m.amount)}) is empty.`);
+    const parsed = readAmount(cell, m.decimal, name(m.amount));
+    if (isZeroAmount(parsed.amount)) throw new RowProblem('badAmount', `The amount '${cell}' in ${name(m.amount)} is zero.`);
+    amount = parsed.amount;
+    direction = parsed.negative !== (m.positiveIsExpense ?? false) ? 'expense' : 'income';
+  } else {
+    const sides = ([m.inflow, m.outflow] as const).filter((index) => index !== undefined);
+    if (sides.every((index) => index >= cells.length)) throw short(Math.min(...sides), 'money-in / money-out amount');
+    // The column decides the direction; a minus sign some banks print in their debit column does not flip it.
+    const side = (index: number | undefined) => {
+      const cell = index === undefined ? '' : (cells[index] ?? '');
+      if (index === undefined || PLACEHOLDER.test(cell)) return undefined;
+      const parsed = readAmount(cell, m.decimal, name(index));
+      return { cell, index, amount: parsed.amount, zero: isZeroAmount(parsed.amount) };
+    };
+    const inflow = side(m.inflow);
+    const outflow = side(m.outflow);
+    if (inflow && outflow && !inflow.zero && !outflow.zero) {
+      throw new RowProblem(
+        'badAmount',
+        `Both money in ('${inflow.cell}' in ${name(inflow.index)}) and money out ('${outflow.cell}' in ${name(outflow.index)}) are filled: a row must have one of them.`,
+      );
+    }
+    if (inflow && !inflow.zero) {
+      amount = inflow.amount;
+      direction = 'income';
+    } else if (outflow && !outflow.zero) {
+      amount = outflow.amount;
+      direction = 'expense';
+    } else if (inflow || outflow) {
+      const zeros = [inflow, outflow].flatMap((s) => (s ? [`'${s.cell}' in ${name(s.index)}`] : []));
+      throw new RowProblem('badAmount', `The amount is zero (${zeros.join(', ')}).`);
+    } else throw new RowProblem('missingField', 'Both money in and money out are empty.');
+  }
+
+  const text = (index: number | undefined) => (index === undefined ? '' : (cells[index] ?? ''));
+  const [payee, description, category] = [text(m.payee), text(m.description), text(m.category)];
+  const line: StatementLine = {
+    line: row.line,
+    date,
+    amount,
+    direction,
+    status: 'done',
+    payee,
+    description: description === payee ? '' : description,
+    externalId: text(m.externalId),
+  };
+  const currency = m.currency === undefined ? undefined : readCurrency(text(m.currency), name(m.currency));
+  if (currency) line.currency = currency;
+  if (category) line.sourceCategory = category;
+  return line;
+}
+
+/** The generic CSV format, read through `options.mapping`. */
+export const parseMappedCsv: StatementParser = (bytes, options) => {
+  const mapping = checkMapping(options.mapping);
+  const prepared = prepare(bytes, mapping.skipRows, mapping.delimiter, mapping.encoding);
+  const rows = readRows(prepared);
+  const header = rows.at(0);
+  if (header === undefined) throw new StatementError('empty', 'The file has no header row.');
+  checkWidth(mapping, header.cells, prepared.delimiter);
+  if (rows.length === 1) throw new StatementError('empty', 'The file has a header row but no transactions.');
+  const lines: StatementLine[] = [];
+  const invalid: InvalidLine[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i];
+    try {
+      lines.push(readRow(row, mapping, header.cells, options.timeZone));
+    } catch (error) {
+      if (!(error instanceof RowProblem)) throw error;
+      invalid.push({ line: row.line, kind: error.kind, reason: error.reason });
+    }
+  }
+  const currencies = new Set(lines.map((l) => l.currency));
+  const [only] = currencies;
+  return { format: 'csv', lines, invalid, ...(currencies.size === 1 && only !== undefined ? { currency: only } : {}) };
+};
+
+// The wizard's mapping step
+
+/** A layout's id: the header cells, trimmed, NFKC, lower case, inner spaces collapsed, trailing blank cells dropped. */
+function layoutSignature(headers: string[]): string {
+  const cells = headers.map((h) => h.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim());
+  while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+  return createHash('sha256').update(cells.join('\u001f')).digest('base64url').slice(0, 24);
+}
+
+/** The header, delimiter and first rows of a CSV file, for the wizard's mapping step (the same decoding and splitting as parseMappedCsv). */
+export function describeCsv(bytes: Buffer, options: { skipRows?: number; delimiter?: CsvDelimiter; encoding?: Encoding } = {}): CsvDescription {
+  const prepared = prepare(bytes, checkSkipRows(options.skipRows), options.delimiter, options.encoding);
+  const rows = readRows(prepared, 64);
+  const header = rows.at(0);
+  if (header === undefined) throw new StatementError('empty', 'The file has no header row.');
+  return { headers: header.cells, delimiter: prepared.delimiter, sample: rows.slice(1, 6).map((r) => r.cells), signature: layoutSignature(header.cells) };
+}
+
+const UMLAUTS: Record<string, string | undefined> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
+
+/** A header cell for matching: lower case, umlauts as ae/oe/ue, other accents dropped, spaces collapsed. */
+function headerKey(header: string): string {
+  return readCell(header)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[äöüß]/g, (c) => UMLAUTS[c] ?? c)
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*:$/, '');
+}
+
+/** '(EUR)', '(元)', '[GBP]' after a header name. */
+const UNIT = String.raw`(?:\s*[([](?:[a-z]{3}|[€$£¥]|元|人民币)[)\]])?`;
+
+/** Per column, header names from the most to the least telling; a tier applies only to columns no earlier tier took. */
+const HEADER_NAMES = [
+  String.raw`date=(?:transaction|trans\.?|txn|booking|operation) date|buchungstag|buchungsdatum|date(?: de l'?operation| operation| de transaction)?|datum|fecha(?: (?:de )?operacion)?|交易日期|交易时间|记账日期|交易日|日期`,
+  String.raw`date=post(?:ed|ing)? date|date posted|value date|valutadatum|wertstellung|date de valeur|fecha valor`,
+  String.raw`amount=amount|transaction amount|betrag|umsatz|montant|importe|bedrag|金额|交易金额|发生额|debit\/credit|credit\/debit`,
+  String.raw`inflow=credits?|credit amount|deposits?|paid in|money in|in|haben|eingang|gutschrift|recettes?|abonos?|ingresos?|收入|收入金额|存入|存入金额|贷方金额|贷方发生额|(?:交易|记账)金额\(收入\)`,
+  String.raw`outflow=debits?|debit amount|withdrawals?|paid out|money out|out|soll|ausgang|belastung|depenses?|cargos?|gastos?|支出|支出金额|支取|支取金额|借方金额|借方发生额|(?:交易|记账)金额\(支出\)`,
+  String.raw`externalId=transaction (?:id|number|reference)|reference (?:number|no\.?)|ref\.? no\.?|id|fitid|transaktions-?id|transaktionsnummer|numero de transaction|transactie ?id|流水号|交易流水号|交易单号|交易号|凭证号`,
+  String.raw`currency=currency|ccy|curr|waehrung|devise|monnaie|moneda|divisa|munt|币种|货币|交易币种|记账币种|币别`,
+  String.raw`category=categor(?:y|ie|ia)|kategorie|分类|类别|交易分类`,
+  String.raw`payee=payee|payee name|merchant|merchant name|beneficiary|counterparty|counterparty name|recipient`,
+  String.raw`payee=(?:auftraggeber ?\/ ?)?(?:empfaenger|beguenstigter|zahlungsempfaenger)(?: ?\/ ?zahlungspflichtiger)?|(?:name )?zahlungsbeteiligter|beneficiaire|tiers|beneficiario|ordenante|tegenpartij|naam tegenpartij|naam ?\/ ?omschrijving|name|naam|对方|交易对方|对方户名|对方名称|对方账户名|商户名称|收\/付款方`,
+  String.raw`description=memo|verwendungszweck|notes?|reference|remarks?|details|narrative|mitteilung|communication|commentaire|referencia|observaciones|mededelingen|摘要|备注|附言|用途|交易摘要|交易详情`,
+  String.raw`payee=description|merchant\/description|libelle|concepto|omschrijving|beschreibung`,
+  String.raw`description=description|transaction description|buchungstext|libelle|concepto|omschrijving|beschreibung`,
+  String.raw`category=transaction type|type|交易类型`,
+].map((tier): [Column, RegExp] => {
+  const at = tier.indexOf('=');
+  const column = COLUMNS.find((c) => c === tier.slice(0, at));
+  if (column === undefined) throw new Error(`No such column: ${tier}`);
+  return [column, new RegExp(`^(?:${tier.slice(at + 1)})${UNIT}$`)];
+});
+
+/**
+ * A first mapping from the header names of common bank exports (English, German, French,
+ * Spanish, Dutch, Chinese). Only columns it recognises are set; a signed amount column wins over
+ * money-in/money-out columns. The date format cannot be told from a header: see guessDateFormat.
+ */
+export function guessMapping(headers: string[]): Partial<CsvMapping> {
+  const keys = headers.map(headerKey);
+  const taken = new Set<number>();
+  const mapping: Partial<CsvMapping> = {};
+  for (const [column, pattern] of HEADER_NAMES) {
+    if (mapping[column] !== undefined) continue;
+    if ((column === 'inflow' || column === 'outflow') && mapping.amount !== undefined) continue;
+    const index = keys.findIndex((key, i) => !taken.has(i) && pattern.test(key));
+    if (index < 0) continue;
+    mapping[column] = index;
+    taken.add(index);
+  }
+  return mapping;
+}

@@ -1,0 +1,374 @@
+import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
+import iconv from 'iconv-lite';
+import { InvalidInputError, readSheet } from 'read-excel-file/node';
+import {
+  cardTailOf,
+  cleanCell,
+  decodeText,
+  findHeaderRow,
+  isBlankFile,
+  localDateTimeParser,
+  looksMisdecoded,
+  parseAmount,
+  readCsvRecords,
+  withoutCutUtf8Tail,
+  withoutPayee,
+  type CsvRecord,
+} from './shared';
+import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
+
+/**
+ * WeChat Pay's bill export (微信支付账单明细), as CSV (UTF-8 with a BOM; GBK when someone re-saved
+ * it in Excel) or XLSX (recent exports; the same layout in the first sheet). A block of titles
+ * and totals (`微信昵称：[…]`, `共N笔记录`, `收入：…`, `中性交易：…`, notes), a
+ * `----微信支付账单明细列表----` line, then `交易时间, 交易类型, 交易对方, 商品, 收/支, 金额(元),
+ * 支付方式, 当前状态, 交易单号, 商户单号, 备注`. The header row is found by its column names.
+ *
+ * Direction (收/支): 支出 → expense, 收入 → income, `/` (中性交易: 零钱充值, 零钱提现, 信用卡还款,
+ * 转入零钱通, 理财通…) → neutral; a refund row without 收入 is still money coming back: income.
+ *
+ * A refund row is one whose 交易类型 ends in 退款 (`美团平台商户-退款`, `微信红包-退款`, `退款`),
+ * or an income row whose 当前状态 is 退款成功/已退款. Status (当前状态), checked in this order:
+ *   refund row, …失败…                                  → failed
+ *   refund row, 等待…/待…/…中                           → pending
+ *   refund row, anything else (已全额退款, 已退款, 退款成功) → refund (originalId: see below)
+ *   …失败… (支付失败, 提现失败，已退回零钱)              → failed
+ *   已全额退款 (a payment or a receipt given back in full) → closed: no money moved, net
+ *   已退款(￥5.00) / 已退款（￥5.00） / 已部分退款 / 已退款  → done: the payment stands; its refund is
+ *                                                         its own refund row
+ *   …退还… / 已退回 / …关闭… / 已撤销 / 已取消 / 已过期
+ *     (对方已退还, 已退还: a transfer or red packet that came back) → closed
+ *   等待… / 待… / …中 (等待确认收货, 待支付, 处理中)       → pending
+ *   …成功 / …完成 / 已到账 / 已收钱 / 已收款 / 已转账 / 已存入零钱 / 已支付 / 已扣款
+ *     (支付成功, 已转账, 已收钱, 已存入零钱, 朋友已收钱, 对方已收钱, 充值完成, 充值成功,
+ *     提现已到账, 还款成功)                                 → done
+ *   anything else                                          → pending (shown, not booked as final)
+ *
+ * A refund's originalId: the 交易单号 of the payment in the file with the same 商户单号; else of the
+ * one payment to the same 交易对方, at or before the refund, marked refunded (已全额退款 for the
+ * same amount, 已退款(￥x) for x, or 已退款/已部分退款 for at least the refund). Without either
+ * the refund has no originalId.
+ *
+ * Amounts: `¥18.00`, `"¥1,234.00"`, or `?18.00` in a copy re-saved as GBK (which cannot hold '¥').
+ * XLSX cells may be text or typed: a date cell (read as a Date whose UTC fields are the wall
+ * clock written) or text, an amount as a number or as `¥18.00`.
+ */
+
+type Field = 'time' | 'category' | 'payee' | 'goods' | 'direction' | 'amount' | 'method' | 'status' | 'id' | 'merchantId' | 'note';
+
+const FIELDS: Record<string, Field> = {
+  交易时间: 'time',
+  交易类型: 'category',
+  交易对方: 'payee',
+  商品: 'goods',
+  商品说明: 'goods',
+  '收/支': 'direction',
+  '金额(元)': 'amount',
+  金额: 'amount',
+  支付方式: 'method',
+  当前状态: 'status',
+  交易单号: 'id',
+  商户单号: 'merchantId',
+  备注: 'note',
+};
+
+const REQUIRED: { field: Field; name: string }[] = [
+  { field: 'time', name: '交易时间' },
+  { field: 'direction', name: '收/支' },
+  { field: 'amount', name: '金额(元)' },
+  { field: 'status', name: '当前状态' },
+];
+
+const EXPECTED_TEXT = /交易|微信/;
+const WECHAT_MARK = /微信支付账单明细|微信昵称[:：]/;
+const TRAILER = /^-{3,}/;
+
+function directionOf(text: string): Direction | null {
+  if (text === '支出') return 'expense';
+  if (text === '收入') return 'income';
+  if (text === '' || text === '不计收支' || text === '中性交易') return 'neutral';
+  return null;
+}
+
+const isRefundRow = (category: string, status: string, direction: Direction) => /退款$/.test(category) || (direction === 'income' && /^(?:退款成功|已退款)$/.test(status));
+
+/** The status table at the top of this file. */
+export function wechatStatus(status: string, refundRow: boolean): LineStatus {
+  const pending = /^(?:等待|待)|中$/.test(status);
+  if (refundRow) return /失败/.test(status) ? 'failed' : pending ? 'pending' : 'refund';
+  if (/失败/.test(status)) return 'failed';
+  if (/全额退款/.test(status)) return 'closed';
+  if (/^已(?:部分)?退款/.test(status)) return 'done';
+  if (/退还|已退回|关闭|^已撤销$|^已取消$|^已过期$/.test(status)) return 'closed';
+  if (pending) return 'pending';
+  if (/成功|完成|已到账|已收钱|已收款|已转账|已存入|^已支付$|^已扣款$/.test(status)) return 'done';
+  return 'pending';
+}
+
+/** A table row of the file: its cells as text, its 1-based line (CSV) or row (XLSX). */
+type Row = CsvRecord;
+
+interface Extra {
+  merchantId: string;
+  /** What 当前状态 says was refunded of a payment: all of it, an amount, some (how much unsaid), or nothing. */
+  refunded: 'all' | 'some' | 'none' | { amount: string };
+}
+
+function parseRows(rows: Row[], timeZone: string, isWechat: boolean): ParsedStatement {
+  const header = findHeaderRow(rows, FIELDS);
+  if (header === null) {
+    if (isWechat) {
+      throw new StatementError(
+        'missingColumns',
+        'This WeChat Pay export has no table of transactions: no header row with the columns 交易时间, 收/支, 金额(元) and 当前状态 was found. Export the bill again without editing it.',
+      );
+    }
+    throw new StatementError(
+      'notThisFormat',
+      'This is not a WeChat Pay bill export (微信支付账单明细): no header row with its columns (交易时间, 收/支, 金额(元), 当前状态) was found.',
+    );
+  }
+  const { columns } = header;
+  const names = (field: Field) => header.names[field] ?? field;
+  const missing = REQUIRED.filter(({ field }) => columns[field] === undefined).map(({ name }) => name);
+  if (missing.length > 0) {
+    if (!isWechat) {
+      throw new StatementError('notThisFormat', `This is not a WeChat Pay bill export (微信支付账单明细): its header lacks the columns ${missing.join(', ')}.`);
+    }
+    throw new StatementError(
+      'missingColumns',
+      `This WeChat Pay export lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: export the bill again without removing columns.`,
+    );
+  }
+
+  const parseDate = localDateTimeParser(timeZone);
+  const cell = (cells: string[], field: Field) => {
+    const index = columns[field];
+    return index === undefined ? '' : cleanCell(cells[index]);
+  };
+  const lines: StatementLine[] = [];
+  const extras: Extra[] = [];
+  const invalid: InvalidLine[] = [];
+  for (let r = header.index + 1; r < rows.length; r++) {
+    const { line, cells, unterminated, unfinished } = rows[r];
+    const first = cleanCell(cells[0]);
+    if (TRAILER.test(first)) break;
+    if (first === '' && cells.every((c) => cleanCell(c) === '')) continue;
+    const cutOff = unfinished && header.trailingDelimiter && cells.length === header.width;
+    if (unterminated || cells.length < header.width || cutOff) {
+      invalid.push({
+        line,
+        kind: 'badRow',
+        reason: `The row has ${cells.length} of the ${header.width} columns of the header (the file may be cut off here, or the row was edited).`,
+      });
+      continue;
+    }
+    const dateText = cell(cells, 'time');
+    const date = parseDate(dateText);
+    if (date === null) {
+      invalid.push({
+        line,
+        kind: dateText === '' ? 'missingField' : 'badDate',
+        reason: dateText === '' ? `The ${names('time')} cell is empty.` : `The ${names('time')} cell "${dateText}" is not a date and time (YYYY-MM-DD HH:mm:ss).`,
+      });
+      continue;
+    }
+    const amountText = cell(cells, 'amount');
+    // '?30.00': a copy re-saved as GBK, which has no '¥' (U+00A5), lost the currency sign.
+    const amount = parseAmount(amountText.replace(/^\?(?=[\d.])/, ''));
+    if (amount === null) {
+      invalid.push({
+        line,
+        kind: amountText === '' ? 'missingField' : 'badAmount',
+        reason: amountText === '' ? `The ${names('amount')} cell is empty.` : `The ${names('amount')} cell "${amountText}" is not an amount.`,
+      });
+      continue;
+    }
+    const directionText = cell(cells, 'direction');
+    let direction = directionOf(directionText);
+    if (direction === null) {
+      invalid.push({ line, kind: 'badDirection', reason: `The ${names('direction')} cell "${directionText}" is not 收入, 支出 or /.` });
+      continue;
+    }
+    const category = cell(cells, 'category');
+    const statusText = cell(cells, 'status');
+    const status = wechatStatus(statusText, isRefundRow(category, statusText, direction));
+    if (status === 'refund' && direction === 'neutral') direction = 'income';
+    const payee = cell(cells, 'payee');
+    const parts = [cell(cells, 'goods'), cell(cells, 'note')].filter((part) => part !== '');
+    const method = cell(cells, 'method');
+    const entry: StatementLine = {
+      line,
+      date,
+      amount: amount.amount,
+      currency: 'CNY',
+      direction,
+      status,
+      payee,
+      description: withoutPayee([...new Set(parts)].join('; '), payee),
+      externalId: cell(cells, 'id'),
+    };
+    if (method !== '') {
+      entry.method = method;
+      const tail = cardTailOf(method);
+      if (tail !== undefined) entry.cardTail = tail;
+    }
+    if (category !== '') entry.sourceCategory = category;
+    lines.push(entry);
+    const partial = /^已退款[(（]\s*[¥￥]?\s*([\d.,]+)\s*[)）]/.exec(statusText);
+    const partialAmount = partial ? parseAmount(partial[1]) : null;
+    const refunded: Extra['refunded'] = /全额退款/.test(statusText)
+      ? 'all'
+      : partialAmount
+        ? { amount: partialAmount.amount }
+        : /^已(?:部分)?退款/.test(statusText)
+          ? 'some'
+          : 'none';
+    extras.push({ merchantId: cell(cells, 'merchantId'), refunded });
+  }
+  linkRefunds(lines, extras);
+  const account = /微信昵称[:：]\s*\[([^\]]*)\]/
+    .exec(
+      rows
+        .slice(0, header.index)
+        .map((row) => row.cells.join(','))
+        .join('\n'),
+    )?.[1]
+    .trim();
+  const statement: ParsedStatement = { format: 'wechat', lines, invalid, currency: 'CNY' };
+  if (account) statement.account = account;
+  return statement;
+}
+
+const cents = (amount: string) => Math.round(Number(amount) * 100);
+
+/** The originalId rule at the top of this file. */
+function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
+  const byMerchantId = new Map<string, StatementLine>();
+  lines.forEach((line, i) => {
+    if (line.status !== 'refund' && line.externalId !== '' && extras[i].merchantId !== '' && !byMerchantId.has(extras[i].merchantId)) byMerchantId.set(extras[i].merchantId, line);
+  });
+  lines.forEach((refund, i) => {
+    if (refund.status !== 'refund') return;
+    const sameOrder = extras[i].merchantId === '' ? undefined : byMerchantId.get(extras[i].merchantId);
+    if (sameOrder) {
+      refund.originalId = sameOrder.externalId;
+      return;
+    }
+    if (refund.payee === '') return;
+    const candidates = lines.filter((payment, j) => {
+      const refunded = extras[j].refunded;
+      if (
+        payment.status === 'refund' ||
+        payment.direction !== 'expense' ||
+        payment.payee !== refund.payee ||
+        payment.date > refund.date ||
+        payment.externalId === '' ||
+        refunded === 'none'
+      )
+        return false;
+      if (refunded === 'all') return payment.amount === refund.amount || cents(payment.amount) === cents(refund.amount);
+      if (refunded === 'some') return cents(payment.amount) >= cents(refund.amount);
+      return cents(refunded.amount) === cents(refund.amount);
+    });
+    if (candidates.length === 1) refund.originalId = candidates[0].externalId;
+  });
+}
+
+/** An XLSX cell → the text a CSV export would have. Dates come back with the written wall clock in their UTC fields. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return '';
+    // A date cell is a fraction of days: 08:00:00 can come back as 07:59:59.999. Round to the second.
+    const time = new Date(Math.round(value.getTime() / 1000) * 1000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${time.getUTCFullYear()}-${pad(time.getUTCMonth() + 1)}-${pad(time.getUTCDate())} ${pad(time.getUTCHours())}:${pad(time.getUTCMinutes())}:${pad(time.getUTCSeconds())}`;
+  }
+  if (typeof value === 'number') {
+    const hundredths = value * 100;
+    return Math.abs(hundredths - Math.round(hundredths)) < 1e-6 && Math.abs(value) < 1e13 ? value.toFixed(2) : String(value);
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  return '';
+}
+
+async function readXlsx(bytes: Buffer): Promise<Row[]> {
+  let sheet: unknown[][];
+  try {
+    sheet = await readSheet(bytes);
+  } catch (error) {
+    if (error instanceof InvalidInputError && error.code === 'XLS_FILE_NOT_SUPPORTED') {
+      throw new StatementError('notThisFormat', 'This is an old Excel .xls file, not a WeChat Pay export: WeChat exports its bill as CSV or XLSX.');
+    }
+    throw new StatementError('truncated', 'The spreadsheet could not be opened: it is damaged or cut off. Download the WeChat Pay bill again.');
+  }
+  return sheet.map((row, index) => ({ line: index + 1, cells: row.map(cellText), unterminated: false, unfinished: false }));
+}
+
+const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
+const isOldExcel = (bytes: Buffer) => bytes.length >= 8 && bytes.readUInt32BE(0) === 0xd0cf11e0 && bytes.readUInt32BE(4) === 0xa1b11ae1;
+
+function decodeWechat(bytes: Buffer): string {
+  const source = withoutCutUtf8Tail(bytes);
+  try {
+    return decodeText(source, EXPECTED_TEXT);
+  } catch (error) {
+    if (!(error instanceof StatementError) || error.kind !== 'encoding') throw error;
+    const loose = decodeText(source);
+    if (!loose.includes('\u0000') && looksMisdecoded(loose)) {
+      throw new StatementError(
+        'encoding',
+        'The file could not be read as a WeChat Pay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Download the bill from WeChat again and import the file unchanged.',
+      );
+    }
+    throw new StatementError('notThisFormat', 'This is not a WeChat Pay bill export (微信支付账单明细): it has none of its headings or columns.');
+  }
+}
+
+export const parseWechat: StatementParser = async (bytes, options) => {
+  if (isBlankFile(bytes)) throw new StatementError('empty', 'The file is empty: download the WeChat Pay bill again (我 → 服务 → 钱包 → 账单 → 下载账单 → 用于个人对账).');
+  if (isOldExcel(bytes)) throw new StatementError('notThisFormat', 'This is an old Excel .xls file, not a WeChat Pay export: WeChat exports its bill as CSV or XLSX.');
+  if (isZip(bytes)) {
+    const rows = await readXlsx(bytes);
+    if (rows.every((row) => row.cells.every((c) => c.trim() === ''))) throw new StatementError('empty', 'The spreadsheet is empty: download the WeChat Pay bill again.');
+    const isWechat = rows.slice(0, 40).some((row) => row.cells.some((c) => WECHAT_MARK.test(c)));
+    return parseRows(rows, options.timeZone, isWechat);
+  }
+  const text = decodeWechat(bytes);
+  return parseRows(readCsvRecords(text), options.timeZone, WECHAT_MARK.test(text.slice(0, 5000)));
+};
+
+/** The start of an entry of a ZIP file (found through its central directory), inflated as far as `limit` compressed bytes go; '' when absent or unreadable. */
+function zipEntryHead(bytes: Buffer, name: string, limit = 65_536): string {
+  try {
+    const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    if (end < 0 || end + 22 > bytes.length) return '';
+    let p = bytes.readUInt32LE(end + 16);
+    for (let n = bytes.readUInt16LE(end + 10); n > 0 && p + 46 <= bytes.length && bytes.readUInt32LE(p) === 0x02014b50; n--) {
+      const nameLength = bytes.readUInt16LE(p + 28);
+      const next = p + 46 + nameLength + bytes.readUInt16LE(p + 30) + bytes.readUInt16LE(p + 32);
+      if (bytes.toString('utf8', p + 46, p + 46 + nameLength) === name) {
+        const method = bytes.readUInt16LE(p + 10);
+        const local = bytes.readUInt32LE(p + 42);
+        const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+        const data = bytes.subarray(start, Math.min(start + bytes.readUInt32LE(p + 20), start + limit));
+        if (method === 0) return data.toString('utf8');
+        if (method === 8) return inflateRawSync(data, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+        return '';
+      }
+      p = next;
+    }
+  } catch {
+    return '';
+  }
+  return '';
+}
+
+/** The first 4 KB (CSV) or the first strings of the workbook (XLSX) name WeChat Pay's bill or its header row. */
+export const sniffWechat: StatementSniffer = (bytes) => {
+  if (isZip(bytes)) return WECHAT_MARK.test(zipEntryHead(bytes, 'xl/sharedStrings.xml') + zipEntryHead(bytes, 'xl/worksheets/sheet1.xml'));
+  const head = bytes.subarray(0, 4096);
+  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some((text) => WECHAT_MARK.test(text) || /交易单号[^\n]*商户单号/.test(text));
+};

@@ -1,0 +1,219 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppContext } from '../../app-context';
+import { localTimeZone } from '../../lib/calendar';
+import { newId } from '../../lib/ids';
+import { toMinor } from '../../lib/money';
+import type { AssetDoc } from '../../ledger/schema';
+import type { UserLedgerView } from '../../ledger/views';
+import { importErrors } from '../errors';
+import { categoryKey } from '../pipeline/plan';
+import type { RuleService } from '../rules/rule-service';
+import type { RuleApplication } from '../rules/rule-types';
+import { parseNoticeFields, parseNoticeText, type NoticeDraft } from './notice-parsers';
+
+/** Drafts one account's inbox holds; more are refused (409) until some are confirmed or dismissed. */
+export const MAX_DRAFTS = 500;
+
+const KEY_OF_USER = (userId: string) => `imports:inboxKey:${userId}`;
+const OWNER_OF_KEY = (key: string) => `imports:inboxOwner:${key}`;
+const DRAFT_PREFIX = (userId: string) => `imports:draft:${userId}:`;
+
+export interface DraftDoc {
+  id: string;
+  userId: string;
+  receivedAt: number;
+  notice: NoticeDraft;
+}
+
+export interface DraftOverrides {
+  asset?: string;
+  amount?: number;
+  type?: 'income' | 'expense';
+  category?: string;
+  tags?: string[];
+  description?: string;
+  date?: number;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** The record id a draft is written under ('ib' + 22 base62 characters of SHA-256): confirming twice writes one record. */
+export function draftRecordId(draftId: string): string {
+  let n = BigInt(`0x${createHash('sha256').update(`inbox:${draftId}`).digest().subarray(0, 17).toString('hex')}`);
+  let out = '';
+  for (let i = 0; i < 22; i++) {
+    out += BASE62[Number(n % 62n)];
+    n /= 62n;
+  }
+  return `ib${out}`;
+}
+
+/**
+ * The record-by-message inbox (docs/import.md "Inbox"): a private URL per account takes forwarded
+ * payment notices (bank SMS, Alipay/WeChat Pay notices, iOS Shortcuts), each becomes a draft with
+ * the rules applied, and the person confirms or dismisses it — or a rule confirms it at once.
+ * Keys and drafts are in the local store: they never sync.
+ */
+export class InboxService {
+  constructor(
+    private readonly app: AppContext,
+    private readonly rules: RuleService,
+  ) {}
+
+  /** The account's inbox key (made on first use), or a new one with `rotate` (the old URL stops working). */
+  async key(userId: string, rotate = false): Promise<string> {
+    const local = this.app.db.local;
+    const current = await local.get<string>(KEY_OF_USER(userId));
+    if (current && !rotate) return current;
+    const key = `in${randomBytes(18).toString('base64url').replace(/[-_]/g, '')}`.slice(0, 26);
+    await local.batch([
+      ...(current ? [{ type: 'del' as const, key: OWNER_OF_KEY(current) }] : []),
+      { type: 'put', key: KEY_OF_USER(userId), value: key },
+      { type: 'put', key: OWNER_OF_KEY(key), value: userId },
+    ]);
+    return key;
+  }
+
+  /** A notice posted to /in/{key}: a draft, or a record when a rule confirms it. */
+  async receive(key: string, payload: string | Record<string, unknown>) {
+    const userId = /^in[0-9A-Za-z]{10,40}$/.test(key) ? await this.app.db.local.get<string>(OWNER_OF_KEY(key)) : undefined;
+    if (!userId) throw importErrors.draftNotFound().with({ reason: 'unknownInbox' });
+    const options = { now: this.app.clock.now(), timeZone: localTimeZone() };
+    const notice = typeof payload === 'string' ? parseNoticeText(payload, options) : parseNoticeFields(payload, options);
+    if (!notice) throw importErrors.noticeNotUnderstood();
+    const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
+    if (drafts.length >= MAX_DRAFTS) throw importErrors.inboxFull(MAX_DRAFTS);
+    const now = this.app.clock.now();
+    const draft: DraftDoc = { id: newId(now), userId, receivedAt: now, notice };
+    await this.app.db.local.put(`${DRAFT_PREFIX(userId)}${draft.id}`, draft);
+    const view = await this.view(userId, draft);
+    // What the sender learns: what was understood, never the person's assets or categories.
+    const understood = { id: draft.id, type: notice.direction, amount: Number(notice.amount), currency: notice.currency, merchant: notice.merchant, date: notice.time };
+    if (view.autoConfirm && !view.problem) {
+      const record = await this.confirm(userId, draft.id, {});
+      return { ...understood, autoConfirmed: true, recordId: record.id };
+    }
+    return { ...understood, autoConfirmed: false };
+  }
+
+  async list(userId: string) {
+    const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
+    const views = [];
+    for (const [, draft] of drafts) views.push(await this.view(userId, draft));
+    return views.sort((a, b) => b.receivedAt - a.receivedAt);
+  }
+
+  async confirm(userId: string, id: string, overrides: DraftOverrides) {
+    const draft = await this.get(userId, id);
+    const ledger = this.app.services.ledger;
+    const ledgerView = await ledger.views.get(userId);
+    const shown = await this.view(userId, draft, ledgerView);
+    const assetId = overrides.asset ?? shown.asset;
+    if (!assetId) throw importErrors.draftNeedsAsset().at('overrides.asset');
+    const asset = ledger.liveAsset(ledgerView, assetId, 'overrides.asset');
+    if (overrides.amount === undefined && draft.notice.currency && draft.notice.currency !== asset.currency) {
+      throw importErrors.draftCurrencyMismatch(draft.notice.currency, asset.name, asset.currency).at('overrides.amount');
+    }
+    const type = overrides.type ?? shown.type;
+    let category = shown.category;
+    if (overrides.category !== undefined || overrides.type !== undefined) category = overrides.category ?? (await ledger.categories.fallbackName(userId, type));
+    const record = await ledger.createRecordOnce(
+      userId,
+      {
+        type,
+        amount: overrides.amount ?? Number(draft.notice.amount),
+        asset: asset.id,
+        category,
+        description: overrides.description ?? shown.description,
+        tags: overrides.tags ?? shown.tags,
+        date: overrides.date ?? draft.notice.time,
+      },
+      { id: draftRecordId(draft.id), importKey: `inbox:${draft.id}`, checkBalance: false },
+    );
+    await this.app.db.local.del(`${DRAFT_PREFIX(userId)}${draft.id}`);
+    return { id: record?.id ?? draftRecordId(draft.id), created: record !== null };
+  }
+
+  async dismiss(userId: string, id: string): Promise<void> {
+    const draft = await this.get(userId, id);
+    await this.app.db.local.del(`${DRAFT_PREFIX(userId)}${draft.id}`);
+  }
+
+  async forgetUser(userId: string): Promise<void> {
+    const local = this.app.db.local;
+    const key = await local.get<string>(KEY_OF_USER(userId));
+    const drafts = await local.entries<DraftDoc>(DRAFT_PREFIX(userId));
+    await local.batch([
+      ...drafts.map(([k]) => ({ type: 'del' as const, key: k })),
+      ...(key
+        ? [
+            { type: 'del' as const, key: OWNER_OF_KEY(key) },
+            { type: 'del' as const, key: KEY_OF_USER(userId) },
+          ]
+        : []),
+    ]);
+  }
+
+  private async get(userId: string, id: string): Promise<DraftDoc> {
+    const draft = typeof id === 'string' && /^[0-9A-Za-z]{1,40}$/.test(id) ? await this.app.db.local.get<DraftDoc>(`${DRAFT_PREFIX(userId)}${id}`) : undefined;
+    if (!draft || draft.userId !== userId) throw importErrors.draftNotFound().at('id');
+    return draft;
+  }
+
+  /** A draft as the inbox shows it: its asset (by card tail, else the default asset), the rules applied, and what stops a confirm. */
+  private async view(userId: string, draft: DraftDoc, given?: UserLedgerView) {
+    const ledger = this.app.services.ledger;
+    const view = given ?? (await ledger.views.get(userId));
+    const { notice } = draft;
+    const asset = assetOfNotice(view, notice);
+    const type = notice.direction;
+    const outcome = (await this.rules.book(userId)).run({ description: notice.merchant, payee: notice.merchant, amount: Number(notice.amount), assetId: asset?.id ?? '' });
+    const categories = await ledger.categories.list(userId);
+    const names = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
+    let applied: RuleApplication[] = outcome.applied;
+    let category = outcome.set.category ? names.get(categoryKey(type, outcome.set.category)) : undefined;
+    if (outcome.set.category && !category) applied = applied.map((a) => ({ ...a, fields: a.fields.filter((f) => f !== 'category') })).filter((a) => a.fields.length > 0);
+    category ??= await ledger.categories.fallbackName(userId, type);
+    let problem: string | undefined;
+    if (!asset) problem = 'needsAsset';
+    else if (notice.currency && notice.currency !== asset.currency) problem = 'currencyMismatch';
+    else {
+      try {
+        toMinor(Number(notice.amount), asset.currency);
+      } catch {
+        problem = 'badAmount';
+      }
+    }
+    return {
+      id: draft.id,
+      receivedAt: draft.receivedAt,
+      type,
+      amount: Number(notice.amount),
+      currency: notice.currency || asset?.currency || '',
+      merchant: notice.merchant,
+      date: notice.time,
+      cardTail: notice.cardTail,
+      source: notice.source,
+      note: notice.note,
+      asset: asset?.id ?? '',
+      assetName: asset?.name ?? '',
+      category,
+      tags: outcome.set.tags ?? [],
+      description: outcome.set.description ?? notice.merchant,
+      rules: applied,
+      autoConfirm: outcome.autoConfirm,
+      ...(problem ? { problem } : {}),
+    };
+  }
+}
+
+/** The asset a notice names: the one live asset whose name or description has the card's last four digits, else the default asset. */
+function assetOfNotice(view: UserLedgerView, notice: NoticeDraft): AssetDoc | undefined {
+  const live = [...view.assets.values()].filter((a) => !a.delFlag);
+  if (/^\d{3,6}$/.test(notice.cardTail)) {
+    const tail = new RegExp(`(?<!\\d)${notice.cardTail}(?!\\d)`);
+    const found = live.filter((a) => tail.test(`${a.name} ${a.description}`));
+    if (found.length === 1) return found[0];
+  }
+  return live.find((a) => a.isDefault);
+}

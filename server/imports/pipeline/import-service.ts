@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../app-context';
+import { isTimeZone, localTimeZone } from '../../lib/calendar';
+import { commonErrors } from '../../lib/errors';
+import type { RecordDoc } from '../../ledger/schema';
+import { importErrors } from '../errors';
+import { parseStatement } from '../formats/registry';
+import { StatementError, type CsvMapping, type StatementFormat } from '../formats/types';
+import type { RuleService } from '../rules/rule-service';
+import type { CsvMappings } from './csv-mappings';
+import { categoryKey, lineView, planImport, type LineView, type Plan, type PlannedLine } from './plan';
+
+/** How long a preview can be committed. */
+export const PREVIEW_TTL_MS = 30 * 60_000;
+/** Previews kept per account (the oldest is dropped first). */
+const PREVIEWS_PER_USER = 4;
+/** Lines listed per section of a preview (the summary counts all). */
+export const PREVIEW_LIST = 200;
+/** Largest statement, uploaded whole or in parts. */
+export const MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
+/** Most transactions one import takes. */
+export const MAX_LINES = 200_000;
+/** Unfinished uploads are dropped after this long. */
+const UPLOAD_TTL_MS = 30 * 60_000;
+
+export interface PreviewInput {
+  format: StatementFormat;
+  bytes: Buffer;
+  assetId: string;
+  timeZone?: string;
+  mapping?: CsvMapping;
+}
+
+export interface LineOverride {
+  line: number;
+  /** true: write this line (a likely duplicate, or a line the status rules skip); false: leave it out. */
+  include?: boolean;
+  category?: string;
+  tags?: string[];
+  description?: string;
+  asset?: string;
+  /** Makes the line a transfer from its asset to this one (for money moved between your own accounts). */
+  toAsset?: string;
+}
+
+interface HeldPreview {
+  token: string;
+  userId: string;
+  expiresAt: number;
+  plan: Plan;
+}
+
+interface Upload {
+  userId: string;
+  parts: Buffer[];
+  bytes: number;
+  expiresAt: number;
+}
+
+/**
+ * Statement imports (docs/import.md): a file is parsed, planned (plan.ts) and held under a token
+ * for PREVIEW_TTL_MS; `commit` writes what the preview showed, with the person's overrides, once
+ * per importKey. Files over the 1 MiB /api body arrive in parts (`upload`).
+ */
+export class ImportService {
+  private readonly previews = new Map<string, HeldPreview>();
+  private readonly uploads = new Map<string, Upload>();
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly rules: RuleService,
+    readonly mappings: CsvMappings,
+  ) {}
+
+  /** Adds a part to an upload (a new one without `uploadId`). */
+  upload(userId: string, part: Buffer, uploadId?: string): { uploadId: string; bytes: number } {
+    this.sweep();
+    const now = this.app.clock.now();
+    const id = uploadId ?? randomBytes(16).toString('base64url');
+    let upload = this.uploads.get(id);
+    if (uploadId && (!upload || upload.userId !== userId)) throw importErrors.previewExpired().at('uploadId');
+    if (!upload) {
+      upload = { userId, parts: [], bytes: 0, expiresAt: now + UPLOAD_TTL_MS };
+      this.uploads.set(id, upload);
+    }
+    if (upload.bytes + part.length > MAX_STATEMENT_BYTES) {
+      this.uploads.delete(id);
+      throw importErrors.statementTooLarge(`${MAX_STATEMENT_BYTES / 1024 / 1024} MiB`).at('content');
+    }
+    upload.parts.push(part);
+    upload.bytes += part.length;
+    upload.expiresAt = now + UPLOAD_TTL_MS;
+    return { uploadId: id, bytes: upload.bytes };
+  }
+
+  /** The bytes of an upload, which stays for the preview (the CSV mapping step reads it first). */
+  peekUpload(userId: string, uploadId: string): Buffer {
+    const upload = this.uploads.get(uploadId);
+    if (!upload || upload.userId !== userId) throw importErrors.previewExpired().at('uploadId');
+    return Buffer.concat(upload.parts);
+  }
+
+  /** The bytes of a finished upload (it is used once). */
+  takeUpload(userId: string, uploadId: string): Buffer {
+    const upload = this.uploads.get(uploadId);
+    if (!upload || upload.userId !== userId) throw importErrors.previewExpired().at('uploadId');
+    this.uploads.delete(uploadId);
+    return Buffer.concat(upload.parts);
+  }
+
+  async preview(userId: string, input: PreviewInput) {
+    const timeZone = input.timeZone ?? localTimeZone();
+    if (!isTimeZone(timeZone)) throw importErrors.unknownImportTimeZone(timeZone).at('timeZone');
+    const ledger = this.app.services.ledger;
+    const view = await ledger.views.get(userId);
+    const asset = ledger.liveAsset(view, input.assetId, 'assetId');
+    let mapping = input.mapping;
+    if (input.format === 'csv') mapping = await this.mappings.resolve(userId, input.bytes, mapping);
+    let statement;
+    try {
+      statement = await parseStatement(input.format, input.bytes, { timeZone, mapping });
+    } catch (error) {
+      if (error instanceof StatementError) throw importErrors.unreadableStatement(FORMAT_NAMES[input.format], error.message).with({ field: 'content', kind: error.kind });
+      throw error;
+    }
+    if (statement.lines.length + statement.invalid.length > MAX_LINES) throw importErrors.tooManyLines(MAX_LINES).at('content');
+    const categories = await ledger.categories.list(userId);
+    const plan = await planImport(statement, {
+      userId,
+      format: input.format,
+      now: this.app.clock.now(),
+      view,
+      asset,
+      rules: await this.rules.book(userId),
+      categories: new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name])),
+      fallback: { income: await ledger.categories.fallbackName(userId, 'income'), expense: await ledger.categories.fallbackName(userId, 'expense') },
+      refundCategory: await ledger.categories.defaultCategoryName(userId, 'income', 'refund'),
+      importedKeys: await ledger.importedKeys(userId),
+      importKeysOf: async (ids) => new Map((await ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey])),
+    });
+    if (input.format === 'csv' && mapping) await this.mappings.remember(userId, input.bytes, mapping);
+    const held = this.hold(userId, plan);
+    return { token: held.token, expiresAt: held.expiresAt, ...this.summaryOf(plan, view) };
+  }
+
+  private summaryOf(plan: Plan, view: Awaited<ReturnType<AppContext['services']['ledger']['views']['get']>>) {
+    const by = (outcome: PlannedLine['outcome']) => plan.lines.filter((l) => l.outcome === outcome);
+    const create = by('create');
+    const duplicate = by('duplicate');
+    const likely = by('likely');
+    const skip = by('skip');
+    const list = (lines: PlannedLine[]): LineView[] => lines.slice(0, PREVIEW_LIST).map((l) => lineView(l, view));
+    return {
+      summary: {
+        format: plan.format,
+        account: plan.account ?? '',
+        lines: plan.lines.length + plan.invalid.length,
+        create: create.length,
+        duplicate: duplicate.length,
+        likelyDuplicate: likely.length,
+        skipped: skip.length,
+        invalid: plan.invalid.length,
+        ruled: plan.lines.filter((l) => l.rules.length > 0).length,
+        newCategories: plan.newCategories,
+      },
+      create: list(create),
+      duplicates: [...list(likely), ...list(duplicate)].slice(0, PREVIEW_LIST),
+      skipped: list(skip),
+      invalid: plan.invalid.slice(0, PREVIEW_LIST),
+    };
+  }
+
+  private hold(userId: string, plan: Plan): HeldPreview {
+    this.sweep();
+    const mine = [...this.previews.values()].filter((p) => p.userId === userId).sort((a, b) => a.expiresAt - b.expiresAt);
+    for (const old of mine.slice(0, Math.max(0, mine.length - PREVIEWS_PER_USER + 1))) this.previews.delete(old.token);
+    const held: HeldPreview = { token: randomBytes(18).toString('base64url'), userId, plan, expiresAt: this.app.clock.now() + PREVIEW_TTL_MS };
+    this.previews.set(held.token, held);
+    return held;
+  }
+
+  private sweep(): void {
+    const now = this.app.clock.now();
+    for (const [token, held] of this.previews) if (held.expiresAt <= now) this.previews.delete(token);
+    for (const [id, upload] of this.uploads) if (upload.expiresAt <= now) this.uploads.delete(id);
+  }
+
+  /** Writes a preview: its 'create' lines, and what the overrides include, change or leave out. */
+  async commit(userId: string, token: string, overrides: readonly LineOverride[] = []) {
+    this.sweep();
+    const held = this.previews.get(token);
+    if (!held || held.userId !== userId) throw importErrors.previewExpired().at('token');
+    const ledger = this.app.services.ledger;
+    const view = await ledger.views.get(userId);
+    const byLine = new Map(held.plan.lines.map((l) => [l.line, l]));
+    const changes = new Map<number, LineOverride>();
+    for (const [index, override] of overrides.entries()) {
+      const planned = byLine.get(override.line);
+      if (!planned) throw importErrors.unknownLine(override.line).at(`overrides.${index}.line`);
+      if (planned.outcome === 'duplicate' && override.include)
+        throw importErrors.overrideNotAllowed(override.line, 'it was imported before, and an import never writes a payment twice').at(`overrides.${index}.include`);
+      changes.set(override.line, override);
+    }
+    const categories = await ledger.categories.list(userId);
+    const categoryNames = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
+    const docs: RecordDoc[] = [];
+    let left = 0;
+    for (const [index, planned] of held.plan.lines.entries()) {
+      const override = changes.get(planned.line);
+      const wanted = override?.include ?? planned.outcome === 'create';
+      if (!wanted || planned.outcome === 'duplicate') {
+        if (planned.outcome === 'create') left++;
+        continue;
+      }
+      docs.push(applyOverride(planned, override, { view, categoryNames, at: `overrides.${index}` }));
+    }
+    await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
+    const result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content');
+    this.previews.delete(token);
+    return {
+      created: result.created.length,
+      alreadyImported: result.alreadyImported.length,
+      leftOut: left,
+      recordIds: result.created.slice(0, PREVIEW_LIST).map((d) => d.id),
+    };
+  }
+
+  forgetUser(userId: string): void {
+    for (const [token, held] of this.previews) if (held.userId === userId) this.previews.delete(token);
+    for (const [id, upload] of this.uploads) if (upload.userId === userId) this.uploads.delete(id);
+  }
+}
+
+export const FORMAT_NAMES: Record<StatementFormat, string> = {
+  alipay: 'Alipay bill',
+  wechat: 'WeChat Pay bill',
+  ofx: 'OFX',
+  qif: 'QIF',
+  camt: 'CAMT.053',
+  csv: 'CSV',
+};
+
+function applyOverride(
+  planned: PlannedLine,
+  override: LineOverride | undefined,
+  ctx: { view: Awaited<ReturnType<AppContext['services']['ledger']['views']['get']>>; categoryNames: Map<string, string>; at: string },
+): RecordDoc {
+  const doc: RecordDoc = { ...planned.doc, tags: [...planned.doc.tags] };
+  if (!override) return doc;
+  const liveAsset = (id: string, field: string) => {
+    const asset = ctx.view.assets.get(id);
+    if (!asset || asset.delFlag) throw commonErrors.invalid(`${id} is not one of your assets`).at(`${ctx.at}.${field}`);
+    return asset;
+  };
+  if (override.asset !== undefined) {
+    const asset = liveAsset(override.asset, 'asset');
+    const current = ctx.view.assets.get(doc.asset);
+    if (current && asset.currency !== current.currency)
+      throw importErrors.overrideNotAllowed(planned.line, `${asset.name} keeps ${asset.currency}, the line is in ${current.currency}`).at(`${ctx.at}.asset`);
+    doc.asset = asset.id;
+  }
+  if (override.toAsset !== undefined) {
+    const target = liveAsset(override.toAsset, 'toAsset');
+    const source = liveAsset(doc.asset, 'asset');
+    if (target.id === doc.asset) throw importErrors.overrideNotAllowed(planned.line, 'a transfer needs two different assets').at(`${ctx.at}.toAsset`);
+    if (target.currency !== source.currency)
+      throw importErrors.overrideNotAllowed(planned.line, 'a transfer to an asset in another currency needs its received amount: record it by hand').at(`${ctx.at}.toAsset`);
+    doc.type = 'transfer';
+    doc.toAsset = target.id;
+    doc.category = '';
+  } else if (planned.skipReason === 'ownTransfer') {
+    throw importErrors.overrideNotAllowed(planned.line, 'money moved between your own accounts: give toAsset to import it as a transfer').at(`${ctx.at}.toAsset`);
+  }
+  if (override.category !== undefined && doc.type !== 'transfer') {
+    const name = ctx.categoryNames.get(categoryKey(doc.type, override.category));
+    if (!name) throw commonErrors.invalid(`there is no ${doc.type} category "${override.category}"`).at(`${ctx.at}.category`);
+    doc.category = name;
+  }
+  if (override.tags !== undefined) doc.tags = [...new Set(override.tags.map((t) => t.trim()).filter(Boolean))];
+  if (override.description !== undefined) {
+    doc.description = override.description;
+    doc.searchText = override.description.normalize('NFKC').toLowerCase();
+  }
+  return doc;
+}

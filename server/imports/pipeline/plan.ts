@@ -1,0 +1,291 @@
+import { createHash } from 'node:crypto';
+import { formatMajor, toMinor } from '../../lib/money';
+import type { AssetDoc, RecordDoc } from '../../ledger/schema';
+import type { UserLedgerView } from '../../ledger/views';
+import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
+import type { RuleBook } from '../rules/rule-matcher';
+import type { RuleApplication } from '../rules/rule-types';
+import { classify, closedIds, SKIP_TEXT, type SkipReason } from './classify';
+
+/** Longest text a record keeps (the ledger's limits). */
+const DESCRIPTION_MAX = 1000;
+const TAG_MAX = 32;
+const TAGS_MAX = 20;
+/** A payment in two files is "likely the same" when the dates are this close (a bank books a card payment a day or two later). */
+export const LIKELY_DAYS = 3;
+
+/** One line of the file and what the import does with it. */
+export interface PlannedLine {
+  line: number;
+  /** What the preview shows and the commit writes (id, createdAt and updatedAt are set when it is written). */
+  doc: RecordDoc;
+  payee: string;
+  externalId: string;
+  status: StatementLine['status'];
+  direction: StatementLine['direction'];
+  rules: RuleApplication[];
+  refund: boolean;
+  /** 'create' | 'duplicate' (imported before: never written again) | 'likely' (a record that looks the same is in the ledger) | 'skip' (status rules). */
+  outcome: 'create' | 'duplicate' | 'likely' | 'skip';
+  reason: string;
+  skipReason?: SkipReason;
+  /** The ledger record this line looks like (outcome 'likely') or is (when known). */
+  matchId?: string;
+}
+
+export interface InvalidPlanLine {
+  line: number;
+  kind: string;
+  reason: string;
+}
+
+export interface Plan {
+  format: StatementFormat;
+  account?: string;
+  lines: PlannedLine[];
+  invalid: InvalidPlanLine[];
+  newCategories: Array<{ type: 'income' | 'expense'; name: string }>;
+}
+
+export interface PlanContext {
+  userId: string;
+  format: StatementFormat;
+  now: number;
+  view: UserLedgerView;
+  asset: AssetDoc;
+  rules: RuleBook;
+  /** Live categories by `${type}:${normalised name}` → name. */
+  categories: Map<string, string>;
+  fallback: { income: string; expense: string };
+  refundCategory?: string;
+  importedKeys: { has(key: string): boolean };
+  /** Stored importKeys of ledger records (fetched for likely-duplicate candidates only). */
+  importKeysOf(ids: string[]): Promise<Map<string, string>>;
+}
+
+export const categoryKey = (type: string, name: string) => `${type}:${name.normalize('NFKC').trim().toLowerCase()}`;
+
+const hash = (text: string, length = 32) => createHash('sha256').update(text).digest('base64url').slice(0, length);
+
+/** The asset a line belongs to: the one whose name carries the card's last digits or is the payment method's name, else the chosen asset. */
+function assetFor(line: StatementLine, ctx: PlanContext, byName: Map<string, AssetDoc>, byTail: Map<string, AssetDoc | null>): AssetDoc {
+  if (line.cardTail) {
+    const found = byTail.get(line.cardTail);
+    if (found) return found;
+  }
+  if (line.method) {
+    const found = byName.get(
+      line.method
+        .replace(/[(（].*$/, '')
+        .normalize('NFKC')
+        .trim()
+        .toLowerCase(),
+    );
+    if (found) return found;
+  }
+  return ctx.asset;
+}
+
+/** The ledger's description: "payee — what" (either alone when the other is empty or the same). */
+export function describe(payee: string, description: string): string {
+  if (!payee) return description;
+  if (!description || description === payee) return payee;
+  return `${payee} — ${description}`;
+}
+
+/**
+ * Turns a parsed statement into what the import would do, line by line: the status rules
+ * (classify.ts), the asset of each line, the rules, the category, the idempotency key, and the
+ * duplicate checks — exact (this payment was imported before: its key is in the ledger) and likely
+ * (a record with the same asset, type and amount within LIKELY_DAYS is in the ledger and did not
+ * come from this source: the same payment seen through another file, or typed in by hand).
+ */
+export async function planImport(statement: ParsedStatement, ctx: PlanContext): Promise<Plan> {
+  const live = [...ctx.view.assets.values()].filter((a) => !a.delFlag);
+  const byName = new Map(live.map((a) => [a.name.normalize('NFKC').trim().toLowerCase(), a]));
+  const byTail = new Map<string, AssetDoc | null>();
+  for (const asset of live) {
+    for (const tail of new Set(`${asset.name} ${asset.description}`.match(/(?<!\d)\d{4}(?!\d)/g) ?? [])) byTail.set(tail, byTail.has(tail) ? null : asset);
+  }
+  const closed = closedIds(statement.lines);
+  const occurrences = new Map<string, number>();
+  const invalid: InvalidPlanLine[] = statement.invalid.map((i) => ({ line: i.line, kind: i.kind, reason: i.reason }));
+  const lines: PlannedLine[] = [];
+  const newCategories = new Map<string, { type: 'income' | 'expense'; name: string }>();
+
+  for (const line of statement.lines) {
+    const asset = assetFor(line, ctx, byName, byTail);
+    if (line.currency && line.currency.toUpperCase() !== asset.currency) {
+      invalid.push({
+        line: line.line,
+        kind: 'currencyMismatch',
+        reason: `the amount is in ${line.currency} but ${asset.name} keeps ${asset.currency}: choose an asset in ${line.currency}`,
+      });
+      continue;
+    }
+    let amount: number;
+    try {
+      amount = toMinor(Number(line.amount), asset.currency);
+    } catch (error) {
+      invalid.push({ line: line.line, kind: 'badAmount', reason: `amount ${line.amount}: ${(error as Error).message}` });
+      continue;
+    }
+    const decision = classify(line, closed);
+    const type = decision.kind === 'create' ? decision.type : line.direction === 'income' ? 'income' : 'expense';
+    const outcome = ctx.rules.run({ description: describe(line.payee, line.description), payee: line.payee, amount: Number(line.amount), assetId: asset.id });
+    const ruled = outcome.set.category ? ctx.categories.get(categoryKey(type, outcome.set.category)) : undefined;
+    let category: string;
+    if (ruled) category = ruled;
+    else {
+      // The rule's category is of the other type (an expense category on a refund): not applied.
+      if (outcome.set.category) outcome.applied = outcome.applied.map((a) => ({ ...a, fields: a.fields.filter((f) => f !== 'category') })).filter((a) => a.fields.length > 0);
+      const fromSource = line.sourceCategory ? ctx.categories.get(categoryKey(type, line.sourceCategory)) : undefined;
+      // Money back is income: the account's Refund category (退款), not the payment's expense category.
+      if (decision.kind === 'create' && decision.refund) category = ctx.refundCategory ?? ctx.fallback.income;
+      else category = fromSource ?? ctx.fallback[type];
+    }
+    if (!category) {
+      category = 'Other';
+      newCategories.set(categoryKey(type, category), { type, name: category });
+    }
+    const description = outcome.set.description ?? describe(line.payee, line.description);
+    const tags = outcome.set.tags ?? [];
+    const problems: string[] = [];
+    if (Array.from(description).length > DESCRIPTION_MAX) problems.push(`the description has ${Array.from(description).length} characters, at most ${DESCRIPTION_MAX}`);
+    if (tags.length > TAGS_MAX || tags.some((t) => Array.from(t).length > TAG_MAX)) problems.push(`rules give it more than ${TAGS_MAX} tags or a tag over ${TAG_MAX} characters`);
+    if (problems.length > 0) {
+      invalid.push({ line: line.line, kind: 'tooLong', reason: problems.join('; ') });
+      continue;
+    }
+    // The idempotency key: the source's own id, else the line's content (+ how many identical lines came before it).
+    const base = line.externalId
+      ? line.externalId.length + ctx.format.length < 70
+        ? `${ctx.format}:${line.externalId}`
+        : `${ctx.format}:#${hash(line.externalId)}`
+      : `${ctx.format}:~${hash([asset.id, line.date, line.amount, line.direction, line.status, line.payee, line.description].join('\u0001'))}`;
+    const seen = occurrences.get(base) ?? 0;
+    occurrences.set(base, seen + 1);
+    const importKey = seen === 0 ? base : `${base}#${seen}`;
+    const doc: RecordDoc = {
+      id: '',
+      userId: ctx.userId,
+      type,
+      amount,
+      asset: asset.id,
+      toAsset: '',
+      toAmount: 0,
+      fee: 0,
+      category,
+      description,
+      searchText: description.normalize('NFKC').toLowerCase(),
+      date: line.date,
+      tags,
+      attachments: [],
+      importKey,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    };
+    const planned: PlannedLine = {
+      line: line.line,
+      doc,
+      payee: line.payee,
+      externalId: line.externalId,
+      status: line.status,
+      direction: line.direction,
+      rules: outcome.applied,
+      refund: decision.kind === 'create' && decision.refund,
+      outcome: 'create',
+      reason: '',
+    };
+    if (ctx.importedKeys.has(importKey)) {
+      planned.outcome = 'duplicate';
+      planned.reason = 'imported before: this payment is already in your ledger';
+    } else if (decision.kind === 'skip') {
+      planned.outcome = 'skip';
+      planned.skipReason = decision.reason;
+      planned.reason = SKIP_TEXT[decision.reason];
+    }
+    lines.push(planned);
+  }
+  await markLikelyDuplicates(lines, ctx);
+  return { format: statement.format, account: statement.account, lines, invalid: invalid.sort((a, b) => a.line - b.line), newCategories: [...newCategories.values()] };
+}
+
+/**
+ * Lines to create that look like a record already in the ledger (same asset, type and amount, at
+ * most LIKELY_DAYS apart) become 'likely' duplicates, each ledger record claimed by one line at
+ * most. A record that came from this same source with its own id is a different payment (two
+ * coffees), not a duplicate.
+ */
+async function markLikelyDuplicates(lines: PlannedLine[], ctx: PlanContext): Promise<void> {
+  const wanted = new Map<string, PlannedLine[]>();
+  for (const planned of lines) {
+    if (planned.outcome !== 'create') continue;
+    const key = `${planned.doc.asset}|${planned.doc.type}|${planned.doc.amount}`;
+    const list = wanted.get(key);
+    if (list) list.push(planned);
+    else wanted.set(key, [planned]);
+  }
+  if (wanted.size === 0) return;
+  const window = LIKELY_DAYS * 86_400_000;
+  const candidates = new Map<PlannedLine, Array<{ id: string; date: number }>>();
+  for (const entry of ctx.view.entries) {
+    if (entry.type === 'transfer') continue;
+    const list = wanted.get(`${entry.asset}|${entry.type}|${entry.amount}`);
+    if (!list) continue;
+    for (const planned of list) {
+      if (Math.abs(entry.date - planned.doc.date) > window) continue;
+      const found = candidates.get(planned);
+      if (found) found.push({ id: entry.id, date: entry.date });
+      else candidates.set(planned, [{ id: entry.id, date: entry.date }]);
+    }
+  }
+  if (candidates.size === 0) return;
+  const keys = await ctx.importKeysOf([...new Set([...candidates.values()].flat().map((c) => c.id))]);
+  const sameSource = (id: string) => {
+    const key = keys.get(id) ?? '';
+    return key.startsWith(`${ctx.format}:`) && !key.startsWith(`${ctx.format}:~`);
+  };
+  const claimed = new Set<string>();
+  for (const planned of lines) {
+    const list = candidates.get(planned);
+    if (!list) continue;
+    const best = list
+      .filter((c) => !claimed.has(c.id) && !(planned.externalId && sameSource(c.id)))
+      .sort((a, b) => Math.abs(a.date - planned.doc.date) - Math.abs(b.date - planned.doc.date))
+      .at(0);
+    if (!best) continue;
+    claimed.add(best.id);
+    planned.outcome = 'likely';
+    planned.matchId = best.id;
+    const days = Math.round(Math.abs(best.date - planned.doc.date) / 86_400_000);
+    planned.reason = `likely the same payment as a record already in your ledger (same asset and amount, ${days === 0 ? 'same day' : `${days} day${days === 1 ? '' : 's'} apart`}): not imported unless you include it`;
+  }
+}
+
+/** A line as the preview shows it (amounts in major units). */
+export function lineView(planned: PlannedLine, view: UserLedgerView) {
+  const asset = view.assets.get(planned.doc.asset);
+  const currency = asset?.currency ?? 'USD';
+  return {
+    line: planned.line,
+    date: planned.doc.date,
+    type: planned.doc.type,
+    amount: Number(formatMajor(planned.doc.amount, currency)),
+    currency,
+    asset: planned.doc.asset,
+    assetName: asset?.name ?? '',
+    category: planned.doc.category,
+    tags: planned.doc.tags,
+    description: planned.doc.description,
+    payee: planned.payee,
+    externalId: planned.externalId,
+    status: planned.status,
+    refund: planned.refund,
+    rules: planned.rules,
+    ...(planned.reason ? { reason: planned.reason } : {}),
+    ...(planned.skipReason ? { skipReason: planned.skipReason } : {}),
+    ...(planned.matchId ? { matchId: planned.matchId } : {}),
+  };
+}
+export type LineView = ReturnType<typeof lineView>;

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAsset } from '../../test-support/ledger';
+import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+
+/**
+ * Issue 22: the record-by-message inbox end to end — a private URL per account, notices as text,
+ * JSON or a form becoming drafts with the rules applied, confirm exactly once, dismiss, an
+ * auto-confirming rule, and bad input (unknown key, no amount, too large, wrong method) that
+ * creates nothing.
+ */
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+async function ok<T = any>(action: string, params: Record<string, unknown>, u: User): Promise<T> {
+  const answer = await t.api(action, params, u.token);
+  if (answer.code !== 200) throw new Error(`${action}: ${answer.code} ${answer.message}`);
+  return answer.data as T;
+}
+
+async function post(path: string, body: string, type = 'text/plain; charset=utf-8') {
+  const response = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
+  return { status: response.status, body: (await response.json()) as { code: number; message: string; data: any } };
+}
+
+const recordCount = async (u: User) => (await ok<{ total: number }>('accounting.query', { page: 1, pageSize: 1 }, u)).total;
+
+describe('the inbox', () => {
+  it('turns a forwarded notice into a draft on the card it names, and records it once', async () => {
+    const u = await registerUser(t);
+    await createAsset(t, u, { name: 'Cash', currency: 'CNY', isDefault: true });
+    const card = await createAsset(t, u, { name: '招商银行 1234', type: 'debit_card', currency: 'CNY', balance: 500 });
+    const { inboxKey, url } = await ok<{ inboxKey: string; url: string }>('inbox.getKey', {}, u);
+    expect(url).toBe(`${t.url}/in/${inboxKey}`);
+    expect((await ok('inbox.getKey', {}, u)).inboxKey).toBe(inboxKey);
+
+    const sent = await post(`/in/${inboxKey}`, '您尾号1234的招商银行卡11月27日12:30消费25.50元，商户：星巴克【招商银行】');
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toMatchObject({ amount: 25.5, type: 'expense', autoConfirmed: false });
+    expect(JSON.stringify(sent.body)).not.toContain('招商银行 1234'); // the sender never learns the person's assets
+
+    const { list } = await ok<{ list: any[] }>('inbox.query', {}, u);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ amount: 25.5, currency: 'CNY', type: 'expense', cardTail: '1234', asset: card, assetName: '招商银行 1234', category: 'Other' });
+    expect(list[0].problem).toBeUndefined();
+
+    const confirmed = await ok('inbox.confirm', { id: list[0].id, overrides: { category: 'Food' } }, u);
+    expect(confirmed.created).toBe(true);
+    const record = await ok('accounting.get', { id: confirmed.id }, u);
+    expect(record).toMatchObject({ amount: 25.5, asset: card, category: 'Food', type: 'expense' });
+    expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list).toEqual([]);
+    // Confirming again: the draft is gone, nothing more is written.
+    expect((await t.api('inbox.confirm', { id: list[0].id }, u.token)).code).toBe(404);
+    expect(await recordCount(u)).toBe(1);
+  });
+
+  it('takes JSON and forms, applies rules, and confirms at once with an auto-confirming rule', async () => {
+    const u = await registerUser(t);
+    const cash = await createAsset(t, u, { name: 'Wallet', currency: 'CNY', isDefault: true });
+    const { inboxKey } = await ok('inbox.getKey', {}, u);
+    await ok('rule.create', { match: { field: 'payee', op: 'contains', value: '星巴克' }, set: { category: 'Food', tags: ['coffee'] } }, u);
+    const json = await post(`/in/${inboxKey}`, JSON.stringify({ amount: '18.00', merchant: '星巴克 国贸店', type: 'expense' }), 'application/json');
+    expect(json.status).toBe(200);
+    const form = await post(`/in/${inboxKey}`, new URLSearchParams({ amount: '3', merchant: 'Bus', type: 'expense' }).toString(), 'application/x-www-form-urlencoded');
+    expect(form.status).toBe(200);
+    const { list } = await ok<{ list: any[] }>('inbox.query', {}, u);
+    const coffee = list.find((d) => d.merchant === '星巴克 国贸店');
+    expect(coffee).toMatchObject({ asset: cash, category: 'Food', tags: ['coffee'], rules: [{ ruleId: expect.any(String), fields: ['category', 'tags'] }] });
+    await ok('inbox.dismiss', { id: list.find((d) => d.merchant === 'Bus').id }, u);
+
+    await ok('rule.create', { match: { field: 'amount', op: 'lt', value: 10 }, set: { tags: ['small'] }, autoConfirm: true }, u);
+    const auto = await post(`/in/${inboxKey}`, JSON.stringify({ amount: 4, merchant: 'Metro', type: 'expense' }), 'application/json');
+    expect(auto.body.data).toMatchObject({ autoConfirmed: true, recordId: expect.any(String) });
+    expect(await ok('accounting.get', { id: auto.body.data.recordId }, u)).toMatchObject({ amount: 4, tags: ['small'], asset: cash });
+    expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list.map((d) => d.merchant)).toEqual(['星巴克 国贸店']);
+  });
+
+  it('refuses what it cannot use and writes nothing', async () => {
+    const u = await registerUser(t);
+    const other = await registerUser(t);
+    await createAsset(t, u, { name: 'Wallet', currency: 'CNY', isDefault: true });
+    const { inboxKey } = await ok('inbox.getKey', {}, u);
+    expect((await post('/in/inNOSUCHKEY0000000000000', '消费25.00元')).status).toBe(404);
+    const noAmount = await post(`/in/${inboxKey}`, '您的验证码是123456，请勿泄露');
+    expect([noAmount.status, noAmount.body.message]).toEqual([400, expect.stringMatching(/No amount/)]);
+    expect((await post(`/in/${inboxKey}`, '')).status).toBe(400);
+    const large = await post(`/in/${inboxKey}`, `消费25.00元 ${'x'.repeat(9000)}`);
+    expect([large.status, large.body.message]).toEqual([400, expect.stringMatching(/larger than 8KB/)]);
+    expect((await fetch(`${t.url}/in/${inboxKey}`)).status).toBe(400);
+    expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list).toEqual([]);
+    // Another account's drafts are not reachable.
+    await post(`/in/${inboxKey}`, JSON.stringify({ amount: 5, merchant: 'X' }), 'application/json');
+    const [draft] = (await ok<{ list: any[] }>('inbox.query', {}, u)).list;
+    expect((await t.api('inbox.confirm', { id: draft.id }, other.token)).code).toBe(404);
+    expect((await t.api('inbox.dismiss', { id: draft.id }, other.token)).code).toBe(404);
+    expect((await ok<{ list: any[] }>('inbox.query', {}, other)).list).toEqual([]);
+    // A new URL: the old one stops working.
+    const rotated = await ok('inbox.getKey', { rotate: true }, u);
+    expect(rotated.inboxKey).not.toBe(inboxKey);
+    expect((await post(`/in/${inboxKey}`, JSON.stringify({ amount: 5 }), 'application/json')).status).toBe(404);
+    expect(await recordCount(u)).toBe(0);
+  });
+
+  it("asks for an asset while there is none, and for the amount in the asset's currency", async () => {
+    const u = await registerUser(t);
+    const { inboxKey } = await ok('inbox.getKey', {}, u);
+    await post(`/in/${inboxKey}`, JSON.stringify({ amount: 12, merchant: 'Shop', currency: 'CNY' }), 'application/json');
+    const [draft] = (await ok<{ list: any[] }>('inbox.query', {}, u)).list;
+    expect(draft.problem).toBe('needsAsset');
+    expect((await t.api('inbox.confirm', { id: draft.id }, u.token)).code).toBe(400);
+    const a = await createAsset(t, u, { name: 'A', currency: 'USD' }); // the first asset is the default
+    expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list[0]).toMatchObject({ asset: a, problem: 'currencyMismatch' });
+    const mismatch = await t.api('inbox.confirm', { id: draft.id }, u.token);
+    expect([mismatch.code, mismatch.message]).toEqual([400, expect.stringMatching(/CNY/)]);
+    expect((await ok('inbox.confirm', { id: draft.id, overrides: { amount: 1.7 } }, u)).created).toBe(true);
+    expect(await recordCount(u)).toBe(1);
+  });
+});

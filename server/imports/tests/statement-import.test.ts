@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../lib/clock';
+import { assetBalance, createAsset } from '../../test-support/ledger';
+import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+
+/**
+ * Issue 22: statement imports through /api — preview, commit, idempotency (the same file twice,
+ * and the same payment in an Alipay file and a bank file), the status rules, overrides, uploads in
+ * parts, saved CSV mappings, and bad input that changes nothing. The Alipay layout is the app
+ * export's (导出信息 … 电子客户回单), as described in server/imports/formats/alipay.ts.
+ */
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+const clock = new ManualClock(Date.UTC(2026, 10, 27, 12));
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ clock });
+});
+afterAll(() => t.close());
+
+const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+
+function alipayFile(rows: string[]): string {
+  return [
+    '------------------------------------------------------------------------------------',
+    '导出信息：',
+    '姓名：张三',
+    '支付宝账户：zhang***@example.com',
+    '起始时间：[2026-11-01 00:00:00]    终止时间：[2026-11-27 23:59:59]',
+    '导出交易类型：[全部]',
+    `共${rows.length}笔记录`,
+    '',
+    '----------------------支付宝（中国）网络技术有限公司  电子客户回单----------------------',
+    '交易时间,交易分类,交易对方,对方账号,商品说明,收/支,金额,收/付款方式,交易状态,交易订单号,商家订单号,备注,',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+const ALIPAY_ROWS = [
+  '2026-11-20 12:30:00,餐饮美食,星巴克,sb***@example.com,拿铁,支出,32.00,招商银行信用卡(1234),交易成功,2026112022001400001\t,T2001\t,,',
+  '2026-11-21 09:00:00,日用百货,超市,sm***@example.com,日用品,支出,58.50,余额,交易成功,2026112122001400002\t,T2002\t,,',
+  '2026-11-22 10:00:00,服饰装扮,服装店,cl***@example.com,外套,支出,199.00,余额,交易关闭,2026112222001400003\t,T2003\t,,',
+  '2026-11-22 18:00:00,退款,服装店,cl***@example.com,退款-外套,不计收支,199.00,余额,退款成功,2026112222001400003_1\t,T2003\t,,',
+  '2026-11-23 08:00:00,投资理财,余额宝,/,余额宝-转入,不计收支,500.00,余额,交易成功,2026112322001400005\t,\t,,',
+  '2026-11-24 20:00:00,餐饮美食,=HYPERLINK("http://x"),hy***@example.com,晚餐,支出,45.00,余额,交易成功,2026112422001400006\t,T2006\t,,',
+  '2026-11-25 20:00:00,餐饮美食,面馆,nd***@example.com,午餐,支出,等待中,余额,交易成功,2026112522001400007\t,T2007\t,,',
+];
+
+async function ok<T = any>(action: string, params: Record<string, unknown>, u: User): Promise<T> {
+  const answer = await t.api(action, params, u.token);
+  if (answer.code !== 200) throw new Error(`${action}: ${answer.code} ${answer.message}`);
+  return answer.data as T;
+}
+
+async function recordCount(u: User): Promise<number> {
+  return (await ok<{ total: number }>('accounting.query', { page: 1, pageSize: 1 }, u)).total;
+}
+
+describe('import.preview and import.commit: an Alipay bill', () => {
+  it('previews what a bookkeeper would book, commits it, and imports nothing new the second time', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY', balance: 1000 });
+    const card = await createAsset(t, u, { name: '招行信用卡 1234', type: 'credit_card', currency: 'CNY' });
+    const file = b64(alipayFile(ALIPAY_ROWS));
+    const preview = await ok('import.preview', { format: 'alipay', content: file, assetId: alipay, timeZone: 'Asia/Shanghai' }, u);
+    expect(preview.summary).toMatchObject({ lines: 7, create: 3, duplicate: 0, likelyDuplicate: 0, skipped: 3, invalid: 1 });
+    const byLine = Object.fromEntries(preview.create.map((l: any) => [l.description, l]));
+    // Paid with the credit card 1234: the record goes to that asset, not to the Alipay balance.
+    expect(byLine['星巴克 — 拿铁']).toMatchObject({ asset: card, type: 'expense', amount: 32, date: Date.UTC(2026, 10, 20, 4, 30) });
+    expect(byLine['超市 — 日用品']).toMatchObject({ asset: alipay, amount: 58.5 });
+    const skipped = Object.fromEntries(preview.skipped.map((l: any) => [l.externalId, l.skipReason]));
+    expect(skipped).toEqual({
+      '2026112222001400003': 'closed',
+      '2026112222001400003_1': 'refundOfClosed',
+      '2026112322001400005': 'ownTransfer',
+    });
+    expect(preview.invalid).toHaveLength(1);
+    expect(preview.invalid[0].reason).toMatch(/等待中/);
+    expect(await recordCount(u)).toBe(0); // a preview writes nothing
+
+    const committed = await ok('import.commit', { token: preview.token }, u);
+    expect(committed).toMatchObject({ created: 3, alreadyImported: 0 });
+    expect(await recordCount(u)).toBe(3);
+    expect(await assetBalance(t, u, alipay)).toBe(1000 - 58.5 - 45);
+    expect(await assetBalance(t, u, card)).toBe(-32);
+
+    // The same file again: every line is a duplicate, nothing to create; committing writes nothing.
+    const again = await ok('import.preview', { format: 'alipay', content: file, assetId: alipay, timeZone: 'Asia/Shanghai' }, u);
+    expect(again.summary).toMatchObject({ create: 0, duplicate: 3, likelyDuplicate: 0 });
+    expect((await ok('import.commit', { token: again.token }, u)).created).toBe(0);
+    expect(await recordCount(u)).toBe(3);
+    // A used token is gone.
+    const reused = await t.api('import.commit', { token: preview.token }, u.token);
+    expect(reused.code).toBe(404);
+  });
+
+  it('keeps a formula-looking payee as text and exports it neutralised', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY' });
+    const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[5]])), assetId: alipay }, u);
+    await ok('import.commit', { token: preview.token }, u);
+    const csv = (await ok<{ csv: string }>('accounting.exportCsv', {}, u)).csv;
+    expect(csv).toContain(`"'=HYPERLINK(""http://x"") — 晚餐"`);
+  });
+
+  it('counts a refund of a payment that was not closed as income, in the Refund category', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY', balance: 100 });
+    const rows = [
+      '2026-11-10 12:00:00,服饰装扮,鞋店,sh***@example.com,鞋,支出,80.00,余额,交易成功,2026111022001400010\t,T10\t,,',
+      '2026-11-12 12:00:00,退款,鞋店,sh***@example.com,退款-鞋,不计收支,30.00,余额,退款成功,2026111022001400010_1\t,T10\t,,',
+    ];
+    const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile(rows)), assetId: alipay }, u);
+    expect(preview.summary).toMatchObject({ create: 2, skipped: 0 });
+    const refund = preview.create.find((l: any) => l.refund);
+    expect(refund).toMatchObject({ type: 'income', amount: 30, category: 'Refund' });
+    await ok('import.commit', { token: preview.token }, u);
+    expect(await assetBalance(t, u, alipay)).toBe(100 - 80 + 30);
+  });
+});
+
+describe('the same payment in two files', () => {
+  const ofx = (amount: string, date: string, fitid: string) =>
+    [
+      'OFXHEADER:100',
+      'DATA:OFXSGML',
+      'VERSION:102',
+      'SECURITY:NONE',
+      'ENCODING:USASCII',
+      'CHARSET:1252',
+      'COMPRESSION:NONE',
+      'OLDFILEUID:NONE',
+      'NEWFILEUID:NONE',
+      '',
+      '<OFX><CREDITCARDMSGSRSV1><CCSTMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>',
+      '<CCSTMTRS><CURDEF>CNY<CCACCTFROM><ACCTID>6225881234</CCACCTFROM>',
+      '<BANKTRANLIST><DTSTART>20261101<DTEND>20261130',
+      `<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>${date}<TRNAMT>-${amount}<FITID>${fitid}<NAME>ALIPAY STARBUCKS</STMTTRN>`,
+      '</BANKTRANLIST></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>',
+      '',
+    ].join('\r\n');
+
+  it('flags a card payment seen in the Alipay bill and again in the bank file as a likely duplicate', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY' });
+    const card = await createAsset(t, u, { name: '招行信用卡 1234', type: 'credit_card', currency: 'CNY' });
+    const first = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: alipay, timeZone: 'Asia/Shanghai' }, u);
+    await ok('import.commit', { token: first.token }, u);
+
+    const bank = await ok('import.preview', { format: 'ofx', content: b64(ofx('32.00', '20261121', 'F1')), assetId: card, timeZone: 'Asia/Shanghai' }, u);
+    expect(bank.summary).toMatchObject({ create: 0, likelyDuplicate: 1, duplicate: 0 });
+    expect(bank.duplicates[0]).toMatchObject({ line: expect.any(Number), amount: 32, matchId: expect.any(String), reason: expect.stringMatching(/likely the same payment/) });
+    expect((await ok('import.commit', { token: bank.token }, u)).created).toBe(0);
+    expect(await recordCount(u)).toBe(1);
+
+    // The person says it is another payment: included, it is written; a re-import then knows it.
+    const again = await ok('import.preview', { format: 'ofx', content: b64(ofx('32.00', '20261121', 'F1')), assetId: card, timeZone: 'Asia/Shanghai' }, u);
+    const line = again.duplicates[0].line as number;
+    expect((await ok('import.commit', { token: again.token, overrides: [{ line, include: true }] }, u)).created).toBe(1);
+    const third = await ok('import.preview', { format: 'ofx', content: b64(ofx('32.00', '20261121', 'F1')), assetId: card }, u);
+    expect(third.summary).toMatchObject({ duplicate: 1, likelyDuplicate: 0, create: 0 });
+    const refused = await t.api('import.commit', { token: third.token, overrides: [{ line, include: true }] }, u.token);
+    expect(refused.code).toBe(400);
+    expect(await recordCount(u)).toBe(2);
+  });
+
+  it('does not take two different payments of the same amount from one source for duplicates', async () => {
+    const u = await registerUser(t);
+    const card = await createAsset(t, u, { name: 'Card', currency: 'CNY' });
+    await ok('import.commit', { token: (await ok('import.preview', { format: 'ofx', content: b64(ofx('9.00', '20261110', 'A')), assetId: card }, u)).token }, u);
+    const next = await ok('import.preview', { format: 'ofx', content: b64(ofx('9.00', '20261111', 'B')), assetId: card }, u);
+    expect(next.summary).toMatchObject({ create: 1, likelyDuplicate: 0 });
+  });
+});
+
+describe('overrides, uploads in parts, saved CSV mappings', () => {
+  it('imports money between own accounts as a transfer when asked, and leaves lines out', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY', balance: 1000 });
+    const yuebao = await createAsset(t, u, { name: '余额宝', currency: 'CNY' });
+    const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[1], ALIPAY_ROWS[4]])), assetId: alipay }, u);
+    const transferLine = preview.skipped[0].line as number;
+    const shopLine = preview.create[0].line as number;
+    const noTarget = await t.api('import.commit', { token: preview.token, overrides: [{ line: transferLine, include: true }] }, u.token);
+    expect(noTarget.code).toBe(400);
+    expect(noTarget.data.field).toMatch(/toAsset/);
+    expect(await recordCount(u)).toBe(0);
+    const done = await ok(
+      'import.commit',
+      {
+        token: preview.token,
+        overrides: [
+          { line: transferLine, include: true, toAsset: yuebao },
+          { line: shopLine, include: false },
+        ],
+      },
+      u,
+    );
+    expect(done).toMatchObject({ created: 1, leftOut: 1 });
+    expect(await assetBalance(t, u, yuebao)).toBe(500);
+    expect(await assetBalance(t, u, alipay)).toBe(500);
+  });
+
+  it('takes a file in parts and a generic CSV whose mapping is remembered for the next file of that bank', async () => {
+    const u = await registerUser(t);
+    const bank = await createAsset(t, u, { name: 'Checking', currency: 'USD', balance: 100 });
+    const csv = 'Date,Description,Amount,Id\n2026-11-01,Coffee,-3.50,X1\n2026-11-02,Salary,1000.00,X2\n';
+    const bytes = Buffer.from(csv);
+    const first = await ok('import.upload', { content: bytes.subarray(0, 20).toString('base64') }, u);
+    const second = await ok('import.upload', { content: bytes.subarray(20).toString('base64'), uploadId: first.uploadId }, u);
+    expect(second.bytes).toBe(bytes.length);
+    const described = await ok('import.describeCsv', { uploadId: first.uploadId }, u);
+    expect(described.headers).toEqual(['Date', 'Description', 'Amount', 'Id']);
+    expect(described.guess).toMatchObject({ date: 0, amount: 2 });
+    const missing = await t.api('import.preview', { format: 'csv', uploadId: first.uploadId, assetId: bank }, u.token);
+    expect(missing.code).toBe(400);
+    expect(missing.data.headers).toEqual(['Date', 'Description', 'Amount', 'Id']);
+    const mapping = { date: 0, description: 1, amount: 2, externalId: 3 };
+    const preview = await ok('import.preview', { format: 'csv', content: b64(csv), assetId: bank, mapping }, u);
+    expect(preview.summary).toMatchObject({ create: 2 });
+    await ok('import.commit', { token: preview.token }, u);
+    expect(await assetBalance(t, u, bank)).toBe(100 - 3.5 + 1000);
+    // Next month's file from the same bank: no mapping needed, and the old lines are duplicates.
+    const next = 'Date,Description,Amount,Id\n2026-11-02,Salary,1000.00,X2\n2026-12-01,Tea,-2.00,X3\n';
+    const remembered = await ok('import.preview', { format: 'csv', content: b64(next), assetId: bank }, u);
+    expect(remembered.summary).toMatchObject({ create: 1, duplicate: 1 });
+    expect((await ok('import.describeCsv', { content: b64(next) }, u)).saved).toMatchObject(mapping);
+  });
+});
+
+describe('bad input changes nothing', () => {
+  it('answers clear errors for unreadable files, bad params and other accounts', async () => {
+    const u = await registerUser(t);
+    const other = await registerUser(t);
+    const asset = await createAsset(t, u, { name: 'A', currency: 'CNY' });
+    const theirs = await createAsset(t, other, { name: 'B', currency: 'CNY' });
+    const cases: Array<[Record<string, unknown>, number, RegExp]> = [
+      [{ format: 'alipay', content: b64('Date,Amount\n2026-01-01,5\n'), assetId: asset }, 400, /Alipay/],
+      [{ format: 'ofx', content: b64('<html>hello</html>'), assetId: asset }, 400, /OFX/],
+      [{ format: 'camt', content: b64('<?xml version="1.0"?><Document><BkToCstmrStmt><Stmt><Ntry>'), assetId: asset }, 400, /CAMT/],
+      [{ format: 'alipay', content: '%%%not base64%%%', assetId: asset }, 400, /base64/],
+      [{ format: 'alipay', assetId: asset }, 400, /content/],
+      [{ format: 'pdf', content: b64('x'), assetId: asset }, 400, /format/],
+      [{ format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: theirs }, 2001, /Asset not found/],
+      [{ format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: asset, timeZone: 'Mars/Base' }, 400, /time zone/],
+    ];
+    for (const [params, code, message] of cases) {
+      const answer = await t.api('import.preview', params, u.token);
+      expect([answer.code, answer.message]).toEqual([code, expect.stringMatching(message)]);
+    }
+    const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: asset }, u);
+    // Another account cannot commit (or learn about) this preview.
+    expect((await t.api('import.commit', { token: preview.token }, other.token)).code).toBe(404);
+    expect((await t.api('import.commit', { token: preview.token, overrides: [{ line: 999 }] }, u.token)).code).toBe(400);
+    expect(await recordCount(u)).toBe(0);
+    expect(await recordCount(other)).toBe(0);
+    // Previews expire.
+    clock.advance(31 * 60_000);
+    expect((await t.api('import.commit', { token: preview.token }, u.token)).code).toBe(404);
+  });
+});
