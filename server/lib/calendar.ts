@@ -71,6 +71,22 @@ export function zonedMidnight(year: number, month: number, day: number, timeZone
   return second;
 }
 
+/**
+ * The instant of a local wall-clock time in the zone (month 1–12). A time that a DST change skips
+ * (02:30 on a spring-forward night) moves forward by the gap; one that occurs twice takes the first.
+ */
+export function zonedTime(year: number, month: number, day: number, hour: number, minute: number, second: number, timeZone: string): number {
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const before = wall - offsetAt(wall - 86_400_000, timeZone);
+  const after = wall - offsetAt(wall + 86_400_000, timeZone);
+  // Away from a change both offsets agree. Near one, take the first candidate that reads back as
+  // the wall time; in a gap neither does, and the later offset moves it forward.
+  for (const candidate of before <= after ? [before, after] : [after, before]) {
+    if (candidate + offsetAt(candidate, timeZone) === wall) return candidate;
+  }
+  return wall - offsetAt(wall - 86_400_000, timeZone);
+}
+
 export interface Period {
   start: number;
   /** Exclusive. */

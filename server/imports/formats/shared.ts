@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { zonedMidnight } from '../../lib/calendar';
+import { zonedMidnight, zonedTime } from '../../lib/calendar';
 import { StatementError } from './types';
 
 /**
@@ -28,7 +28,10 @@ export function decodeText(bytes: Buffer, expect?: RegExp): string {
   if (text !== undefined && (!expect || expect.test(text))) return text;
   const gb = iconv.decode(bytes, 'gb18030');
   if (expect && !expect.test(gb)) {
-    throw new StatementError('encoding', 'The file could not be read as UTF-8 or GBK text with the expected headers: check that it is the unmodified export (re-saving it in a spreadsheet can change its encoding).');
+    throw new StatementError(
+      'encoding',
+      'The file could not be read as UTF-8 or GBK text with the expected headers: check that it is the unmodified export (re-saving it in a spreadsheet can change its encoding).',
+    );
   }
   return gb;
 }
@@ -38,7 +41,11 @@ export function localDateTime(year: number, month: number, day: number, timeZone
   if (!Number.isInteger(year) || year < 1970 || year > 2200) return null;
   if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return null;
-  return zonedMidnight(year, month, day, timeZone) + ((hour * 60 + minute) * 60 + Math.min(second, 59)) * 1000;
+  const midnight = zonedMidnight(year, month, day, timeZone);
+  const clock = ((hour * 60 + minute) * 60 + Math.min(second, 59)) * 1000;
+  // A day with a DST change is not 24 hours long: its times are converted one by one.
+  if (clock === 0 || zonedMidnight(year, month, day + 1, timeZone) - midnight === 86_400_000) return midnight + clock;
+  return zonedTime(year, month, day, hour, minute, Math.min(second, 59), timeZone);
 }
 
 /** `YYYY-MM-DD[ HH:mm[:ss]]` (also `/` or `.` between the date parts) in `timeZone` → ms, or null. */

@@ -215,29 +215,23 @@ function parseRows(rows: Row[], timeZone: string, isWechat: boolean): ParsedStat
     }
     if (category !== '') entry.sourceCategory = category;
     lines.push(entry);
-    const partial = /^已退款[(（]\s*[¥￥]?\s*([\d.,]+)\s*[)）]/.exec(statusText);
-    const partialAmount = partial ? parseAmount(partial[1]) : null;
-    const refunded: Extra['refunded'] = /全额退款/.test(statusText)
-      ? 'all'
-      : partialAmount
-        ? { amount: partialAmount.amount }
-        : /^已(?:部分)?退款/.test(statusText)
-          ? 'some'
-          : 'none';
-    extras.push({ merchantId: cell(cells, 'merchantId'), refunded });
+    extras.push({ merchantId: cell(cells, 'merchantId'), refunded: refundedOf(statusText) });
   }
   linkRefunds(lines, extras);
-  const account = /微信昵称[:：]\s*\[([^\]]*)\]/
-    .exec(
-      rows
-        .slice(0, header.index)
-        .map((row) => row.cells.join(','))
-        .join('\n'),
-    )?.[1]
-    .trim();
+  const headerBlock = rows.slice(0, header.index).map((row) => row.cells.join(','));
+  const account = /微信昵称[:：]\s*\[([^\]]*)\]/.exec(headerBlock.join('\n'))?.[1].trim();
   const statement: ParsedStatement = { format: 'wechat', lines, invalid, currency: 'CNY' };
   if (account) statement.account = account;
   return statement;
+}
+
+/** What 当前状态 says was refunded of a payment. */
+function refundedOf(status: string): Extra['refunded'] {
+  if (/全额退款/.test(status)) return 'all';
+  const partial = /^已退款[(（]\s*[¥￥]?\s*([\d.,]+)\s*[)）]/.exec(status);
+  const amount = partial ? parseAmount(partial[1]) : null;
+  if (amount) return { amount: amount.amount };
+  return /^已(?:部分)?退款/.test(status) ? 'some' : 'none';
 }
 
 const cents = (amount: string) => Math.round(Number(amount) * 100);
@@ -245,8 +239,15 @@ const cents = (amount: string) => Math.round(Number(amount) * 100);
 /** The originalId rule at the top of this file. */
 function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
   const byMerchantId = new Map<string, StatementLine>();
+  const refundedByPayee = new Map<string, { payment: StatementLine; refunded: Exclude<Extra['refunded'], 'none'> }[]>();
   lines.forEach((line, i) => {
-    if (line.status !== 'refund' && line.externalId !== '' && extras[i].merchantId !== '' && !byMerchantId.has(extras[i].merchantId)) byMerchantId.set(extras[i].merchantId, line);
+    const { merchantId, refunded } = extras[i];
+    if (line.status === 'refund' || line.externalId === '') return;
+    if (merchantId !== '' && !byMerchantId.has(merchantId)) byMerchantId.set(merchantId, line);
+    if (refunded === 'none' || line.direction !== 'expense' || line.payee === '') return;
+    const list = refundedByPayee.get(line.payee);
+    if (list) list.push({ payment: line, refunded });
+    else refundedByPayee.set(line.payee, [{ payment: line, refunded }]);
   });
   lines.forEach((refund, i) => {
     if (refund.status !== 'refund') return;
@@ -255,23 +256,13 @@ function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
       refund.originalId = sameOrder.externalId;
       return;
     }
-    if (refund.payee === '') return;
-    const candidates = lines.filter((payment, j) => {
-      const refunded = extras[j].refunded;
-      if (
-        payment.status === 'refund' ||
-        payment.direction !== 'expense' ||
-        payment.payee !== refund.payee ||
-        payment.date > refund.date ||
-        payment.externalId === '' ||
-        refunded === 'none'
-      )
-        return false;
-      if (refunded === 'all') return payment.amount === refund.amount || cents(payment.amount) === cents(refund.amount);
+    const candidates = (refundedByPayee.get(refund.payee) ?? []).filter(({ payment, refunded }) => {
+      if (payment.date > refund.date) return false;
+      if (refunded === 'all') return cents(payment.amount) === cents(refund.amount);
       if (refunded === 'some') return cents(payment.amount) >= cents(refund.amount);
       return cents(refunded.amount) === cents(refund.amount);
     });
-    if (candidates.length === 1) refund.originalId = candidates[0].externalId;
+    if (candidates.length === 1) refund.originalId = candidates[0].payment.externalId;
   });
 }
 
