@@ -119,9 +119,12 @@ describe("another user's ids on every action", () => {
       if (group === 'currency') return 'rate';
       if (group === 'budget') return 'budget';
       if (group === 'recurring') return 'recurring';
+      if (group === 'rule') return 'rule';
+      if (group === 'inbox') return 'draft';
       return null;
     }
-    if (['asset', 'fromAsset', 'toAsset'].includes(param)) return 'asset';
+    if (['asset', 'fromAsset', 'toAsset', 'assetId'].includes(param)) return 'asset';
+    if (param === 'uploadId') return 'upload';
     if (param === 'appId') return 'app';
     if (param === 'goalId') return 'goal';
     if (param === 'channelId') return 'channel';
@@ -152,6 +155,9 @@ describe("another user's ids on every action", () => {
     conflict: [404],
     budget: [404],
     recurring: [404],
+    rule: [404],
+    draft: [404],
+    upload: [404],
   };
 
   it('answers the not-found code of the resource, never the owner’s data, and changes nothing of theirs', { timeout: 60_000 }, async () => {
@@ -205,6 +211,12 @@ describe("another user's ids on every action", () => {
         alice.token,
       )
     ).id;
+    // Issue 22: a rule, an inbox draft and an unfinished statement upload of Alice's.
+    A.rule = (await ok(base, 'rule.create', { match: { field: 'payee', op: 'contains', value: SECRET }, set: { description: SECRET } }, alice.token)).id;
+    const inbox = await ok(base, 'inbox.getKey', {}, alice.token);
+    await request(`${base}/in/${inbox.inboxKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: 3, merchant: SECRET }) });
+    A.draft = (await ok(base, 'inbox.query', {}, alice.token)).list[0].id;
+    A.upload = (await ok(base, 'import.upload', { content: Buffer.from(`Date,Payee,Amount\n2026-01-01,${SECRET},-1\n`).toString('base64') }, alice.token)).uploadId;
 
     // Mallory has her own things of each kind, so her requests are otherwise valid.
     const M: Record<string, string> = {};
@@ -239,6 +251,8 @@ describe("another user's ids on every action", () => {
         'recurring.update': { name: 'x' },
         'recurring.skip': { date: '2030-01-01' },
         'recurring.confirm': { date: '2030-01-01' },
+        'import.preview': { format: 'csv', content: Buffer.from('Date,Amount\n2026-01-01,-1\n').toString('base64'), assetId: M.asset, mapping: { date: 0, amount: 1 } },
+        'import.upload': { content: Buffer.from('x').toString('base64') },
       };
       return { ...(plausible[action] ?? {}) };
     };

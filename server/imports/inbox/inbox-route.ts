@@ -22,7 +22,8 @@ export function mountInboxRoutes(router: Router, app: AppContext): void {
       rateLimit: { label: 'inbox notices per address', points: (settings) => settings.rateLimit.inboxPerAddress, counts: 'requests' },
       body: { kinds: ['json', 'form', 'text'], limit: INBOX_BODY_LIMIT },
       async handler({ req, res }) {
-        const key = decodeURIComponent((req.params as Record<string, string | undefined>)[0] ?? '');
+        // Keys are letters and digits: anything percent-encoded is no key (and is never decoded).
+        const key = (req.params as Record<string, string | undefined>)[0] ?? '';
         const body = req.body as unknown;
         let payload: string | Record<string, unknown>;
         if (typeof body === 'string') payload = body;

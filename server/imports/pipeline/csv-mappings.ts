@@ -30,7 +30,7 @@ export class CsvMappings {
   }
 
   async remember(userId: string, bytes: Buffer, mapping: CsvMapping): Promise<void> {
-    const { signature } = this.read(bytes, { skipRows: mapping.skipRows, delimiter: mapping.delimiter });
+    const { signature } = this.read(bytes, { skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding });
     await this.app.db.local.put(keyOf(userId, signature), mapping);
   }
 
@@ -39,7 +39,7 @@ export class CsvMappings {
     if (entries.length > 0) await this.app.db.local.batch(entries.map(([key]) => ({ type: 'del' as const, key })));
   }
 
-  private read(bytes: Buffer, options: { skipRows?: number; delimiter?: ',' | ';' | '\t' }) {
+  private read(bytes: Buffer, options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; encoding?: CsvMapping['encoding'] }) {
     try {
       return describeCsv(bytes, options);
     } catch (error) {

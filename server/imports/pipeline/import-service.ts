@@ -80,6 +80,9 @@ export class ImportService {
     let upload = this.uploads.get(id);
     if (uploadId && (!upload || upload.userId !== userId)) throw importErrors.previewExpired().at('uploadId');
     if (!upload) {
+      // One upload at a time per account: a new one drops the account's unfinished ones, so no
+      // account holds more than MAX_STATEMENT_BYTES of uploads in memory.
+      for (const [other, held] of this.uploads) if (held.userId === userId) this.uploads.delete(other);
       upload = { userId, parts: [], bytes: 0, expiresAt: now + UPLOAD_TTL_MS };
       this.uploads.set(id, upload);
     }

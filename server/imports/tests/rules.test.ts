@@ -79,7 +79,12 @@ describe('rules in a statement import', () => {
       'import.preview',
       {
         format: 'csv',
-        content: csv(['2026-11-01,STARBUCKS #12,latte,-4.50,a', '2026-11-02,Starbucks,team treat,-45.00,b', '2026-11-03,Uber Trip,ride,-12.00,c', '2026-11-04,acme,refund,15.00,d']),
+        content: csv([
+          '2026-11-01,STARBUCKS #12,latte,-4.50,a',
+          '2026-11-02,Starbucks,team treat,-45.00,b',
+          '2026-11-03,Uber Trip,ride,-12.00,c',
+          '2026-11-04,acme,refund,15.00,d',
+        ]),
         assetId: bank,
         mapping: MAPPING,
       },
@@ -117,7 +122,16 @@ describe('rule suggestions', () => {
   it('suggests a rule after the same payee was moved to the same category twice, and not after a dismiss', async () => {
     const u = await registerUser(t);
     const bank = await createAsset(t, u, { name: 'Bank', currency: 'USD', balance: 100 });
-    const preview = await ok('import.preview', { format: 'csv', content: csv(['2026-11-01,Blue Bottle,latte,-4.50,a', '2026-11-08,Blue Bottle,cold brew,-5.00,b', '2026-11-09,Corner Shop,milk,-2.00,c']), assetId: bank, mapping: MAPPING }, u);
+    const preview = await ok(
+      'import.preview',
+      {
+        format: 'csv',
+        content: csv(['2026-11-01,Blue Bottle,latte,-4.50,a', '2026-11-08,Blue Bottle,cold brew,-5.00,b', '2026-11-09,Corner Shop,milk,-2.00,c']),
+        assetId: bank,
+        mapping: MAPPING,
+      },
+      u,
+    );
     const { recordIds } = await ok<{ recordIds: string[] }>('import.commit', { token: preview.token }, u);
     const records = await Promise.all(recordIds.map((id) => ok('accounting.get', { id }, u)));
     const blue = records.filter((r: any) => r.description.startsWith('Blue Bottle'));

@@ -227,6 +227,10 @@ describe('overrides, uploads in parts, saved CSV mappings', () => {
     const remembered = await ok('import.preview', { format: 'csv', content: b64(next), assetId: bank }, u);
     expect(remembered.summary).toMatchObject({ create: 1, duplicate: 1 });
     expect((await ok('import.describeCsv', { content: b64(next) }, u)).saved).toMatchObject(mapping);
+    // One upload at a time per account: a new one drops an unfinished one.
+    const a = await ok('import.upload', { content: b64(next) }, u);
+    await ok('import.upload', { content: b64(next) }, u);
+    expect((await t.api('import.preview', { format: 'csv', uploadId: a.uploadId, assetId: bank }, u.token)).code).toBe(404);
   });
 });
 
