@@ -122,7 +122,7 @@ test.describe('the household', () => {
       await expect(page.getByRole('heading', { name: screen, level: 1 })).toBeVisible();
     }
     const tabs = page.getByRole('tablist').first().getByRole('tab');
-    await expect(tabs).toHaveText(['General', 'Currency & rates', 'Categories', 'Import & export', 'Reminders', 'Sync & about']);
+    await expect(tabs).toHaveText(['General', 'Currency & rates', 'Categories', 'Rules', 'Import & export', 'Reminders', 'Sync & about']);
     const account = page.getByRole('region', { name: 'Account' });
     await expect(account).toContainText('milo · milo@example.com');
     await expect(account).toContainText('Member');

@@ -23,7 +23,7 @@ const TABS: Record<string, string[]> = {
   '/savings': ['market', 'portfolio', 'achievements', 'leaderboard'],
   '/push': ['channels', 'scheduled', 'history', 'feed'],
   '/files': ['links'],
-  '/settings': ['currency', 'categories', 'data', 'backups', 'household', 'server'],
+  '/settings': ['currency', 'categories', 'rules', 'data', 'backups', 'household', 'server'],
 };
 const SCREENS = ROUTES.flatMap((route) => [route.path, ...(TABS[route.path] ?? []).map((tab) => `${route.path}?tab=${tab}`)].map((url) => ({ url, key: route.key })));
 

@@ -56,6 +56,7 @@ function ShortcutSheet({ opened, onClose }: { opened: boolean; onClose: () => vo
     [['Shift', t('shortcuts.click')], t('shortcuts.range')],
     [['g', 'd'], t('shortcuts.go', { screen: t('dashboard.title') })],
     [['g', 'r'], t('shortcuts.go', { screen: t('records.title') })],
+    [['g', 'i'], t('shortcuts.go', { screen: t('inbox.title') })],
     [['g', 'a'], t('shortcuts.go', { screen: t('assets.title') })],
     [['g', 's'], t('shortcuts.go', { screen: t('stats.title') })],
     [['g', 'v'], t('shortcuts.go', { screen: t('savings.title') })],

@@ -5,7 +5,17 @@ import { useEffect, type RefObject } from 'react';
  * key handling and the sheet `?` opens), and the way `/` reaches the search box of the Records
  * screen, which may not be on screen yet when the key is pressed.
  */
-export const G_ROUTES: Readonly<Record<string, string>> = { d: '/', r: '/records', a: '/assets', s: '/stats', v: '/savings', p: '/push', f: '/files', ',': '/settings' };
+export const G_ROUTES: Readonly<Record<string, string>> = {
+  d: '/',
+  r: '/records',
+  i: '/inbox',
+  a: '/assets',
+  s: '/stats',
+  v: '/savings',
+  p: '/push',
+  f: '/files',
+  ',': '/settings',
+};
 
 let pendingFocus = false;
 const focusTargets = new Set<() => void>();

@@ -25,6 +25,7 @@ export type TitledNamespace = { [K in keyof typeof en]: (typeof en)[K] extends {
 export const ROUTES = [
   { path: '/', key: 'dashboard', icon: 'dashboard' },
   { path: '/records', key: 'records', icon: 'records' },
+  { path: '/inbox', key: 'inbox', icon: 'inbox' },
   { path: '/assets', key: 'assets', icon: 'assets' },
   { path: '/stats', key: 'stats', icon: 'stats' },
   { path: '/budgets', key: 'budgets', icon: 'budgets' },

@@ -31,6 +31,10 @@ export const SCREEN_COMPONENTS: Record<ScreenKey, ComponentType> = {
     () => import('./records'),
     (m) => m.RecordsPage,
   ),
+  inbox: chunk(
+    () => import('./inbox'),
+    (m) => m.InboxPage,
+  ),
   assets: chunk(
     () => import('./assets'),
     (m) => m.AssetsPage,

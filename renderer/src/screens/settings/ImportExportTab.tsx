@@ -9,6 +9,7 @@ import { useErrorText, useImportProblemText } from '../../lib/errors';
 import { fromDateInput, timeZone, toDateInput } from '../../lib/format';
 import { download } from '../../lib/download';
 import { JsonRestore } from './JsonRestore';
+import { StatementImport } from './import/StatementImport';
 import { splitCsv } from './split-csv';
 import { DateField } from '../../components/DateField';
 
@@ -112,6 +113,7 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
 
   return (
     <Stack>
+      <StatementImport />
       <section className="pp-card" aria-labelledby="set-export">
         <Title order={2} size="h5" id="set-export" mb="xs">
           {t('settings.export')}

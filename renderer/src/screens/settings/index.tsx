@@ -10,6 +10,7 @@ import { GeneralTab } from './GeneralTab';
 import { HouseholdTab } from './household/HouseholdTab';
 import { ImportExportTab } from './ImportExportTab';
 import { RemindersTab } from './RemindersTab';
+import { RulesTab } from './rules/RulesTab';
 
 /**
  * Settings. Everyone has their own preferences, account, currencies, categories, data and sync;
@@ -29,6 +30,7 @@ export function SettingsPage() {
           { value: 'general', label: t('settings.tabs.general'), panel: <GeneralTab /> },
           { value: 'currency', label: t('settings.tabs.currency'), panel: <CurrencyTab /> },
           { value: 'categories', label: t('settings.tabs.categories'), panel: <CategoriesTab /> },
+          { value: 'rules', label: t('rules.tab'), panel: <RulesTab /> },
           { value: 'data', label: t('settings.tabs.data'), panel: <ImportExportTab withJsonRestore={!manager} /> },
           { value: 'reminders', label: t('notify.tab'), panel: <RemindersTab /> },
           ...(manager
