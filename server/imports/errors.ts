@@ -16,6 +16,7 @@ export const importErrors = errorCatalogue(
       status: 400,
       message: () => 'A generic CSV needs a column mapping (mapping: {date, amount | inflow/outflow, payee?, description?…}); import.describeCsv shows the columns and a guess.',
     },
+    uploadExpired: { code: 404, status: 404, message: () => 'This upload is unknown or has expired (uploads are kept 30 minutes, one per account): send the file again.' },
     previewExpired: { code: 404, status: 404, message: () => 'This preview has expired or was already imported: preview the file again.' },
     unknownLine: { code: 400, status: 400, message: (line: number) => `Line ${line} is not in this preview.` },
     overrideNotAllowed: { code: 400, status: 400, message: (line: number, why: string) => `Line ${line} cannot be changed that way: ${why}` },

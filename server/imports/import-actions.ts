@@ -46,7 +46,7 @@ const upload = defineAction({
   returns: '`{uploadId, bytes}` — bytes received so far',
   errors: [
     [importErrors.rows.statementTooLarge, 'the parts add up to more than the limit'],
-    [importErrors.rows.previewExpired, 'uploadId is unknown or expired'],
+    [importErrors.rows.uploadExpired, 'uploadId is unknown or expired'],
   ],
   handler: (params, ctx) => ctx.app.services.imports.upload(ctx.user.id, bytesOf(params.content), params.uploadId),
 });
@@ -96,9 +96,12 @@ const preview = defineAction({
   ],
   handler: async (params, ctx) => {
     const service = ctx.app.services.imports;
-    const bytes = params.uploadId ? service.takeUpload(ctx.user.id, params.uploadId) : params.content ? bytesOf(params.content) : undefined;
+    const bytes = params.uploadId ? service.peekUpload(ctx.user.id, params.uploadId) : params.content ? bytesOf(params.content) : undefined;
     if (!bytes) throw importErrors.needsContent().at('content');
-    return service.preview(ctx.user.id, { format: params.format, bytes, assetId: params.assetId, timeZone: params.timeZone, mapping: params.mapping });
+    const answer = await service.preview(ctx.user.id, { format: params.format, bytes, assetId: params.assetId, timeZone: params.timeZone, mapping: params.mapping });
+    // The preview holds what it needs; the upload goes (a preview that failed keeps it for another try).
+    if (params.uploadId) service.dropUpload(ctx.user.id, params.uploadId);
+    return answer;
   },
 });
 
@@ -128,7 +131,8 @@ const commit = defineAction({
       ),
     ),
   }),
-  returns: '`{created, alreadyImported, leftOut, recordIds}` — recordIds: the first 200 records written',
+  returns:
+    '`{created, alreadyImported, leftOut, likelyNow, recordIds}` — leftOut: lines to create that were not written (left out by you, or `likelyNow`: a record that looks like the same payment was booked since the preview); recordIds: the first 200 records written',
   errors: [
     [importErrors.rows.previewExpired, 'the token is unknown, expired or used'],
     [importErrors.rows.unknownLine, 'an override names a line the preview does not have'],

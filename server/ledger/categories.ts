@@ -35,6 +35,8 @@ export class CategoryService {
   private readonly cache = new Map<string, CategoryDoc[]>();
   private subscription: { unsubscribe(): void } | undefined;
   private readonly renameListeners = new Set<(change: CategoryRename) => Promise<void>>();
+  /** `userId|type|name` of the categories whose records moveRecords is moving. */
+  private readonly moving = new Set<string>();
 
   constructor(private readonly app: AppContext) {}
 
@@ -175,9 +177,20 @@ export class CategoryService {
     const records = this.app.db.collection<RecordDoc>('records');
     const docs = await records.find({ selector: { userId, category: from, type } }).exec();
     const now = this.app.clock.now();
-    for (const doc of docs) await doc.incrementalPatch({ category: to, updatedAt: now });
+    const moving = `${userId}|${type}|${from}`;
+    this.moving.add(moving);
+    try {
+      for (const doc of docs) await doc.incrementalPatch({ category: to, updatedAt: now });
+    } finally {
+      this.moving.delete(moving);
+    }
     for (const listener of this.renameListeners) await listener({ userId, type, from, to });
     return docs.length;
+  }
+
+  /** Whether records of this category are being moved by a rename, merge or delete right now (not by the person, record by record). */
+  isMoving(userId: string, type: CategoryType, from: string): boolean {
+    return this.moving.has(`${userId}|${type}|${from}`);
   }
 
   /**

@@ -384,6 +384,8 @@ export class LedgerService {
       const before = data.previousDocumentData;
       if (!doc || !before || doc._deleted || doc.type === 'transfer' || doc.type !== before.type) return;
       if (doc.category === before.category || !doc.description.trim()) return;
+      // A rename, merge or delete moves every record of a category: not the person's choice per payee.
+      if (this.categories.isMoving(doc.userId, doc.type, before.category)) return;
       listener({ userId: doc.userId, type: doc.type, description: doc.description, from: before.category, to: doc.category });
     });
   }
@@ -398,8 +400,14 @@ export class LedgerService {
   }
 
   /** Writes a statement import's records once per importKey (statement-writes.ts). */
-  writeImported(userId: string, docs: readonly RecordDoc[], newCategories: ReadonlyArray<{ type: 'income' | 'expense'; name: string }>, field: string): Promise<ImportedRecordsResult> {
-    return writeImportedRecords(this.app, this, userId, docs, newCategories, field);
+  writeImported(
+    userId: string,
+    docs: readonly RecordDoc[],
+    newCategories: ReadonlyArray<{ type: 'income' | 'expense'; name: string }>,
+    field: string,
+    labels?: readonly string[],
+  ): Promise<ImportedRecordsResult> {
+    return writeImportedRecords(this.app, this, userId, docs, newCategories, field, labels);
   }
 
   /** The importKeys of the user's live records, for an import preview (kept current from the change stream). */

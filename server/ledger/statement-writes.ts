@@ -1,10 +1,11 @@
 import type { AppContext } from '../app-context';
+import { commonErrors } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { importKeyIndex } from './import-keys';
 import { assertLedgerInRange } from './limits';
 import type { RecordDoc } from './schema';
 import type { CategoryService } from './categories';
-import type { LedgerViews } from './views';
+import type { LedgerViews, UserLedgerView } from './views';
 
 /** What the writer needs of the ledger service (not the class itself: the service delegates here). */
 interface LedgerWrites {
@@ -38,6 +39,8 @@ export async function writeImportedRecords(
   docs: readonly RecordDoc[],
   newCategories: ReadonlyArray<{ type: 'income' | 'expense'; name: string }>,
   field: string,
+  /** How each record is named in an error ("line 12"), in the order of `docs`. */
+  labels: readonly string[] = [],
 ): Promise<ImportedRecordsResult> {
   return service.exclusive(userId, async () => {
     const view = await service.views.get(userId);
@@ -46,8 +49,15 @@ export async function writeImportedRecords(
     const created: RecordDoc[] = [];
     const alreadyImported: RecordDoc[] = [];
     const seen = new Set<string>();
-    for (const doc of docs) {
+    // Everything is checked before the first batch is written, so a refused import writes nothing:
+    // assets and categories may have been deleted or renamed since the preview.
+    const existing = await service.categories.list(userId);
+    const known = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
+    for (const category of newCategories) known.add(`${category.type}:${category.name.normalize('NFKC').toLowerCase()}`);
+    for (const [index, doc] of docs.entries()) {
       if (doc.userId !== userId) throw new Error('an imported record of another user');
+      const problem = recordProblem(doc, view, known);
+      if (problem) throw commonErrors.conflict(`${labels[index] ?? `Record ${index + 1}`}: ${problem}. Nothing was imported; preview the file again.`).with({ field, index });
       if (doc.importKey && (keys.has(doc.importKey) || seen.has(doc.importKey))) {
         alreadyImported.push(doc);
         continue;
@@ -57,12 +67,11 @@ export async function writeImportedRecords(
     }
     assertLedgerInRange(view, { records: created }, field);
     if (created.length === 0) return { created, alreadyImported };
-    const existing = await service.categories.list(userId);
-    const known = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
+    const stored = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
     for (const category of newCategories) {
       const key = `${category.type}:${category.name.normalize('NFKC').toLowerCase()}`;
-      if (known.has(key)) continue;
-      known.add(key);
+      if (stored.has(key)) continue;
+      stored.add(key);
       await service.categories.create(userId, category);
     }
     const records = app.db.collection<RecordDoc>('records');
@@ -72,6 +81,22 @@ export async function writeImportedRecords(
     }
     return { created, alreadyImported };
   });
+}
+
+/** Why a record cannot be written as it is (the schema's bounds, live assets, existing categories), or null. */
+function recordProblem(doc: RecordDoc, view: UserLedgerView, categories: ReadonlySet<string>): string | null {
+  const live = (id: string) => {
+    const asset = view.assets.get(id);
+    return asset !== undefined && !asset.delFlag;
+  };
+  if (!Number.isSafeInteger(doc.amount) || doc.amount < 1) return 'the amount must be greater than 0';
+  if (!Number.isSafeInteger(doc.date) || doc.date < 0 || doc.date > 8.64e15) return 'the date is out of range';
+  if (!live(doc.asset)) return 'its asset was deleted';
+  if (doc.type === 'transfer') {
+    if (!live(doc.toAsset) || doc.toAsset === doc.asset) return 'its target asset was deleted';
+  } else if (!categories.has(`${doc.type}:${doc.category.normalize('NFKC').toLowerCase()}`)) return `the ${doc.type} category "${doc.category}" no longer exists`;
+  if (Array.from(doc.description).length > 1000 || doc.tags.length > 20 || doc.tags.some((t) => Array.from(t).length > 32)) return 'its text is too long';
+  return null;
 }
 
 /** The importKeys of the user's live records, kept current (import-keys.ts), for a preview's duplicate check. */

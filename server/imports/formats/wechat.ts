@@ -15,6 +15,7 @@ import {
   withoutPayee,
   type CsvRecord,
 } from './shared';
+import { assertZipWithinBudget } from './zip-budget';
 import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
 /**
@@ -287,6 +288,7 @@ function cellText(value: unknown): string {
 
 async function readXlsx(bytes: Buffer): Promise<Row[]> {
   let sheet: unknown[][];
+  assertZipWithinBudget(bytes);
   try {
     sheet = await readSheet(bytes);
   } catch (error) {

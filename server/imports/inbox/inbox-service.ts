@@ -79,8 +79,12 @@ export class InboxService {
     const userId = /^in[0-9A-Za-z]{10,40}$/.test(key) ? await this.app.db.local.get<string>(OWNER_OF_KEY(key)) : undefined;
     if (!userId) throw importErrors.draftNotFound().with({ reason: 'unknownInbox' });
     const options = { now: this.app.clock.now(), timeZone: localTimeZone() };
-    const notice = typeof payload === 'string' ? parseNoticeText(payload, options) : parseNoticeFields(payload, options);
-    if (!notice) throw importErrors.noticeNotUnderstood();
+    const parsed = typeof payload === 'string' ? parseNoticeText(payload, options) : parseNoticeFields(payload, options);
+    if (!parsed) throw importErrors.noticeNotUnderstood();
+    // A notice is about a payment that happened: a time before 1970 or more than a day ahead (a
+    // typo, seconds taken for milliseconds) is not believed; the notice's arrival stands instead.
+    const believable = Number.isSafeInteger(parsed.time) && parsed.time >= 0 && parsed.time <= options.now + 86_400_000;
+    const notice = believable ? parsed : { ...parsed, time: options.now, timeFromText: false };
     const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
     if (drafts.length >= MAX_DRAFTS) throw importErrors.inboxFull(MAX_DRAFTS);
     const now = this.app.clock.now();

@@ -8,7 +8,7 @@ import { parseStatement } from '../formats/registry';
 import { StatementError, type CsvMapping, type StatementFormat } from '../formats/types';
 import type { RuleService } from '../rules/rule-service';
 import type { CsvMappings } from './csv-mappings';
-import { categoryKey, lineView, planImport, type LineView, type Plan, type PlannedLine } from './plan';
+import { categoryKey, lineView, markLikelyDuplicates, planImport, type LineView, type Plan, type PlannedLine } from './plan';
 
 /** How long a preview can be committed. */
 export const PREVIEW_TTL_MS = 30 * 60_000;
@@ -20,6 +20,8 @@ export const PREVIEW_LIST = 200;
 export const MAX_STATEMENT_BYTES = 64 * 1024 * 1024;
 /** Most transactions one import takes. */
 export const MAX_LINES = 200_000;
+/** Lines of all held previews together (every account): past it the oldest previews are dropped. */
+const MAX_HELD_LINES = 400_000;
 /** Unfinished uploads are dropped after this long. */
 const UPLOAD_TTL_MS = 30 * 60_000;
 
@@ -78,7 +80,7 @@ export class ImportService {
     const now = this.app.clock.now();
     const id = uploadId ?? randomBytes(16).toString('base64url');
     let upload = this.uploads.get(id);
-    if (uploadId && (!upload || upload.userId !== userId)) throw importErrors.previewExpired().at('uploadId');
+    if (uploadId && (!upload || upload.userId !== userId)) throw importErrors.uploadExpired().at('uploadId');
     if (!upload) {
       // One upload at a time per account: a new one drops the account's unfinished ones, so no
       // account holds more than MAX_STATEMENT_BYTES of uploads in memory.
@@ -99,16 +101,13 @@ export class ImportService {
   /** The bytes of an upload, which stays for the preview (the CSV mapping step reads it first). */
   peekUpload(userId: string, uploadId: string): Buffer {
     const upload = this.uploads.get(uploadId);
-    if (!upload || upload.userId !== userId) throw importErrors.previewExpired().at('uploadId');
+    if (!upload || upload.userId !== userId) throw importErrors.uploadExpired().at('uploadId');
     return Buffer.concat(upload.parts);
   }
 
-  /** The bytes of a finished upload (it is used once). */
-  takeUpload(userId: string, uploadId: string): Buffer {
-    const upload = this.uploads.get(uploadId);
-    if (!upload || upload.userId !== userId) throw importErrors.previewExpired().at('uploadId');
-    this.uploads.delete(uploadId);
-    return Buffer.concat(upload.parts);
+  /** Drops an upload once a preview was made from it (a failed preview leaves it for another try). */
+  dropUpload(userId: string, uploadId: string): void {
+    if (this.uploads.get(uploadId)?.userId === userId) this.uploads.delete(uploadId);
   }
 
   async preview(userId: string, input: PreviewInput) {
@@ -177,6 +176,13 @@ export class ImportService {
     this.sweep();
     const mine = [...this.previews.values()].filter((p) => p.userId === userId).sort((a, b) => a.expiresAt - b.expiresAt);
     for (const old of mine.slice(0, Math.max(0, mine.length - PREVIEWS_PER_USER + 1))) this.previews.delete(old.token);
+    // Memory: all accounts' previews together hold at most MAX_HELD_LINES lines (the oldest go first).
+    let total = plan.lines.length + [...this.previews.values()].reduce((sum, p) => sum + p.plan.lines.length, 0);
+    for (const old of [...this.previews.values()].sort((a, b) => a.expiresAt - b.expiresAt)) {
+      if (total <= MAX_HELD_LINES) break;
+      this.previews.delete(old.token);
+      total -= old.plan.lines.length;
+    }
     const held: HeldPreview = { token: randomBytes(18).toString('base64url'), userId, plan, expiresAt: this.app.clock.now() + PREVIEW_TTL_MS };
     this.previews.set(held.token, held);
     return held;
@@ -196,34 +202,47 @@ export class ImportService {
     const ledger = this.app.services.ledger;
     const view = await ledger.views.get(userId);
     const byLine = new Map(held.plan.lines.map((l) => [l.line, l]));
-    const changes = new Map<number, LineOverride>();
+    const changes = new Map<number, { override: LineOverride; at: string }>();
     for (const [index, override] of overrides.entries()) {
       const planned = byLine.get(override.line);
       if (!planned) throw importErrors.unknownLine(override.line).at(`overrides.${index}.line`);
       if (planned.outcome === 'duplicate' && override.include)
         throw importErrors.overrideNotAllowed(override.line, 'it was imported before, and an import never writes a payment twice').at(`overrides.${index}.include`);
-      changes.set(override.line, override);
+      if (planned.skipReason === 'zero' && override.include) throw importErrors.overrideNotAllowed(override.line, 'its amount is zero').at(`overrides.${index}.include`);
+      changes.set(override.line, { override, at: `overrides.${index}` });
     }
+    // A payment booked since the preview (another file committed in between, or typed in by
+    // hand) makes a line to create a likely duplicate now: it is left out, as the preview would say.
+    const stillNew = held.plan.lines.filter((l) => l.outcome === 'create' && changes.get(l.line)?.override.include !== true).map((l) => ({ ...l }));
+    await markLikelyDuplicates(stillNew, {
+      view,
+      format: held.plan.format,
+      importKeysOf: async (ids) => new Map((await ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey])),
+    });
+    const becameLikely = new Set(stillNew.filter((l) => l.outcome === 'likely').map((l) => l.line));
     const categories = await ledger.categories.list(userId);
     const categoryNames = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
     const docs: RecordDoc[] = [];
+    const labels: string[] = [];
     let left = 0;
-    for (const [index, planned] of held.plan.lines.entries()) {
-      const override = changes.get(planned.line);
-      const wanted = override?.include ?? planned.outcome === 'create';
+    for (const planned of held.plan.lines) {
+      const change = changes.get(planned.line);
+      const wanted = change?.override.include ?? (planned.outcome === 'create' && !becameLikely.has(planned.line));
       if (!wanted || planned.outcome === 'duplicate') {
         if (planned.outcome === 'create') left++;
         continue;
       }
-      docs.push(applyOverride(planned, override, { view, categoryNames, at: `overrides.${index}` }));
+      docs.push(applyOverride(planned, change?.override, { view, categoryNames, at: change?.at ?? 'overrides' }));
+      labels.push(`Line ${planned.line}`);
     }
     await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
-    const result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content');
+    const result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels);
     this.previews.delete(token);
     return {
       created: result.created.length,
       alreadyImported: result.alreadyImported.length,
       leftOut: left,
+      likelyNow: becameLikely.size,
       recordIds: result.created.slice(0, PREVIEW_LIST).map((d) => d.id),
     };
   }

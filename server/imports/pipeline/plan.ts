@@ -5,7 +5,7 @@ import type { UserLedgerView } from '../../ledger/views';
 import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
 import type { RuleBook } from '../rules/rule-matcher';
 import type { RuleApplication } from '../rules/rule-types';
-import { classify, closedIds, SKIP_TEXT, type SkipReason } from './classify';
+import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
 
 /** Longest text a record keeps (the ledger's limits). */
 const DESCRIPTION_MAX = 1000;
@@ -67,6 +67,22 @@ export const categoryKey = (type: string, name: string) => `${type}:${name.norma
 
 const hash = (text: string, length = 32) => createHash('sha256').update(text).digest('base64url').slice(0, length);
 
+/** Formats whose transaction ids are unique across all of a person's accounts (the payment app's order numbers). */
+const GLOBAL_IDS: ReadonlySet<StatementFormat> = new Set(['alipay', 'wechat']);
+
+/**
+ * The idempotency key of a transaction id. A payment app's order number is unique on its own; a
+ * bank's id (OFX FITID, CAMT reference, a CSV id column) only within its account, so the key also
+ * names the account: the file's account number, else the asset chosen for the import.
+ */
+export function idKey(format: StatementFormat, externalId: string, scope: string): string {
+  const prefix = GLOBAL_IDS.has(format) ? `${format}:` : `${format}:${hash(scope, 8)}:`;
+  return externalId.length + prefix.length <= 80 ? `${prefix}${externalId}` : `${prefix}#${hash(externalId)}`;
+}
+
+/** The latest instant a record may carry (the schema's Ms bound). */
+const LAST_INSTANT = 8.64e15;
+
 /** The asset a line belongs to: the one whose name carries the card's last digits or is the payment method's name, else the chosen asset. */
 function assetFor(line: StatementLine, ctx: PlanContext, byName: Map<string, AssetDoc>, byTail: Map<string, AssetDoc | null>): AssetDoc {
   if (line.cardTail) {
@@ -108,12 +124,27 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     for (const tail of new Set(`${asset.name} ${asset.description}`.match(/(?<!\d)\d{4}(?!\d)/g) ?? [])) byTail.set(tail, byTail.has(tail) ? null : asset);
   }
   const closed = closedIds(statement.lines);
+  const scopeOf = (line: StatementLine) => line.method ?? statement.account ?? ctx.asset.id;
+  const payments = new Set(statement.lines.filter((l) => l.status === 'done' && l.externalId).map((l) => l.externalId));
+  // Where the payment a refund refunds stands: booked (in the ledger already, or booked by this
+  // file), closed in this file (so never booked), or nowhere to be seen.
+  const originalOf = (line: StatementLine): OriginalState => {
+    const id = line.originalId;
+    if (!id) return 'unknown';
+    if (ctx.importedKeys.has(idKey(ctx.format, id, scopeOf(line)))) return 'booked';
+    if (closed.has(id)) return 'closed';
+    return payments.has(id) ? 'booked' : 'missing';
+  };
   const occurrences = new Map<string, number>();
   const invalid: InvalidPlanLine[] = statement.invalid.map((i) => ({ line: i.line, kind: i.kind, reason: i.reason }));
   const lines: PlannedLine[] = [];
   const newCategories = new Map<string, { type: 'income' | 'expense'; name: string }>();
 
   for (const line of statement.lines) {
+    if (!Number.isFinite(line.date) || line.date < 0 || line.date > LAST_INSTANT) {
+      invalid.push({ line: line.line, kind: 'badDate', reason: 'the date is outside what PennyPost can keep (1970 to the year 275,000)' });
+      continue;
+    }
     const asset = assetFor(line, ctx, byName, byTail);
     if (line.currency && line.currency.toUpperCase() !== asset.currency) {
       invalid.push({
@@ -130,7 +161,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
       invalid.push({ line: line.line, kind: 'badAmount', reason: `amount ${line.amount}: ${(error as Error).message}` });
       continue;
     }
-    const decision = classify(line, closed);
+    const decision = classify(line, originalOf(line));
     const type = decision.kind === 'create' ? decision.type : line.direction === 'income' ? 'income' : 'expense';
     const outcome = ctx.rules.run({ description: describe(line.payee, line.description), payee: line.payee, amount: Number(line.amount), assetId: asset.id });
     const ruled = outcome.set.category ? ctx.categories.get(categoryKey(type, outcome.set.category)) : undefined;
@@ -159,9 +190,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     }
     // The idempotency key: the source's own id, else the line's content (+ how many identical lines came before it).
     const base = line.externalId
-      ? line.externalId.length + ctx.format.length < 70
-        ? `${ctx.format}:${line.externalId}`
-        : `${ctx.format}:#${hash(line.externalId)}`
+      ? idKey(ctx.format, line.externalId, scopeOf(line))
       : `${ctx.format}:~${hash([asset.id, line.date, line.amount, line.direction, line.status, line.payee, line.description].join('\u0001'))}`;
     const seen = occurrences.get(base) ?? 0;
     occurrences.set(base, seen + 1);
@@ -217,7 +246,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
  * most. A record that came from this same source with its own id is a different payment (two
  * coffees), not a duplicate.
  */
-async function markLikelyDuplicates(lines: PlannedLine[], ctx: PlanContext): Promise<void> {
+export async function markLikelyDuplicates(lines: PlannedLine[], ctx: Pick<PlanContext, 'view' | 'format' | 'importKeysOf'>): Promise<void> {
   const wanted = new Map<string, PlannedLine[]>();
   for (const planned of lines) {
     if (planned.outcome !== 'create') continue;

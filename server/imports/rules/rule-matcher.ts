@@ -1,3 +1,4 @@
+import { compileRulePattern } from './linear-regex';
 import type { RuleApplication, RuleDoc, RuleSet, RuleSubject } from './rule-types';
 
 /** Text compared by rules: NFKC, lower case, trimmed (so ＳＴＡＲＢＵＣＫＳ matches starbucks). */
@@ -21,9 +22,15 @@ function compile(rule: RuleDoc): CompiledRule {
   if (field === 'asset') return { rule, test: (subject) => subject.assetId === value };
   const key = field; // 'description' | 'payee'
   if (op === 'regex') {
-    // Checked for catastrophic backtracking when the rule was saved (rule-service.ts).
-    const pattern = new RegExp(String(value), 'iu');
-    return { rule, test: (subject) => pattern.test(subject[key].normalize('NFKC')) };
+    // Linear-time engine, lower-cased text (linear-regex.ts). A stored pattern this runtime cannot
+    // compile matches nothing rather than stopping the import.
+    let pattern: RegExp | null;
+    try {
+      pattern = compileRulePattern(String(value));
+    } catch {
+      pattern = null;
+    }
+    return { rule, test: (_s, n) => pattern !== null && pattern.test(n[key]) };
   }
   const wanted = ruleText(String(value));
   if (op === 'equals') return { rule, test: (_s, n) => n[key] === wanted };

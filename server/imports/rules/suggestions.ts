@@ -125,8 +125,9 @@ export class RuleSuggestions {
 
   private async count(userId: string, text: string, type: 'income' | 'expense', to: string): Promise<void> {
     const state = await this.state(userId);
-    const key = ruleText(text);
-    const current = state.tracked[key] as Tracked | undefined;
+    // '#' keeps a payee named like an Object property (__proto__, constructor) an ordinary key.
+    const key = `#${ruleText(text)}`;
+    const current = Object.hasOwn(state.tracked, key) ? state.tracked[key] : undefined;
     const now = this.app.clock.now();
     state.tracked[key] = current && current.to === to && current.type === type ? { ...current, count: current.count + 1, at: now } : { text, type, to, count: 1, at: now };
     if (Object.keys(state.tracked).length > MAX_TRACKED) {

@@ -78,6 +78,12 @@ describe('the inbox', () => {
     expect(auto.body.data).toMatchObject({ autoConfirmed: true, recordId: expect.any(String) });
     expect(await ok('accounting.get', { id: auto.body.data.recordId }, u)).toMatchObject({ amount: 4, tags: ['small'], asset: cash });
     expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list.map((d) => d.merchant)).toEqual(['星巴克 国贸店']);
+    // A time far in the future (a typo) is not believed: the notice's arrival is its time, and it is recorded.
+    const before = Date.now();
+    const future = await post(`/in/${inboxKey}`, JSON.stringify({ amount: 2, merchant: 'Kiosk', type: 'expense', time: 9e16 }), 'application/json');
+    expect(future.status).toBe(200);
+    expect(future.body.data.autoConfirmed).toBe(true);
+    expect(future.body.data.date).toBeGreaterThanOrEqual(before);
   });
 
   it('refuses what it cannot use and writes nothing', async () => {

@@ -52,7 +52,8 @@ describe('rule.create / query / update / delete', () => {
       [{ match: { field: 'amount', op: 'contains', value: '5' }, set: { category: 'Food' } }, 'params.match.op', /cannot use "contains"/],
       [{ match: { field: 'payee', op: 'gt', value: 'x' }, set: { category: 'Food' } }, 'params.match.op', /cannot use "gt"/],
       [{ match: { field: 'amount', op: 'gt', value: 'lots' }, set: { category: 'Food' } }, 'params.match.value', /amount/],
-      [{ match: { field: 'payee', op: 'regex', value: '(a+)+$' }, set: { category: 'Food' } }, 'params.match.value', /exponential/],
+      [{ match: { field: 'payee', op: 'regex', value: '(a)\\1' }, set: { category: 'Food' } }, 'params.match.value', /back-references/],
+      [{ match: { field: 'payee', op: 'regex', value: '(?<=a)b' }, set: { category: 'Food' } }, 'params.match.value', /look-around/],
       [{ match: { field: 'payee', op: 'regex', value: '([a-z' }, set: { category: 'Food' } }, 'params.match.value', /regular expression/],
       [{ match: { field: 'payee', op: 'contains', value: '   ' }, set: { category: 'Food' } }, 'params.match.value', /blank/],
       [{ match: { field: 'payee', op: 'contains', value: 'x' }, set: {} }, 'params.set', /must set something/],
@@ -108,6 +109,26 @@ describe('rules in a statement import', () => {
     expect(preview.summary.ruled).toBe(3);
   });
 
+  it('runs patterns that backtrack exponentially elsewhere in linear time (no ReDoS), case-insensitively', async () => {
+    const u = await registerUser(t);
+    const bank = await createAsset(t, u, { name: 'Bank', currency: 'USD' });
+    await ok('rule.create', { match: { field: 'payee', op: 'regex', value: '(a|a)*b' }, set: { tags: ['x'] } }, u);
+    await ok('rule.create', { match: { field: 'description', op: 'regex', value: '(\\w|\\d)*!' }, set: { tags: ['y'] } }, u);
+    await ok('rule.create', { match: { field: 'payee', op: 'regex', value: '^Uber\\b' }, set: { category: 'Transport' } }, u);
+    const started = Date.now();
+    const preview = await ok(
+      'import.preview',
+      { format: 'csv', content: csv([`2026-11-01,${'a'.repeat(60)},${'a'.repeat(900)},-1.00,a`, '2026-11-02,UBER TRIP,ride,-2.00,b']), assetId: bank, mapping: MAPPING },
+      u,
+    );
+    // With backtracking, 60 characters of "a" would take longer than the age of the universe.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(preview.create.map((l: any) => [l.tags, l.category])).toEqual([
+      [[], 'Other'],
+      [['x'], 'Transport'], // "uber trip" has a b: (a|a)*b matches it
+    ]);
+  });
+
   it('follows a renamed category', async () => {
     const u = await registerUser(t);
     const rule = await ok('rule.create', { match: { field: 'payee', op: 'contains', value: 'x' }, set: { category: 'Food' } }, u);
@@ -141,7 +162,7 @@ describe('rule suggestions', () => {
     await ok('accounting.update', { id: blue[1].id, category: 'Food' }, u);
     await t.server.app.services.ruleSuggestions.settled();
     const { suggestions } = await ok('rule.query', {}, u);
-    expect(suggestions).toEqual([{ key: 'blue bottle', match: { field: 'description', op: 'contains', value: 'Blue Bottle' }, set: { category: 'Food' }, count: 2 }]);
+    expect(suggestions).toEqual([{ key: '#blue bottle', match: { field: 'description', op: 'contains', value: 'Blue Bottle' }, set: { category: 'Food' }, count: 2 }]);
     // Made a rule: no longer suggested, and the next import uses it.
     await ok('rule.create', { match: suggestions[0].match, set: suggestions[0].set }, u);
     expect((await ok('rule.query', {}, u)).suggestions).toEqual([]);
@@ -154,8 +175,25 @@ describe('rule suggestions', () => {
     await ok('accounting.update', { id: copy.id, category: 'Shopping' }, u);
     await t.server.app.services.ruleSuggestions.settled();
     const key = (await ok('rule.query', {}, u)).suggestions[0].key as string;
-    expect(key).toBe('corner shop');
+    expect(key).toBe('#corner shop');
     await ok('rule.dismissSuggestion', { key }, u);
     expect((await ok('rule.query', {}, u)).suggestions).toEqual([]);
+  });
+
+  it('does not take a category rename for re-categorising, and takes any payee name', async () => {
+    const u = await registerUser(t);
+    const bank = await createAsset(t, u, { name: 'Bank', currency: 'USD', balance: 100 });
+    for (const description of ['Costa', 'Costa', '__proto__', '__proto__'])
+      await ok('accounting.create', { type: 'expense', amount: 1, asset: bank, category: 'Food', description }, u);
+    const food = (await ok<{ list: Array<{ id: string; name: string }> }>('category.list', { type: 'expense' }, u)).list.find((c) => c.name === 'Food')!;
+    await ok('category.update', { id: food.id, name: 'Cafés' }, u);
+    await t.server.app.services.ruleSuggestions.settled();
+    expect((await ok('rule.query', {}, u)).suggestions).toEqual([]);
+    const records = (await ok<{ list: Array<{ id: string; description: string }> }>('accounting.query', { page: 1, pageSize: 10 }, u)).list;
+    for (const r of records.filter((r) => r.description === '__proto__')) await ok('accounting.update', { id: r.id, category: 'Shopping' }, u);
+    await t.server.app.services.ruleSuggestions.settled();
+    expect((await ok('rule.query', {}, u)).suggestions).toEqual([
+      { key: '#__proto__', match: { field: 'description', op: 'contains', value: '__proto__' }, set: { category: 'Shopping' }, count: 2 },
+    ]);
   });
 });

@@ -227,6 +227,13 @@ describe('overrides, uploads in parts, saved CSV mappings', () => {
     const remembered = await ok('import.preview', { format: 'csv', content: b64(next), assetId: bank }, u);
     expect(remembered.summary).toMatchObject({ create: 1, duplicate: 1 });
     expect((await ok('import.describeCsv', { content: b64(next) }, u)).saved).toMatchObject(mapping);
+    // A bank whose export starts with lines before the header (skipRows): remembered as well.
+    const preamble = 'Account: 12345678\nStatement 2026-11\n\nDate;Text;Value\n2026-11-05;Rent;-500,00\n';
+    const semicolons = { date: 0, description: 1, amount: 2, skipRows: 3, delimiter: ';', decimal: ',' };
+    expect((await ok('import.preview', { format: 'csv', content: b64(preamble), assetId: bank, mapping: semicolons }, u)).summary.create).toBe(1);
+    expect((await ok('import.preview', { format: 'csv', content: b64(preamble), assetId: bank }, u)).summary.create).toBe(1);
+    const describedAgain = await ok('import.describeCsv', { content: b64(preamble) }, u);
+    expect([describedAgain.headers, describedAgain.saved]).toEqual([['Date', 'Text', 'Value'], semicolons]);
     // One upload at a time per account: a new one drops an unfinished one.
     const a = await ok('import.upload', { content: b64(next) }, u);
     await ok('import.upload', { content: b64(next) }, u);
@@ -263,5 +270,101 @@ describe('bad input changes nothing', () => {
     // Previews expire.
     clock.advance(31 * 60_000);
     expect((await t.api('import.commit', { token: preview.token }, u.token)).code).toBe(404);
+  });
+});
+
+describe('review findings (each failed before its fix)', () => {
+  const ofxFile = (acct: string, fitid: string, amount: string) =>
+    [
+      'OFXHEADER:100',
+      'DATA:OFXSGML',
+      'VERSION:102',
+      '',
+      '<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS>',
+      `<STMTRS><CURDEF>CNY<BANKACCTFROM><BANKID>1<ACCTID>${acct}<ACCTTYPE>CHECKING</BANKACCTFROM>`,
+      '<BANKTRANLIST><DTSTART>20261101<DTEND>20261130',
+      `<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20261110<TRNAMT>-${amount}<FITID>${fitid}<NAME>SHOP</STMTTRN>`,
+      '</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>',
+      '',
+    ].join('\r\n');
+  const payment = (status: string) => `2026-11-10 12:00:00,服饰装扮,鞋店,sh***@example.com,鞋,支出,80.00,余额,${status},2026111022001400099\t,T99\t,,`;
+  const refund = '2026-11-12 12:00:00,退款,鞋店,sh***@example.com,退款-鞋,不计收支,80.00,余额,退款成功,2026111022001400099_1\t,T99\t,,';
+
+  it('books the refund of a payment booked from an earlier file that is closed in this one', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY', balance: 1000 });
+    await ok('import.commit', { token: (await ok('import.preview', { format: 'alipay', content: b64(alipayFile([payment('交易成功')])), assetId: alipay }, u)).token }, u);
+    expect(await assetBalance(t, u, alipay)).toBe(920);
+    const later = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([payment('交易关闭'), refund])), assetId: alipay }, u);
+    expect(later.summary).toMatchObject({ create: 1, duplicate: 1, skipped: 0 }); // the payment: imported before, its expense stays
+    expect(later.create[0]).toMatchObject({ refund: true, amount: 80 });
+    await ok('import.commit', { token: later.token }, u);
+    expect(await assetBalance(t, u, alipay)).toBe(1000);
+  });
+
+  it('does not book the refund of a payment that is nowhere, unless included', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY', balance: 1000 });
+    const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([refund])), assetId: alipay }, u);
+    expect(preview.skipped.map((l: any) => l.skipReason)).toEqual(['refundOfUnknown']);
+    await ok('import.commit', { token: preview.token, overrides: [{ line: preview.skipped[0].line, include: true }] }, u);
+    expect(await assetBalance(t, u, alipay)).toBe(1080);
+  });
+
+  it('keeps bank transaction ids apart per account', async () => {
+    const u = await registerUser(t);
+    const a = await createAsset(t, u, { name: 'A', currency: 'CNY', balance: 100 });
+    const b = await createAsset(t, u, { name: 'B', currency: 'CNY', balance: 100 });
+    await ok('import.commit', { token: (await ok('import.preview', { format: 'ofx', content: b64(ofxFile('111', '1001', '5.00')), assetId: a }, u)).token }, u);
+    const other = await ok('import.preview', { format: 'ofx', content: b64(ofxFile('222', '1001', '7.00')), assetId: b }, u);
+    expect(other.summary).toMatchObject({ create: 1, duplicate: 0 });
+  });
+
+  it('lists a line dated before 1970 in the zone as invalid and writes the rest', async () => {
+    const u = await registerUser(t);
+    const bank = await createAsset(t, u, { name: 'Bank', currency: 'CNY', balance: 100 });
+    const csv = 'Date,Text,Amount\n1970-01-01,Old,-1.00\n2026-11-01,New,-2.00\n';
+    const preview = await ok('import.preview', { format: 'csv', content: b64(csv), assetId: bank, timeZone: 'Asia/Shanghai', mapping: { date: 0, description: 1, amount: 2 } }, u);
+    expect(preview.summary).toMatchObject({ create: 1, invalid: 1 });
+    expect((await ok('import.commit', { token: preview.token }, u)).created).toBe(1);
+  });
+
+  it('refuses a commit whose asset was deleted since the preview, writing nothing; and a zero line cannot be included', async () => {
+    const u = await registerUser(t);
+    const bank = await createAsset(t, u, { name: 'Bank', currency: 'USD' });
+    const keep = await createAsset(t, u, { name: 'Keep', currency: 'USD' });
+    const csv = 'Date,Text,Amount\n2026-11-01,A,-1.00\n2026-11-02,Zero,0.00\n';
+    const mapping = { date: 0, description: 1, amount: 2 };
+    const preview = await ok('import.preview', { format: 'csv', content: b64(csv), assetId: bank, mapping }, u);
+    const zeroLine = preview.skipped.find((l: any) => l.skipReason === 'zero')?.line ?? preview.invalid[0]?.line;
+    const zero = await t.api('import.commit', { token: preview.token, overrides: [{ line: zeroLine, include: true }] }, u.token);
+    expect(zero.code).toBe(400);
+    await ok('asset.delete', { id: bank }, u);
+    const refused = await t.api('import.commit', { token: preview.token }, u.token);
+    expect([refused.code, refused.message]).toEqual([409, expect.stringMatching(/Line 2: its asset was deleted/)]);
+    expect(await recordCount(u)).toBe(0);
+    expect(keep).toBeTruthy();
+  });
+
+  it('leaves out a line that became a likely duplicate between its preview and its commit', async () => {
+    const u = await registerUser(t);
+    const alipay = await createAsset(t, u, { name: '支付宝', currency: 'CNY' });
+    const card = await createAsset(t, u, { name: '招行信用卡 1234', type: 'credit_card', currency: 'CNY' });
+    const bankFile = ofxFile('6225881234', 'F9', '32.00').replace('20261110', '20261121');
+    const first = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: alipay, timeZone: 'Asia/Shanghai' }, u);
+    const second = await ok('import.preview', { format: 'ofx', content: b64(bankFile), assetId: card, timeZone: 'Asia/Shanghai' }, u);
+    expect(second.summary.create).toBe(1);
+    await ok('import.commit', { token: first.token }, u);
+    expect(await ok('import.commit', { token: second.token }, u)).toMatchObject({ created: 0, likelyNow: 1 });
+    expect(await recordCount(u)).toBe(1);
+  });
+
+  it('keeps an upload when its preview fails, for another try', async () => {
+    const u = await registerUser(t);
+    const bank = await createAsset(t, u, { name: 'Bank', currency: 'USD' });
+    const { uploadId } = await ok('import.upload', { content: b64('Date,Amount\n2026-11-01,-1.00\n') }, u);
+    expect((await t.api('import.preview', { format: 'csv', uploadId, assetId: bank }, u.token)).code).toBe(400); // no mapping yet
+    expect((await ok('import.preview', { format: 'csv', uploadId, assetId: bank, mapping: { date: 0, amount: 1 } }, u)).summary.create).toBe(1);
+    expect((await t.api('import.preview', { format: 'csv', uploadId, assetId: bank, mapping: { date: 0, amount: 1 } }, u.token)).message).toMatch(/upload/);
   });
 });
