@@ -81,17 +81,19 @@ test('an Alipay bill: preview with reasons, a likely duplicate, a transfer, impo
   await wizard.getByRole('button', { name: 'Preview' }).click();
 
   const preview = wizard.getByTestId('statement-preview');
-  await expect(preview.getByTestId('statement-summary')).toHaveText('6 lines: 2 to create, 1 likely duplicates, 0 already imported, 3 skipped, 0 unreadable.');
+  await expect(preview.getByTestId('statement-summary')).toHaveText('6 lines: 1 to create, 1 likely duplicates, 0 already imported, 4 skipped, 0 unreadable.');
   const create = preview.getByTestId('preview-create');
-  await expect(create.getByTestId('preview-line')).toHaveCount(2);
+  await expect(create.getByTestId('preview-line')).toHaveCount(1);
   await expect(create).toContainText('星巴克 — 拿铁');
-  await expect(create.getByText('Refund')).toBeVisible();
 
-  // Skipped: the closed payment and its refund, and the move to 余额宝 — booked as a transfer.
-  await preview.getByRole('tab', { name: 'Skipped (3)' }).click();
+  // Skipped: the closed payment and its refund, a refund of a payment that is nowhere (imported
+  // anyway: the person recorded that payment by hand), and the move to 余额宝 — booked as a transfer.
+  await preview.getByRole('tab', { name: 'Skipped (4)' }).click();
   const skipped = preview.getByTestId('preview-skipped');
   await expect(skipped.locator('[data-line="18"]').getByTestId('preview-reason')).toHaveText('The payment was closed or cancelled: no money moved, or all of it came back.');
   await expect(skipped.locator('[data-line="19"]').getByTestId('preview-reason')).toHaveText('A refund of a payment that is closed in this file: neither is counted.');
+  await expect(skipped.locator('[data-line="20"]').getByTestId('preview-reason')).toContainText('in neither this file nor your ledger');
+  await skipped.getByRole('checkbox', { name: 'Import line 20 anyway' }).check();
   await skipped.getByRole('combobox', { name: 'Include line 21 as a transfer to' }).click();
   await page.getByRole('option', { name: '余额宝 (CNY)' }).click();
 

@@ -25,11 +25,11 @@ export type TitledNamespace = { [K in keyof typeof en]: (typeof en)[K] extends {
 export const ROUTES = [
   { path: '/', key: 'dashboard', icon: 'dashboard' },
   { path: '/records', key: 'records', icon: 'records' },
-  { path: '/inbox', key: 'inbox', icon: 'inbox' },
   { path: '/assets', key: 'assets', icon: 'assets' },
   { path: '/stats', key: 'stats', icon: 'stats' },
   { path: '/budgets', key: 'budgets', icon: 'budgets' },
   { path: '/recurring', key: 'recurring', icon: 'recurring' },
+  { path: '/inbox', key: 'inbox', icon: 'inbox' },
   { path: '/savings', key: 'savings', icon: 'savings' },
   { path: '/push', key: 'push', icon: 'push' },
   { path: '/files', key: 'files', icon: 'files' },

@@ -181,6 +181,8 @@ export function ImportPreview({
             transferTargets={transferTargets}
             transfer={(line) => choices.transfers.get(line)}
             onTransfer={(line, value) => setIn('transfers', line, value)}
+            isOn={(line) => choices.anyway.has(line)}
+            onToggle={(line, on) => toggle('anyway', line, on)}
           />
         </Tabs.Panel>
         <Tabs.Panel value="invalid" pt="xs">

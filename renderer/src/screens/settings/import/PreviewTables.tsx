@@ -16,7 +16,7 @@ type Kind = 'create' | 'likely' | 'duplicate' | 'skipped';
 type Option = { value: string; label: string };
 
 /** The reasons a line is skipped that the UI words itself (import.preview `skipReason`). */
-const SKIP_REASONS = new Set(['failed', 'pending', 'closed', 'refundOfClosed', 'ownTransfer', 'zero']);
+const SKIP_REASONS = new Set(['failed', 'pending', 'closed', 'refundOfClosed', 'refundOfUnknown', 'ownTransfer', 'zero']);
 /** The kinds of unreadable lines the UI names (the server's sentence says the details). */
 const INVALID_KINDS = new Set(['badDate', 'badAmount', 'badDirection', 'missingField', 'badRow', 'currencyMismatch', 'tooLong']);
 
@@ -156,6 +156,13 @@ export function LinesTable({
                         value={transfer?.(line.line) ?? LEAVE_OUT}
                         onChange={(v) => onTransfer(line.line, v === LEAVE_OUT ? null : v)}
                         allowDeselect={false}
+                      />
+                    ) : line.skipReason === 'refundOfUnknown' && onToggle ? (
+                      <Checkbox
+                        label={t('imports.preview.importAnyway')}
+                        aria-label={t('imports.preview.importAnywayLine', { line: line.line })}
+                        checked={isOn?.(line.line) ?? false}
+                        onChange={(e) => onToggle(line.line, e.currentTarget.checked)}
                       />
                     ) : null}
                   </Table.Td>
