@@ -2,15 +2,13 @@ import iconv from 'iconv-lite';
 import {
   cardTailOf,
   cleanCell,
-  decodeText,
+  csvRecords,
+  decodeChineseExport,
   findHeaderRow,
   isBlankFile,
   isZeroAmount,
   localDateTimeParser,
-  looksMisdecoded,
   parseAmount,
-  csvRecords,
-  withoutCutUtf8Tail,
   withoutPayee,
   type CsvRecord,
 } from './shared';
@@ -119,20 +117,11 @@ function decodeAlipay(bytes: Buffer): string {
       'This is a spreadsheet (XLSX), not an Alipay bill: Alipay exports its bill as a CSV file (支付宝 → 我的 → 账单 → 开具交易流水证明 → 用于个人对账).',
     );
   }
-  const source = withoutCutUtf8Tail(bytes);
-  try {
-    return decodeText(source, EXPECTED_TEXT);
-  } catch (error) {
-    if (!(error instanceof StatementError) || error.kind !== 'encoding') throw error;
-    const loose = decodeText(source);
-    if (!loose.includes('\u0000') && looksMisdecoded(loose)) {
-      throw new StatementError(
-        'encoding',
-        'The file could not be read as an Alipay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Export the bill from Alipay again and import the file unchanged.',
-      );
-    }
-    throw new StatementError('notThisFormat', 'This is not an Alipay bill export (支付宝交易明细): it has none of its headings or columns.');
-  }
+  return decodeChineseExport(bytes, EXPECTED_TEXT, {
+    garbled:
+      'The file could not be read as an Alipay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Export the bill from Alipay again and import the file unchanged.',
+    notThisFormat: 'This is not an Alipay bill export (支付宝交易明细): it has none of its headings or columns.',
+  });
 }
 
 function parseAlipayText(text: string, timeZone: string): ParsedStatement {

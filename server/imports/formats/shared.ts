@@ -376,3 +376,20 @@ export function isBlankFile(bytes: Buffer): boolean {
   const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   return body.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0x2c || byte === 0x3b);
 }
+
+/**
+ * The text of a Chinese payment app's export, or a StatementError that tells a garbled re-save
+ * ('encoding') from a file of another kind ('notThisFormat'). `expected` is a word the right
+ * decoding shows; the messages name the app.
+ */
+export function decodeChineseExport(bytes: Buffer, expected: RegExp, messages: { garbled: string; notThisFormat: string }): string {
+  const source = withoutCutUtf8Tail(bytes);
+  try {
+    return decodeText(source, expected);
+  } catch (error) {
+    if (!(error instanceof StatementError) || error.kind !== 'encoding') throw error;
+    const loose = decodeText(source);
+    if (!loose.includes('\u0000') && looksMisdecoded(loose)) throw new StatementError('encoding', messages.garbled);
+    throw new StatementError('notThisFormat', messages.notThisFormat);
+  }
+}

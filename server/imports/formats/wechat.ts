@@ -1,20 +1,7 @@
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { InvalidInputError, readSheet } from 'read-excel-file/node';
-import {
-  cardTailOf,
-  cleanCell,
-  decodeText,
-  findHeaderRow,
-  isBlankFile,
-  localDateTimeParser,
-  looksMisdecoded,
-  parseAmount,
-  readCsvRecords,
-  withoutCutUtf8Tail,
-  withoutPayee,
-  type CsvRecord,
-} from './shared';
+import { cardTailOf, cleanCell, decodeChineseExport, findHeaderRow, isBlankFile, localDateTimeParser, parseAmount, readCsvRecords, withoutPayee, type CsvRecord } from './shared';
 import { assertZipWithinBudget } from './zip-budget';
 import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
@@ -304,20 +291,11 @@ const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 
 const isOldExcel = (bytes: Buffer) => bytes.length >= 8 && bytes.readUInt32BE(0) === 0xd0cf11e0 && bytes.readUInt32BE(4) === 0xa1b11ae1;
 
 function decodeWechat(bytes: Buffer): string {
-  const source = withoutCutUtf8Tail(bytes);
-  try {
-    return decodeText(source, EXPECTED_TEXT);
-  } catch (error) {
-    if (!(error instanceof StatementError) || error.kind !== 'encoding') throw error;
-    const loose = decodeText(source);
-    if (!loose.includes('\u0000') && looksMisdecoded(loose)) {
-      throw new StatementError(
-        'encoding',
-        'The file could not be read as a WeChat Pay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Download the bill from WeChat again and import the file unchanged.',
-      );
-    }
-    throw new StatementError('notThisFormat', 'This is not a WeChat Pay bill export (微信支付账单明细): it has none of its headings or columns.');
-  }
+  return decodeChineseExport(bytes, EXPECTED_TEXT, {
+    garbled:
+      'The file could not be read as a WeChat Pay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Download the bill from WeChat again and import the file unchanged.',
+    notThisFormat: 'This is not a WeChat Pay bill export (微信支付账单明细): it has none of its headings or columns.',
+  });
 }
 
 export const parseWechat: StatementParser = async (bytes, options) => {

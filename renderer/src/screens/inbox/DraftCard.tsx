@@ -13,27 +13,6 @@ import { useAssets, useCategories } from '../../lib/ledger';
 export type InboxDraft = ResultOf<'inbox.query'>['list'][number];
 type Overrides = NonNullable<ParamsOf<'inbox.confirm'>['overrides']>;
 
-/** The notice sources the UI names (inbox.query `source`). */
-const SOURCES = new Set([
-  'cmb',
-  'icbc',
-  'ccb',
-  'abc',
-  'boc',
-  'bocom',
-  'spdb',
-  'citic',
-  'pingan',
-  'cmbc',
-  'cib',
-  'alipay',
-  'wechat',
-  'unionpay',
-  'generic-zh',
-  'generic-en',
-  'fields',
-]);
-
 /**
  * One draft of the inbox: the amount coloured by type, who was paid and when, the asset (to choose
  * when the notice names no card of yours, or to change), the category of the draft's type, the
@@ -56,7 +35,7 @@ export function DraftCard({ draft }: { draft: InboxDraft }) {
   const amountCurrency = chosen?.currency ?? draft.currency;
   const amount = useNumberField({ kind: 'money', currency: amountCurrency, decimals: currencyDigits(amountCurrency), sign: 'positive' });
   const title = draft.merchant || draft.description || t('inbox.noMerchant');
-  const sourceName = SOURCES.has(draft.source) ? t(`inbox.sources.${draft.source as 'cmb'}`) : draft.source;
+  const sourceName = t(`inbox.sources.${draft.source}`);
 
   const confirm = async () => {
     if (needsAsset) return;
