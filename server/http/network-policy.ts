@@ -105,7 +105,7 @@ export const LAN_ROUTES: readonly LanRoute[] = [
     methods: ['POST'],
     shape: '/in/{inboxKey}',
     needsLanApi: false,
-    what: 'Record-by-message inbox: a forwarded payment notice (text, JSON or form) becomes a draft record of the key\'s account (docs/import.md).',
+    what: "Record-by-message inbox: a forwarded payment notice (text, JSON or form) becomes a draft record of the key's account (docs/import.md).",
   },
   { methods: GET, shape: '/s/{code}', needsLanApi: false, what: 'Short link: redirects to its target.' },
   { methods: GET, shape: '/m/{token}', needsLanApi: false, what: 'Message page of a push (and /m/page.css, its stylesheet).' },
