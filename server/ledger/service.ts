@@ -406,8 +406,9 @@ export class LedgerService {
     newCategories: ReadonlyArray<{ type: 'income' | 'expense'; name: string }>,
     field: string,
     labels?: readonly string[],
+    guard?: (view: UserLedgerView) => Promise<ReadonlySet<number>>,
   ): Promise<ImportedRecordsResult> {
-    return writeImportedRecords(this.app, this, userId, docs, newCategories, field, labels);
+    return writeImportedRecords(this.app, this, userId, docs, newCategories, field, labels, guard);
   }
 
   /** The importKeys of the user's live records, for an import preview (kept current from the change stream). */

@@ -41,9 +41,12 @@ export async function writeImportedRecords(
   field: string,
   /** How each record is named in an error ("line 12"), in the order of `docs`. */
   labels: readonly string[] = [],
+  /** Indexes of `docs` to leave out after all, decided under the lock against the ledger as it is then. */
+  guard?: (view: UserLedgerView) => Promise<ReadonlySet<number>>,
 ): Promise<ImportedRecordsResult> {
   return service.exclusive(userId, async () => {
     const view = await service.views.get(userId);
+    const leaveOut = guard ? await guard(view) : new Set<number>();
     const keys = await importKeyIndex(app, service).forUser(userId);
     const now = app.clock.now();
     const created: RecordDoc[] = [];
@@ -55,6 +58,7 @@ export async function writeImportedRecords(
     const known = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
     for (const category of newCategories) known.add(`${category.type}:${category.name.normalize('NFKC').toLowerCase()}`);
     for (const [index, doc] of docs.entries()) {
+      if (leaveOut.has(index)) continue;
       if (doc.userId !== userId) throw new Error('an imported record of another user');
       const problem = recordProblem(doc, view, known);
       if (problem) throw commonErrors.conflict(`${labels[index] ?? `Record ${index + 1}`}: ${problem}. Nothing was imported; preview the file again.`).with({ field, index });

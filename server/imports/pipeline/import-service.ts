@@ -211,38 +211,47 @@ export class ImportService {
       if (planned.skipReason === 'zero' && override.include) throw importErrors.overrideNotAllowed(override.line, 'its amount is zero').at(`overrides.${index}.include`);
       changes.set(override.line, { override, at: `overrides.${index}` });
     }
-    // A payment booked since the preview (another file committed in between, or typed in by
-    // hand) makes a line to create a likely duplicate now: it is left out, as the preview would say.
-    const stillNew = held.plan.lines.filter((l) => l.outcome === 'create' && changes.get(l.line)?.override.include !== true).map((l) => ({ ...l }));
-    await markLikelyDuplicates(stillNew, {
-      view,
-      format: held.plan.format,
-      importKeysOf: async (ids) => new Map((await ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey])),
-    });
-    const becameLikely = new Set(stillNew.filter((l) => l.outcome === 'likely').map((l) => l.line));
     const categories = await ledger.categories.list(userId);
     const categoryNames = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
     const docs: RecordDoc[] = [];
     const labels: string[] = [];
+    /** Lines written as the preview planned them (not included by hand), by their index in `docs`. */
+    const planned: Array<{ index: number; line: PlannedLine }> = [];
     let left = 0;
-    for (const planned of held.plan.lines) {
-      const change = changes.get(planned.line);
-      const wanted = change?.override.include ?? (planned.outcome === 'create' && !becameLikely.has(planned.line));
-      if (!wanted || planned.outcome === 'duplicate') {
-        if (planned.outcome === 'create') left++;
+    for (const line of held.plan.lines) {
+      const change = changes.get(line.line);
+      const wanted = change?.override.include ?? line.outcome === 'create';
+      if (!wanted || line.outcome === 'duplicate') {
+        if (line.outcome === 'create') left++;
         continue;
       }
-      docs.push(applyOverride(planned, change?.override, { view, categoryNames, at: change?.at ?? 'overrides' }));
-      labels.push(`Line ${planned.line}`);
+      if (line.outcome === 'create' && change?.override.include !== true) planned.push({ index: docs.length, line });
+      docs.push(applyOverride(line, change?.override, { view, categoryNames, at: change?.at ?? 'overrides' }));
+      labels.push(`Line ${line.line}`);
     }
+    // A payment booked since the preview (another file committed in between, or typed in by hand)
+    // makes a line to create a likely duplicate now: it is left out, as the preview would say.
+    // Checked under the ledger's write lock, against the ledger as it is when this import writes.
+    let likelyNow = 0;
+    const guard = async (current: typeof view) => {
+      const lines = planned.map((p) => ({ ...p.line }));
+      await markLikelyDuplicates(lines, {
+        view: current,
+        format: held.plan.format,
+        importKeysOf: async (ids) => new Map((await ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey])),
+      });
+      const out = new Set(planned.filter((_p, i) => lines[i].outcome === 'likely').map((p) => p.index));
+      likelyNow = out.size;
+      return out;
+    };
     await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
-    const result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels);
+    const result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels, guard);
     this.previews.delete(token);
     return {
       created: result.created.length,
       alreadyImported: result.alreadyImported.length,
-      leftOut: left,
-      likelyNow: becameLikely.size,
+      leftOut: left + likelyNow,
+      likelyNow,
       recordIds: result.created.slice(0, PREVIEW_LIST).map((d) => d.id),
     };
   }
