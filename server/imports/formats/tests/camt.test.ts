@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { parseCamt, sniffCamt, tagProblem } from '../camt';
-import { StatementError, type ParsedStatement } from '../types';
+import type { ParsedStatement } from '../types';
+import { fixture, parseNow, statementError } from './helpers';
 
 /**
  * ISO 20022 CAMT statements. The fixtures follow the message layouts of the ISO 20022 message
@@ -21,22 +21,8 @@ import { StatementError, type ParsedStatement } from '../types';
  * - camt/latin1-v04.xml: camt.053.001.04 declared and encoded as ISO-8859-1.
  */
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
-
 function parse(bytes: Buffer, timeZone = 'Europe/Berlin'): ParsedStatement {
-  const parsed = parseCamt(bytes, { timeZone });
-  if (parsed instanceof Promise) throw new Error('parseCamt is synchronous');
-  return parsed;
-}
-
-function statementError(run: () => unknown): StatementError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatementError) return error;
-    throw error;
-  }
-  throw new Error('expected a StatementError');
+  return parseNow(parseCamt, bytes, { timeZone });
 }
 
 /** A camt.053.001.02 document of the given entries. */

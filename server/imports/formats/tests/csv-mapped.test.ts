@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { describeCsv, guessDateFormat, guessMapping, parseCsvDate, parseMappedCsv } from '../csv-mapped';
-import { StatementError, type CsvMapping, type ParsedStatement } from '../types';
+import { fixture as fixtureBytes, parseNow, statementError } from './helpers';
+import type { CsvMapping, ParsedStatement } from '../types';
 
 /**
  * The generic CSV format with a column mapping. The bank fixtures follow public sample layouts
@@ -21,23 +21,11 @@ import { StatementError, type CsvMapping, type ParsedStatement } from '../types'
  *   columns 交易日期/摘要/收入金额/支出金额/余额/币种/对方户名/对方账号/流水号.
  */
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/csv/${name}`, import.meta.url));
+const fixture = (name: string) => fixtureBytes(`csv/${name}`);
 const csv = (text: string) => Buffer.from(text, 'utf8');
 
 function parse(bytes: Buffer, mapping: CsvMapping | undefined, timeZone = 'UTC'): ParsedStatement {
-  const parsed = parseMappedCsv(bytes, { timeZone, mapping });
-  if (parsed instanceof Promise) throw new Error('parseMappedCsv is synchronous');
-  return parsed;
-}
-
-function statementError(run: () => unknown): StatementError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatementError) return error;
-    throw error;
-  }
-  throw new Error('expected a StatementError');
+  return parseNow(parseMappedCsv, bytes, { timeZone, mapping });
 }
 
 const CHASE: CsvMapping = { date: 0, payee: 2, category: 3, amount: 5, description: 6, dateFormat: 'MM/DD/YYYY' };

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { ofxDateParser, parseOfx, sniffOfx } from '../ofx';
-import { StatementError, type ParsedStatement } from '../types';
+import type { ParsedStatement } from '../types';
+import { fixture, parseNow, statementError } from './helpers';
 
 /**
  * OFX/QFX statements. The fixtures follow public layouts (the transactions are made up):
@@ -21,22 +21,8 @@ import { StatementError, type ParsedStatement } from '../types';
  *   `</STMTTRN>`, an empty `<MEMO>` leaf and a `[+8]` zone.
  */
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
-
 function parse(bytes: Buffer, timeZone = 'UTC'): ParsedStatement {
-  const parsed = parseOfx(bytes, { timeZone });
-  if (parsed instanceof Promise) throw new Error('parseOfx is synchronous');
-  return parsed;
-}
-
-function statementError(run: () => unknown): StatementError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatementError) return error;
-    throw error;
-  }
-  throw new Error('expected a StatementError');
+  return parseNow(parseOfx, bytes, { timeZone });
 }
 
 const SGML_HEADER =

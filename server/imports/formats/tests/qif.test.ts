@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseQif, sniffQif } from '../qif';
-import { StatementError, type ParsedStatement } from '../types';
+import type { ParsedStatement } from '../types';
+import { fixture, parseNow, statementError } from './helpers';
 
 /**
  * QIF statements. The fixtures follow the published format (the transactions are made up):
@@ -19,23 +19,10 @@ import { StatementError, type ParsedStatement } from '../types';
  * - qif/cp1252.qif: a `!Type:Cash` file in Windows-1252 (QIF has no charset header).
  */
 
-const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const qif = (text: string) => Buffer.from(text, 'utf8');
 
 function parse(bytes: Buffer, timeZone = 'UTC'): ParsedStatement {
-  const parsed = parseQif(bytes, { timeZone });
-  if (parsed instanceof Promise) throw new Error('parseQif is synchronous');
-  return parsed;
-}
-
-function statementError(run: () => unknown): StatementError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StatementError) return error;
-    throw error;
-  }
-  throw new Error('expected a StatementError');
+  return parseNow(parseQif, bytes, { timeZone });
 }
 
 describe('parseQif: bank files', () => {
