@@ -4,6 +4,7 @@ import {
   cleanCell,
   csvRecords,
   decodeChineseExport,
+  rowShape,
   findHeaderRow,
   isBlankFile,
   isZeroAmount,
@@ -173,16 +174,11 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
     yield* records;
   }
   for (const { line, cells, unterminated, unfinished } of dataRecords()) {
-    const first = cleanCell(cells[0]);
-    if (TRAILER.test(first)) break;
-    if (first === '' && cells.every((c) => cleanCell(c) === '')) continue;
-    const cutOff = unfinished && header.trailingDelimiter && cells.length === header.width;
-    if (unterminated || cells.length < header.width || cutOff) {
-      invalid.push({
-        line,
-        kind: 'badRow',
-        reason: `The row has ${cells.length} of the ${header.width} columns of the header (the file may be cut off here, or the row was edited).`,
-      });
+    const shape = rowShape({ line, cells, unterminated, unfinished }, header, TRAILER);
+    if (shape === 'end') break;
+    if (shape === 'blank') continue;
+    if (shape) {
+      invalid.push(shape);
       continue;
     }
 

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { zonedMidnight, zonedTime } from '../../lib/calendar';
-import { StatementError } from './types';
+import { StatementError, type InvalidLine } from './types';
 
 /**
  * Helpers every statement parser uses: text decoding (UTF-8 with or without BOM, UTF-16 with BOM,
@@ -392,4 +392,21 @@ export function decodeChineseExport(bytes: Buffer, expected: RegExp, messages: {
     if (!loose.includes('\u0000') && looksMisdecoded(loose)) throw new StatementError('encoding', messages.garbled);
     throw new StatementError('notThisFormat', messages.notThisFormat);
   }
+}
+
+/**
+ * What a data row of a bill export is before its cells are read: the summary after the rows
+ * (`trailer` matches its first cell: `end`), an empty row (`blank`), a row cut off or with fewer
+ * columns than the header (an invalid line saying so), or a row to read (null).
+ */
+export function rowShape(record: CsvRecord, header: HeaderRow<string>, trailer: RegExp): 'end' | 'blank' | InvalidLine | null {
+  const { line, cells, unterminated, unfinished } = record;
+  const first = cleanCell(cells[0]);
+  if (trailer.test(first)) return 'end';
+  if (first === '' && cells.every((c) => cleanCell(c) === '')) return 'blank';
+  const cutOff = unfinished && header.trailingDelimiter && cells.length === header.width;
+  if (unterminated || cells.length < header.width || cutOff) {
+    return { line, kind: 'badRow', reason: `The row has ${cells.length} of the ${header.width} columns of the header (the file may be cut off here, or the row was edited).` };
+  }
+  return null;
 }

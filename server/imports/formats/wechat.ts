@@ -1,7 +1,19 @@
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { InvalidInputError, readSheet } from 'read-excel-file/node';
-import { cardTailOf, cleanCell, decodeChineseExport, findHeaderRow, isBlankFile, localDateTimeParser, parseAmount, readCsvRecords, withoutPayee, type CsvRecord } from './shared';
+import {
+  cardTailOf,
+  cleanCell,
+  decodeChineseExport,
+  findHeaderRow,
+  isBlankFile,
+  localDateTimeParser,
+  parseAmount,
+  readCsvRecords,
+  rowShape,
+  withoutPayee,
+  type CsvRecord,
+} from './shared';
 import { assertZipWithinBudget } from './zip-budget';
 import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
@@ -139,16 +151,11 @@ function parseRows(rows: Row[], timeZone: string, isWechat: boolean): ParsedStat
   const invalid: InvalidLine[] = [];
   for (let r = header.index + 1; r < rows.length; r++) {
     const { line, cells, unterminated, unfinished } = rows[r];
-    const first = cleanCell(cells[0]);
-    if (TRAILER.test(first)) break;
-    if (first === '' && cells.every((c) => cleanCell(c) === '')) continue;
-    const cutOff = unfinished && header.trailingDelimiter && cells.length === header.width;
-    if (unterminated || cells.length < header.width || cutOff) {
-      invalid.push({
-        line,
-        kind: 'badRow',
-        reason: `The row has ${cells.length} of the ${header.width} columns of the header (the file may be cut off here, or the row was edited).`,
-      });
+    const shape = rowShape({ line, cells, unterminated, unfinished }, header, TRAILER);
+    if (shape === 'end') break;
+    if (shape === 'blank') continue;
+    if (shape) {
+      invalid.push(shape);
       continue;
     }
     const dateText = cell(cells, 'time');
