@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -33,6 +33,21 @@ export function randomBase62(length: number): string {
  */
 export function newId(now = Date.now()): string {
   return now.toString(36).padStart(9, '0') + randomBase62(10);
+}
+
+/**
+ * A deterministic id: `prefix` + 22 base62 characters of SHA-256(`seed`) (≈131 bits). The same seed
+ * always gives the same id, so a write keyed by it happens once (a recurring occurrence, an inbox
+ * draft confirmed twice), also on two machines.
+ */
+export function digestId(prefix: string, seed: string): string {
+  let n = BigInt(`0x${createHash('sha256').update(seed).digest().subarray(0, 17).toString('hex')}`);
+  let out = '';
+  for (let i = 0; i < 22; i++) {
+    out += BASE62[Number(n % 62n)];
+    n /= 62n;
+  }
+  return prefix + out;
 }
 
 /** Maximum length of ids produced by newId (also the maxLength used in schemas). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { digestId } from '../lib/ids';
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { nextOccurrence, type Occurrence, type RecurrenceSpec } from './occurrences';
@@ -13,18 +13,9 @@ import type { PlanDoc, RecurringMode } from './schema';
 
 export const SKIPPED_MAX = 1000;
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /** The record id of an occurrence: 'rc' + 22 base62 characters of SHA-256(ruleId ':' date) (24 ≤ 40 characters). */
 export function occurrenceRecordId(ruleId: string, date: string): string {
-  const digest = createHash('sha256').update(`${ruleId}:${date}`).digest();
-  let n = BigInt(`0x${digest.subarray(0, 17).toString('hex')}`);
-  let out = '';
-  for (let i = 0; i < 22; i++) {
-    out += BASE62[Number(n % 62n)];
-    n /= 62n;
-  }
-  return `rc${out}`;
+  return digestId('rc', `${ruleId}:${date}`);
 }
 
 /** The importKey of an occurrence's record (the record presenter reads recurringId and occurrence back from it). */

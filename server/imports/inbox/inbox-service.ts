@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { localTimeZone } from '../../lib/calendar';
-import { newId } from '../../lib/ids';
+import { digestId, newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import type { AssetDoc } from '../../ledger/schema';
 import type { UserLedgerView } from '../../ledger/views';
@@ -35,17 +35,9 @@ export interface DraftOverrides {
   date?: number;
 }
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
 /** The record id a draft is written under ('ib' + 22 base62 characters of SHA-256): confirming twice writes one record. */
 export function draftRecordId(draftId: string): string {
-  let n = BigInt(`0x${createHash('sha256').update(`inbox:${draftId}`).digest().subarray(0, 17).toString('hex')}`);
-  let out = '';
-  for (let i = 0; i < 22; i++) {
-    out += BASE62[Number(n % 62n)];
-    n /= 62n;
-  }
-  return `ib${out}`;
+  return digestId('ib', `inbox:${draftId}`);
 }
 
 /**
