@@ -54,9 +54,8 @@ export async function writeImportedRecords(
     const seen = new Set<string>();
     // Everything is checked before the first batch is written, so a refused import writes nothing:
     // assets and categories may have been deleted or renamed since the preview.
-    const existing = await service.categories.list(userId);
-    const known = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
-    for (const category of newCategories) known.add(`${category.type}:${category.name.normalize('NFKC').toLowerCase()}`);
+    const existing = new Set((await service.categories.list(userId)).map(categoryKey));
+    const known = new Set([...existing, ...newCategories.map(categoryKey)]);
     for (const [index, doc] of docs.entries()) {
       if (leaveOut.has(index)) continue;
       if (doc.userId !== userId) throw new Error('an imported record of another user');
@@ -71,11 +70,9 @@ export async function writeImportedRecords(
     }
     assertLedgerInRange(view, { records: created }, field);
     if (created.length === 0) return { created, alreadyImported };
-    const stored = new Set(existing.map((c) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`));
     for (const category of newCategories) {
-      const key = `${category.type}:${category.name.normalize('NFKC').toLowerCase()}`;
-      if (stored.has(key)) continue;
-      stored.add(key);
+      if (existing.has(categoryKey(category))) continue;
+      existing.add(categoryKey(category));
       await service.categories.create(userId, category);
     }
     const records = app.db.collection<RecordDoc>('records');
@@ -86,6 +83,9 @@ export async function writeImportedRecords(
     return { created, alreadyImported };
   });
 }
+
+/** A category as this writer compares them: type and NFKC lower-case name. */
+const categoryKey = (c: { type: string; name: string }) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`;
 
 /** Why a record cannot be written as it is (the schema's bounds, live assets, existing categories), or null. */
 function recordProblem(doc: RecordDoc, view: UserLedgerView, categories: ReadonlySet<string>): string | null {
@@ -98,7 +98,7 @@ function recordProblem(doc: RecordDoc, view: UserLedgerView, categories: Readonl
   if (!live(doc.asset)) return 'its asset was deleted';
   if (doc.type === 'transfer') {
     if (!live(doc.toAsset) || doc.toAsset === doc.asset) return 'its target asset was deleted';
-  } else if (!categories.has(`${doc.type}:${doc.category.normalize('NFKC').toLowerCase()}`)) return `the ${doc.type} category "${doc.category}" no longer exists`;
+  } else if (!categories.has(categoryKey({ type: doc.type, name: doc.category }))) return `the ${doc.type} category "${doc.category}" no longer exists`;
   if (Array.from(doc.description).length > 1000 || doc.tags.length > 20 || doc.tags.some((t) => Array.from(t).length > 32)) return 'its text is too long';
   return null;
 }

@@ -6,9 +6,9 @@ import { toMinor } from '../../lib/money';
 import type { AssetDoc } from '../../ledger/schema';
 import type { UserLedgerView } from '../../ledger/views';
 import { importErrors } from '../errors';
-import { categoryKey } from '../pipeline/plan';
+import { categoryNames, ruledCategory } from '../category-names';
 import type { RuleService } from '../rules/rule-service';
-import type { RuleApplication } from '../rules/rule-types';
+import type { RuleBook } from '../rules/rule-matcher';
 import { parseNoticeFields, parseNoticeText, type NoticeDraft } from './notice-parsers';
 
 /** Drafts one account's inbox holds; more are refused (409) until some are confirmed or dismissed. */
@@ -23,6 +23,13 @@ export interface DraftDoc {
   userId: string;
   receivedAt: number;
   notice: NoticeDraft;
+}
+
+interface DraftContext {
+  view: UserLedgerView;
+  book: RuleBook;
+  names: Map<string, string>;
+  fallback: { income: string; expense: string };
 }
 
 export interface DraftOverrides {
@@ -82,7 +89,7 @@ export class InboxService {
     const now = this.app.clock.now();
     const draft: DraftDoc = { id: newId(now), userId, receivedAt: now, notice };
     await this.app.db.local.put(`${DRAFT_PREFIX(userId)}${draft.id}`, draft);
-    const view = await this.view(userId, draft);
+    const view = this.show(draft, await this.context(userId));
     // What the sender learns: what was understood, never the person's assets or categories.
     const understood = { id: draft.id, type: notice.direction, amount: Number(notice.amount), currency: notice.currency, merchant: notice.merchant, date: notice.time };
     if (view.autoConfirm && !view.problem) {
@@ -94,16 +101,16 @@ export class InboxService {
 
   async list(userId: string) {
     const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
-    const views = [];
-    for (const [, draft] of drafts) views.push(await this.view(userId, draft));
-    return views.sort((a, b) => b.receivedAt - a.receivedAt);
+    const context = await this.context(userId);
+    return drafts.map(([, draft]) => this.show(draft, context)).sort((a, b) => b.receivedAt - a.receivedAt);
   }
 
   async confirm(userId: string, id: string, overrides: DraftOverrides) {
     const draft = await this.get(userId, id);
     const ledger = this.app.services.ledger;
-    const ledgerView = await ledger.views.get(userId);
-    const shown = await this.view(userId, draft, ledgerView);
+    const context = await this.context(userId);
+    const ledgerView = context.view;
+    const shown = this.show(draft, context);
     const assetId = overrides.asset ?? shown.asset;
     if (!assetId) throw importErrors.draftNeedsAsset().at('overrides.asset');
     const asset = ledger.liveAsset(ledgerView, assetId, 'overrides.asset');
@@ -112,7 +119,7 @@ export class InboxService {
     }
     const type = overrides.type ?? shown.type;
     let category = shown.category;
-    if (overrides.category !== undefined || overrides.type !== undefined) category = overrides.category ?? (await ledger.categories.fallbackName(userId, type));
+    if (overrides.category !== undefined || overrides.type !== undefined) category = overrides.category ?? context.fallback[type];
     const record = await ledger.createRecordOnce(
       userId,
       {
@@ -156,20 +163,26 @@ export class InboxService {
     return draft;
   }
 
-  /** A draft as the inbox shows it: its asset (by card tail, else the default asset), the rules applied, and what stops a confirm. */
-  private async view(userId: string, draft: DraftDoc, given?: UserLedgerView) {
+  /** What showing an account's drafts needs, read once per request. */
+  private async context(userId: string): Promise<DraftContext> {
     const ledger = this.app.services.ledger;
-    const view = given ?? (await ledger.views.get(userId));
+    return {
+      view: await ledger.views.get(userId),
+      book: await this.rules.book(userId),
+      names: categoryNames(await ledger.categories.list(userId)),
+      fallback: { income: await ledger.categories.fallbackName(userId, 'income'), expense: await ledger.categories.fallbackName(userId, 'expense') },
+    };
+  }
+
+  /** A draft as the inbox shows it: its asset (by card tail, else the default asset), the rules applied, and what stops a confirm. */
+  private show(draft: DraftDoc, context: DraftContext) {
     const { notice } = draft;
-    const asset = assetOfNotice(view, notice);
+    const asset = assetOfNotice(context.view, notice);
     const type = notice.direction;
-    const outcome = (await this.rules.book(userId)).run({ description: notice.merchant, payee: notice.merchant, amount: Number(notice.amount), assetId: asset?.id ?? '' });
-    const categories = await ledger.categories.list(userId);
-    const names = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
-    let applied: RuleApplication[] = outcome.applied;
-    let category = outcome.set.category ? names.get(categoryKey(type, outcome.set.category)) : undefined;
-    if (outcome.set.category && !category) applied = applied.map((a) => ({ ...a, fields: a.fields.filter((f) => f !== 'category') })).filter((a) => a.fields.length > 0);
-    category ??= await ledger.categories.fallbackName(userId, type);
+    const outcome = context.book.run({ description: notice.merchant, payee: notice.merchant, amount: Number(notice.amount), assetId: asset?.id ?? '' });
+    const ruled = ruledCategory(outcome, type, context.names);
+    const category = ruled.category ?? context.fallback[type];
+    const applied = ruled.applied;
     let problem: string | undefined;
     if (!asset) problem = 'needsAsset';
     else if (notice.currency && notice.currency !== asset.currency) problem = 'currencyMismatch';

@@ -8,7 +8,8 @@ import { parseStatement } from '../formats/registry';
 import { StatementError, type CsvMapping, type StatementFormat } from '../formats/types';
 import type { RuleService } from '../rules/rule-service';
 import type { CsvMappings } from './csv-mappings';
-import { categoryKey, lineView, markLikelyDuplicates, planImport, type LineView, type Plan, type PlannedLine } from './plan';
+import { categoryKey, categoryNames } from '../category-names';
+import { lineView, markLikelyDuplicates, planImport, type LineView, type Plan, type PlannedLine } from './plan';
 
 /** How long a preview can be committed. */
 export const PREVIEW_TTL_MS = 30 * 60_000;
@@ -134,11 +135,11 @@ export class ImportService {
       view,
       asset,
       rules: await this.rules.book(userId),
-      categories: new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name])),
+      categories: categoryNames(categories),
       fallback: { income: await ledger.categories.fallbackName(userId, 'income'), expense: await ledger.categories.fallbackName(userId, 'expense') },
       refundCategory: await ledger.categories.defaultCategoryName(userId, 'income', 'refund'),
       importedKeys: await ledger.importedKeys(userId),
-      importKeysOf: async (ids) => new Map((await ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey])),
+      importKeysOf: this.importKeysOf,
     });
     if (input.format === 'csv' && mapping) await this.mappings.remember(userId, input.bytes, mapping);
     const held = this.hold(userId, plan);
@@ -212,7 +213,7 @@ export class ImportService {
       changes.set(override.line, { override, at: `overrides.${index}` });
     }
     const categories = await ledger.categories.list(userId);
-    const categoryNames = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
+    const names = categoryNames(categories);
     const docs: RecordDoc[] = [];
     const labels: string[] = [];
     /** Lines written as the preview planned them (not included by hand), by their index in `docs`. */
@@ -226,7 +227,7 @@ export class ImportService {
         continue;
       }
       if (line.outcome === 'create' && change?.override.include !== true) planned.push({ index: docs.length, line });
-      docs.push(applyOverride(line, change?.override, { view, categoryNames, at: change?.at ?? 'overrides' }));
+      docs.push(applyOverride(line, change?.override, { view, categoryNames: names, at: change?.at ?? 'overrides' }));
       labels.push(`Line ${line.line}`);
     }
     // A payment booked since the preview (another file committed in between, or typed in by hand)
@@ -238,7 +239,7 @@ export class ImportService {
       await markLikelyDuplicates(lines, {
         view: current,
         format: held.plan.format,
-        importKeysOf: async (ids) => new Map((await ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey])),
+        importKeysOf: this.importKeysOf,
       });
       const out = new Set(planned.filter((_p, i) => lines[i].outcome === 'likely').map((p) => p.index));
       likelyNow = out.size;
@@ -255,6 +256,9 @@ export class ImportService {
       recordIds: result.created.slice(0, PREVIEW_LIST).map((d) => d.id),
     };
   }
+
+  /** The importKeys of ledger records, by id (a likely duplicate from this source's own ids is another payment). */
+  private readonly importKeysOf = async (ids: string[]) => new Map((await this.app.services.ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey]));
 
   forgetUser(userId: string): void {
     for (const [token, held] of this.previews) if (held.userId === userId) this.previews.delete(token);

@@ -3,6 +3,7 @@ import { formatMajor, toMinor } from '../../lib/money';
 import type { AssetDoc, RecordDoc } from '../../ledger/schema';
 import type { UserLedgerView } from '../../ledger/views';
 import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
+import { categoryKey, ruledCategory } from '../category-names';
 import type { RuleBook } from '../rules/rule-matcher';
 import type { RuleApplication } from '../rules/rule-types';
 import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
@@ -62,8 +63,6 @@ export interface PlanContext {
   /** Stored importKeys of ledger records (fetched for likely-duplicate candidates only). */
   importKeysOf(ids: string[]): Promise<Map<string, string>>;
 }
-
-export const categoryKey = (type: string, name: string) => `${type}:${name.normalize('NFKC').trim().toLowerCase()}`;
 
 const hash = (text: string, length = 32) => createHash('sha256').update(text).digest('base64url').slice(0, length);
 
@@ -164,12 +163,11 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     const decision = classify(line, originalOf(line));
     const type = decision.kind === 'create' ? decision.type : line.direction === 'income' ? 'income' : 'expense';
     const outcome = ctx.rules.run({ description: describe(line.payee, line.description), payee: line.payee, amount: Number(line.amount), assetId: asset.id });
-    const ruled = outcome.set.category ? ctx.categories.get(categoryKey(type, outcome.set.category)) : undefined;
+    const ruled = ruledCategory(outcome, type, ctx.categories);
+    outcome.applied = ruled.applied;
     let category: string;
-    if (ruled) category = ruled;
+    if (ruled.category) category = ruled.category;
     else {
-      // The rule's category is of the other type (an expense category on a refund): not applied.
-      if (outcome.set.category) outcome.applied = outcome.applied.map((a) => ({ ...a, fields: a.fields.filter((f) => f !== 'category') })).filter((a) => a.fields.length > 0);
       const fromSource = line.sourceCategory ? ctx.categories.get(categoryKey(type, line.sourceCategory)) : undefined;
       // Money back is income: the account's Refund category (退款), not the payment's expense category.
       if (decision.kind === 'create' && decision.refund) category = ctx.refundCategory ?? ctx.fallback.income;
