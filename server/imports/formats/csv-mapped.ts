@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { restoreCell } from '../../lib/spreadsheet-cells';
-import { cleanCell, decodeText, isZeroAmount, localDateTime, parseAmount } from './shared';
+import { cachedLocalDateTime, cleanCell, decodeText, isZeroAmount, parseAmount } from './shared';
 import { StatementError, type CsvMapping, type InvalidLine, type StatementLine, type StatementParser } from './types';
 
 /**
@@ -327,24 +327,6 @@ function dateParts(text: string, format: DateFormat): { y: number; m: number; d:
   }
 }
 
-const midnights = new Map<string, number | null>();
-
-/**
- * localDateTime with the day's midnight remembered: a statement has few distinct days, and the
- * zone lookup is most of the time of reading a row (100k rows: ~1.6 s → a few ms).
- */
-function cachedDateTime(year: number, month: number, day: number, timeZone: string, hour: number, minute: number, second: number): number | null {
-  if (hour > 23 || minute > 59 || second > 60) return null;
-  const key = `${timeZone} ${year}-${month}-${day}`;
-  let midnight = midnights.get(key);
-  if (midnight === undefined) {
-    if (midnights.size >= 10_000) midnights.clear();
-    midnight = localDateTime(year, month, day, timeZone);
-    midnights.set(key, midnight);
-  }
-  return midnight === null ? null : midnight + ((hour * 60 + minute) * 60 + Math.min(second, 59)) * 1000;
-}
-
 /** A date cell in `format`, optionally followed by a time (24-hour or am/pm) and a UTC offset → ms, or null. */
 export function parseCsvDate(cell: string, format: DateFormat, timeZone: string): number | null {
   const text = cell.trim();
@@ -360,8 +342,8 @@ export function parseCsvDate(cell: string, format: DateFormat, timeZone: string)
   const minute = Number(time[2] || 0);
   const second = Number(time[3] || 0);
   const zone = time[5];
-  if (!zone) return cachedDateTime(parts.y, parts.m, parts.d, timeZone, hour, minute, second);
-  const utc = cachedDateTime(parts.y, parts.m, parts.d, 'UTC', hour, minute, second);
+  if (!zone) return cachedLocalDateTime(parts.y, parts.m, parts.d, timeZone, hour, minute, second);
+  const utc = cachedLocalDateTime(parts.y, parts.m, parts.d, 'UTC', hour, minute, second);
   if (utc === null) return null;
   if (zone.toUpperCase() === 'Z') return utc;
   const offset = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);

@@ -253,30 +253,36 @@ export function readCsvRecords(text: string, delimiter: ',' | ';' | '\t' = ','):
   return Array.from(csvRecords(text, delimiter));
 }
 
+/** Local midnight by `zone year-month-day`: NaN for a day that is not 24 hours long (DST), null for an impossible date. */
+const midnights = new Map<string, number | null>();
+
 /**
- * `parseLocalDateTime` for the many cells of one file: the same formats and results, with each
- * day's local midnight computed once (Intl is slow, ~10 µs a call; a 100k-row export has a few
- * hundred distinct days). A day that is not 24 hours long (a DST change) is left to
- * `localDateTime` itself.
+ * localDateTime with each day's midnight remembered: a statement has few distinct days, and the
+ * zone lookup is most of the time of reading a row (100k rows: seconds → milliseconds). A day a DST
+ * change makes 23 or 25 hours long is converted time by time.
  */
+export function cachedLocalDateTime(year: number, month: number, day: number, timeZone: string, hour = 0, minute = 0, second = 0): number | null {
+  const key = `${timeZone} ${year}-${month}-${day}`;
+  let midnight = midnights.get(key);
+  if (midnight === undefined) {
+    if (midnights.size >= 10_000) midnights.clear();
+    midnight = localDateTime(year, month, day, timeZone);
+    if (midnight !== null && zonedMidnight(year, month, day + 1, timeZone) - midnight !== 86_400_000) midnight = NaN;
+    midnights.set(key, midnight);
+  }
+  if (midnight === null) return null;
+  if (Number.isNaN(midnight)) return localDateTime(year, month, day, timeZone, hour, minute, second);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return null;
+  return midnight + ((hour * 60 + minute) * 60 + Math.min(second, 59)) * 1000;
+}
+
+/** parseLocalDateTime with each day's midnight remembered (cachedLocalDateTime), for reading many rows. */
 export function localDateTimeParser(timeZone: string): (text: string) => number | null {
-  /** Local midnight of a 24-hour day; NaN for a day of another length; null for an impossible date. */
-  const midnights = new Map<string, number | null>();
   return (text) => {
     const m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(text.trim());
     if (!m) return null;
     const [, year, month, day, hour = '0', minute = '0', second = '0'] = m;
-    const key = `${year}-${month}-${day}`;
-    let midnight = midnights.get(key);
-    if (midnight === undefined) {
-      midnight = localDateTime(Number(year), Number(month), Number(day), timeZone);
-      if (midnight !== null && zonedMidnight(Number(year), Number(month), Number(day) + 1, timeZone) - midnight !== 86_400_000) midnight = NaN;
-      midnights.set(key, midnight);
-    }
-    if (midnight === null) return null;
-    if (Number.isNaN(midnight)) return localDateTime(Number(year), Number(month), Number(day), timeZone, Number(hour), Number(minute), Number(second));
-    if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 60) return null;
-    return midnight + ((Number(hour) * 60 + Number(minute)) * 60 + Math.min(Number(second), 59)) * 1000;
+    return cachedLocalDateTime(Number(year), Number(month), Number(day), timeZone, Number(hour), Number(minute), Number(second));
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseCsvDate } from '../csv-mapped';
 import { localDateTime, localDateTimeParser, parseLocalDateTime } from '../shared';
 
 /**
@@ -19,6 +20,11 @@ describe('local date-times of statement lines', () => {
   it.each(cases)('%s in %s', (text, zone, expected) => {
     expect(parseLocalDateTime(text, zone)).toBe(expected);
     expect(localDateTimeParser(zone)(text)).toBe(expected);
+  });
+
+  it('reads a mapped CSV date on a DST-change day right (its own day cache made it an hour off)', () => {
+    expect(parseCsvDate('03/10/2024 18:21:04', 'MM/DD/YYYY', 'America/New_York')).toBe(Date.UTC(2024, 2, 10, 22, 21, 4));
+    expect(parseCsvDate('10.03.2024 01:30', 'DD.MM.YYYY', 'America/New_York')).toBe(Date.UTC(2024, 2, 10, 6, 30));
   });
 
   it('refuses impossible dates', () => {
