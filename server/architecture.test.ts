@@ -15,8 +15,9 @@ function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
     const rel = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(rel));
-    else if (/\.(ts|tsx|mts|cts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(rel);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') out.push(...sourceFiles(rel)); // bench/actual/ installs its own
+    } else if (/\.(ts|tsx|mts|cts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(rel);
   }
   return out;
 }

@@ -166,7 +166,7 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
         if (sum !== undefined) exact.set(assetId, sum + BigInt(delta));
       }
     }
-    const views = new LedgerViews(db);
+    const views = new LedgerViews(db, { saved: false }); // recomputed from the records, never a saved view
     for (const userId of new Set(assets.map((a) => a.userId))) {
       let view;
       try {

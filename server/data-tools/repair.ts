@@ -79,6 +79,9 @@ async function quarantineDamagedDocuments(levelDir: string, backup: string): Pro
     if (quarantined.length > 0) writeFileSync(path.join(backup, 'unreadable-documents.jsonl'), quarantined.join('\n') + '\n', { mode: 0o600 });
     if (removed.length > 0) await batch.write({ sync: true });
     else await batch.close();
+    // Saved views (the 'derived' sublevel, server/db/derived-store.ts) describe the documents before the repair: the next
+    // start rebuilds them from what is there now.
+    await level.sublevel('derived').clear();
   } finally {
     await level.close();
   }

@@ -5,6 +5,7 @@ import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { assertCollectionBudget, type CollectionDefinition } from './collections';
 import { conflictHandlerOf } from './conflict-rules';
 import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
+import { DerivedStore } from './derived-store';
 import { LocalStore } from './local-store';
 import { healthOf, type HealthOptions, type LevelHealth } from './leveldb-storage/health';
 import { damageReportedAtOpen, DatabaseDamagedError, explainOpenFailure, inspectLevelDir } from './integrity';
@@ -37,6 +38,8 @@ export interface AppDatabase {
   readonly rx: RxDatabase;
   /** Local-only key/value state outside RxDB (sessions, secrets): never replicated. */
   readonly local: LocalStore;
+  /** Rebuildable summaries of the documents (the ledger's saved views): never the only copy of anything. */
+  readonly derived: DerivedStore;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- RxDB's own default; callers outside server/db (files, ledger views, tests) use it untyped: name the type there first
   collection<T = any>(name: string): RxCollection<T>;
   /** The collections whose definition is marked `sync` (replicated per user), in definition order. */
@@ -129,12 +132,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   }
   const database = rx;
   const local = new LocalStore(level);
+  const derived = new DerivedStore(level);
   const syncedCollections = options.collections.filter((def) => def.sync).map((def) => def.name);
   let closing: Promise<void> | undefined;
   return {
     dataDir,
     rx: database,
     local,
+    derived,
     health,
     level,
     syncedCollections,

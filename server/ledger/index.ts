@@ -48,15 +48,17 @@ export function ledgerDomain() {
         });
       }, 50).unref();
     },
-    forgetUser(app, userId) {
+    async forgetUser(app, userId) {
       // undo tokens hold copies of the account's records (server/ledger/undo.ts)
       app.services.ledger.bulk.undo.forgetUser(userId);
-      return Promise.resolve();
+      await app.services.ledger.views.forget(userId);
     },
-    stop(app) {
+    async stop(app) {
       stopped = true;
       app.services.ledger.views.stop();
       app.services.ledger.categories.stop();
+      // the next start restores the views from here instead of reading every record
+      await app.services.ledger.views.flush();
     },
   });
 }

@@ -30,7 +30,10 @@ export class LedgerService {
   private readonly writes = new KeyedMutex();
 
   constructor(private readonly app: AppContext) {
-    this.views = new LedgerViews(app.db);
+    this.views = new LedgerViews(app.db, {
+      onSaveError: (error) =>
+        app.log.warn('ledger: saving a view failed (it is rebuilt from the records at the next start)', { error: error instanceof Error ? error.message : String(error) }),
+    });
     this.categories = new CategoryService(app);
     this.rates = new RateService(app, this.views, (userId, task) => this.exclusive(userId, task));
     this.bulk = new BulkEdits(app, this);

@@ -4,6 +4,8 @@ import type { AppDatabase } from '../db/database';
 import { exactMinor, inRange, MinorSum } from '../lib/money';
 import { RateBook, type Rate } from './rate-book';
 import type { AssetDoc, RateDoc, RecordDoc, RecordType } from './schema';
+import { SavedViews } from './saved-views';
+import type { Checkpoint } from './view-snapshot';
 
 /** The part of a record that balances, statistics and list filters need. */
 export interface Entry {
@@ -27,22 +29,59 @@ export interface Entry {
   createdAt: number;
 }
 
-function toEntry(doc: RecordDoc, intern: (text: string) => number): Entry {
+/** Canonical copies of repeated values: one string per distinct asset, category or description, one (frozen) array per distinct tag list. */
+class Interner {
+  private readonly strings = new Map<string, string>();
+  private readonly tagLists = new Map<string, string[]>();
+
+  string(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  tags(tags: readonly string[]): string[] {
+    if (tags.length === 0 && Object.isFrozen(tags)) return tags as string[];
+    const key = tags.length === 0 ? '' : JSON.stringify(tags);
+    let list = this.tagLists.get(key);
+    if (!list) this.tagLists.set(key, (list = Object.freeze(tags.map((tag) => this.string(tag))) as string[]));
+    return list;
+  }
+
+  clear(): void {
+    this.strings.clear();
+    this.tagLists.clear();
+  }
+
+  /** Takes strings and tag lists that are canonical already (a saved view's tables). */
+  seed(strings: readonly string[], tagLists: ReadonlyArray<string[]>): void {
+    for (const value of strings) this.strings.set(value, value);
+    for (const list of tagLists) this.tagLists.set(list.length === 0 ? '' : JSON.stringify(list), list);
+  }
+}
+
+function toEntry(doc: RecordDoc, intern: (text: string) => number, canonical: Interner): Entry {
   return {
     id: doc.id,
     type: doc.type,
     amount: doc.amount,
-    asset: doc.asset,
-    toAsset: doc.toAsset,
+    asset: canonical.string(doc.asset),
+    toAsset: canonical.string(doc.toAsset),
     toAmount: doc.toAmount,
     fee: doc.fee,
-    category: doc.category,
+    category: canonical.string(doc.category),
     date: doc.date,
-    tags: doc.tags,
-    searchText: doc.searchText,
+    tags: canonical.tags(doc.tags),
+    searchText: canonical.string(doc.searchText),
     textId: intern([doc.searchText, doc.category.normalize('NFKC').toLowerCase(), ...doc.tags.map((tag) => tag.normalize('NFKC').toLowerCase())].join('\u0001')),
     createdAt: doc.createdAt,
   };
+}
+
+/** (lwt, id) order of RxDB's change checkpoints. */
+export function checkpointAfter(a: Checkpoint, b: Checkpoint | null): boolean {
+  return b === null || a.lwt > b.lwt || (a.lwt === b.lwt && a.id > b.id);
 }
 
 /** The balance effects of one record, per asset, in each asset's minor units. */
@@ -107,9 +146,26 @@ export class UserLedgerView {
     this.sortedEntries = value;
     this.appended = 0;
   }
-  readonly byId = new Map<string, Entry>();
+  private idIndex: Map<string, Entry> | null = new Map();
+  /** The entries by record id, built on first use (a start that only reads never needs it). */
+  get byId(): Map<string, Entry> {
+    if (!this.idIndex) {
+      const index = new Map<string, Entry>();
+      for (const entry of this.sortedEntries) index.set(entry.id, entry);
+      this.idIndex = index;
+    }
+    return this.idIndex;
+  }
   /** The distinct search texts of the records (Entry.textId); grows until the next load. */
   readonly texts: string[] = [];
+  private readonly canonical = new Interner();
+  /**
+   * The newest (lwt, id) of the record writes this view has seen: every later write has a greater
+   * one. Saved with the view (view-snapshot.ts) so a start reads only what changed since.
+   */
+  checkpoint: Checkpoint | null = null;
+  /** Record changes since the view was built or last saved. */
+  unsaved = 0;
   private readonly textIds = new Map<string, number>();
   private readonly intern = (text: string): number => {
     let id = this.textIds.get(text);
@@ -139,16 +195,55 @@ export class UserLedgerView {
   }
 
   load(records: RecordDoc[], assets: AssetDoc[], rates: RateDoc[]): void {
-    this.changed();
     this.texts.length = 0;
     this.textIds.clear();
-    this.entries = records.map((doc) => toEntry(doc, this.intern)).sort(compareEntries);
-    this.byId.clear();
+    this.canonical.clear();
+    let checkpoint: Checkpoint | null = null;
+    for (const doc of records as Array<RecordDoc & { _meta?: { lwt: number } }>) {
+      const seen = doc._meta ? { lwt: doc._meta.lwt, id: doc.id } : null;
+      if (seen && checkpointAfter(seen, checkpoint)) checkpoint = seen;
+    }
+    this.adopt(records.map((doc) => toEntry(doc, this.intern, this.canonical)).sort(compareEntries), checkpoint, assets, rates);
+  }
+
+  /** Takes saved entries (sorted, view-snapshot.ts) and their search texts as this view's records. */
+  restore(saved: { entries: Entry[]; texts: string[]; strings: string[]; tagLists: string[][] }, checkpoint: Checkpoint | null, assets: AssetDoc[], rates: RateDoc[]): void {
+    this.texts.length = 0;
+    this.textIds.clear();
+    this.canonical.clear();
+    for (const text of saved.texts) this.intern(text);
+    // later writes share the saved strings and tag lists
+    this.canonical.seed(saved.strings, saved.tagLists);
+    this.adopt(saved.entries, checkpoint, assets, rates);
+  }
+
+  private adopt(entries: Entry[], checkpoint: Checkpoint | null, assets: AssetDoc[], rates: RateDoc[]): void {
+    this.changed();
+    this.entries = entries;
+    this.checkpoint = checkpoint;
+    this.unsaved = 0;
+    this.idIndex = null;
     this.movement.clear();
     this.counts.clear();
-    for (const entry of this.entries) {
-      this.byId.set(entry.id, entry);
-      this.applyEffects(entry, 1);
+    // The same sums as applyEffects, without its per-record allocations.
+    const sums = new Map<string, { sum: MinorSum; count: number }>();
+    const add = (asset: string, delta: number) => {
+      let slot = sums.get(asset);
+      if (!slot) sums.set(asset, (slot = { sum: new MinorSum(), count: 0 }));
+      slot.sum.add(delta);
+      slot.count++;
+    };
+    for (const e of entries) {
+      if (e.type === 'income') add(e.asset, e.amount);
+      else if (e.type === 'expense') add(e.asset, -e.amount);
+      else {
+        add(e.asset, -(e.amount + e.fee));
+        add(e.toAsset, e.toAmount > 0 ? e.toAmount : e.amount);
+      }
+    }
+    for (const [asset, slot] of sums) {
+      this.movement.set(asset, slot.sum);
+      this.counts.set(asset, slot.count);
     }
     this.assets.clear();
     for (const asset of assets) this.assets.set(asset.id, asset);
@@ -156,8 +251,14 @@ export class UserLedgerView {
     this.rates = new RateBook(this.rateList);
   }
 
+  /** A record write this view has taken into account (its change checkpoint). */
+  saw(checkpoint: Checkpoint): void {
+    if (checkpointAfter(checkpoint, this.checkpoint)) this.checkpoint = checkpoint;
+  }
+
   removeRecord(id: string): void {
     this.changed();
+    this.unsaved++;
     const entry = this.byId.get(id);
     if (!entry) return;
     this.byId.delete(id);
@@ -169,7 +270,7 @@ export class UserLedgerView {
 
   putRecord(doc: RecordDoc): void {
     this.removeRecord(doc.id);
-    const entry = toEntry(doc, this.intern);
+    const entry = toEntry(doc, this.intern, this.canonical);
     this.byId.set(entry.id, entry);
     this.applyEffects(entry, 1);
     this.sortedEntries.push(entry);
@@ -248,12 +349,33 @@ export class UserLedgerView {
 
 type Loaded = { view: UserLedgerView; ready: Promise<UserLedgerView>; dirty: boolean };
 
+/** How the views are kept across starts (tests shorten the delay; tools turn saving off). */
+export interface LedgerViewsOptions {
+  /** Save a changed view this long after its first unsaved change (default 30 s). */
+  saveDelayMs?: number;
+  /** Restore from and save to the derived store (default true). */
+  saved?: boolean;
+  /** Reports a failed save (the view is rebuilt at the next start; nothing is lost). */
+  onSaveError?: (error: unknown) => void;
+  now?: () => number;
+}
+
 /** The views of all users that have used the ledger since start. */
 export class LedgerViews {
   private readonly views = new Map<string, Loaded>();
   private readonly subscriptions: Subscription[] = [];
+  private readonly saved: SavedViews | null;
+  private readonly saveTimers = new Map<string, NodeJS.Timeout>();
+  private readonly saving = new Map<string, Promise<void>>();
+  private readonly now: () => number;
 
-  constructor(private readonly db: AppDatabase) {}
+  constructor(
+    private readonly db: AppDatabase,
+    private readonly options: LedgerViewsOptions = {},
+  ) {
+    this.saved = options.saved === false ? null : new SavedViews(db);
+    this.now = options.now ?? Date.now;
+  }
 
   private get records(): RxCollection<RecordDoc> {
     return this.db.collection<RecordDoc>('records');
@@ -276,14 +398,77 @@ export class LedgerViews {
         }
       });
     this.subscriptions.push(
-      route(this.records, (view, doc, deleted) => (deleted ? view.removeRecord(doc.id) : view.putRecord(doc))),
+      route(this.records, (view, doc, deleted) => {
+        if (deleted) view.removeRecord(doc.id);
+        else view.putRecord(doc);
+        this.scheduleSave(view);
+      }),
       route(this.db.collection<AssetDoc>('assets'), (view, doc, deleted) => (deleted ? view.removeAsset(doc.id) : view.putAsset(doc))),
       route(this.db.collection<RateDoc>('rates'), (view, doc, deleted, previous) => view.putRate(doc, deleted, previous)),
+      // Every loaded view has seen every record write so far, its user's or not: its checkpoint
+      // moves on, so a restore never reads other users' writes twice.
+      this.records.eventBulks$.subscribe((bulk) => {
+        let newest: Checkpoint | null = null;
+        for (const event of bulk.events) {
+          const lwt = (event.documentData as { _meta?: { lwt: number } } | undefined)?._meta?.lwt;
+          if (lwt !== undefined && checkpointAfter({ lwt, id: event.documentId }, newest)) newest = { lwt, id: event.documentId };
+        }
+        if (!newest) return;
+        for (const loaded of this.views.values()) if (!this.isLoading(loaded)) loaded.view.saw(newest);
+      }),
     );
   }
 
+  /** Unsubscribes; saves (flush) are the caller's to await before the database closes. */
   stop(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    for (const timer of this.saveTimers.values()) clearTimeout(timer);
+    this.saveTimers.clear();
+  }
+
+  /** Saves every loaded view with unsaved changes (at shutdown, before the database closes). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.saving.values()]);
+    for (const loaded of this.views.values()) {
+      if (!this.isLoading(loaded) && loaded.view.unsaved > 0) await this.save(loaded.view);
+    }
+  }
+
+  private scheduleSave(view: UserLedgerView, delayMs = this.options.saveDelayMs ?? 30_000): void {
+    if (!this.saved || this.saveTimers.has(view.userId)) return;
+    const timer = setTimeout(() => {
+      this.saveTimers.delete(view.userId);
+      if (this.views.get(view.userId)?.view === view) void this.save(view);
+    }, delayMs);
+    timer.unref();
+    this.saveTimers.set(view.userId, timer);
+  }
+
+  private save(view: UserLedgerView): Promise<void> {
+    if (!this.saved) return Promise.resolve();
+    const running = this.saving.get(view.userId);
+    if (running) return running;
+    const saved = this.saved;
+    const task = (async () => {
+      try {
+        await saved.save(view, this.now());
+      } catch (error) {
+        this.options.onSaveError?.(error);
+      } finally {
+        this.saving.delete(view.userId);
+      }
+    })();
+    this.saving.set(view.userId, task);
+    return task;
+  }
+
+  /** Forgets a user's view and its saved copy (account deleted). */
+  async forget(userId: string): Promise<void> {
+    clearTimeout(this.saveTimers.get(userId));
+    this.saveTimers.delete(userId);
+    await this.saving.get(userId);
+    this.views.delete(userId);
+    await this.saved?.forget(userId);
   }
 
   private readonly loading = new WeakSet<Loaded>();
@@ -306,16 +491,21 @@ export class LedgerViews {
 
   private async fill(loaded: Loaded): Promise<UserLedgerView> {
     this.loading.add(loaded);
+    const { view } = loaded;
     try {
       for (;;) {
         loaded.dirty = false;
-        const [records, assets, rates] = await Promise.all([
-          this.scan<RecordDoc>('records', loaded.view.userId),
-          this.scan<AssetDoc>('assets', loaded.view.userId),
-          this.scan<RateDoc>('rates', loaded.view.userId),
-        ]);
-        loaded.view.load(records, assets, rates);
-        if (!this.wroteWhileLoading(loaded)) return loaded.view;
+        const [assets, rates] = await Promise.all([this.scan<AssetDoc>('assets', view.userId), this.scan<RateDoc>('rates', view.userId)]);
+        // The saved view and the records changed since it, else every record.
+        const caughtUp = this.saved ? await this.saved.restore(view, assets, rates, this.now()) : undefined;
+        if (caughtUp === undefined) view.load(await this.scan<RecordDoc>('records', view.userId), assets, rates);
+        if (this.wroteWhileLoading(loaded)) continue;
+        // A rebuilt view is saved right away (in the background); a restored one once enough changed.
+        if (caughtUp === undefined) {
+          view.unsaved = Math.max(1, view.unsaved);
+          this.scheduleSave(view, 1000);
+        } else if (caughtUp > 0) this.scheduleSave(view, caughtUp >= 1000 ? 1000 : undefined);
+        return view;
       }
     } finally {
       this.loading.delete(loaded);
@@ -367,6 +557,8 @@ export class LedgerViews {
       const loaded = this.views.get(userId);
       if (!loaded) throw new Error(`recompute: the ledger view of ${userId} is gone`);
       loaded.view.load(await this.scan('records', userId), await this.scan('assets', userId), await this.scan('rates', userId));
+      loaded.view.unsaved = Math.max(1, loaded.view.unsaved);
+      await this.save(loaded.view);
     }
     return { mismatches, outOfRange };
   }
