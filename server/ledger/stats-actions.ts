@@ -5,6 +5,7 @@ import { commonErrors } from '../lib/errors';
 import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
 import { ledgerErrors } from './errors';
 import { assetStats, categoryStats, incomeExpense, trendSeries } from './stats';
+import type { UserLedgerView } from './views';
 
 const GroupBy = Type.Union(
   GROUP_BY.map((g) => Type.Literal(g)),
@@ -15,6 +16,15 @@ const Range = {
   startDate: Ms('From (inclusive).'),
   endDate: Ms('To (exclusive).'),
 };
+
+/**
+ * A statistic computed once per state of the user's ledger: the answer is kept with the view
+ * (UserLedgerView.memo) under its base currency and parameters until a record, asset or rate
+ * changes, so a dashboard reloaded or polled by several devices does not sum the same records again.
+ */
+function remembered<T>(view: UserLedgerView, name: string, currency: string, input: object, compute: () => T): T {
+  return view.memo(`stats.${name}|${currency}|${JSON.stringify(input)}`, compute);
+}
 
 function zoneOf(timeZone: string | undefined): string {
   if (timeZone === undefined) return localTimeZone();
@@ -34,7 +44,8 @@ const statsIncomeExpense = defineAction({
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
-    return incomeExpense(view, currency, { ...params, timeZone: zoneOf(params.timeZone) });
+    const input = { ...params, timeZone: zoneOf(params.timeZone) };
+    return remembered(view, 'incomeExpense', currency, input, () => incomeExpense(view, currency, input));
   },
 });
 
@@ -52,7 +63,8 @@ const statsCategory = defineAction({
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
-    return categoryStats(view, currency, { type: params.type ?? 'expense', startDate: params.startDate, endDate: params.endDate, limit: params.limit ?? 8 });
+    const input = { type: params.type ?? 'expense', startDate: params.startDate, endDate: params.endDate, limit: params.limit ?? 8 };
+    return remembered(view, 'categories', currency, input, () => categoryStats(view, currency, input));
   },
 });
 
@@ -85,13 +97,8 @@ const statsTrend = defineAction({
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
-    return trendSeries(view, currency, {
-      type: params.type,
-      startDate: params.startDate,
-      endDate: params.endDate,
-      groupBy: params.groupBy ?? 'month',
-      timeZone: zoneOf(params.timeZone),
-    });
+    const input = { type: params.type, startDate: params.startDate, endDate: params.endDate, groupBy: params.groupBy ?? 'month', timeZone: zoneOf(params.timeZone) };
+    return remembered(view, 'trend', currency, input, () => trendSeries(view, currency, input));
   },
 });
 
