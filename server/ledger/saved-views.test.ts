@@ -225,6 +225,20 @@ describe('saved ledger views', () => {
     expect(shape(view).entries).toEqual((await rebuilt(ALICE)).entries);
   });
 
+  it('gives up a background save when the view changes between its chunks (saved later instead)', async () => {
+    await records().bulkInsert(Array.from({ length: 50 }, () => recordDoc(ALICE)));
+    const views = startViews();
+    const view = await views.get(ALICE);
+    const saved = new SavedViews(db);
+    const saving = saved.save(view, Date.now(), true);
+    view.putRecord(recordDoc(ALICE)); // a write lands while the save yields
+    expect(await saving).toBe(false);
+    expect(await db.derived.get(metaKeyOf(ALICE))).toBeUndefined();
+    expect(await saved.save(view, Date.now(), true)).toBe(true);
+    expect(await db.derived.get(metaKeyOf(ALICE))).toBeDefined();
+    views.stop();
+  });
+
   it('forgets a user’s saved view with the account', async () => {
     await records().bulkInsert([recordDoc(ALICE)]);
     const views = startViews();

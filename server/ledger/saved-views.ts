@@ -62,12 +62,25 @@ export class SavedViews {
     return read;
   }
 
-  /** Saves the view as it is now (encoded synchronously, written in one unfsynced batch). */
-  async save(view: UserLedgerView, now: number): Promise<void> {
+  /**
+   * Saves the view as it is now, written in one unfsynced batch. `yieldBetween` lets requests run
+   * between the chunks of a large view; if the view changes meanwhile, nothing is written and the
+   * answer is false (save again later). Without it the view is encoded in one go (at shutdown).
+   */
+  async save(view: UserLedgerView, now: number, yieldBetween = false): Promise<boolean> {
     const unsaved = view.unsaved;
-    const entries = encodeSnapshot(view.userId, this.schemaVersion, { entries: view.entries, texts: view.texts, checkpoint: view.checkpoint }, now);
+    const version = view.version;
+    const entries: Array<[string, Buffer]> = [];
+    for (const entry of encodeSnapshot(view.userId, this.schemaVersion, { entries: view.entries, texts: view.texts, checkpoint: view.checkpoint }, now)) {
+      entries.push(entry);
+      if (yieldBetween) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (view.version !== version) return false;
+      }
+    }
     await this.db.derived.replace(snapshotPrefix(view.userId), entries);
     view.unsaved = Math.max(0, view.unsaved - unsaved);
+    return true;
   }
 
   /** Drops a user's saved view (account deleted). */

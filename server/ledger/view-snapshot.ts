@@ -66,8 +66,11 @@ const metaKey = (userId: string) => `${snapshotPrefix(userId)}meta`;
 const textsKey = (userId: string) => `${snapshotPrefix(userId)}texts`;
 const chunkKey = (userId: string, n: number) => `${snapshotPrefix(userId)}c${n}`;
 
-/** Encodes a view into derived-store entries (synchronous: the view cannot change meanwhile). */
-export function encodeSnapshot(userId: string, schemaVersion: number, view: ViewColumns, savedAt: number): Array<[string, Buffer]> {
+/**
+ * Encodes a view into derived-store entries, one chunk per step: a caller may yield between steps
+ * (a million records are ~16 chunks) but must give up if the view changed meanwhile.
+ */
+export function* encodeSnapshot(userId: string, schemaVersion: number, view: ViewColumns, savedAt: number): Generator<[string, Buffer]> {
   // One string table for search texts, descriptions, categories and assets; one of tag lists.
   const strings: string[] = [...view.texts];
   const index = new Map<string, number>();
@@ -90,7 +93,6 @@ export function encodeSnapshot(userId: string, schemaVersion: number, view: View
     }
     return i;
   };
-  const out: Array<[string, Buffer]> = [];
   const { entries } = view;
   const chunks = Math.ceil(entries.length / CHUNK);
   for (let n = 0; n < chunks; n++) {
@@ -127,12 +129,11 @@ export function encodeSnapshot(userId: string, schemaVersion: number, view: View
       c.tags[i] = tagRef(e.tags);
       c.textId[i] = e.textId;
     }
-    out.push([chunkKey(userId, n), v8.serialize(c)]);
+    yield [chunkKey(userId, n), v8.serialize(c)];
   }
-  out.push([textsKey(userId), v8.serialize({ texts: view.texts.length, strings, tagLists })]);
+  yield [textsKey(userId), v8.serialize({ texts: view.texts.length, strings, tagLists })];
   const meta: SnapshotMeta = { format: SNAPSHOT_FORMAT, schemaVersion, count: entries.length, chunks, checkpoint: view.checkpoint, savedAt };
-  out.push([metaKey(userId), v8.serialize(meta)]);
-  return out;
+  yield [metaKey(userId), v8.serialize(meta)];
 }
 
 /** An element that may be missing (a damaged snapshot's index out of range). */

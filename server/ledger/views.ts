@@ -420,7 +420,10 @@ export class LedgerViews {
   }
 
   /** Unsubscribes; saves (flush) are the caller's to await before the database closes. */
+  private stopped = false;
+
   stop(): void {
+    this.stopped = true;
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     for (const timer of this.saveTimers.values()) clearTimeout(timer);
     this.saveTimers.clear();
@@ -435,23 +438,24 @@ export class LedgerViews {
   }
 
   private scheduleSave(view: UserLedgerView, delayMs = this.options.saveDelayMs ?? 30_000): void {
-    if (!this.saved || this.saveTimers.has(view.userId)) return;
+    if (!this.saved || this.stopped || this.saveTimers.has(view.userId)) return;
     const timer = setTimeout(() => {
       this.saveTimers.delete(view.userId);
-      if (this.views.get(view.userId)?.view === view) void this.save(view);
+      if (this.views.get(view.userId)?.view === view) void this.save(view, true);
     }, delayMs);
     timer.unref();
     this.saveTimers.set(view.userId, timer);
   }
 
-  private save(view: UserLedgerView): Promise<void> {
+  /** Saves a view; in the background (`inBackground`) it yields to requests and retries later when the view changed meanwhile. */
+  private save(view: UserLedgerView, inBackground = false): Promise<void> {
     if (!this.saved) return Promise.resolve();
     const running = this.saving.get(view.userId);
     if (running) return running;
     const saved = this.saved;
     const task = (async () => {
       try {
-        await saved.save(view, this.now());
+        if (!(await saved.save(view, this.now(), inBackground))) this.scheduleSave(view);
       } catch (error) {
         this.options.onSaveError?.(error);
       } finally {
