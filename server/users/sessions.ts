@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AppContext } from '../app-context';
 import type { AuthSession } from '../api/action';
@@ -28,12 +29,21 @@ const EXPIRY_CHECK_MS = 500;
  * user.logout revokes exactly that token. The signing key is per data dir (secrets/jwt.key, 0600).
  */
 export class SessionService {
-  private readonly key: Buffer;
+  /** A KeyObject made once: given raw bytes, jsonwebtoken would make one on every sign and verify. */
+  private readonly key: KeyObject;
+  /**
+   * The session records read or written by this process, by id. This process is the only writer
+   * of the data dir (its lock), and every session write goes through this class, so the copy
+   * stays exact; a token's check then needs no database read. Unknown ids are not kept.
+   */
+  private readonly known = new Map<string, SessionRecord>();
+  /** Bumped by every revocation: a read that raced with one is not kept (forget). */
+  private revocations = 0;
   /** Open streams (GET /events/push…) per session id, ended when that session ends. */
   private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(private readonly app: AppContext) {
-    this.key = app.secrets.get('jwt');
+    this.key = createSecretKey(app.secrets.get('jwt'));
   }
 
   async create(userId: string, device: { deviceId?: string; deviceInfo?: string }): Promise<{ token: string; session: SessionRecord }> {
@@ -48,6 +58,7 @@ export class SessionService {
       deviceInfo: device.deviceInfo ?? '',
     };
     await this.app.db.local.put(SESSION_PREFIX + session.id, session);
+    this.known.set(session.id, session);
     const claims: TokenClaims = { sub: userId, sid: session.id, iat: Math.floor(now / 1000), exp: Math.floor(session.expiresAt / 1000) };
     const token = jwt.sign(claims, this.key, { algorithm: ALGORITHM, noTimestamp: true });
     return { token, session };
@@ -73,7 +84,12 @@ export class SessionService {
     if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') {
       throw usersErrors.invalidToken();
     }
-    const session = await this.app.db.local.get<SessionRecord>(SESSION_PREFIX + claims.sid);
+    let session = this.known.get(claims.sid);
+    if (!session) {
+      const revocations = this.revocations;
+      session = await this.app.db.local.get<SessionRecord>(SESSION_PREFIX + claims.sid);
+      if (session && revocations === this.revocations) this.known.set(session.id, session);
+    }
     if (!session || session.userId !== claims.sub) {
       throw usersErrors.sessionSignedOut();
     }
@@ -82,6 +98,7 @@ export class SessionService {
 
   async revoke(sessionId: string): Promise<void> {
     await this.app.db.local.del(SESSION_PREFIX + sessionId);
+    this.forget([sessionId]);
     this.ended(sessionId);
   }
 
@@ -92,6 +109,7 @@ export class SessionService {
   async revokeAllOf(userId: string, keep?: string): Promise<number> {
     const mine = (await this.app.db.local.entries<SessionRecord>(SESSION_PREFIX)).filter(([, s]) => s.userId === userId && s.id !== keep);
     if (mine.length > 0) await this.app.db.local.batch(mine.map(([key]) => ({ type: 'del' as const, key })));
+    this.forget(mine.map(([, session]) => session.id));
     for (const [, session] of mine) this.ended(session.id);
     return mine.length;
   }
@@ -125,6 +143,12 @@ export class SessionService {
     return stop;
   }
 
+  /** Drops deleted sessions from the kept copies (after the database delete, see `revocations`). */
+  private forget(ids: string[]): void {
+    this.revocations++;
+    for (const id of ids) this.known.delete(id);
+  }
+
   private ended(sessionId: string): void {
     for (const fire of [...(this.watchers.get(sessionId) ?? [])]) fire();
   }
@@ -141,6 +165,7 @@ export class SessionService {
     const now = this.app.clock.now();
     const expired = (await this.app.db.local.entries<SessionRecord>(SESSION_PREFIX)).filter(([, s]) => s.expiresAt <= now);
     if (expired.length > 0) await this.app.db.local.batch(expired.map(([key]) => ({ type: 'del' as const, key })));
+    this.forget(expired.map(([, session]) => session.id));
     return expired.length;
   }
 }
