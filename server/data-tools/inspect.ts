@@ -4,7 +4,8 @@ import { documentValidator } from '../db/validated-storage';
 import type { UserDoc } from '../users/schema';
 import { assertValidUser, findUniquenessConflict, USER_KEY_PREFIX } from '../users/user-store';
 import { allDomains } from '../domains';
-import { LedgerViews, effectsOf } from '../ledger/views';
+import { LedgerViews } from '../ledger/ledger-views';
+import { effectsOf } from '../ledger/views';
 import type { AssetDoc, RecordDoc } from '../ledger/schema';
 
 /**

@@ -6,7 +6,8 @@ import type { RecordView } from './presenters';
 import { checkBalances, liveAsset } from './record-rules';
 import type { RecordDoc } from './schema';
 import type { CategoryService } from './categories';
-import type { LedgerViews, UserLedgerView } from './views';
+import type { LedgerViews } from './ledger-views';
+import type { UserLedgerView } from './views';
 import { UndoLog, type UndoStep } from './undo';
 
 /** Most records one bulk change may name (the UI selects at most this many). */

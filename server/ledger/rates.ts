@@ -6,7 +6,7 @@ import { ledgerErrors } from './errors';
 import { isValidRate } from './rate-book';
 import { positiveMinor } from './record-rules';
 import type { RateDoc } from './schema';
-import type { LedgerViews } from './views';
+import type { LedgerViews } from './ledger-views';
 
 /** An exchange rate as the actions show it: 1 `from` = `rate` `to`, from `date` on. */
 export interface RateView {

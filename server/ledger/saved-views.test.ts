@@ -7,7 +7,8 @@ import { tempDataDir } from '../test-support/test-server';
 import { SavedViews } from './saved-views';
 import { ledgerCollections, type AssetDoc, type RecordDoc } from './schema';
 import { metaKeyOf, snapshotPrefix } from './view-snapshot';
-import { LedgerViews, UserLedgerView } from './views';
+import { LedgerViews } from './ledger-views';
+import { UserLedgerView } from './views';
 
 /**
  * Issue 23: a start restores each user's ledger view from its saved columns plus the records

@@ -1,7 +1,8 @@
 import type { RxCollection, RxDocumentData } from 'rxdb';
 import type { AppDatabase } from '../db/database';
 import type { AssetDoc, RateDoc, RecordDoc } from './schema';
-import { type Checkpoint, decodeSnapshot, encodeSnapshot, metaKeyOf, snapshotKeys, snapshotPrefix, usableMeta } from './view-snapshot';
+import type { Checkpoint } from './entry';
+import { decodeSnapshot, encodeSnapshot, metaKeyOf, snapshotKeys, snapshotPrefix, usableMeta } from './view-snapshot';
 import type { UserLedgerView } from './views';
 
 /** Records read per step while catching up on the changes since a saved view. */

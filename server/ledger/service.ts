@@ -14,7 +14,8 @@ import { RateService } from './rates';
 import { expensesByPeriod, type ExpensesByPeriod } from './spending';
 import { buildRecord, checkBalances, liveAsset, type AttachmentInfo, type FileAttachments, type RecordInput, type RecordPatch } from './record-rules';
 import { ASSET_STATUSES, ASSET_TYPES, NEGATIVE_ALLOWED, type AssetDoc, type AssetStatus, type AssetType, type RecordDoc } from './schema';
-import { LedgerViews, type Entry, type UserLedgerView } from './views';
+import { LedgerViews } from './ledger-views';
+import type { Entry, UserLedgerView } from './views';
 
 /** Pagination used by every list of the ledger (documented in docs/api.md). */
 export const PAGE_SIZE_DEFAULT = 20;

@@ -5,7 +5,8 @@ import { importKeyIndex } from './import-keys';
 import { assertLedgerInRange } from './limits';
 import type { RecordDoc } from './schema';
 import type { CategoryService } from './categories';
-import type { LedgerViews, UserLedgerView } from './views';
+import type { LedgerViews } from './ledger-views';
+import type { UserLedgerView } from './views';
 
 /** What the writer needs of the ledger service (not the class itself: the service delegates here). */
 interface LedgerWrites {

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import type { RecordType } from './schema';
-import type { Entry } from './views';
+import type { Checkpoint, Entry } from './entry';
 
 /**
  * A user's ledger view saved beside the records (the database's derived store), so a start reads
@@ -22,11 +22,6 @@ export const SNAPSHOT_FORMAT = 1;
 const CHUNK = 65_536;
 const TYPES: readonly RecordType[] = ['income', 'expense', 'transfer'];
 const TYPE_CODE: Record<RecordType, number> = { income: 0, expense: 1, transfer: 2 };
-
-export interface Checkpoint {
-  lwt: number;
-  id: string;
-}
 
 export interface SnapshotMeta {
   format: number;
