@@ -79,9 +79,9 @@ export class LedgerViews {
     );
   }
 
-  /** Unsubscribes; saves (flush) are the caller's to await before the database closes. */
   private stopped = false;
 
+  /** Unsubscribes; saves (flush) are the caller's to await before the database closes. */
   stop(): void {
     this.stopped = true;
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
