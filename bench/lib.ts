@@ -151,6 +151,8 @@ export interface Seeded {
   appKey: string;
   records: number;
   seedMs: number;
+  /** The session token user.register handed out (sessions survive restarts of the server). */
+  token: string;
 }
 
 /**
@@ -177,7 +179,7 @@ export async function seedLedger(dataDir: string, count: number): Promise<Seeded
     const records = server.app.db.collection<RecordDoc>('records');
     const t0 = performance.now();
     await seedSyntheticRecords(records, { userId: user.id, assets, count });
-    return { email, password, assets, appKey: app.appKey, records: count, seedMs: performance.now() - t0 };
+    return { email, password, assets, appKey: app.appKey, records: count, seedMs: performance.now() - t0, token: user.token };
   } finally {
     await server.close();
   }

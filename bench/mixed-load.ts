@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { call, loadAverage, machine, mb, median, ROOT, seedLedger, sleep, startServerProcess } from './lib';
 import { dashboardUnavailable, measureDashboard } from './ui-dashboard';
@@ -247,7 +248,8 @@ export function formatMixed(r: MixedResult): string {
   return lines.join('\n');
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]).endsWith(path.join('scripts', 'bench', 'mixed-load.ts'));
+// Run as a script (npm run bench runs `node --import tsx bench/mixed-load.ts --json …`), not when imported.
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   runMixed()
     .then((result) => {

@@ -16,16 +16,22 @@ export function seededRandom(seed: number): () => number {
 
 export const BENCH_CATEGORIES = ['Food', 'Transport', 'Shopping', 'Housing', 'Utilities', 'Health', 'Entertainment', 'Education', 'Travel', 'Gifts'];
 
+export interface SyntheticRecordOptions {
+  userId: string;
+  assets: string[];
+  count: number;
+  years?: number;
+  end?: number;
+  seed?: number;
+}
+
 /**
- * Writes `count` realistic records for one user straight into the records collection (like sync
- * would): dates spread over `years` before `end`, 10 % income, amounts 1.00–500.99, ten expense
- * categories, 30 % tagged "work". Seed 42 unless told otherwise. Used by every benchmark that needs
- * a big ledger (bench:ledger, bench:ui, npm run bench).
+ * `count` realistic records for one user, 1,000 a batch: dates spread over `years` before `end`,
+ * 10 % income, amounts 1.00–500.99, ten expense categories, 30 % tagged "work". Seed 42 unless
+ * told otherwise. Pure (writes nothing): the same options give the same records (ids aside, which
+ * are random after their time prefix), so a benchmark can hand the same ledger to another program.
  */
-export async function seedSyntheticRecords(
-  records: RxCollection<RecordDoc>,
-  options: { userId: string; assets: string[]; count: number; years?: number; end?: number; seed?: number },
-): Promise<void> {
+export function* syntheticRecordBatches(options: SyntheticRecordOptions): Generator<RecordDoc[]> {
   const random = seededRandom(options.seed ?? 42);
   const end = options.end ?? Date.UTC(2026, 0, 1);
   const start = end - (options.years ?? 5) * 365 * 86_400_000;
@@ -55,6 +61,14 @@ export async function seedSyntheticRecords(
         updatedAt: date,
       });
     }
-    await records.bulkInsert(batch);
+    yield batch;
   }
+}
+
+/**
+ * Writes the records of `syntheticRecordBatches` straight into the records collection (like sync
+ * would). Used by every benchmark that needs a big ledger (bench:ledger, bench:ui, npm run bench).
+ */
+export async function seedSyntheticRecords(records: RxCollection<RecordDoc>, options: SyntheticRecordOptions): Promise<void> {
+  for (const batch of syntheticRecordBatches(options)) await records.bulkInsert(batch);
 }
