@@ -69,9 +69,16 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
   const text = filter.text?.normalize('NFKC').toLowerCase();
   const category = filter.category?.normalize('NFKC').toLowerCase();
   const converter = new Converter(view, base);
+  // one comparison per distinct category name, not one lower-casing per record
+  const categoryMatch = new Map<string, boolean>();
+  const sameCategory = (name: string) => {
+    let hit = categoryMatch.get(name);
+    if (hit === undefined) categoryMatch.set(name, (hit = name.toLowerCase() === category));
+    return hit;
+  };
   const matches = (e: Entry) =>
     (!filter.type || e.type === filter.type) &&
-    (!category || e.category.toLowerCase() === category) &&
+    (!category || sameCategory(e.category)) &&
     (!filter.asset || e.asset === filter.asset || e.toAsset === filter.asset) &&
     (!filter.tag || e.tags.includes(filter.tag)) &&
     (!text || e.searchText.includes(text)) &&
