@@ -31,8 +31,16 @@ export interface RecordListPage {
  * ids of one page; the caller fetches those documents.
  */
 interface FilteredRecords {
-  /** Ids of every matching record, newest first. */
-  ids: string[];
+  /** How many records match. */
+  count: number;
+  /**
+   * Positions in `view.entries` of the matching records, newest first; null when every record
+   * of the date range matches (positions `to - 1` down to `from`). Valid while the view's version
+   * holds, as the whole result is (UserLedgerView.memo).
+   */
+  positions: Uint32Array | null;
+  /** The newest matching position + 1 when `positions` is null. */
+  to: number;
   totals: RecordListPage['totals'];
 }
 
@@ -56,7 +64,10 @@ export function listRecords(view: UserLedgerView, base: string, filter: RecordFi
   ]);
   const all = view.memo(`records:${key}`, () => filterRecords(view, base, filter));
   const skip = (page - 1) * pageSize;
-  return { ids: all.ids.slice(skip, skip + pageSize), total: all.ids.length, totals: all.totals };
+  const entries = view.entries;
+  const ids: string[] = [];
+  for (let k = skip; k < Math.min(all.count, skip + pageSize); k++) ids.push(entries[all.positions ? all.positions[k] : all.to - 1 - k].id);
+  return { ids, total: all.count, totals: all.totals };
 }
 
 function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter): FilteredRecords {
@@ -76,6 +87,7 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
     if (hit === undefined) categoryMatch.set(name, (hit = name.toLowerCase() === category));
     return hit;
   };
+  const everything = !filter.type && !category && !filter.asset && !filter.tag && !text && !search;
   const matches = (e: Entry) =>
     (!filter.type || e.type === filter.type) &&
     (!category || sameCategory(e.category)) &&
@@ -83,26 +95,32 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
     (!filter.tag || e.tags.includes(filter.tag)) &&
     (!text || e.searchText.includes(text)) &&
     (!search || search.test(e));
-  const ids: string[] = [];
+  const positions = everything ? null : new Uint32Array(Math.max(0, to - from));
+  let count = 0;
   const income = new MinorSum();
   const expense = new MinorSum();
   let transfers = 0;
   for (let i = to - 1; i >= from; i--) {
     const entry = entries[i];
-    if (!matches(entry)) continue;
-    ids.push(entry.id);
+    if (positions) {
+      if (!matches(entry)) continue;
+      positions[count] = i;
+    }
+    count++;
     if (entry.type === 'transfer') {
       transfers++;
       continue;
     }
-    const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
+    const value = converter.amountOf(entry);
     if (value === undefined) continue;
     if (entry.type === 'income') income.add(value);
     else expense.add(value);
   }
   const out = new MajorWriter(base);
   return {
-    ids,
+    count,
+    positions: positions && positions.length > 2 * count ? positions.slice(0, count) : positions,
+    to,
     totals: {
       currency: base,
       income: out.major('totals.income', income.exact()),

@@ -32,7 +32,7 @@ export function expensesByPeriod(view: UserLedgerView, currency: string, bounds:
       const entry = entries[i];
       if (entry.type !== 'expense') continue;
       while (entry.date >= bounds[period + 1]) period++;
-      const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
+      const value = converter.amountOf(entry);
       if (value === undefined) continue;
       const slot = sums[period];
       let sum = slot.byCategory.get(entry.category);

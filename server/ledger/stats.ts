@@ -21,10 +21,21 @@ export interface MissingRate {
 export class Converter {
   private readonly missing = new Map<string, MissingRate>();
 
+  /** Per asset: whether it is kept in the base currency (its amounts need no conversion). */
+  private readonly inBase = new Map<string, boolean>();
+
   constructor(
     private readonly view: UserLedgerView,
     readonly base: string,
-  ) {}
+  ) {
+    for (const asset of view.assets.values()) this.inBase.set(asset.id, asset.currency === base);
+  }
+
+  /** A record's amount in the base currency (see convert); no lookup of rates for base-currency assets. */
+  amountOf(entry: { amount: number; asset: string; date: number }): number | bigint | undefined {
+    if (this.inBase.get(entry.asset) === true) return entry.amount;
+    return this.convert(entry.amount, this.currencyOf(entry.asset), entry.date);
+  }
 
   currencyOf(assetId: string): string {
     return this.view.assets.get(assetId)?.currency ?? this.base;
@@ -85,7 +96,7 @@ function sumIncomeExpense(entries: Entry[], converter: Converter): Sums {
   const sums: Sums = { income: new MinorSum(), incomeCount: 0, expense: new MinorSum(), expenseCount: 0 };
   for (const entry of entries) {
     if (entry.type === 'transfer') continue;
-    const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
+    const value = converter.amountOf(entry);
     if (value === undefined) continue;
     if (entry.type === 'income') {
       sums.income.add(value);
@@ -167,7 +178,7 @@ function series(entries: Entry[], converter: Converter, startDate: number, endDa
   for (const entry of entries) {
     if (entry.type === 'transfer') continue;
     while (index < periods.length - 1 && entry.date >= periods[index].end) index++;
-    const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
+    const value = converter.amountOf(entry);
     if (value === undefined) continue;
     if (entry.type === 'income') points[index].income.add(value);
     else points[index].expense.add(value);
@@ -190,7 +201,7 @@ export function categoryStats(view: UserLedgerView, base: string, input: { type:
   const total = new MinorSum();
   for (const entry of entriesIn(view, input.startDate, input.endDate)) {
     if (entry.type !== input.type) continue;
-    const value = converter.convert(entry.amount, converter.currencyOf(entry.asset), entry.date);
+    const value = converter.amountOf(entry);
     if (value === undefined) continue;
     let slot = byCategory.get(entry.category);
     if (!slot) byCategory.set(entry.category, (slot = { amount: new MinorSum(), count: 0 }));
