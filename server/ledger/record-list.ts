@@ -95,6 +95,10 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
     (!filter.tag || e.tags.includes(filter.tag)) &&
     (!text || e.searchText.includes(text)) &&
     (!search || search.test(e));
+  if (everything && from === 0 && to === entries.length) {
+    const totals = wholeLedgerTotals(view, base);
+    if (totals) return { count: entries.length, positions: null, to, totals };
+  }
   const positions = everything ? null : new Uint32Array(Math.max(0, to - from));
   let count = 0;
   const income = new MinorSum();
@@ -130,5 +134,32 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
       missingRates: converter.missingRates(),
       inexact: out.inexact,
     },
+  };
+}
+
+/**
+ * The totals of every record from the view's running sums per asset (UserLedgerView.flows), when
+ * every asset with records is kept in the base currency; undefined otherwise (amounts in other
+ * currencies convert at each record's date, which takes a pass over the records).
+ */
+function wholeLedgerTotals(view: UserLedgerView, base: string): RecordListPage['totals'] | undefined {
+  const income = new MinorSum();
+  const expense = new MinorSum();
+  for (const [assetId, flow] of view.flows) {
+    const asset = view.assets.get(assetId);
+    // a record of an asset that is gone counts in the base currency, as Converter.currencyOf does
+    if (asset && asset.currency !== base) return undefined;
+    income.add(flow.income.value);
+    expense.add(flow.expense.value);
+  }
+  const out = new MajorWriter(base);
+  return {
+    currency: base,
+    income: out.major('totals.income', income.exact()),
+    expense: out.major('totals.expense', expense.exact()),
+    net: out.major('totals.net', income.value - expense.value),
+    transfers: view.transferCount,
+    missingRates: [],
+    inexact: out.inexact,
   };
 }

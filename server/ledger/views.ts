@@ -168,7 +168,27 @@ export class UserLedgerView {
 
   constructor(readonly userId: string) {}
 
+  /**
+   * Income and expense per asset in its own currency, and the number of transfers: the totals of
+   * the unfiltered record list without a pass over every record (record-list.ts).
+   */
+  readonly flows = new Map<string, { income: MinorSum; expense: MinorSum }>();
+  transferCount = 0;
+
+  private applyFlow(entry: Entry, sign: 1 | -1): void {
+    if (entry.type === 'transfer') {
+      this.transferCount += sign;
+      return;
+    }
+    let flow = this.flows.get(entry.asset);
+    if (!flow) this.flows.set(entry.asset, (flow = { income: new MinorSum(), expense: new MinorSum() }));
+    const sum = entry.type === 'income' ? flow.income : flow.expense;
+    if (sign === 1) sum.add(entry.amount);
+    else sum.sub(entry.amount);
+  }
+
   private applyEffects(entry: Entry, sign: 1 | -1): void {
+    this.applyFlow(entry, sign);
     for (const [asset, delta] of effectsOf(entry)) {
       let sum = this.movement.get(asset);
       if (!sum) this.movement.set(asset, (sum = new MinorSum()));
@@ -209,6 +229,9 @@ export class UserLedgerView {
     this.idIndex = null;
     this.movement.clear();
     this.counts.clear();
+    this.flows.clear();
+    this.transferCount = 0;
+    for (const e of entries) this.applyFlow(e, 1);
     // The same sums as applyEffects, without its per-record allocations.
     const sums = new Map<string, { sum: MinorSum; count: number }>();
     const add = (asset: string, delta: number) => {
