@@ -18,12 +18,13 @@ const Range = {
 };
 
 /**
- * A statistic computed once per state of the user's ledger: the answer is kept with the view
- * (UserLedgerView.memo) under its base currency and parameters until a record, asset or rate
- * changes, so a dashboard reloaded or polled by several devices does not sum the same records again.
+ * A statistic computed once per state of the records it covers: the answer is kept with the view
+ * (UserLedgerView.memoSpan) under its base currency and parameters until an asset or rate changes,
+ * or a record dated within `span` is written or removed; a dashboard reloaded or polled by several
+ * devices does not sum the same records again, and today's expense leaves last year's figures be.
  */
-function remembered<T>(view: UserLedgerView, name: string, currency: string, input: object, compute: () => T): T {
-  return view.memo(`stats.${name}|${currency}|${JSON.stringify(input)}`, compute);
+function remembered<T>(view: UserLedgerView, name: string, currency: string, input: object, span: [number, number], compute: () => T): T {
+  return view.memoSpan(`stats.${name}|${currency}|${JSON.stringify(input)}`, span[0], span[1], compute);
 }
 
 function zoneOf(timeZone: string | undefined): string {
@@ -45,7 +46,9 @@ const statsIncomeExpense = defineAction({
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
     const input = { ...params, timeZone: zoneOf(params.timeZone) };
-    return remembered(view, 'incomeExpense', currency, input, () => incomeExpense(view, currency, input));
+    // the trend compares with the period of equal length before
+    const span: [number, number] = [input.startDate - (input.endDate - input.startDate), input.endDate];
+    return remembered(view, 'incomeExpense', currency, input, span, () => incomeExpense(view, currency, input));
   },
 });
 
@@ -64,7 +67,7 @@ const statsCategory = defineAction({
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
     const input = { type: params.type ?? 'expense', startDate: params.startDate, endDate: params.endDate, limit: params.limit ?? 8 };
-    return remembered(view, 'categories', currency, input, () => categoryStats(view, currency, input));
+    return remembered(view, 'categories', currency, input, [input.startDate, input.endDate], () => categoryStats(view, currency, input));
   },
 });
 
@@ -98,7 +101,9 @@ const statsTrend = defineAction({
     const view = await service.views.get(ctx.user.id);
     const { currency } = await service.baseCurrency(ctx.user.id, view);
     const input = { type: params.type, startDate: params.startDate, endDate: params.endDate, groupBy: params.groupBy ?? 'month', timeZone: zoneOf(params.timeZone) };
-    return remembered(view, 'trend', currency, input, () => trendSeries(view, currency, input));
+    // net worth at a date counts every record before it
+    const span: [number, number] = [input.type === 'balance' ? -Infinity : input.startDate, input.endDate];
+    return remembered(view, 'trend', currency, input, span, () => trendSeries(view, currency, input));
   },
 });
 

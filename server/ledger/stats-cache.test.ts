@@ -49,6 +49,20 @@ describe('kept statistics', () => {
     expect((await t.api('currency.setRate', { from: 'EUR', to: 'USD', rate: 2, date: Date.UTC(2024, 0, 1) }, u.token)).code).toBe(200);
     expect((await ie()).expense.total).toBe(30);
 
+    // records dated outside the period: the kept figures stay right, one moved out of it changes them
+    const before = await ie();
+    const later = await t.api('accounting.create', { type: 'expense', amount: 7, asset: cash, category: 'Food', date: Date.UTC(2026, 2, 1) }, u.token);
+    expect(await ie()).toEqual(before);
+    const june = (await t.api('accounting.query', { startDate: Date.UTC(2025, 5, 2), endDate: Date.UTC(2025, 5, 3) }, u.token)).data.list[0].id as string;
+    expect((await cats()).categories).toHaveLength(2); // kept from here
+    expect((await t.api('accounting.update', { id: june, date: Date.UTC(2024, 11, 31) }, u.token)).code).toBe(200);
+    const moved = await ie();
+    expect(moved.expense.total).toBe(20); // 10 EUR × 2 left in 2025
+    expect(moved.expense.previousTotal).toBe(10); // 5 EUR × 2 now in 2024
+    expect((await cats()).categories).toHaveLength(1);
+    expect((await t.api('accounting.delete', { id: later.data.id }, u.token)).code).toBe(200);
+    expect(await ie()).toEqual(moved);
+
     // another user with the same parameters gets their own (empty) figures
     const other = await registerUser(t);
     expect((await t.api('stats.getIncomeExpense', YEAR, other.token)).data.expense.total).toBe(0);

@@ -264,10 +264,14 @@ export class UserLedgerView {
   }
 
   removeRecord(id: string): void {
-    this.changed();
     this.unsaved++;
     const entry = this.byId.get(id);
-    if (!entry) return;
+    if (!entry) {
+      this.version++;
+      this.derived.clear();
+      return;
+    }
+    this.recordChanged(entry.date);
     this.byId.delete(id);
     this.applyEffects(entry, -1);
     let index = lowerBoundByDate(this.entries, entry.date);
@@ -278,6 +282,7 @@ export class UserLedgerView {
   putRecord(doc: RecordDoc): void {
     this.removeRecord(doc.id);
     const entry = toEntry(doc, this.intern, this.canonical);
+    this.recordChanged(entry.date);
     this.byId.set(entry.id, entry);
     this.applyEffects(entry, 1);
     this.sortedEntries.push(entry);
@@ -303,9 +308,35 @@ export class UserLedgerView {
     this.rates = new RateBook(this.rateList);
   }
 
+  /** Statistics kept until a record dated within their span changes (memoSpan). */
+  private readonly spanned = new Map<string, { from: number; to: number; value: unknown }>();
+
+  /** Assets, rates or every record changed: nothing derived holds. */
   private changed(): void {
     this.version++;
     this.derived.clear();
+    this.spanned.clear();
+  }
+
+  /** A record dated `date` was written or removed: lists go, statistics of other dates stay. */
+  private recordChanged(date: number): void {
+    this.version++;
+    this.derived.clear();
+    for (const [key, kept] of this.spanned) if (date >= kept.from && date < kept.to) this.spanned.delete(key);
+  }
+
+  /**
+   * A value that depends only on the records dated in [from, to) (and on assets and rates): kept
+   * across writes of records dated elsewhere — a record typed today leaves last year's statistics
+   * as they are. At most 16 per user.
+   */
+  memoSpan<T>(key: string, from: number, to: number, compute: () => T): T {
+    const hit = this.spanned.get(key);
+    if (hit) return hit.value as T;
+    const value = compute();
+    if (this.spanned.size >= 16) this.spanned.delete(this.spanned.keys().next().value as string);
+    this.spanned.set(key, { from, to, value });
+    return value;
   }
 
   /** A value derived from the view, computed once per version (bounded: a few filters per user). */
