@@ -251,12 +251,12 @@ function causeOf(goal: Goal, step: StepResult | undefined, cores: number, mixed:
   if (goal.area === 'lifetime') {
     if (f.includes('empty data dir'))
       return (
-        'No records: the Node binary itself stays ~49 MB resident (measured in /proc/<pid>/smaps), V8 keeps a 32 MB young generation once it has grown while starting, then the 3.5 MB bundle, RxDB with its 12 collections and validators. Launching Node with `--max-semi-space-size=4` and `MALLOC_ARENA_MAX=2` saves 28 + 14 MB at 100,000 records (measured) but little here; we do not set them, since `npm start` runs the server inside the launcher process (docs/benchmarks.md, "Memory").' +
+        'No records: the Node binary itself stays ~49 MB resident (measured in /proc/<pid>/smaps), V8 keeps a 32 MB young generation once it has grown while starting, then the 3.5 MB bundle, RxDB with its 12 collections and validators. Launching Node with `--max-semi-space-size=4` and `MALLOC_ARENA_MAX=2` saves 28 + 14 MB at 100,000 records (measured) but little here; we do not set them, since `npm start` runs the server inside the launcher process (docs/ledger.md, "Memory").' +
         loaded
       );
     if (f.includes('rss') && f.includes('1,000,000'))
       return (
-        'The per-user view keeps one JavaScript object per record (≈ 240 B with its id and boxed dates): ≈ 275 MB of heap for 1,000,000 records, plus the young generation and the buffers of the saved view read at start. A columnar view (typed arrays, ≈ 70 B per record) is the change that would meet it; see docs/benchmarks.md, "What is left".' +
+        'The per-user view keeps one JavaScript object per record (≈ 240 B with its id and boxed dates): ≈ 275 MB of heap for 1,000,000 records, plus the young generation and the buffers of the saved view read at start. A columnar view (typed arrays, ≈ 70 B per record) is the change that would meet it; see docs/ledger.md, "Memory".' +
         loaded
       );
     if (f.includes('rss'))
@@ -266,7 +266,7 @@ function causeOf(goal: Goal, step: StepResult | undefined, cores: number, mixed:
       );
     if (f.includes('1,000,000'))
       return (
-        'Restoring the saved view of 1,000,000 records creates a million entry objects (≈ 0.5 s plus garbage collection) on top of the ready line; a columnar view would read typed arrays instead (docs/benchmarks.md, "What is left").' +
+        'Restoring the saved view of 1,000,000 records creates a million entry objects (≈ 0.5 s plus garbage collection) on top of the ready line; a columnar view would read typed arrays instead (docs/ledger.md, "Memory").' +
         loaded
       );
     if (f.includes('cold') || f.includes('first'))
