@@ -24,6 +24,8 @@ import type { RecordDoc } from '../../server/ledger/schema';
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const GOAL_TTI_MS = 1500;
+/** Issue 23: the dashboard fully drawn within 1 s of launching the app (its server just started). */
+const GOAL_RESTART_COMPLETE_MS = 1000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 async function call<T>(url: string, token: string | null, action: string, params: unknown): Promise<T> {
@@ -233,7 +235,7 @@ async function main() {
     const rows: Array<[string, string, string]> = [
       [`dashboard complete, first launch: empty cache, server just started (median of ${first.length})`, stat(first), ''],
       [`dashboard responds to input, app restarted: server just started (median of ${coldShell.length})`, stat(coldShell), `≤ ${GOAL_TTI_MS} ms`],
-      [`dashboard complete, app restarted: server just started (median of ${cold.length})`, stat(cold), `≤ ${GOAL_TTI_MS} ms`],
+      [`dashboard complete, app restarted: server just started (median of ${cold.length})`, stat(cold), `≤ ${GOAL_RESTART_COMPLETE_MS} ms`],
       [`  of which: first ledger answer after a restart (server only)`, stat(coldApi), ''],
       [`dashboard responds to input, window reopened (median of ${warmShell.length})`, stat(warmShell), `≤ ${GOAL_TTI_MS} ms`],
       [`dashboard complete, window reopened (median of ${warm.length})`, stat(warm), `≤ ${GOAL_TTI_MS} ms`],

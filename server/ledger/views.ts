@@ -11,6 +11,7 @@ class Interner {
   private readonly tagLists = new Map<string, string[]>();
 
   string(value: string): string {
+    this.takePending();
     const known = this.strings.get(value);
     if (known !== undefined) return known;
     this.strings.set(value, value);
@@ -19,6 +20,7 @@ class Interner {
 
   tags(tags: readonly string[]): string[] {
     if (tags.length === 0 && Object.isFrozen(tags)) return tags as string[];
+    this.takePending();
     const key = tags.length === 0 ? '' : JSON.stringify(tags);
     let list = this.tagLists.get(key);
     if (!list) this.tagLists.set(key, (list = Object.freeze(tags.map((tag) => this.string(tag))) as string[]));
@@ -28,12 +30,22 @@ class Interner {
   clear(): void {
     this.strings.clear();
     this.tagLists.clear();
+    this.pending = null;
   }
 
   /** Takes strings and tag lists that are canonical already (a saved view's tables). */
+  /** Strings and tag lists that are canonical already (a saved view's tables), taken in on first use. */
+  private pending: { strings: readonly string[]; tagLists: ReadonlyArray<string[]> } | null = null;
+
   seed(strings: readonly string[], tagLists: ReadonlyArray<string[]>): void {
-    for (const value of strings) this.strings.set(value, value);
-    for (const list of tagLists) this.tagLists.set(list.length === 0 ? '' : JSON.stringify(list), list);
+    this.pending = { strings, tagLists };
+  }
+
+  private takePending(): void {
+    if (!this.pending) return;
+    for (const value of this.pending.strings) this.strings.set(value, value);
+    for (const list of this.pending.tagLists) this.tagLists.set(list.length === 0 ? '' : JSON.stringify(list), list);
+    this.pending = null;
   }
 }
 
@@ -151,7 +163,13 @@ export class UserLedgerView {
   /** Record changes since the view was built or last saved. */
   unsaved = 0;
   private readonly textIds = new Map<string, number>();
+  /** False after a restore: `textIds` is filled from `texts` on the first write (a start that only reads skips it). */
+  private textIdsBuilt = true;
   private readonly intern = (text: string): number => {
+    if (!this.textIdsBuilt) {
+      this.texts.forEach((known, i) => this.textIds.set(known, i));
+      this.textIdsBuilt = true;
+    }
     let id = this.textIds.get(text);
     if (id === undefined) {
       id = this.texts.push(text) - 1;
@@ -201,6 +219,7 @@ export class UserLedgerView {
   load(records: RecordDoc[], assets: AssetDoc[], rates: RateDoc[]): void {
     this.texts.length = 0;
     this.textIds.clear();
+    this.textIdsBuilt = true;
     this.canonical.clear();
     let checkpoint: Checkpoint | null = null;
     for (const doc of records as Array<RecordDoc & { _meta?: { lwt: number } }>) {
@@ -215,7 +234,8 @@ export class UserLedgerView {
     this.texts.length = 0;
     this.textIds.clear();
     this.canonical.clear();
-    for (const text of saved.texts) this.intern(text);
+    for (const text of saved.texts) this.texts.push(text);
+    this.textIdsBuilt = false;
     // later writes share the saved strings and tag lists
     this.canonical.seed(saved.strings, saved.tagLists);
     this.adopt(saved.entries, checkpoint, assets, rates);
