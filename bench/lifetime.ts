@@ -20,6 +20,7 @@
  * BENCH_QUICK=1 (set by `BENCH_QUICK=1 npm run bench`) measures BENCH_RECORDS only; BENCH_STARTS
  * (default 5) is the number of cold starts per figure.
  */
+import type { ActualBaseline, ActualFigures } from './actual/actual-figures';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,25 +54,6 @@ const OPENING_BALANCE_MINOR = 10_000_000 * 100;
 
 const log = (line: string) => process.stderr.write(`bench:lifetime: ${line}\n`);
 const records = (n: number) => n.toLocaleString('en');
-
-interface ActualResult {
-  version: string;
-  records: number;
-  bulkLoadSeconds: number;
-  bulkLoadCached: boolean;
-  coldIncomeExpenseMs: number[];
-  coldBalancesMs: number[];
-  firstQueryMs: number[];
-  warmIncomeExpenseP50Ms: number;
-  warmBalancesP50Ms: number;
-  rssIdleMb: number[];
-  diskMb: number;
-}
-
-interface ActualModule {
-  ensureActualInstalled(): Promise<void>;
-  measureActual(options: { datasetFile: string; cacheDir: string; starts: number; warmRuns: number; year: number; log: (line: string) => void }): Promise<ActualResult>;
-}
 
 interface SizeResult {
   records: number;
@@ -307,12 +289,12 @@ async function emptyIdleRss(scratch: string): Promise<number[]> {
   return out;
 }
 
-async function measureActualBaseline(count: number): Promise<ActualResult | string> {
+async function measureActualBaseline(count: number): Promise<ActualFigures | string> {
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
     const datasetFile = path.join(CACHE_DIR, `lifetime-dataset-${count}.json`);
     syntheticLedger(count, datasetFile);
-    const actual = (await import(pathToFileURL(ACTUAL_MODULE).href)) as ActualModule;
+    const actual = (await import(pathToFileURL(ACTUAL_MODULE).href)) as ActualBaseline;
     log('Actual: installing (when missing)…');
     await actual.ensureActualInstalled();
     log(`Actual: ${records(count)} records…`);
@@ -368,10 +350,10 @@ function caveats(r: SizeResult): string[] {
   return out;
 }
 
-function baseTable(r: SizeResult, emptyRss: number[], actual: ActualResult | string | null, load: number[]): string {
+function baseTable(r: SizeResult, emptyRss: number[], actual: ActualFigures | string | null, load: number[]): string {
   const n = records(r.records);
   const a = typeof actual === 'object' && actual !== null ? actual : null;
-  const other = (f: (x: ActualResult) => string) => (a ? f(a) : '—');
+  const other = (f: (x: ActualFigures) => string) => (a ? f(a) : '—');
   const header = a ? `Actual ${a.version.split('.').slice(0, 2).join('.')}` : 'Actual';
   const rows: Row[] = [
     {

@@ -205,15 +205,22 @@ export class UserLedgerView {
     else sum.sub(entry.amount);
   }
 
+  /** Adds (sign 1) or takes back (−1) a record's effects on the balances and counts (effectsOf, without allocating). */
   private applyEffects(entry: Entry, sign: 1 | -1): void {
     this.applyFlow(entry, sign);
-    for (const [asset, delta] of effectsOf(entry)) {
-      let sum = this.movement.get(asset);
-      if (!sum) this.movement.set(asset, (sum = new MinorSum()));
-      if (sign === 1) sum.add(delta);
-      else sum.sub(delta);
-      this.counts.set(asset, (this.counts.get(asset) ?? 0) + sign);
+    if (entry.type === 'income') this.move(entry.asset, sign * entry.amount, sign);
+    else if (entry.type === 'expense') this.move(entry.asset, -sign * entry.amount, sign);
+    else {
+      this.move(entry.asset, -sign * (entry.amount + entry.fee), sign);
+      this.move(entry.toAsset, sign * (entry.toAmount > 0 ? entry.toAmount : entry.amount), sign);
     }
+  }
+
+  private move(asset: string, delta: number, count: 1 | -1): void {
+    let sum = this.movement.get(asset);
+    if (!sum) this.movement.set(asset, (sum = new MinorSum()));
+    sum.add(delta);
+    this.counts.set(asset, (this.counts.get(asset) ?? 0) + count);
   }
 
   load(records: RecordDoc[], assets: AssetDoc[], rates: RateDoc[]): void {
@@ -251,27 +258,7 @@ export class UserLedgerView {
     this.counts.clear();
     this.flows.clear();
     this.transferCount = 0;
-    for (const e of entries) this.applyFlow(e, 1);
-    // The same sums as applyEffects, without its per-record allocations.
-    const sums = new Map<string, { sum: MinorSum; count: number }>();
-    const add = (asset: string, delta: number) => {
-      let slot = sums.get(asset);
-      if (!slot) sums.set(asset, (slot = { sum: new MinorSum(), count: 0 }));
-      slot.sum.add(delta);
-      slot.count++;
-    };
-    for (const e of entries) {
-      if (e.type === 'income') add(e.asset, e.amount);
-      else if (e.type === 'expense') add(e.asset, -e.amount);
-      else {
-        add(e.asset, -(e.amount + e.fee));
-        add(e.toAsset, e.toAmount > 0 ? e.toAmount : e.amount);
-      }
-    }
-    for (const [asset, slot] of sums) {
-      this.movement.set(asset, slot.sum);
-      this.counts.set(asset, slot.count);
-    }
+    for (const e of entries) this.applyEffects(e, 1);
     this.assets.clear();
     for (const asset of assets) this.assets.set(asset.id, asset);
     this.rateList = rates.map(({ from, to, rate, date }) => ({ from, to, rate, date }));
