@@ -264,7 +264,10 @@ function causeOf(goal: Goal, step: StepResult | undefined, cores: number, mixed:
   if (goal.area === 'push' && f.includes('p99'))
     return 'p99 includes the fsync of the history group commit that many concurrent pushes share; under load the commit queue grows.' + loaded;
   if (goal.area === 'sync')
-    return "Replication throughput is bound by the CouchDB stand-in (PouchDB on the memory adapter, in the benchmark process) and by RxDB's replication batches." + loaded;
+    return (
+      'Measured against the CouchDB peer of the tests (PouchDB Server from npm on its memory adapter, in its own process on the same 2 cores): the receiving side\'s CPU bounds it, with RxDB\'s replication batches. Apache CouchDB 3.4.3 on the same machine was 25–35 % slower still (docs/sync.md, "Speed").' +
+      loaded
+    );
   if (goal.area === 'ledger' && f.includes('create'))
     return 'accounting.create waits for an fsynced LevelDB batch (durability: an acknowledged write survives a power cut) and for the per-user lock.' + loaded;
   if (goal.area === 'ledger') return 'Served from the per-user in-memory view; the time is HTTP, auth, validation and JSON of the answer.' + (loaded || ' Not analysed further.');

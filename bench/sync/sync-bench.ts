@@ -1,13 +1,13 @@
 /**
- * npm run bench:sync — CouchDB sync speed against a real Apache CouchDB 3.4.3 (scripts/couchdb.mjs;
- * built from vendor/ first when it is not built yet, and the bench says so): initial push of N
+ * npm run bench:sync — CouchDB sync speed against the CouchDB peer of the test suite (PouchDB Server
+ * from npm behind its CouchDB 3 front, server/test-support/couch-peer/): initial push of N
  * records from one PennyPost, initial pull of them into an empty second PennyPost (its own
  * process), and the latency of a live change from one to the other. Prints one table.
  *
  * BENCH_SYNC_BATCH sets the sync batchSize setting (default 1000).
  *
- * BENCH_SYNC_TRACE=1 puts a timing proxy in front of CouchDB and prints, per kind of request, how
- * many there were and how long CouchDB took (the proxy costs a little throughput).
+ * BENCH_SYNC_TRACE=1 puts a timing proxy in front of the peer and prints, per kind of request, how
+ * many there were and how long the peer took (the proxy costs a little throughput).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -20,20 +20,12 @@ import { createLogger } from '../../server/lib/logger';
 import { newId } from '../../server/lib/ids';
 import { startChildServer } from '../../server/test-support/child-server';
 import type { RecordDoc } from '../../server/ledger/schema';
-import { build as buildCouch, isBuilt as couchIsBuilt, start as startCouch, stop as stopCouch, COUCHDB_VERSION } from '../../scripts/couchdb.mjs';
+import { COUCH_ADMIN, CouchPeer } from '../../server/test-support/couch-peer/couch-peer';
 
 const N = Number(process.env.BENCH_SYNC_RECORDS ?? 20_000);
 const LIVE_SAMPLES = Number(process.env.BENCH_SYNC_LIVE ?? 20);
 const TRACE = process.env.BENCH_SYNC_TRACE === '1';
-const ADMIN = { username: 'admin', password: 'admin-secret' };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const ADMIN = COUCH_ADMIN;
 
 /** Per kind of request (method and last path segment): count and CouchDB's time until its answer ended. */
 const trace = new Map<string, { count: number; ms: number; docs: number }>();
@@ -121,12 +113,8 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, label: 
 }
 
 async function main() {
-  if (!couchIsBuilt()) console.log(`CouchDB ${COUCHDB_VERSION} is not built yet: building it from vendor/ (once, 1–3 minutes)…`);
-  buildCouch({ quiet: true });
-  const couchDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-couchdb-'));
-  const couchPort = await freePort();
-  await startCouch(couchPort, couchDir, { adminPassword: ADMIN.password });
-  const directUrl = `http://127.0.0.1:${couchPort}/`;
+  const peer = await CouchPeer.start();
+  const directUrl = peer.directUrl;
   const proxy = TRACE ? await timingProxy(new URL(directUrl)) : null;
   const couch = { url: proxy?.url ?? directUrl };
   const dirA = mkdtempSync(path.join(os.tmpdir(), 'pennypost-bench-sync-a-'));
@@ -218,7 +206,7 @@ async function main() {
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
 
     console.log(
-      `\nSync benchmark: ${N.toLocaleString('en')} records, Apache CouchDB ${COUCHDB_VERSION} on this machine${TRACE ? ' behind a timing proxy' : ''}; second PennyPost in its own process`,
+      `\nSync benchmark: ${N.toLocaleString('en')} records, the CouchDB peer (PouchDB Server from npm, in its own process) on this machine${TRACE ? ' behind a timing proxy' : ''}; second PennyPost in its own process`,
     );
     console.log(`machine: ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, node ${process.version}\n`);
     console.log('measure                                   value            goal            met');
@@ -243,9 +231,7 @@ async function main() {
     await b.stop();
     await a.close();
     proxy?.server.close();
-    stopCouch(couchDir);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    rmSync(couchDir, { recursive: true, force: true });
+    await peer.close();
     rmSync(dirA, { recursive: true, force: true });
     rmSync(dirB, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer } from '../test-support/child-server';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync } from '../test-support/sync';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { occurrenceRecordId } from './recurring-store';
@@ -13,11 +13,11 @@ import { occurrenceRecordId } from './recurring-store';
  */
 
 const DAY = 86_400_000;
-let couch: RealCouchDb;
+let couch: CouchPeer;
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
 }, COUCH_START_TIMEOUT);
-afterAll(() => (couch as RealCouchDb | undefined)?.close());
+afterAll(() => (couch as CouchPeer | undefined)?.close());
 
 describe('two synced PennyPosts', () => {
   it('write the same occurrences while apart: one record each once they sync', { timeout: 90_000 }, async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../test-support/child-server';
-import { COUCH_ADMIN, RealCouchDb } from '../test-support/real-couchdb';
+import { COUCH_ADMIN, CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { eventually, FAST, inSync, type SyncUser } from '../test-support/sync';
 
@@ -10,7 +10,7 @@ import { eventually, FAST, inSync, type SyncUser } from '../test-support/sync';
  */
 
 const PREFIX = 'pp_conf_';
-let couch: RealCouchDb;
+let couch: CouchPeer;
 let home: TestServer;
 let laptop: ChildServer;
 let a: SyncUser;
@@ -20,7 +20,7 @@ let cash: string;
 const pause = (ms = 25) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
   home = await startTestServer({ settings: FAST });
   laptop = await startChildServer(tempDataDir('laptop'), { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } });
   a = await registerUser(home);
@@ -40,7 +40,7 @@ afterAll(async () => {
   // Undefined when beforeAll failed.
   await (home as TestServer | undefined)?.close();
   await (laptop as ChildServer | undefined)?.stop();
-  await (couch as RealCouchDb | undefined)?.close();
+  await (couch as CouchPeer | undefined)?.close();
 });
 
 const homeRecord = async (id: string) => (await home.api('accounting.get', { id }, a.token)).data ?? null;

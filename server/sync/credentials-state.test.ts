@@ -1,28 +1,30 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { eventually, inSync } from '../test-support/sync';
 
 /**
- * One credentials state for all collections of a user (server/sync/link.ts), against a real
- * CouchDB 3.4.3: a password changed on the server costs at most a few refused requests — never
- * enough for CouchDB's lockout (more than 5 failures lock the user out for minutes, also for the
- * new password) — and every collection stops at once with one clear message.
+ * One credentials state for all collections of a user (server/sync/link.ts), against the CouchDB
+ * peer (whose front locks users out as CouchDB 3 does: 5 failures lock the user out — the right
+ * password too — here for 4 s instead of CouchDB's 5 minutes): a password changed on the server
+ * costs at most a few refused requests — never enough for the lockout — and every collection
+ * stops at once with one clear message; a user that is locked out anyway is told so in words.
  */
+const LOCKOUT_MS = 4000;
 
 const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
 const COLLECTIONS = ['assets', 'records', 'categories', 'rates', 'goals', 'links'];
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 /** Status codes of every answer that went through `counter` (in front of the CouchDB's proxy). */
 const answers: Array<{ request: string; status: number }> = [];
 let counter: Server;
 let counterUrl: string;
 
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start({ lockoutMs: LOCKOUT_MS });
   const target = new URL(couch.url);
   counter = createServer((req, res) => {
     const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -38,14 +40,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
   counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/`;
-}, 90_000);
+}, 30_000);
 
 afterAll(async () => {
   // Undefined when beforeAll failed.
   const proxy = counter as Server | undefined;
   proxy?.closeAllConnections();
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  await (couch as RealCouchDb | undefined)?.close();
+  await (couch as CouchPeer | undefined)?.close();
 });
 
 /** Waits until CouchDB refuses the password (one refused request; the accepted ones count nothing). */
@@ -147,6 +149,54 @@ it('sync.start with a password changed while the server was stopped costs one re
     await new Promise((r) => setTimeout(r, 1000));
     expect(answers.slice(before).filter((a) => a.status === 401 || a.status === 403)).toHaveLength(2);
     expect((await t.api('sync.configure', { url: counterUrl, username: name, password: 'new-secret', prefix, collections: COLLECTIONS }, u.token)).code).toBe(200);
+  } finally {
+    await t.close();
+  }
+}, 60_000);
+
+it("CouchDB's lockout is reported as such, stops every collection, and sync resumes once it is over", async () => {
+  const prefix = 'pp_locked_';
+  const name = `carol_${process.pid}`;
+  await couch.setUser(name, 'right-secret', { members: [`${prefix}meta`, ...COLLECTIONS.map((c) => `${prefix}${c}`)] });
+  const t = await startTestServer({ settings: FAST });
+  try {
+    const u = await registerUser(t);
+    const cash = (await t.api('asset.create', { name: 'Cash', type: 'cash', balance: 100 }, u.token)).data.id;
+    expect((await t.api('sync.configure', { url: counterUrl, username: name, password: 'right-secret', prefix, collections: COLLECTIONS }, u.token)).code).toBe(200);
+    await inSync(t, u);
+    await t.api('sync.stop', {}, u.token);
+    // Someone tries wrong passwords for this user from this address: CouchDB locks it out.
+    const wrong = 'Basic ' + Buffer.from(`${name}:guess`).toString('base64');
+    for (let i = 0; i < 5; i++) await (await fetch(`${couch.directUrl}_session`, { headers: { authorization: wrong } })).body?.cancel();
+    const lockedAt = Date.now();
+
+    const before = answers.length;
+    await t.api('sync.start', {}, u.token);
+    const message = `CouchDB has locked user ${name} for a few minutes after failed logins — wait, then enter the password in Settings → Sync.`;
+    const stopped = await eventually(
+      () => t.api('sync.status', {}, u.token),
+      (s) => s.data.collections.every((c: { state: string }) => c.state === 'error'),
+    );
+    for (const c of stopped.data.collections) expect(c.lastError, c.collection).toBe(message);
+    await new Promise((r) => setTimeout(r, 1000));
+    const refused = answers.slice(before).filter((a) => a.status === 401 || a.status === 403);
+    expect(refused.map((a) => a.status)).toEqual([403]); // one request learnt it; the others never asked
+
+    // sync.configure with the right password while locked: refused in words, the lockout named.
+    const configured = await t.api('sync.configure', { url: counterUrl, username: name, password: 'right-secret', prefix, collections: COLLECTIONS }, u.token);
+    expect(configured.status).toBe(403);
+    expect(configured.message).toContain('Account is temporarily locked due to multiple authentication failures');
+
+    // Once the lockout is over, sync.start resumes and what was written meanwhile goes up.
+    await t.api('accounting.create', { type: 'expense', amount: 5, asset: cash, category: 'Food' }, u.token);
+    await new Promise((r) => setTimeout(r, Math.max(0, lockedAt + LOCKOUT_MS + 200 - Date.now())));
+    expect((await t.api('sync.start', {}, u.token)).code).toBe(200);
+    await eventually(
+      () => t.api('sync.status', {}, u.token),
+      (s) => s.data.collections.every((c: { state: string; pending: number }) => c.state === 'idle' && c.pending === 0),
+      15_000,
+    );
+    expect((await couch.local(`${prefix}records`).allDocs()).rows).toHaveLength(1);
   } finally {
     await t.close();
   }

@@ -1,16 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/listen';
-import { COUCH_ADMIN, RealCouchDb } from '../test-support/real-couchdb';
+import { COUCH_ADMIN, CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { allDomains } from '../domains';
 import { COUCH_START_TIMEOUT, FAST } from '../test-support/sync';
 
 /**
  * The CouchDB password stays with the server and user it was entered for: sync.configure never
- * reuses the stored password, so a new address needs it entered again. `couch` is a real Apache
- * CouchDB 3.4.3 (server/test-support/real-couchdb.ts); `second` is another address with another
- * admin and password (the same CouchDB reached directly, not through its proxy: a different
+ * reuses the stored password, so a new address needs it entered again. `couch` is the CouchDB
+ * peer of the test suite (server/test-support/couch-peer/couch-peer.ts); `second` is another address
+ * with another user and password (the same peer reached directly, not through its proxy: a different
  * server as far as the stored password is concerned; its user is a member of the ledger's databases). `attacker` is a real listener that answers
  * like CouchDB's welcome and records every request (a server that is not CouchDB at all, so no
  * CouchDB can play it).
@@ -23,13 +23,13 @@ interface Seen {
   body: string;
 }
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 let second: { url: string; username: string; password: string };
 let attacker: FakeServer;
 const seen: Seen[] = [];
 
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
   await couch.setUser('reader', 'reader-secret');
   // A plain user, a member of the ledger's databases (made by the admin): CouchDB accepts a
   // `_users` user at once (a server admin added through the config API is refused for a moment).
@@ -50,7 +50,7 @@ beforeAll(async () => {
 }, COUCH_START_TIMEOUT);
 afterAll(async () => {
   // Undefined when beforeAll failed.
-  await (couch as RealCouchDb | undefined)?.close();
+  await (couch as CouchPeer | undefined)?.close();
   await (attacker as FakeServer | undefined)?.close();
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { configureSync, COUCH_START_TIMEOUT, eventually, statusOf, couchRecord } from '../test-support/sync';
 
@@ -7,16 +7,16 @@ import { configureSync, COUCH_START_TIMEOUT, eventually, statusOf, couchRecord }
  * The initial pull reads CouchDB's changes feed page by page, and RxDB takes a page with fewer
  * documents than it asked for as the end of the feed. Documents the fetch does not import (they
  * break a rule) leave a page short: the pull must go on and bring the rest all the same. Small
- * pages (batchSize 5) against a real Apache CouchDB 3.4.3.
+ * pages (batchSize 5) against the CouchDB peer of the test suite.
  */
 
 const SETTINGS = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000, batchSize: 5 } } as never;
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
 }, COUCH_START_TIMEOUT);
-afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
+afterAll(() => (couch as CouchPeer | undefined)?.close()); // undefined when beforeAll failed
 
 it('pages of the initial pull that lose documents to the rules do not end it: every valid document arrives', async () => {
   const t = await startTestServer({ settings: SETTINGS });

@@ -1,33 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type LedgerPhone } from '../../examples/phone/ledger-phone.mjs';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, statusOf, type SyncUser } from '../test-support/sync';
 
 /**
- * The phone of docs/sync.md ("A phone client", examples/phone/ledger-phone.mjs) against a real
- * Apache CouchDB 3.4.3: it signs in as a plain CouchDB user (a member of the ledger's databases),
+ * The phone of docs/sync.md ("A phone client", examples/phone/ledger-phone.mjs) against the CouchDB
+ * peer of the test suite (admin-only databases, as CouchDB 3 makes them): it signs in as a plain CouchDB user (a member of the ledger's databases),
  * keeps a local PouchDB copy (memory here; IndexedDB or LevelDB on a device) replicating live, and
  * PennyPost, syncing with the same databases, follows everything it does — and it follows PennyPost.
  */
 
 const PREFIX = 'pp_phone_';
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 let t: TestServer;
 let u: SyncUser;
 let phone: LedgerPhone;
 let cash: string;
 
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
   t = await startTestServer({ settings: FAST });
   u = await registerUser(t);
   cash = (await t.api('asset.create', { name: 'Cash', type: 'cash', balance: 100 }, u.token)).data.id;
   expect((await configureSync(t, couch, u, { prefix: PREFIX, collections: ['assets', 'records'] })).code).toBe(200);
   await inSync(t, u);
   const account = await phoneAccount(couch, PREFIX, ['meta', 'assets', 'records']);
-  // RealCouchDb's own PouchDB goes first: it adds its plugins to the shared pouchdb-core without
+  // CouchPeer's own PouchDB goes first: it adds its plugins to the shared pouchdb-core without
   // checking, the phone module only adds what is missing.
   await couch.local(`${PREFIX}meta`).info();
   phone = await connect({ url: couch.url, ...account, prefix: PREFIX, adapter: 'memory', localName: `phone-${process.pid}-` });
@@ -36,7 +36,7 @@ afterAll(async () => {
   // Undefined when beforeAll failed.
   await (phone as LedgerPhone | undefined)?.close();
   await (t as TestServer | undefined)?.close();
-  await (couch as RealCouchDb | undefined)?.close();
+  await (couch as CouchPeer | undefined)?.close();
 });
 
 describe('a phone that reads and writes the ledger through CouchDB alone', () => {

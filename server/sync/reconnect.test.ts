@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { configureSync, eventually, inSync } from '../test-support/sync';
 
@@ -13,11 +13,11 @@ import { configureSync, eventually, inSync } from '../test-support/sync';
 const SETTINGS = { sync: { retrySeconds: 2, requestTimeoutMs: 3000 } } as never;
 const COLLECTIONS = ['assets', 'records', 'categories', 'rates', 'goals', 'links'];
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
 }, 90_000);
-afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
+afterAll(() => (couch as CouchPeer | undefined)?.close()); // undefined when beforeAll failed
 
 type Status = { data: null | { collections: Array<{ collection: string; state: string; lastError: string | null; pending: number }> } };
 

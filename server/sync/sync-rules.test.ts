@@ -1,23 +1,23 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser, couchRecord } from '../test-support/sync';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must
  * obey the domains' rules, not only the schema: docs/sync.md "Domain rules",
- * docs/savings-game.md "Sync: what a synced document must prove". Against a real Apache CouchDB
- * 3.4.3 (server/test-support/real-couchdb.ts).
+ * docs/savings-game.md "Sync: what a synced document must prove". Against the CouchDB peer of the
+ * test suite (server/test-support/couch-peer/couch-peer.ts).
  */
 
 const DAY = 86_400_000;
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
 }, COUCH_START_TIMEOUT);
-afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
+afterAll(() => (couch as CouchPeer | undefined)?.close()); // undefined when beforeAll failed
 
 async function localDoc(t: TestServer, collection: string, id: string) {
   return (await t.server.app.db.collection(collection).findOne(id).exec())?.toJSON();

@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer } from '../test-support/child-server';
-import { RealCouchDb } from '../test-support/real-couchdb';
+import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from '../test-support/sync';
 
 /**
- * The sync against a real Apache CouchDB 3.4.3 (server/test-support/real-couchdb.ts): its
- * authentication and lockout, `_security`, `_bulk_docs` conflicts and delete stubs are CouchDB's
- * own. Going offline is the recording proxy in front of it taking the server off the network.
+ * The sync against the CouchDB peer of the test suite (server/test-support/couch-peer/couch-peer.ts:
+ * PouchDB Server behind a front that answers as CouchDB 3 does for authentication and lockout,
+ * `_security` and admin-only new databases; `_bulk_docs` conflicts and delete stubs are the
+ * server's own). Going offline is the recording proxy in front of it taking the server off the network.
  */
 
-let couch: RealCouchDb;
+let couch: CouchPeer;
 beforeAll(async () => {
-  couch = await RealCouchDb.start();
+  couch = await CouchPeer.start();
   // A plain user (not a server admin): may not create databases.
   await couch.setUser('reader', 'reader-secret');
   // Gets a wrong password in the configure test: its own account, so the lockout CouchDB applies
@@ -30,7 +31,7 @@ beforeAll(async () => {
     expect(session.status).toBe(200);
   }
 }, COUCH_START_TIMEOUT);
-afterAll(() => (couch as RealCouchDb | undefined)?.close()); // undefined when beforeAll failed
+afterAll(() => (couch as CouchPeer | undefined)?.close()); // undefined when beforeAll failed
 
 async function configure(t: TestServer, u: User, extra: Record<string, unknown> = {}) {
   return configureSync(t, couch, u, extra);

@@ -1,9 +1,10 @@
-import { COUCH_ADMIN, type RealCouchDb } from './real-couchdb';
+import { COUCH_ADMIN, type CouchPeer } from './couch-peer/couch-peer';
 import type { registerUser, TestServer } from './test-server';
 
 /**
- * Helpers of the sync tests (sync.test.ts, sync-rules.test.ts, phone.test.ts), which run against a
- * real Apache CouchDB 3.4.3 (server/test-support/real-couchdb.ts, one per test file).
+ * Helpers of the sync tests (sync.test.ts, sync-rules.test.ts, phone.test.ts, …), which run against
+ * the CouchDB peer of the test suite (PouchDB Server behind its CouchDB 3 front,
+ * server/test-support/couch-peer/couch-peer.ts, one per test file).
  */
 
 export type SyncUser = Awaited<ReturnType<typeof registerUser>>;
@@ -11,8 +12,8 @@ export type SyncUser = Awaited<ReturnType<typeof registerUser>>;
 /** Sync settings that retry fast. */
 export const FAST = { sync: { retrySeconds: 0.2, requestTimeoutMs: 3000 } } as never;
 
-/** Starting a CouchDB (and, the first time on a machine, checking its build) takes a moment. */
-export const COUCH_START_TIMEOUT = 90_000;
+/** Starting the CouchDB peer (a child process) takes about a second; more on a loaded machine. */
+export const COUCH_START_TIMEOUT = 30_000;
 
 /** Polls `fn` until `accept` holds (the sync is asynchronous); fails with the last value. */
 export async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -27,7 +28,7 @@ export async function eventually<T>(fn: () => Promise<T>, accept: (value: T) => 
 }
 
 /** sync.configure against the test CouchDB as its server admin (who may create the databases). */
-export async function configureSync(t: TestServer, couch: Pick<RealCouchDb, 'url'>, u: SyncUser, extra: Record<string, unknown> = {}) {
+export async function configureSync(t: TestServer, couch: Pick<CouchPeer, 'url'>, u: SyncUser, extra: Record<string, unknown> = {}) {
   return t.api('sync.configure', { url: couch.url, username: COUCH_ADMIN.username, password: COUCH_ADMIN.password, ...extra }, u.token);
 }
 
@@ -36,9 +37,9 @@ let phones = 0;
  * A plain CouchDB user (not an admin) who may read and write the given databases of a ledger
  * (their `_security` members), as a phone's account would be on a real server. Each call makes a
  * new user, so a test that sends wrong passwords never locks out another test's account (CouchDB
- * 3.4 locks an account for a few minutes after repeated failures).
+ * 3 — and the peer's front — locks an account for a few minutes after repeated failures).
  */
-export async function phoneAccount(couch: RealCouchDb, prefix: string, collections: readonly string[]): Promise<{ username: string; password: string }> {
+export async function phoneAccount(couch: CouchPeer, prefix: string, collections: readonly string[]): Promise<{ username: string; password: string }> {
   phones++;
   const account = { username: `phone_${process.pid}_${phones}`, password: `phone-secret-${phones}` };
   await couch.setUser(account.username, account.password, { members: collections.map((name) => `${prefix}${name}`) });

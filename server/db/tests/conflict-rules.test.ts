@@ -9,7 +9,7 @@ import { analyzeConflict, conflictHandlerOf, mergeByField } from '../conflict-ru
 import { openDatabase } from '../database';
 import { IdField, Ms } from '../schema-fields';
 
-/** The conflict rules as pure functions (docs/sync.md, "Conflicts"); server/sync/conflicts.test.ts runs them against a real CouchDB. */
+/** The conflict rules as pure functions (docs/sync.md, "Conflicts"); server/sync/conflicts.test.ts runs them through the CouchDB peer of the test suite. */
 
 const base = { id: 'r1', userId: 'u', description: 'lunch', amount: 1000, tags: ['a'], updatedAt: 100, _deleted: false };
 const resolve = (mine: object, theirs: object, assumed: object | undefined = base) =>

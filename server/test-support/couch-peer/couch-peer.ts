@@ -1,12 +1,14 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { start as startCouch, stop as stopCouch } from '../../scripts/couchdb.mjs';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 let PouchHttp: any;
 function pouch(): any {
@@ -14,60 +16,67 @@ function pouch(): any {
   return PouchHttp;
 }
 
-/** The server admin of every test CouchDB (the password the sync tests configure). */
+/** The server admin of every test peer (the password the sync tests configure). */
 export const COUCH_ADMIN = { username: 'admin', password: 'admin-secret' } as const;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+export interface CouchPeerOptions {
+  /** How long a user stays locked out after 5 failed sign-ins (CouchDB's default: 5 minutes). */
+  lockoutMs?: number;
 }
 
 /**
- * A real Apache CouchDB 3.4.3 (built by scripts/couchdb.mjs from vendor/) for one test file, seen
- * through a recording pass-through proxy:
+ * The CouchDB-protocol peer of one test file: PouchDB Server from npm in a child process, behind
+ * its CouchDB 3 front (pouchdb-server.ts, couchdb3-front.ts), seen through a recording pass-through
+ * proxy:
  * - `url` is the proxy's (what PennyPost and phone clients use): `requests` lists what went through
  *   it, and `stop()` / `start()` take the server off the network and bring it back on the same
- *   address, data kept (a Wi-Fi drop, a server reboot) — CouchDB itself keeps running.
+ *   address, data kept (a Wi-Fi drop, a server reboot) — the server itself keeps running.
+ * - `directUrl` is the peer itself, answering as CouchDB 3 does, not recorded and never stopped.
  * - `admin` (`admin` / `admin-secret`) is its server admin; `setUser` creates or changes other users.
  */
-export class RealCouchDb {
+export class CouchPeer {
   readonly requests: string[] = [];
   private proxy: Server | null = null;
   private proxyPort = 0;
 
   private constructor(
     private readonly dir: string,
-    /** The CouchDB itself, without the proxy (for setup that must not be counted). */
+    private readonly child: ChildProcess,
+    /** The peer without the recording proxy (for setup that must not be counted). */
     readonly directUrl: string,
   ) {}
 
-  static async start(): Promise<RealCouchDb> {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-couchdb-'));
-    const port = await freePort();
-    await startCouch(port, dir, { adminPassword: COUCH_ADMIN.password });
-    const couch = new RealCouchDb(dir, `http://127.0.0.1:${port}/`);
-    await couch.systemDatabases();
-    await couch.start();
-    return couch;
-  }
-
-  /**
-   * A single-node CouchDB creates `_users` and `_replicator` a moment after it starts answering:
-   * until then a new user is refused (404). Made sure of here (creating them if need be).
-   */
-  private async systemDatabases(): Promise<void> {
-    for (const db of ['_users', '_replicator']) {
-      for (let i = 0; ; i++) {
-        const info = await this.admin(db);
-        if (info && !info.error) break;
-        const created = await this.admin(db, { method: 'PUT' }).catch(() => null);
-        if (created?.ok) break;
-        if (i >= 40) throw new Error(`CouchDB has no ${db} database`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+  static async start(options: CouchPeerOptions = {}): Promise<CouchPeer> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-couch-peer-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'pouchdb-server.ts'), dir, COUCH_ADMIN.password, String(options.lockoutMs ?? 300_000)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`the CouchDB peer did not start in 30 s: ${stderr}`)), 30_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /couch peer on (http:\/\/\S+)/.exec(out);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`the CouchDB peer exited with ${String(code)}: ${stderr}`));
+        });
+      });
+      const peer = new CouchPeer(dir, child, url);
+      await peer.start();
+      return peer;
+    } catch (error) {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
     }
   }
 
@@ -76,14 +85,10 @@ export class RealCouchDb {
     return `http://127.0.0.1:${this.proxyPort}/`;
   }
 
-  private get target(): URL {
-    return new URL(this.directUrl);
-  }
-
   /** Puts the server (back) on the network, on the same address as before. */
   async start(): Promise<this> {
     if (this.proxy) return this;
-    const target = this.target;
+    const target = new URL(this.directUrl);
     const proxy = createServer((req, res) => {
       this.requests.push(`${String(req.method)} ${String(req.url)}`);
       const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -94,6 +99,7 @@ export class RealCouchDb {
         if (!res.headersSent) res.writeHead(502);
         res.end();
       });
+      res.on('close', () => upstream.destroy());
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(this.proxyPort, '127.0.0.1', resolve));
@@ -115,14 +121,15 @@ export class RealCouchDb {
     const auth = 'Basic ' + Buffer.from(`${COUCH_ADMIN.username}:${COUCH_ADMIN.password}`).toString('base64');
     const res = await fetch(new URL(pathname, this.directUrl), { ...init, headers: { 'content-type': 'application/json', authorization: auth, ...(init.headers ?? {}) } });
     const body = await res.json().catch(() => null);
-    if (!res.ok && !(res.status === 404 && (init.method ?? 'GET') === 'GET')) throw new Error(`CouchDB ${init.method ?? 'GET'} ${pathname}: ${res.status} ${JSON.stringify(body)}`);
+    if (!res.ok && !(res.status === 404 && (init.method ?? 'GET') === 'GET'))
+      throw new Error(`CouchDB peer ${init.method ?? 'GET'} ${pathname}: ${res.status} ${JSON.stringify(body)}`);
     return body;
   }
 
   /**
    * Creates a CouchDB user or changes its password (`_users`). `admin: true` also makes it a server
    * admin (may create databases); a plain user may read and write the databases listed in
-   * `members` (their `_security`), as a phone's account would.
+   * `members` (their `_security`; created admin-only when missing), as a phone's account would.
    */
   async setUser(name: string, password: string, { admin = false, members = [] as string[] } = {}): Promise<void> {
     if (admin) {
@@ -133,9 +140,6 @@ export class RealCouchDb {
     const existing = await this.admin(`_users/${encodeURIComponent(id)}`);
     const rev = existing && existing._rev ? { _rev: existing._rev } : {};
     await this.admin(`_users/${encodeURIComponent(id)}`, { method: 'PUT', body: JSON.stringify({ _id: id, name, password, roles: [], type: 'user', ...rev }) });
-    // A new account: waited for until it signs in. A changed password is not (the old one keeps
-    // working for a few seconds, and every refusal of the new one would count towards the lockout).
-    if (!existing?._rev) await this.untilSignInWorks(name, password);
     for (const db of members) {
       await this.admin(encodeURIComponent(db), { method: 'PUT' }).catch(() => undefined);
       const security = (await this.admin(`${encodeURIComponent(db)}/_security`)) ?? {};
@@ -148,19 +152,11 @@ export class RealCouchDb {
     }
   }
 
-  /**
-   * CouchDB may refuse a new `_users` account for a moment after it was written (its auth cache). Waits (a few spaced tries, fewer than its lockout
-   * counts) until it works, so that a test never starts with a refusal it did not ask for.
-   */
-  private async untilSignInWorks(name: string, password: string): Promise<void> {
-    const auth = 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64');
-    for (const wait of [100, 300, 600, 1200]) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      const res = await fetch(new URL('_session', this.directUrl), { headers: { authorization: auth } });
-      await res.body?.cancel();
-      if (res.status === 200) return;
-    }
-    throw new Error(`CouchDB still refuses the new password of ${name}`);
+  /** Removes a `_users` account (a revoked phone): its password stops working at once. */
+  async removeUser(name: string): Promise<void> {
+    const id = `org.couchdb.user:${name}`;
+    const existing = await this.admin(`_users/${encodeURIComponent(id)}`);
+    if (existing?._rev) await this.admin(`_users/${encodeURIComponent(id)}?rev=${existing._rev}`, { method: 'DELETE' });
   }
 
   /** A PouchDB client on a remote database through the proxy, as a phone app would use it. */
@@ -180,9 +176,11 @@ export class RealCouchDb {
 
   async close(): Promise<void> {
     await this.stop();
-    stopCouch(this.dir);
-    // The VM needs a moment to let go of its files.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (this.child.exitCode === null) {
+      const exited = new Promise((resolve) => this.child.once('exit', resolve));
+      this.child.kill('SIGTERM');
+      await exited;
+    }
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
