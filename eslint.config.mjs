@@ -16,7 +16,6 @@ export default tseslint.config(
       'node_modules/**',
       'test-results/**',
       'playwright-report/**',
-      'vendor/**',
       'examples/**',
       '**/*.mjs',
       '**/*.cjs',
