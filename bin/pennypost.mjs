@@ -39,7 +39,11 @@ function writeCodeCache(script) {
   }
 }
 
-/** Runs a CommonJS bundle as Node would, compiled with (and refreshing) its V8 code cache. */
+/**
+ * Runs a CommonJS bundle as Node would, compiled with (and refreshing) its V8 code cache. A script
+ * compiled by node:vm has no loader for `import()`: the bundle has none (scripts/build-server.mjs
+ * turns them into require()).
+ */
 function runBundle(file) {
   const cachedData = readCodeCache();
   const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });

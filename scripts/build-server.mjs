@@ -36,6 +36,12 @@ export async function buildServer() {
     format: 'cjs',
     target: 'node20.19',
     external: RUNTIME_EXTERNAL,
+    // bin/pennypost.mjs runs the bundle through node:vm (for V8's code cache), where import()
+    // has no loader: with a code cache, even vm's "use the main loader" option is lost
+    // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING crashed `pennypost check` and `repair`). So every
+    // import() becomes a require(): the ones left are the data tools' (classic-level, node:*),
+    // all CommonJS, and an unused optional adapter of rate-limiter-flexible.
+    supported: { 'dynamic-import': false },
     // The sources are ES modules that locate files from import.meta.url.
     define: { 'import.meta.url': '__pennypostModuleUrl' },
     banner: { js: "const __pennypostModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

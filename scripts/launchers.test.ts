@@ -184,4 +184,11 @@ describe.runIf(process.platform === 'linux')('launchers stop with their command,
     expect(bad.output()).toMatch(/unknown command "frobnicate"/);
     expect(bad.output()).toMatch(/Usage: pennypost/);
   }, 60_000);
+
+  it('the compiled server has no import() left: the launcher runs it through node:vm, where import() has no loader', () => {
+    // With a code cache, vm keeps no loader even when asked (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING
+    // crashed `pennypost check` and `repair`); scripts/build-server.mjs turns every import() into require().
+    const bundle = readFileSync(path.join(ROOT, 'dist/server/cli.cjs'), 'utf8');
+    expect(bundle.match(/\bimport\(/g) ?? []).toEqual([]);
+  });
 });

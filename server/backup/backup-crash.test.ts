@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, tempDataDir } from '../test-support/test-server';
 import { listSnapshots, readManifest, snapshotsDir } from './snapshots';
 import { readBack } from './level-copy';
+import { startCommand } from '../test-support/pennypost-command';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const READY = /^PennyPost listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
 const children: ChildProcess[] = [];
 
@@ -15,15 +14,11 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
+/** `pennypost <args>` as a user runs it (bin/pennypost.mjs: the compiled server in its own process). */
 function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exit, stdout: () => stdout, stderr: () => stderr };
+  const command = startCommand(args);
+  children.push(command.child);
+  return command;
 }
 
 async function api(url: string, action: string, params: unknown, token?: string) {

@@ -48,7 +48,7 @@ export const checkTool: DataTool = {
     }
     const problems = printInspection(ctx, inspection);
     if (problems === 0) {
-      ctx.out('Result: clean — every document is readable and valid, and every balance equals its recomputation.');
+      ctx.out('Result: clean — every document is readable and valid, every balance equals its recomputation, and every saved ledger view matches the records.');
       return 0;
     }
     ctx.out(`Result: ${problems} problem(s):`);

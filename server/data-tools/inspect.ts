@@ -5,8 +5,9 @@ import type { UserDoc } from '../users/schema';
 import { assertValidUser, findUniquenessConflict, USER_KEY_PREFIX } from '../users/user-store';
 import { allDomains } from '../domains';
 import { LedgerViews } from '../ledger/ledger-views';
+import { SavedViews } from '../ledger/saved-views';
 import { effectsOf } from '../ledger/views';
-import type { AssetDoc, RecordDoc } from '../ledger/schema';
+import type { AssetDoc, RateDoc, RecordDoc } from '../ledger/schema';
 
 /**
  * What `pennypost check` and `pennypost repair` read from a stopped data dir: every stored entry
@@ -14,7 +15,9 @@ import type { AssetDoc, RecordDoc } from '../ledger/schema';
  * valid against its collection's schema), every index entry (points at a stored document), the
  * local store, and every balance computed twice — the way the ledger computes it for
  * asset.checkBalances (LedgerViews over the storage's indexed queries) and again from a raw scan
- * of the documents with exact (BigInt) sums. They must agree and fit in a safe integer.
+ * of the documents with exact (BigInt) sums. They must agree and fit in a safe integer. Each
+ * user's saved ledger view (what a start reads instead of the records) must match its digest and
+ * give exactly the view recomputed from the records.
  */
 
 export interface CollectionReport {
@@ -168,6 +171,8 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
       }
     }
     const views = new LedgerViews(db, { saved: false }); // recomputed from the records, never a saved view
+    const saved = new SavedViews(db);
+    const rates = (live.get('rates') ?? []) as RateDoc[];
     for (const userId of new Set(assets.map((a) => a.userId))) {
       let view;
       try {
@@ -188,6 +193,21 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
           problems.push(
             `asset ${asset.name} (${asset.id}): balance ${balance} from the ledger differs from ${line.exact} recomputed from the stored records (an index or record is damaged)`,
           );
+        }
+      }
+      // 5. The saved view a start would read instead of the records gives the same view.
+      if (view) {
+        try {
+          problems.push(
+            ...(await saved.inspect(
+              view,
+              assets.filter((a) => a.userId === userId),
+              rates.filter((r) => r.userId === userId),
+              Date.now(),
+            )),
+          );
+        } catch (error) {
+          problems.push(`the saved ledger view of user ${userId} cannot be read: ${describe(error)}`);
         }
       }
     }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,12 +6,13 @@ import { recordsCollection } from '../ledger/schema';
 import { startTestServer } from '../test-support/test-server';
 import { flipInsideCollection, flipMiddle, levelFiles, seedDataDir, type SeededDataDir } from '../db/tests/damage';
 import { checkTool } from './check';
-import { openDatabase } from '../db/database';
+import { openDatabase, type AppDatabase } from '../db/database';
+import v8 from 'node:v8';
 import { repairTool } from './repair';
+import { pennypost, startCommand } from '../test-support/pennypost-command';
 
-/** `pennypost check` and `pennypost repair` on real, damaged data dirs (issue 15). */
+/** `pennypost check` and `pennypost repair` on real, damaged data dirs: through the command a user runs, and the tools' own entry points for the details. */
 
-const ROOT = path.resolve(__dirname, '../..');
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
@@ -24,19 +24,21 @@ async function seed(records: number, restarts = 0): Promise<SeededDataDir> {
   return seeded;
 }
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+/** The data tools through the `pennypost` command, exactly as a user runs them (bin/pennypost.mjs: the compiled server). */
+const cli = (...args: string[]) => pennypost(args);
 
 async function runTool(tool: typeof checkTool, dataDir: string) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await tool.run({ dataDir, values: {}, positionals: [], out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Every key of the derived store (the saved ledger views). */
+async function derivedKeys(db: AppDatabase): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of db.level.sublevel<string, Buffer>('derived', { keyEncoding: 'utf8', valueEncoding: 'buffer' }).keys()) keys.push(key);
+  return keys;
 }
 
 /** Records and the asset's balance as the running server reports them after a repair. */
@@ -118,6 +120,40 @@ describe('pennypost check', () => {
   });
 });
 
+describe('a damaged saved ledger view', () => {
+  it('a flipped bit in a saved view: check reports it (exit 1), the server rebuilds the right balances, repair drops it', async () => {
+    const seeded = await seed(30);
+    // A start that loads the view, then a stop that saves it.
+    const before = await ledgerState(seeded);
+    expect(before.balance).toBe(seeded.balance / 100);
+    expect((await cli('check', '--data-dir', seeded.dataDir)).code).toBe(0);
+
+    // One bit of the saved amounts changes on disk (LevelDB does not verify what it reads).
+    const db = await openDatabase({ dataDir: seeded.dataDir, collections: [] });
+    try {
+      const [userPrefix] = (await derivedKeys(db)).filter((key) => key.endsWith('\u0001meta')).map((key) => key.slice(0, -'meta'.length));
+      const chunkKey = `${userPrefix}c0`;
+      const chunk = (await db.derived.get(chunkKey))!;
+      const amounts = (v8.deserialize(chunk) as { amount: Float64Array }).amount;
+      const at = chunk.indexOf(Buffer.from(amounts.buffer, amounts.byteOffset, amounts.byteLength));
+      const flipped = Buffer.from(chunk);
+      flipped[at + 6] ^= 0x01;
+      await db.derived.replace(`${userPrefix}c`, [[chunkKey, flipped]]);
+    } finally {
+      await db.close();
+    }
+
+    const checked = await cli('check', '--data-dir', seeded.dataDir);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(/the saved ledger view of user \S+ cannot be used: the saved ledger view does not match its digest/);
+
+    // The server does not trust it: the balance is right.
+    expect(await ledgerState(seeded)).toEqual(before);
+    // …and it saved a good one again.
+    expect((await cli('check', '--data-dir', seeded.dataDir)).code).toBe(0);
+  });
+});
+
 describe('pennypost repair', () => {
   it('a missing CURRENT: copies db aside, rebuilds it, every record and balance is back (through the CLI)', async () => {
     const seeded = await seed(20);
@@ -166,5 +202,64 @@ describe('pennypost repair', () => {
     const state = await ledgerState(seeded);
     expect(state.checkOk).toBe(true);
     expect(state.records).toBeLessThanOrEqual(120);
+  });
+});
+
+describe('a damaged data dir, as a person meets it: npm run serve refuses, pennypost check and repair fix it', () => {
+  it('missing CURRENT: serve refuses and names the remedy; check reports it; repair recovers every record; serve starts again', async () => {
+    const seeded = await seed(12);
+    unlinkSync(path.join(seeded.dataDir, 'db', 'CURRENT'));
+
+    const refused = startCommand(['run', 'serve', '--', '--port', '0', '--data-dir', seeded.dataDir], { npm: true });
+    expect(await refused.exit).not.toBe(0);
+    expect(refused.stdout()).not.toMatch(/PennyPost listening on/);
+    expect(refused.stderr()).toContain(`pennypost repair --data-dir ${seeded.dataDir}`);
+    expect(refused.stderr()).not.toMatch(/ERR_VM_DYNAMIC_IMPORT|crashed/);
+
+    const checked = await cli('check', '--data-dir', seeded.dataDir);
+    expect(checked.stderr).not.toMatch(/ERR_VM_DYNAMIC_IMPORT|crashed/);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toMatch(/pennypost repair --data-dir/);
+
+    const repaired = await cli('repair', '--data-dir', seeded.dataDir);
+    expect(repaired.stderr).toBe('');
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toMatch(/Result: repaired/);
+    expect((await cli('check', '--data-dir', seeded.dataDir)).code).toBe(0);
+
+    const served = startCommand(['run', 'serve', '--', '--port', '0', '--data-dir', seeded.dataDir], { npm: true });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const match = /PennyPost listening on (http:\/\/\S+)/.exec(served.stdout());
+          if (match) {
+            clearInterval(timer);
+            resolve(match[1]);
+          }
+        }, 20);
+        void served.exit.then((code) => {
+          clearInterval(timer);
+          reject(new Error(`npm run serve exited with ${String(code)}: ${served.stderr()}`));
+        });
+      });
+      const login = await (
+        await fetch(`${url}/api`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'user.login', params: { email: seeded.email, password: seeded.password } }),
+        })
+      ).json();
+      const records = await (
+        await fetch(`${url}/api`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${login.data.token}` },
+          body: JSON.stringify({ action: 'accounting.query', params: { pageSize: 50 } }),
+        })
+      ).json();
+      expect(records.data.total).toBe(12);
+    } finally {
+      served.child.kill('SIGTERM');
+      expect(await served.exit).toBe(0);
+    }
   });
 });

@@ -17,6 +17,8 @@ export interface LedgerViewsOptions {
   saved?: boolean;
   /** Reports a failed save (the view is rebuilt at the next start; nothing is lost). */
   onSaveError?: (error: unknown) => void;
+  /** Reports a saved view that was there but could not be used (damaged: rebuilt from the records). */
+  onSavedViewDamaged?: (userId: string, error: Error) => void;
   now?: () => number;
 }
 
@@ -33,7 +35,7 @@ export class LedgerViews {
     private readonly db: AppDatabase,
     private readonly options: LedgerViewsOptions = {},
   ) {
-    this.saved = options.saved === false ? null : new SavedViews(db);
+    this.saved = options.saved === false ? null : new SavedViews(db, options.onSavedViewDamaged);
     this.now = options.now ?? Date.now;
   }
 

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import v8 from 'node:v8';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type AppDatabase } from '../db/database';
@@ -6,7 +7,7 @@ import { newId } from '../lib/ids';
 import { tempDataDir } from '../test-support/test-server';
 import { SavedViews } from './saved-views';
 import { ledgerCollections, type AssetDoc, type RecordDoc } from './schema';
-import { metaKeyOf, snapshotPrefix } from './view-snapshot';
+import { metaKeyOf, snapshotPrefix, SnapshotDamagedError } from './view-snapshot';
 import { LedgerViews } from './ledger-views';
 import { UserLedgerView } from './views';
 
@@ -210,6 +211,45 @@ describe('saved ledger views', () => {
     const restored = await tryRestore();
     expect(restored.read).toBe(0);
     expect(shape(restored.view).entries).toEqual(expected.entries);
+  });
+
+  it('refuses a saved view whose bytes changed since it was saved (one flipped bit), tells why, and rebuilds', async () => {
+    await records().bulkInsert(Array.from({ length: 150 }, () => recordDoc(ALICE)));
+    const views = startViews();
+    await views.get(ALICE);
+    await views.flush();
+    views.stop();
+    const expected = await rebuilt(ALICE);
+    const chunkKey = `${snapshotPrefix(ALICE)}c0`;
+    const chunk = (await db.derived.get(chunkKey))!;
+    // One bit of one amount: the chunk still decodes, with one amount 2^k minor units off.
+    const decoded = v8.deserialize(chunk) as { amount: Float64Array };
+    const flipped = Buffer.from(chunk);
+    const amountBytes = Buffer.from(decoded.amount.buffer, decoded.amount.byteOffset, decoded.amount.byteLength);
+    const at = flipped.indexOf(amountBytes);
+    expect(at).toBeGreaterThan(0);
+    flipped[at + 6] ^= 0x01;
+    expect((v8.deserialize(flipped) as { amount: Float64Array }).amount[0]).not.toBe(decoded.amount[0]);
+    await db.derived.replace(`${snapshotPrefix(ALICE)}c`, [[chunkKey, flipped]]);
+
+    const damaged: Array<{ userId: string; error: Error }> = [];
+    const view = new UserLedgerView(ALICE);
+    expect(await new SavedViews(db, (userId, error) => damaged.push({ userId, error })).restore(view, [], [], Date.now())).toBeUndefined();
+    expect(damaged).toHaveLength(1);
+    expect(damaged[0].userId).toBe(ALICE);
+    expect(damaged[0].error).toBeInstanceOf(SnapshotDamagedError);
+
+    // A start rebuilds the right view (and says so), and saves a good one again.
+    const told: string[] = [];
+    const again = new LedgerViews(db, { saveDelayMs: 3_600_000, onSavedViewDamaged: (userId) => told.push(userId) });
+    again.start();
+    expect(shape(await again.get(ALICE))).toEqual(expected);
+    expect(told).toEqual([ALICE]);
+    await again.flush();
+    again.stop();
+    const good = new UserLedgerView(ALICE);
+    expect(await new SavedViews(db).restore(good, [], [], Date.now())).toBe(0);
+    expect(shape(good).entries).toEqual(expected.entries);
   });
 
   it('moves a view’s checkpoint on with other users’ writes, so a restore reads only what came after', async () => {

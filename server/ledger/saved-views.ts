@@ -3,7 +3,7 @@ import type { AppDatabase } from '../db/database';
 import type { AssetDoc, RateDoc, RecordDoc } from './schema';
 import type { Checkpoint } from './entry';
 import { decodeSnapshot, encodeSnapshot, metaKeyOf, snapshotKeys, snapshotPrefix, usableMeta } from './view-snapshot';
-import type { UserLedgerView } from './views';
+import { UserLedgerView } from './views';
 
 /** Records read per step while catching up on the changes since a saved view. */
 const CATCH_UP_BATCH = 5_000;
@@ -16,7 +16,11 @@ const CATCH_UP_BATCH = 5_000;
  * snapshot only means the next start rebuilds the view from the records.
  */
 export class SavedViews {
-  constructor(private readonly db: AppDatabase) {}
+  constructor(
+    private readonly db: AppDatabase,
+    /** Told when a saved view could not be used although one was there (damaged bytes, a digest that does not match). */
+    private readonly onDamaged: (userId: string, error: Error) => void = () => undefined,
+  ) {}
 
   private get records(): RxCollection<RecordDoc> {
     return this.db.collection<RecordDoc>('records');
@@ -40,8 +44,10 @@ export class SavedViews {
       if (!meta?.checkpoint) return undefined;
       const decoded = decodeSnapshot(meta, await this.db.derived.getMany(snapshotKeys(userId, meta)));
       view.restore(decoded, meta.checkpoint, assets, rates);
-    } catch {
-      return undefined; // unreadable or inconsistent: rebuilt from the records (and saved anew)
+    } catch (error) {
+      // unreadable, inconsistent or not the bytes that were saved: rebuilt from the records (and saved anew)
+      this.onDamaged(userId, error instanceof Error ? error : new Error(String(error)));
+      return undefined;
     }
     let checkpoint = meta.checkpoint;
     let read = 0;
@@ -82,6 +88,42 @@ export class SavedViews {
     await this.db.derived.replace(snapshotPrefix(view.userId), entries);
     view.unsaved = Math.max(0, view.unsaved - unsaved);
     return true;
+  }
+
+  /**
+   * What `pennypost check` reports about a user's saved view: nothing when there is none or it
+   * gives exactly the view `rebuilt` from the records; otherwise why it cannot be used or how it
+   * differs (at most 5 differences). Reads only.
+   */
+  async inspect(rebuilt: UserLedgerView, assets: AssetDoc[], rates: RateDoc[], now: number): Promise<string[]> {
+    const userId = rebuilt.userId;
+    const raw = await this.db.derived.get(metaKeyOf(userId));
+    if (!raw) return [];
+    const damage: { error?: Error } = {};
+    const saved = new SavedViews(this.db, (_user, error) => (damage.error = error));
+    const view = new UserLedgerView(userId);
+    const caughtUp = await saved.restore(view, assets, rates, now);
+    if (caughtUp === undefined)
+      return damage.error ? [`the saved ledger view of user ${userId} cannot be used: ${damage.error.message} (the next start rebuilds it from the records)`] : [];
+    const problems: string[] = [];
+    const byId = new Map(rebuilt.entries.map((entry) => [entry.id, entry]));
+    if (view.entries.length !== rebuilt.entries.length) problems.push(`holds ${view.entries.length} records where the records give ${rebuilt.entries.length}`);
+    for (const entry of view.entries) {
+      if (problems.length >= 5) break;
+      const truth = byId.get(entry.id);
+      if (!truth) problems.push(`holds record ${entry.id}, which is not in the records`);
+      else {
+        const fields = (['type', 'amount', 'asset', 'toAsset', 'toAmount', 'fee', 'category', 'date', 'searchText', 'createdAt'] as const).filter((f) => entry[f] !== truth[f]);
+        if (entry.tags.join('\u0000') !== truth.tags.join('\u0000')) fields.push('tags' as never);
+        if (fields.length > 0) problems.push(`record ${entry.id} differs in ${fields.join(', ')}`);
+      }
+    }
+    for (const asset of assets) {
+      if (problems.length >= 5) break;
+      if (view.balanceOf(asset.id) !== rebuilt.balanceOf(asset.id))
+        problems.push(`asset ${asset.name} (${asset.id}): balance ${view.balanceOf(asset.id)} where the records give ${rebuilt.balanceOf(asset.id)}`);
+    }
+    return problems.map((problem) => `the saved ledger view of user ${userId} ${problem} (the next start would show it: run \`pennypost repair\`, which drops saved views)`);
   }
 
   /** Drops a user's saved view (account deleted). */

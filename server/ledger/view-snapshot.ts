@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import type { RecordType } from './schema';
 import type { Checkpoint, Entry } from './entry';
@@ -17,8 +18,13 @@ import type { Checkpoint, Entry } from './entry';
  * clock), so loading = the saved columns + the records changed since the checkpoint. A snapshot
  * that is unreadable, of another format or schema version, or saved "in the future" (the clock
  * went back since) is ignored and the view is rebuilt from the records.
+ *
+ * LevelDB does not verify what it reads back, so the meta carries a SHA-256 digest of everything
+ * saved (every chunk, the string table and the meta's own fields): a snapshot whose bytes changed
+ * since it was written — one flipped bit — fails `verifySnapshot` and is rebuilt from the
+ * records instead of giving wrong balances forever (format 1 had no digest: rebuilt once).
  */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 const CHUNK = 65_536;
 const TYPES: readonly RecordType[] = ['income', 'expense', 'transfer'];
 const TYPE_CODE: Record<RecordType, number> = { income: 0, expense: 1, transfer: 2 };
@@ -30,6 +36,33 @@ export interface SnapshotMeta {
   chunks: number;
   checkpoint: Checkpoint | null;
   savedAt: number;
+  /** SHA-256 (hex) of the chunks, the string table and the fields above (snapshotDigest). */
+  digest: string;
+}
+
+/** The saved bytes are not the ones written (verifySnapshot): the view is rebuilt from the records. */
+export class SnapshotDamagedError extends Error {
+  constructor() {
+    super('the saved ledger view does not match its digest (its stored bytes changed)');
+    this.name = 'SnapshotDamagedError';
+  }
+}
+
+/** The digest of a snapshot: its chunks in order, its string table, then its meta without the digest. */
+function snapshotDigest(chunks: readonly Buffer[], texts: Buffer, meta: Omit<SnapshotMeta, 'digest'>): string {
+  const hash = createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  hash.update(texts);
+  const { format, schemaVersion, count, chunks: chunkCount, checkpoint, savedAt } = meta;
+  hash.update(JSON.stringify([format, schemaVersion, count, chunkCount, checkpoint, savedAt]));
+  return hash.digest('hex');
+}
+
+/** Throws SnapshotDamagedError unless the values read (snapshotKeys order) are what was saved with `meta`. */
+export function verifySnapshot(meta: SnapshotMeta, values: ReadonlyArray<Buffer | undefined>): void {
+  const [texts, ...chunks] = values;
+  if (!texts || chunks.length !== meta.chunks || chunks.some((chunk) => !chunk)) throw new Error('view snapshot incomplete');
+  if (snapshotDigest(chunks as Buffer[], texts, meta) !== meta.digest) throw new SnapshotDamagedError();
 }
 
 /** What a view saves and restores: its sorted entries, their search texts, and the checkpoint. */
@@ -90,6 +123,7 @@ export function* encodeSnapshot(userId: string, schemaVersion: number, view: Vie
   };
   const { entries } = view;
   const chunks = Math.ceil(entries.length / CHUNK);
+  const written: Buffer[] = [];
   for (let n = 0; n < chunks; n++) {
     const from = n * CHUNK;
     const size = Math.min(CHUNK, entries.length - from);
@@ -124,10 +158,14 @@ export function* encodeSnapshot(userId: string, schemaVersion: number, view: Vie
       c.tags[i] = tagRef(e.tags);
       c.textId[i] = e.textId;
     }
-    yield [chunkKey(userId, n), v8.serialize(c)];
+    const chunk = v8.serialize(c);
+    written.push(chunk);
+    yield [chunkKey(userId, n), chunk];
   }
-  yield [textsKey(userId), v8.serialize({ texts: view.texts.length, strings, tagLists })];
-  const meta: SnapshotMeta = { format: SNAPSHOT_FORMAT, schemaVersion, count: entries.length, chunks, checkpoint: view.checkpoint, savedAt };
+  const texts = v8.serialize({ texts: view.texts.length, strings, tagLists });
+  yield [textsKey(userId), texts];
+  const fields = { format: SNAPSHOT_FORMAT, schemaVersion, count: entries.length, chunks, checkpoint: view.checkpoint, savedAt };
+  const meta: SnapshotMeta = { ...fields, digest: snapshotDigest(written, texts, fields) };
   yield [metaKey(userId), v8.serialize(meta)];
 }
 
@@ -149,16 +187,18 @@ export function usableMeta(raw: Buffer | undefined, schemaVersion: number, now: 
   const meta = v8.deserialize(raw) as Partial<SnapshotMeta>;
   if (meta.format !== SNAPSHOT_FORMAT || meta.schemaVersion !== schemaVersion) return undefined;
   if (typeof meta.savedAt !== 'number' || meta.savedAt > now) return undefined; // the clock went back since
-  if (typeof meta.count !== 'number' || typeof meta.chunks !== 'number') return undefined;
+  if (typeof meta.count !== 'number' || typeof meta.chunks !== 'number' || typeof meta.digest !== 'string') return undefined;
   return meta as SnapshotMeta;
 }
 
 /**
  * Decodes the snapshot's values (snapshotKeys order). Entries come out sorted as saved, with
  * interned strings and shared (frozen) tag lists; `texts` are the view's search texts.
- * Throws on any inconsistency: the caller then rebuilds from the records.
+ * Throws on any inconsistency — SnapshotDamagedError when the bytes are not the ones saved — and
+ * the caller then rebuilds from the records.
  */
-export function decodeSnapshot(meta: SnapshotMeta, values: Array<Buffer | undefined>): { entries: Entry[]; texts: string[]; strings: string[]; tagLists: string[][] } {
+export function decodeSnapshot(meta: SnapshotMeta, values: ReadonlyArray<Buffer | undefined>): { entries: Entry[]; texts: string[]; strings: string[]; tagLists: string[][] } {
+  verifySnapshot(meta, values);
   const [textsRaw, ...chunkRaws] = values;
   if (!textsRaw || chunkRaws.length !== meta.chunks) throw new Error('view snapshot incomplete');
   const table = v8.deserialize(textsRaw) as { texts: number; strings: string[]; tagLists: string[][] };
