@@ -69,6 +69,34 @@ describe('finding 6: ten expenses of 9,999,999,999,999.99 plus one of 0.01 on a 
     expect(list.totals).toMatchObject({ expense: 10_000_000_000_000, net: -10_000_000_000_000, inexact: [] });
   });
 
+  it('holds for every writer: inbox notices (confirmed by hand or by a rule) and recurring occurrences cannot leave the range either', async () => {
+    const u = await registerUser(t);
+    const card = await asset(u, { name: 'Card 4321', type: 'credit_card', isDefault: true });
+    expect((await t.api('accounting.create', { type: 'expense', amount: NEAR, asset: card }, u.token)).code).toBe(200);
+    const { inboxKey } = (await t.api('inbox.getKey', {}, u.token)).data;
+    const notice = (body: unknown) =>
+      fetch(`${t.url}/in/${inboxKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { code: number; message: string; data: any },
+      }));
+    // Confirmed by hand: refused with the range error, the draft kept.
+    const sent = await notice({ amount: NEAR, type: 'expense', merchant: 'Shop', cardTail: '4321' });
+    expect(sent.status).toBe(200);
+    const confirm = await t.api('inbox.confirm', { id: sent.body.data.id }, u.token);
+    expect(confirm.status).toBe(400);
+    expect(confirm.message).toContain('10,000,000,000,000.00 USD');
+    expect((await t.api('inbox.query', {}, u.token)).data.list).toHaveLength(1);
+    // A rule that confirms at once: nothing is written, the notice waits as a draft.
+    expect((await t.api('rule.create', { match: { field: 'payee', op: 'contains', value: 'Auto' }, set: { tags: ['auto'] }, autoConfirm: true }, u.token)).code).toBe(200);
+    const auto = await notice({ amount: NEAR, type: 'expense', merchant: 'Auto shop', cardTail: '4321' });
+    expect(auto.status).toBe(200);
+    expect(auto.body.data.autoConfirmed).toBe(false);
+    expect((await t.api('inbox.query', {}, u.token)).data.list).toHaveLength(2);
+    expect((await t.api('inbox.confirm', { id: auto.body.data.id }, u.token)).status).toBe(400);
+    expect((await t.api('asset.detail', { id: card }, u.token)).data.balance).toBe(-NEAR);
+    expect((await t.api('asset.checkBalances', {}, u.token)).data).toMatchObject({ ok: true });
+  });
+
   it('never lets checkBalances say ok on a sum that is not exact (records that arrived by sync)', async () => {
     const u = await registerUser(t);
     const card = await asset(u, { name: 'Card', type: 'credit_card' });

@@ -102,11 +102,14 @@ export function positiveMinor(amount: number, currency: string, field: string): 
 export type BalanceEntry = Omit<Entry, 'textId'>;
 
 /**
- * Refuses (2002) a change that would leave an asset that cannot go negative below zero and
- * lower than it was. `before` entries are taken out, `after` entries put in.
+ * The balance rules of every record write: refuses a change that would take a balance beyond
+ * the exact range (±10^15 minor units, 3003) — always — and, unless `allowBelowZero` (a bill that
+ * was paid: recurring occurrences, inbox notices), one that would leave an asset that cannot go
+ * negative below zero and lower than it was (2002). `before` entries are taken out, `after` put in.
  */
-export function checkBalances(view: UserLedgerView, before: BalanceEntry[], after: BalanceEntry[]): void {
+export function checkBalances(view: UserLedgerView, before: BalanceEntry[], after: BalanceEntry[], { allowBelowZero = false } = {}): void {
   assertLedgerInRange(view, { removed: before, records: after }, 'amount');
+  if (allowBelowZero) return;
   const delta = new Map<string, number>();
   for (const entry of before) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) - d);
   for (const entry of after) for (const [asset, d] of effectsOf(entry)) delta.set(asset, (delta.get(asset) ?? 0) + d);

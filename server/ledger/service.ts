@@ -34,6 +34,7 @@ export class LedgerService {
     this.views = new LedgerViews(app.db, {
       onSaveError: (error) =>
         app.log.warn('ledger: saving a view failed (it is rebuilt from the records at the next start)', { error: error instanceof Error ? error.message : String(error) }),
+      onSavedViewDamaged: (userId, error) => app.log.warn('ledger: a saved view could not be used and was rebuilt from the records', { userId, error: error.message }),
     });
     this.categories = new CategoryService(app);
     this.rates = new RateService(app, this.views, (userId, task) => this.exclusive(userId, task));
@@ -249,12 +250,9 @@ export class LedgerService {
     return recordView(view, doc);
   }
 
-  /**
-   * Refuses (2002) a change that would leave an asset that cannot go negative below zero and
-   * lower than it was. `before` entries are taken out, `after` entries put in.
-   */
-  private checkBalances(view: UserLedgerView, before: RecordDoc[], after: RecordDoc[]): void {
-    checkBalances(view, before, after);
+  /** The balance rules of record-rules.ts checkBalances: the exact range always, below zero unless allowed. */
+  private checkBalances(view: UserLedgerView, before: RecordDoc[], after: RecordDoc[], options?: { allowBelowZero?: boolean }): void {
+    checkBalances(view, before, after, options);
   }
 
   private async checkAttachments(userId: string, ids: string[] | undefined): Promise<string[]> {
@@ -285,14 +283,15 @@ export class LedgerService {
   /**
    * Writes a record with a given id and importKey (the recurring rules' occurrences), once: when a
    * record with this id exists, even deleted (a tombstone), nothing is written and `null` answers.
-   * `checkBalance: false` writes it even if it takes an asset below zero (a bill that was paid).
+   * `checkBalance: false` writes it even if it takes an asset below zero (a bill that was paid);
+   * the exact range of balances holds all the same.
    */
   async createRecordOnce(userId: string, input: RecordInput, options: { id: string; importKey: string; checkBalance: boolean }): Promise<RecordView | null> {
     return this.exclusive(userId, async () => {
       if (await this.recordIdTaken(options.id)) return null;
       const view = await this.views.get(userId);
       const doc = { ...(await this.buildRecord(userId, view, input)), id: options.id, importKey: options.importKey };
-      if (options.checkBalance) this.checkBalances(view, [], [doc]);
+      this.checkBalances(view, [], [doc], { allowBelowZero: !options.checkBalance });
       await this.records.insert(doc);
       return this.recordView(view, doc);
     });

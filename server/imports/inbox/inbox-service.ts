@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { localTimeZone } from '../../lib/calendar';
+import { DomainError } from '../../lib/errors';
 import { digestId, newId } from '../../lib/ids';
+import { KeyedMutex } from '../../lib/keyed-mutex';
 import { toMinor } from '../../lib/money';
 import type { AssetDoc } from '../../ledger/schema';
 import type { UserLedgerView } from '../../ledger/views';
@@ -54,6 +56,8 @@ export function draftRecordId(draftId: string): string {
  * Keys and drafts are in the local store: they never sync.
  */
 export class InboxService {
+  private readonly drafting = new KeyedMutex();
+
   constructor(
     private readonly app: AppContext,
     private readonly rules: RuleService,
@@ -84,17 +88,27 @@ export class InboxService {
     // typo, seconds taken for milliseconds) is not believed; the notice's arrival stands instead.
     const believable = Number.isSafeInteger(parsed.time) && parsed.time >= 0 && parsed.time <= options.now + 86_400_000;
     const notice = believable ? parsed : { ...parsed, time: options.now, timeFromText: false };
-    const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
-    if (drafts.length >= MAX_DRAFTS) throw importErrors.inboxFull(MAX_DRAFTS);
-    const now = this.app.clock.now();
-    const draft: DraftDoc = { id: newId(now), userId, receivedAt: now, notice };
-    await this.app.db.local.put(`${DRAFT_PREFIX(userId)}${draft.id}`, draft);
+    // Counted and stored under one lock per account: notices arriving together cannot all see room for one more.
+    const draft = await this.drafting.run(userId, async () => {
+      const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
+      if (drafts.length >= MAX_DRAFTS) throw importErrors.inboxFull(MAX_DRAFTS);
+      const now = this.app.clock.now();
+      const made: DraftDoc = { id: newId(now), userId, receivedAt: now, notice };
+      await this.app.db.local.put(`${DRAFT_PREFIX(userId)}${made.id}`, made);
+      return made;
+    });
     const view = this.show(draft, await this.context(userId));
     // What the sender learns: what was understood, never the person's assets or categories.
     const understood = { id: draft.id, type: notice.direction, amount: Number(notice.amount), currency: notice.currency, merchant: notice.merchant, date: notice.time };
     if (view.autoConfirm && !view.problem) {
-      const record = await this.confirm(userId, draft.id, {});
-      return { ...understood, autoConfirmed: true, recordId: record.id };
+      try {
+        const record = await this.confirm(userId, draft.id, {});
+        return { ...understood, autoConfirmed: true, recordId: record.id };
+      } catch (error) {
+        // A rule of the ledger refused the record (the balance would leave the exact range, …):
+        // the draft waits for the person, who sees why when confirming it.
+        if (!(error instanceof DomainError)) throw error;
+      }
     }
     return { ...understood, autoConfirmed: false };
   }

@@ -13,7 +13,8 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer();
+  // The per-address notice limit is raised: one test sends hundreds of notices at once.
+  t = await startTestServer({ settings: { rateLimit: { inboxPerAddress: 1_000_000 } } });
 });
 afterAll(() => t.close());
 
@@ -126,4 +127,29 @@ describe('the inbox', () => {
     expect((await ok('inbox.confirm', { id: draft.id, overrides: { amount: 1.7 } }, u)).created).toBe(true);
     expect(await recordCount(u)).toBe(1);
   });
+});
+
+describe('the inbox under many notices at once', () => {
+  it('never holds more than 500 drafts, however many notices arrive together', async () => {
+    const u = await registerUser(t);
+    const key = (await t.api('inbox.getKey', {}, u.token)).data.inboxKey as string;
+    const send = (i: number) =>
+      fetch(`${t.url}/in/${key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 1 + i / 100, merchant: `Shop ${i}` }),
+      }).then(async (r) => {
+        await r.body?.cancel();
+        return r.status;
+      });
+    for (let batch = 0; batch < 24; batch++) {
+      const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => send(batch * 20 + i)));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    }
+    // 480 held: 100 notices at once, room for 20 of them.
+    const statuses = await Promise.all(Array.from({ length: 100 }, (_, i) => send(1000 + i)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(80);
+    expect((await t.api('inbox.query', {}, u.token)).data.list).toHaveLength(500);
+  }, 60_000);
 });
