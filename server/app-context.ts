@@ -30,15 +30,33 @@ export interface AppContext {
   readonly services: ServiceMap;
   listening: ListenInfo | null;
   /**
-   * Set by startServer: stops the domains, closes the database, runs `replace` (which swaps the
-   * database folder), reopens and restarts them; HTTP requests meanwhile get 503. When the new
-   * database does not open, `rollback` puts the old folder back before it is reopened.
-   * Used by snapshot restores (server/backup/). `ownRequests`: requests of the caller still running.
-   */
-  /**
    * Set by startServer: removes every document of an account from every collection (each domain's
    * forgetUser first, in reverse start order). Used when the owner deletes a member.
    */
   forgetUser?: (userId: string) => Promise<void>;
+  /**
+   * Set by startServer: stops the domains, closes the database, runs `replace` (which swaps the
+   * database folder), reopens and restarts them — each with a new service — while HTTP requests
+   * get 503. When the new database does not open, `rollback` puts the old folder back before it is
+   * reopened. Used by snapshot restores (server/backup/). `ownRequests`: requests of the caller
+   * still running. Whatever was mounted once must reach services through `liveService`.
+   */
   replaceDatabase?: (replace: () => Promise<void>, options: { ownRequests: number; rollback: () => Promise<void> }) => Promise<void>;
+}
+
+/**
+ * A domain's service as it is at each use. A snapshot restore (replaceDatabase) restarts every
+ * domain with a new service over the new database; routes are mounted once, at the first start,
+ * so a route that kept the first service would serve the old database's indexes (app keys,
+ * pages…) for the rest of the process. Routes and other long-lived holders take services
+ * through this.
+ */
+export function liveService<K extends keyof ServiceMap>(app: AppContext, name: K): ServiceMap[K] {
+  return new Proxy({} as ServiceMap[K] & object, {
+    get(_target, property) {
+      const service = app.services[name] as object;
+      const value: unknown = Reflect.get(service, property, service);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(service) : value;
+    },
+  });
 }

@@ -117,14 +117,14 @@ const deleteApp = defineAction({
 });
 
 const resetAppKey = defineAction({
-  summary: 'Give an app a new appKey; the old key answers 404 from now on.',
+  summary: 'Give an app a new appKey; the old key answers 404 from now on, and pushes scheduled with it are not sent (each recorded as failed, with the reason).',
   auth: 'user',
   params: Params({ id: TargetId('App id.') }),
   returns: APP,
   errors: [[pushErrors.rows.appNotFound, 'no app with this id in your account']],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
-    return push.appOut(await push.targets.resetAppKey(ctx.user.id, params.id));
+    return push.appOut(await push.resetAppKey(ctx.user.id, params.id));
   },
 });
 

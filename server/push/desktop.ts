@@ -25,6 +25,8 @@ export class DesktopHub {
   private readonly everyone = new Set<Listener>();
   private readonly perUser = new Map<string, Set<Listener>>();
   private readonly recent = new Map<string, DesktopMessage[]>();
+  /** How to end each open feed stream (endStreams). */
+  private readonly streamEnds = new Set<() => void>();
 
   /** Delivers to every subscriber of the user; returns how many live viewers got it. */
   publish(message: DesktopMessage): number {
@@ -57,17 +59,25 @@ export class DesktopHub {
     return () => this.everyone.delete(listener);
   }
 
-  subscribe(userId: string, listener: Listener): () => void {
+  /** A viewer's feed; `end` closes its stream when endStreams is called. Returns the unsubscribe. */
+  subscribe(userId: string, listener: Listener, end?: () => void): () => void {
     let set = this.perUser.get(userId);
     if (!set) {
       set = new Set();
       this.perUser.set(userId, set);
     }
     set.add(listener);
+    if (end) this.streamEnds.add(end);
     return () => {
       set.delete(listener);
+      if (end) this.streamEnds.delete(end);
       if (set.size === 0) this.perUser.delete(userId);
     };
+  }
+
+  /** Ends every open feed stream (the push domain is stopping or restarting); its viewers reconnect. */
+  endStreams(): void {
+    for (const end of [...this.streamEnds]) end();
   }
 
   /** Messages after `lastId` (for a reconnecting EventSource); none when the id is unknown. */

@@ -1,9 +1,10 @@
-import type { ServiceMap } from '../app-context';
+import { liveService, type ServiceMap } from '../app-context';
 import { defineDomain } from '../domain';
 import { pushActions } from './actions';
 import { pushErrors } from './errors';
 import { mountPushRoutes } from './routes';
 import { pushCollections } from './schema';
+import { DesktopHub } from './desktop';
 import { PushService, type PushOptions } from './service';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -11,13 +12,16 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** The push webhook: channels, apps, recipients, /send, delivery, history, message pages, desktop feed. */
 export function pushDomain(options: PushOptions = {}) {
   let timer: NodeJS.Timeout | undefined;
+  // The desktop feed outlives the service: a snapshot restore restarts the domain, and the
+  // desktop shell's native notifications stay subscribed to this one hub.
+  const desktop = new DesktopHub();
   return defineDomain({
     name: 'push',
     collections: pushCollections,
     errors: pushErrors,
     actions: pushActions,
     async start(app) {
-      const push = new PushService(app, options);
+      const push = new PushService(app, { ...options, desktop });
       await push.start();
       app.services.push = push;
       timer = setInterval(() => {
@@ -26,7 +30,8 @@ export function pushDomain(options: PushOptions = {}) {
       timer.unref();
     },
     routes(router, app) {
-      mountPushRoutes(router, app, app.services.push);
+      // Mounted once; the service changes with a snapshot restore (liveService).
+      mountPushRoutes(router, app, liveService(app, 'push'));
     },
     async forgetUser(app, userId) {
       await app.services.push.scheduled.forgetUser(userId);

@@ -90,7 +90,7 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
   res.write(`retry: 3000\n: PennyPost push feed\n\n`);
   const lastId = req.headers['last-event-id'];
   if (typeof lastId === 'string' && lastId) for (const message of push.desktop.since(userId, lastId)) write(message);
-  const unsubscribe = push.desktop.subscribe(userId, write);
+  const unsubscribe = push.desktop.subscribe(userId, write, () => end());
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
   heartbeat.unref();
   let stopSession = () => {};

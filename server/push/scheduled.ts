@@ -147,6 +147,25 @@ export class ScheduledPushes {
     return entry;
   }
 
+  /**
+   * An app's key was reset (it may have leaked): the pushes scheduled with the old key are not
+   * sent — each is recorded as a failed push saying why — and the count dropped is answered.
+   */
+  async dropApp(userId: string, appId: string): Promise<number> {
+    let dropped = 0;
+    for (const summary of this.list(userId)) {
+      if (summary.appId !== appId || summary.state !== 'waiting') continue;
+      // Out of the index before the first await, so the timer cannot pick it up meanwhile.
+      this.index.delete(summary.id);
+      const entry = (await this.local.get<ScheduledEntry>(PREFIX + summary.id)) ?? { ...summary, desp: '' };
+      await this.deps.fail(entry, 'Not sent: the app key this push was scheduled with was reset (push.resetAppKey) before its time.');
+      await this.local.del(PREFIX + summary.id);
+      dropped++;
+    }
+    this.arm();
+    return dropped;
+  }
+
   /** An account is being deleted: its pushes are dropped unsent. */
   async forgetUser(userId: string): Promise<void> {
     for (const entry of this.list(userId)) {

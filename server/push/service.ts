@@ -1,4 +1,5 @@
-import type { AppContext } from '../app-context';
+import type { AppContext, ServiceMap } from '../app-context';
+import { OutboundPolicy } from '../http/outbound-policy';
 import { ChannelConfigs } from './channel-configs';
 import { channelDriver, channelDrivers } from './channels';
 import type { ChannelEnv, ChannelLink, ChannelTestResult } from './channels/driver';
@@ -20,6 +21,8 @@ export type { SendAnswer, SendData } from './send-answer';
 export interface PushOptions {
   /** The most scheduled pushes waiting per account (default 1,000; tests lower it). */
   scheduledPerUser?: number;
+  /** The desktop feed to publish to (the domain keeps one across restarts); a new one by default. */
+  desktop?: DesktopHub;
 }
 
 /**
@@ -31,9 +34,11 @@ export interface PushOptions {
 export class PushService {
   readonly targets: TargetStore;
   readonly history: HistoryStore;
-  readonly desktop = new DesktopHub();
+  readonly desktop: DesktopHub;
   readonly pages: PageTokens;
   private readonly links = new Map<string, ChannelLink<object, unknown>>();
+  /** Where the channels' requests may go, per account (server/http/outbound-policy.ts). */
+  private readonly outbound: OutboundPolicy;
   private readonly sender: PushSender;
   readonly scheduled: ScheduledPushes;
 
@@ -41,10 +46,13 @@ export class PushService {
     private readonly app: AppContext,
     options: PushOptions = {},
   ) {
-    this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets)));
+    this.desktop = options.desktop ?? new DesktopHub();
+    const services: Partial<ServiceMap> = app.services;
+    this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await services.users?.findById(userId))?.role ?? null });
+    this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets), this.outbound));
     this.history = new HistoryStore(app);
     this.pages = new PageTokens(app.secrets.get('push-page'));
-    const env: ChannelEnv = { clock: app.clock, desktop: this.desktop };
+    const env: ChannelEnv = { clock: app.clock, desktop: this.desktop, outbound: (userId) => this.outbound.scopeFor(userId) };
     for (const driver of channelDrivers()) this.links.set(driver.type, driver.connect(env));
     this.targets.onChannelChanged = (channel) => this.link(channel.type).forget?.(channel.id);
     this.sender = new PushSender({
@@ -85,12 +93,15 @@ export class PushService {
    * releases what it holds (e.g. email's pooled SMTP connections). Idempotent.
    */
   async stop(): Promise<void> {
+    // Open feed streams end (their sign-ins were checked against this database); browsers reconnect by themselves.
+    this.desktop.endStreams();
     await this.scheduled.stop();
     await this.history.drain();
     const closed = await Promise.allSettled([...this.links.values()].map(async (link) => link.close?.()));
     for (const result of closed) {
       if (result.status === 'rejected') this.app.log.warn('push: a channel driver did not close cleanly', { error: (result.reason as Error | null | undefined)?.message });
     }
+    this.outbound.close();
   }
 
   async prune(): Promise<number> {
@@ -104,6 +115,16 @@ export class PushService {
   }
 
   // ---- links ----
+
+  /**
+   * A new appKey for an app: the old key stops working at once, and what was scheduled with it is
+   * not sent (recorded as failed, with the reason): the documented remedy for a leaked key.
+   */
+  async resetAppKey(userId: string, appId: string): Promise<TargetDoc> {
+    const app = await this.targets.resetAppKey(userId, appId);
+    await this.scheduled.dropApp(userId, appId);
+    return app;
+  }
 
   /** Base of links that leave this machine: settings.network.publicBaseUrl, else this server's URL. */
   baseUrl(): string {

@@ -173,6 +173,32 @@ describe('scheduling through /send', () => {
     expect(delivered).not.toContain('disabled');
     expect((await push(t).history.get(id))?.summary).toMatch(/account was disabled/);
   });
+
+  it('resetting a leaked app key: what was scheduled with the old key is never sent, and the history says why', async () => {
+    const leaked = await t.setup({ type: 'desktop' });
+    const ids = [];
+    for (const delay of ['5m', '10m']) ids.push((await t.push(`/send/${leaked.appKey}`, { json: { title: 'from the leaked key', delay } })).body.data.pushId);
+    const reset = await t.call('push.resetAppKey', { id: leaked.appId });
+    expect(reset.status).toBe(200);
+    expect(reset.data.appKey).not.toBe(leaked.appKey);
+    expect((await waiting()).list.filter((p: { appId: string }) => p.appId === leaked.appId)).toEqual([]);
+    clock.advance(600_000);
+    await push(t).scheduled.runDue();
+    expect(delivered).not.toContain('from the leaked key');
+    for (const id of ids) {
+      expect((await t.call('push.getMessage', { id })).data).toMatchObject({
+        status: 'failed',
+        total: 0,
+        summary: expect.stringMatching(/app key this push was scheduled with was reset/),
+      });
+    }
+    // The old key answers 404; the new one schedules and delivers.
+    expect((await t.push(`/send/${leaked.appKey}`, { json: { title: 'old key again', delay: '1m' } })).status).toBe(404);
+    expect((await t.push(`/send/${reset.data.appKey}`, { json: { title: 'new key', delay: '1m' } })).status).toBe(200);
+    clock.advance(60_000);
+    await push(t).scheduled.runDue();
+    expect(delivered).toContain('new key');
+  });
 });
 
 describe('across restarts', () => {
