@@ -226,7 +226,8 @@ describe('token cache', () => {
     const again = await Promise.all(Array.from({ length: 50 }, (_, i) => t.push(`/send/${appKey}`, { query: { title: `burst2 ${i}` } })));
     expect(again.every((a) => a.body.data.success === 2)).toBe(true);
     expect(wx.calls.stable).toBe(2);
-    expect(wx.sent.length).toBe(200);
+    // Only this test's recipients: deliveries of earlier tests still retrying may land meanwhile.
+    expect(wx.sentTo('openid_c1').length + wx.sentTo('openid_c2').length).toBe(200);
   });
 
   it('refreshes a safety margin (5 min) before expiry; classic mode uses /cgi-bin/token', async () => {
