@@ -41,6 +41,12 @@ export const SettingsSchema = Type.Object({
       corsOrigins: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
       /** Base URL used in links that leave this machine (message pages, short links). */
       publicBaseUrl: Type.String({ default: '' }),
+      /**
+       * Who may point PennyPost's own requests (push channels, webhooks, mail servers, sync) at this
+       * computer or the local network: the owner alone, or the owner and admins. Only the owner
+       * changes it (docs/security.md, "Outbound requests").
+       */
+      localDestinations: Type.Union([Type.Literal('owner'), Type.Literal('ownerAndAdmins')], { default: 'owner' }),
     },
     { default: {} },
   ),

@@ -1,12 +1,11 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { baseUrlOf, Signer } from '../files/signing';
-import { localHostNames } from '../http/addresses';
+import { ThisServer } from '../http/this-server';
 import { newId, randomBase62 } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
 import { linksErrors } from './errors';
-import { canonicalHost, isLoopbackHost } from './hosts';
 import { URL_MAX, type LinkDoc } from './schema';
 
 /** Length of generated codes: 62^7 ≈ 3.5·10^12 possibilities. */
@@ -61,12 +60,12 @@ export class LinkService {
   /** Hits not yet written, per link id (coalesced: one write covers every hit that arrived meanwhile). */
   private readonly pendingHits = new Map<string, { count: number; last: number }>();
   private readonly flushing = new Set<Promise<unknown>>();
-  /** localHostNames() in canonical form, and when they were read. */
-  private machineNames: string[] | null = null;
-  private machineNamesAt = 0;
+  /** This server's names and addresses (server/http/this-server.ts). */
+  private readonly thisServer: ThisServer;
 
   constructor(private readonly app: AppContext) {
     this.signer = new Signer(app.secrets.get('links-signing'));
+    this.thisServer = new ThisServer(app);
   }
 
   private get links(): RxCollection<LinkDoc> {
@@ -146,33 +145,10 @@ export class LinkService {
   }
 
   /**
-   * The hosts that name this machine besides the loopback ones: its host names and interface
-   * addresses (refreshed every 30 s, as networks change), settings.network.allowedHosts, the host
-   * of settings.network.publicBaseUrl, and the address the server listens on.
-   */
-  private selfHosts(): Set<string> {
-    const now = Date.now();
-    if (!this.machineNames || now - this.machineNamesAt > 30_000) {
-      this.machineNames = localHostNames()
-        .map(canonicalHost)
-        .filter((h): h is string => h !== null);
-      this.machineNamesAt = now;
-    }
-    const network = this.app.settings.get().network;
-    const names = [...network.allowedHosts, ...(this.app.listening ? [this.app.listening.host] : [])].map(canonicalHost);
-    if (network.publicBaseUrl) {
-      try {
-        names.push(canonicalHost(new URL(network.publicBaseUrl).host));
-      } catch {
-        // not a URL: nothing to compare with
-      }
-    }
-    return new Set([...this.machineNames, ...names.filter((h): h is string => h !== null)]);
-  }
-
-  /**
    * Whether a URL reaches this server by any of its names or addresses, whatever the scheme, port,
-   * case, user info or trailing dot: a loopback host (isLoopbackHost) or one of selfHosts().
+   * case, user info or trailing dot: a loopback host, one of this machine's host names and interface
+   * addresses, settings.network.allowedHosts, the host of settings.network.publicBaseUrl, or the
+   * address the server listens on (ThisServer.namesThisMachine).
    *
    * The rule covers every URL on this server, not only its /s/ short links: a link from this
    * server to itself is pointless from outside (its UI and API are not for strangers), and any
@@ -188,9 +164,7 @@ export class LinkService {
     } catch {
       return false;
     }
-    const host = canonicalHost(parsed.hostname);
-    if (host === null) return false;
-    return isLoopbackHost(host) || this.selfHosts().has(host);
+    return this.thisServer.namesThisMachine(parsed.hostname);
   }
 
   /** The link with this code (if two devices synced the same code, the older one wins). */

@@ -1,6 +1,7 @@
 /**
- * Host names as short links compare them: which hosts always mean this machine (loopback in
- * every spelling). LinkService.reachesThisServer adds this machine's own names and addresses.
+ * Host names compared the way the URL parser writes them, and which hosts always mean this machine
+ * (loopback in every spelling). ./this-server.ts adds this machine's own names and addresses; short
+ * links and PennyPost's own outbound requests (./outbound-policy.ts) both ask it.
  */
 
 /**
