@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../http/outbound-policy';
 import { channelDriver } from './channels';
 import { configText } from './channels/driver';
 import { pushErrors } from './errors';
@@ -13,10 +14,29 @@ type StoredChannel = Pick<TargetDoc, 'type' | 'config'>;
 /**
  * Channel configs between the API and the store, for every type through its driver: checked and
  * completed by the driver, secrets sealed at rest with this server's key, opened for delivery,
- * masked for answers. Secrets stay where they were entered (see `normalize`).
+ * masked for answers. Secrets stay where they were entered (see `normalize`), and destinations are
+ * where the account may send (`checkDestinations`, server/http/outbound-policy.ts).
  */
 export class ChannelConfigs {
-  constructor(private readonly box: SecretBox) {}
+  constructor(
+    private readonly box: SecretBox,
+    private readonly outbound: OutboundPolicy,
+  ) {}
+
+  /**
+   * The outbound policy's save-time check of a channel's destinations (its driver's endpoints) for
+   * the account saving it: never this server (400), a local address only for the owner or an
+   * allowed admin (403), each naming its config field. Deliveries check every connection again.
+   */
+  async checkDestinations(userId: string, channel: StoredChannel): Promise<void> {
+    await this.outbound.check(userId, channelDriver(channel.type).endpoints(this.open(channel)));
+  }
+
+  /** The same check for a recipient address that names a server of its own (a full URL), blaming `address`. */
+  async checkRecipient(userId: string, channel: StoredChannel, address: string): Promise<void> {
+    const endpoint = channelDriver(channel.type).recipientEndpoint?.(this.open(channel), address);
+    if (endpoint) await this.outbound.check(userId, [endpoint]);
+  }
 
   /**
    * The stored config with its secrets readable (for delivery, checks and masking). A secret that

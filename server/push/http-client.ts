@@ -1,25 +1,18 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type { OutboundScope } from '../http/outbound-policy';
+import { OutboundCallError, outboundRequest } from '../http/outbound-request';
 
 /**
- * Outbound HTTP for deliveries: keep-alive agents (a push is one request to an already open
- * connection, not a TCP handshake), a hard timeout per call, a capped answer size, no
- * redirects. Errors never carry the URL: WeChat URLs hold the access token in the query.
+ * Outbound HTTP for deliveries (server/http/outbound-request.ts with the push channels' limits):
+ * keep-alive agents (a push is one request to an already open connection, not a TCP handshake),
+ * a hard timeout per call, answers capped at 1 MiB, no redirects, and the outbound policy of the
+ * channel's account (server/http/outbound-policy.ts) on every connection. Errors never carry the
+ * URL: WeChat URLs hold the access token in the query.
  */
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 64, timeout: 30_000 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 128, maxFreeSockets: 64, timeout: 30_000 });
 
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-export class CallError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'timeout' | 'network' | 'too-large',
-  ) {
-    super(message);
-    this.name = 'CallError';
-  }
-}
+export { OutboundCallError as CallError };
 
 export interface CallAnswer {
   status: number;
@@ -34,56 +27,7 @@ export interface CallOptions {
   timeoutMs: number;
 }
 
-export function call(target: string | URL, options: CallOptions): Promise<CallAnswer> {
-  let url: URL;
-  try {
-    url = typeof target === 'string' ? new URL(target) : target;
-  } catch {
-    return Promise.reject(new CallError('the address is not a valid URL', 'network'));
-  }
-  const secure = url.protocol === 'https:';
-  if (!secure && url.protocol !== 'http:') return Promise.reject(new CallError(`unsupported protocol ${url.protocol}`, 'network'));
-  const headers: Record<string, string | number> = { accept: 'application/json', ...options.headers };
-  const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
-  if (body) headers['content-length'] = body.length;
-  return new Promise<CallAnswer>((resolve, reject) => {
-    let settled = false;
-    const fail = (error: CallError) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(error);
-    };
-    const request = (secure ? https : http).request(url, { method: options.method ?? 'GET', headers, agent: secure ? httpsAgent : httpAgent }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) {
-          // Fail first: destroy() emits 'aborted' at once, whose handler would report a broken connection.
-          fail(new CallError('the answer was larger than 1 MiB', 'too-large'));
-          response.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      response.on('end', () => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') });
-      });
-      response.on('error', () => fail(new CallError('the connection broke mid-answer', 'network')));
-      response.on('aborted', () => fail(new CallError('the connection broke mid-answer', 'network')));
-    });
-    const timer = setTimeout(() => {
-      fail(new CallError(`no answer within ${options.timeoutMs} ms`, 'timeout'));
-      request.destroy();
-    }, options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      fail(new CallError(`could not connect (${error.code ?? 'network error'})`, 'network'));
-    });
-    if (body) request.end(body);
-    else request.end();
-  });
+export async function call(scope: OutboundScope, target: string | URL, options: CallOptions): Promise<CallAnswer> {
+  const answer = await outboundRequest(scope, target, { ...options, headers: { accept: 'application/json', ...options.headers }, maxBytes: MAX_ANSWER_BYTES });
+  return { status: answer.status, headers: answer.headers, text: answer.body.toString('utf8') };
 }

@@ -126,6 +126,7 @@ export class TargetStore extends TargetIndex {
     return this.writes.run(userId, async () => {
       if (this.list(userId, 'channel').length >= LIMITS.channelsPerUser) throw pushErrors.tooManyChannels(LIMITS.channelsPerUser);
       const config = this.configs.normalize(input.type, input.config);
+      await this.configs.checkDestinations(userId, { type: input.type, config });
       const doc = { ...this.blank(userId, 'channel'), name: input.name.trim(), type: input.type, config };
       return this.insert(doc);
     });
@@ -139,6 +140,7 @@ export class TargetStore extends TargetIndex {
       if (input.name !== undefined) changes.name = input.name.trim();
       if (input.config !== undefined) {
         changes.config = this.configs.normalize(channel.type, input.config, channel);
+        await this.configs.checkDestinations(userId, { type: channel.type, config: changes.config });
         const driver = channelDriver(channel.type);
         if (this.channelHasRecipients(id)) {
           const refusal = driver.keepsRecipients(this.configs.open(channel), this.configs.open({ type: channel.type, config: changes.config }), 'config');
@@ -231,6 +233,7 @@ export class TargetStore extends TargetIndex {
       const channel = this.channelOf(app, app.channelId);
       const address = input.address.trim();
       channelDriver(channel.type).checkAddress(this.configs.open(channel), address);
+      await this.configs.checkRecipient(userId, channel, address);
       const existing = this.recipientsOf(app.id);
       if (existing.length >= LIMITS.recipientsPerApp) throw pushErrors.tooManyRecipients(LIMITS.recipientsPerApp);
       if (existing.some((r) => r.address === address)) throw pushErrors.recipientExists().at('address');

@@ -23,6 +23,7 @@ function view(ctx: ActionContext, settings: Settings) {
       allowedHosts: settings.network.allowedHosts,
       corsOrigins: settings.network.corsOrigins,
       publicBaseUrl: settings.network.publicBaseUrl,
+      localDestinations: settings.network.localDestinations,
     },
     push: { retentionDays: settings.push.retentionDays, sendPerAppKey: settings.push.sendPerAppKey, sendPerAddress: settings.push.sendPerAddress },
     files: { maxBytes: settings.files.maxBytes },
@@ -38,7 +39,7 @@ function view(ctx: ActionContext, settings: Settings) {
 }
 
 const SHAPE =
-  '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, registration: {fromThisComputer, fromNetwork, inviteHours}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
+  '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl, localDestinations}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, registration: {fromThisComputer, fromNetwork, inviteHours}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
 
 const settingsGet = defineAction({
   summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses. Owner and admins only.',
@@ -69,6 +70,12 @@ const settingsUpdate = defineAction({
           allowedHosts: Type.Optional(Type.Array(Host, { maxItems: 50 })),
           corsOrigins: Type.Optional(Type.Array(Type.String({ pattern: '^https?://[^/\\s]+$', hint: 'origin', maxLength: 300 }), { maxItems: 20 })),
           publicBaseUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^(https?://[^\\s]+)?$', hint: 'webAddress' })),
+          localDestinations: Type.Optional(
+            Type.Union([Type.Literal('owner'), Type.Literal('ownerAndAdmins')], {
+              description:
+                "Who may point PennyPost's own requests (push channels, webhooks, mail servers, sync) at this computer or the local network: the owner alone (default) or the owner and admins. The owner alone changes it.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -104,12 +111,17 @@ const settingsUpdate = defineAction({
   returns: SHAPE,
   errors: [
     [apiErrors.rows.adminOnly, 'the caller is a household member, not the owner or an admin'],
+    [apiErrors.rows.ownerOnly, 'an admin changing network.localDestinations: who may send to this computer and the local network is the owner’s decision'],
     [settingsErrors.rows.localOnly, 'the caller is not on this computer'],
     [commonErrors.rows.invalid, 'a value breaks its schema'],
     [settingsErrors.rows.invalidSetting, 'a value breaks a rule of the settings file'],
   ],
   handler: (params, ctx) => {
     if (!ctx.fromThisComputer) throw settingsErrors.localOnly();
+    const localDestinations = params.network?.localDestinations;
+    if (localDestinations !== undefined && localDestinations !== ctx.app.settings.get().network.localDestinations && ctx.user.role !== 'owner') {
+      throw apiErrors.ownerOnly('settings.update › network.localDestinations').at('network.localDestinations');
+    }
     try {
       return view(ctx, ctx.app.settings.update(params));
     } catch (error) {

@@ -14,8 +14,12 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return out.length > 160 ? out.slice(0, 160) + '…' : out;
 }
 
-/** A call that got no answer: transient (CallError messages never carry the URL). */
+/**
+ * A call that got no answer: transient (CallError messages never carry the URL); systemic when the
+ * outbound policy refused the address (the channel must be pointed elsewhere: retrying cannot help).
+ */
 export function unreachable(service: string, error: unknown): { ok: false } & Failure {
+  if (error instanceof CallError && error.kind === 'refused') return { ok: false, cls: 'systemic', message: `PennyPost did not send to ${service}: ${error.message}` };
   const reason = error instanceof CallError ? error.message : 'network error';
   return { ok: false, cls: 'transient', message: `${service} could not be reached: ${reason}.` };
 }

@@ -4,6 +4,7 @@ import { DomainError } from '../../lib/errors';
 import { DesktopHub, type DesktopMessage } from '../desktop';
 import { desktopChannel } from './desktop';
 import type { OutgoingMessage } from './driver';
+import { withOutbound } from '../tests/channel-env';
 
 /** The desktop driver on its own: no settings, no recipients, delivery into the desktop feed. */
 
@@ -54,7 +55,7 @@ describe('desktop channel', () => {
 
   it('delivers into the desktop feed of its server, and its test says how many windows showed it', async () => {
     const desktop = new DesktopHub();
-    const link = desktopChannel.connect({ clock: new ManualClock(message.time), desktop });
+    const link = desktopChannel.connect(withOutbound({ clock: new ManualClock(message.time), desktop }));
     const seen: DesktopMessage[] = [];
     const stop = desktop.subscribe('u1', (m) => seen.push(m));
     const outcome = await link.delivery(channel, {}, desktopChannel.render(message, app)).send(desktopChannel.self!, 1000);

@@ -20,6 +20,7 @@ export const desktopChannel: ChannelDriver<Record<string, never>, DesktopMessage
 
   normalize: () => ({}),
   destination: () => '',
+  endpoints: () => [],
   mask: () => ({}),
   checkAddress() {
     throw commonErrors.invalid('Desktop apps deliver to this computer and need no recipients; push to the app key directly.').at('appId');

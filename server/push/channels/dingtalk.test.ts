@@ -6,6 +6,7 @@ import { FakeDingtalk } from '../../test-support/fakes/fake-dingtalk';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { dingtalkChannel, dingtalkMessage, dingtalkSign, dingtalkUrl, DINGTALK_TEXT_MAX_BYTES } from './dingtalk';
+import { withOutbound } from '../tests/channel-env';
 
 /** The DingTalk robot driver on its own: config, signing (加签), masking, rendering, and delivery to the fake DingTalk. */
 
@@ -107,7 +108,7 @@ describe('dingtalk signing and messages', () => {
 describe('dingtalk delivery (fake DingTalk)', () => {
   const clock = new ManualClock(NOW);
   const fake = new FakeDingtalk(() => NOW);
-  const link = dingtalkChannel.connect({ clock, desktop: new DesktopHub() });
+  const link = dingtalkChannel.connect(withOutbound({ clock, desktop: new DesktopHub() }));
   let signed: ReturnType<typeof dingtalkChannel.normalize>;
   const send = (config = signed, overrides: Partial<OutgoingMessage> = {}) =>
     link.delivery(channel, config, dingtalkChannel.render({ ...message, ...overrides }, app)).send(dingtalkChannel.self!, 1000);

@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import { createHmac } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { commonErrors } from '../../lib/errors';
@@ -6,7 +7,7 @@ import type { Priority } from '../message-options';
 import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { signingSecretField, webhookUrlField } from './fields';
 import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
-import { destinationKey } from './urls';
+import { destinationKey, urlEndpoints } from './urls';
 
 /**
  * DingTalk custom robots (docs/push.md §3 "DingTalk robot"): the channel holds the robot's webhook
@@ -121,8 +122,8 @@ export function dingtalkFailure(errcode: number, errmsg: string): Outcome {
   }
 }
 
-export async function dingtalkSend(channel: DingtalkConfig, body: DingtalkMessage, now: number, timeoutMs: number): Promise<Outcome> {
-  const answer = await postRobot('DingTalk', dingtalkUrl(channel, now), body, timeoutMs);
+export async function dingtalkSend(scope: OutboundScope, channel: DingtalkConfig, body: DingtalkMessage, now: number, timeoutMs: number): Promise<Outcome> {
+  const answer = await postRobot(scope, 'DingTalk', dingtalkUrl(channel, now), body, timeoutMs);
   if (answer.kind === 'failed') return answer.outcome;
   const errcode = codeOf(answer.body.errcode);
   if (errcode === 0) return { ok: true };
@@ -157,6 +158,8 @@ export const dingtalkChannel: ChannelDriver<DingtalkConfig, RobotPush, 'dingtalk
 
   destination: (channel) => destinationKey(channel.webhookUrl),
 
+  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
+
   mask: (channel) => ({ ...maskSecrets(channel, SECRETS), webhookUrl: maskRobotUrl(channel.webhookUrl, tokenOf) }),
 
   checkAddress() {
@@ -167,15 +170,21 @@ export const dingtalkChannel: ChannelDriver<DingtalkConfig, RobotPush, 'dingtalk
 
   render: robotPush,
 
-  connect: ({ clock }) => ({
-    delivery: (_channel, dingtalk, message) => {
+  connect: ({ clock, outbound }) => ({
+    delivery: (channel, dingtalk, message) => {
       const body = dingtalkMessage(message);
       // Signed per attempt: a retry carries a fresh timestamp.
-      return { send: (_recipient, timeoutMs) => dingtalkSend(dingtalk, body, clock.now(), timeoutMs) };
+      return { send: async (_recipient, timeoutMs) => dingtalkSend(await outbound(channel.userId), dingtalk, body, clock.now(), timeoutMs) };
     },
 
     async test(channel, dingtalk, { timeoutMs, time }) {
-      const outcome = await dingtalkSend(dingtalk, dingtalkMessage({ ...testMessage(channel, time), priority: 'normal', group: '' }), clock.now(), timeoutMs);
+      const outcome = await dingtalkSend(
+        await outbound(channel.userId),
+        dingtalk,
+        dingtalkMessage({ ...testMessage(channel, time), priority: 'normal', group: '' }),
+        clock.now(),
+        timeoutMs,
+      );
       return testResultOf(outcome, `DingTalk accepted the robot's webhook${dingtalk.signingSecret ? ' and signature' : ''} and posted a test message to its group.`);
     },
   }),

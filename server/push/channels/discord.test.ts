@@ -7,6 +7,7 @@ import { DesktopHub } from '../desktop';
 import type { Outcome } from '../deliver';
 import { DISCORD_COLOURS, discordChannel } from './discord';
 import type { AppForm, OutgoingMessage } from './driver';
+import { withOutbound } from '../tests/channel-env';
 
 /** The discord driver on its own: the webhook URL, the message body, and every answer of a fake Discord. */
 
@@ -97,7 +98,7 @@ describe('discord message body', () => {
 describe('discord delivery (fake Discord)', () => {
   const fake = new FakeDiscord();
   const channel = { id: 'c1', name: 'Ops', userId: 'u1' };
-  const link = discordChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+  const link = discordChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
   const outcomes: unknown[] = [];
   let webhookUrl = '';
   const send = async (msg: OutgoingMessage = message, url = webhookUrl, timeoutMs = 3000): Promise<Outcome> => {

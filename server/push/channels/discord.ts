@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { OutboundScope } from '../../http/outbound-policy';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import { call, type CallAnswer } from '../http-client';
@@ -7,7 +8,7 @@ import { honouringRateLimit, jsonOf, retryAfterHeader, scrub, seconds, unreachab
 import { cutText } from './chat-text';
 import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
 import { webhookUrlField } from './fields';
-import { destinationKey, isHttpUrl } from './urls';
+import { destinationKey, isHttpUrl, urlEndpoints } from './urls';
 
 /**
  * Discord incoming webhooks (docs/push.md "Discord"): the channel holds the webhook URL a Discord
@@ -75,7 +76,8 @@ export function discordOutcome(webhookUrl: string, answer: CallAnswer): Attempt 
   const json = jsonOf(answer) as { id?: unknown; code?: number; message?: string; retry_after?: number } | null;
   if (status === 204) return { outcome: { ok: true } };
   if (status >= 200 && status < 300) return { outcome: { ok: true, ...(typeof json?.id === 'string' ? { msgId: json.id } : {}) } };
-  const said = scrub(json?.message !== undefined ? `${json.code ?? ''} ${json.message}` : answer.text, secretsOf(webhookUrl));
+  // Only Discord's own error fields are quoted: whatever else an address answers stays unread.
+  const said = typeof json?.message === 'string' ? scrub(`${typeof json.code === 'number' ? `${json.code} ` : ''}${json.message}`, secretsOf(webhookUrl)) : '';
   const quoted = said ? ` (Discord said: ${said})` : '';
   const code = json?.code;
   if (status === 429) {
@@ -115,11 +117,11 @@ function withWait(webhookUrl: string): URL {
   return url;
 }
 
-export function discordSend(channel: DiscordConfig, message: DiscordMessage, timeoutMs: number): Promise<Outcome> {
+export function discordSend(scope: OutboundScope, channel: DiscordConfig, message: DiscordMessage, timeoutMs: number): Promise<Outcome> {
   const body = JSON.stringify(message.body);
   return honouringRateLimit(timeoutMs, async (left) => {
     try {
-      const answer = await call(withWait(channel.webhookUrl), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body, timeoutMs: left });
+      const answer = await call(scope, withWait(channel.webhookUrl), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body, timeoutMs: left });
       return discordOutcome(channel.webhookUrl, answer);
     } catch (error) {
       return { outcome: unreachable('Discord', error) };
@@ -149,6 +151,8 @@ export const discordChannel: ChannelDriver<DiscordConfig, DiscordMessage, 'disco
 
   destination: (channel) => destinationKey(channel.webhookUrl),
 
+  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
+
   mask: (channel) => maskSecrets(channel, SECRETS),
 
   checkAddress() {
@@ -160,15 +164,16 @@ export const discordChannel: ChannelDriver<DiscordConfig, DiscordMessage, 'disco
 
   render: (message) => ({ body: discordBody(message) }),
 
-  connect: () => ({
-    delivery: (_channel, discord, message) => ({
-      send: (_recipient, timeoutMs) => discordSend(discord, message, timeoutMs),
+  connect: (env) => ({
+    delivery: (channel, discord, message) => ({
+      send: async (_recipient, timeoutMs) => discordSend(await env.outbound(channel.userId), discord, message, timeoutMs),
     }),
 
     async test(channel, discord, { address, timeoutMs, time }) {
+      const scope = await env.outbound(channel.userId);
       if (address === undefined) {
         try {
-          const answer = await call(discord.webhookUrl, { method: 'GET', timeoutMs });
+          const answer = await call(scope, discord.webhookUrl, { method: 'GET', timeoutMs });
           const { outcome } = discordOutcome(discord.webhookUrl, answer);
           if (!outcome.ok) return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
           const name = (jsonOf(answer) as { name?: unknown } | null)?.name;
@@ -179,7 +184,7 @@ export const discordChannel: ChannelDriver<DiscordConfig, DiscordMessage, 'disco
         }
       }
       const { title, desp } = testMessage(channel, time);
-      const outcome = await discordSend(discord, { body: discordBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost', time }) }, timeoutMs);
+      const outcome = await discordSend(scope, discord, { body: discordBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost', time }) }, timeoutMs);
       return testResultOf(outcome, "Discord posted a test message in the webhook's channel.");
     },
   }),

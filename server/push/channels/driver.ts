@@ -1,4 +1,5 @@
 import type { TObject } from '@sinclair/typebox';
+import type { Endpoint, OutboundScope } from '../../http/outbound-policy';
 import type { Clock } from '../../lib/clock';
 import type { DomainError } from '../../lib/errors';
 import type { DeliveryTarget, Failure, Outcome } from '../deliver';
@@ -50,6 +51,14 @@ export interface ChannelDriver<Config extends object = Record<string, unknown>, 
   normalize(input: Readonly<Record<string, unknown>>): Config;
   /** Where the channel's requests go, comparable ('' for none): a change of it needs the secrets again. */
   destination(config: Config): string;
+  /**
+   * The hosts and ports the channel connects to, each with the config field that names it (none
+   * for a channel that stays in this process). Checked against the outbound policy when the config
+   * is saved (server/http/outbound-policy.ts); every connection is checked again when it is made.
+   */
+  endpoints(config: Config): Endpoint[];
+  /** The host and port a recipient address names itself (a full URL), for the same check; null when it names none. */
+  recipientEndpoint?(config: Config, address: string): Endpoint | null;
   /** The config as answers show it: secrets masked. */
   mask(config: Config): Record<string, unknown>;
   /** Checks a recipient address (already trimmed); throws a DomainError `.at('address')`. */
@@ -136,6 +145,11 @@ export interface ChannelEnv {
   clock: Clock;
   /** The in-process feed of desktop pushes (the UI's live feed and the Electron shell follow it). */
   desktop: DesktopHub;
+  /**
+   * The outbound policy for an account's requests as of now (server/http/outbound-policy.ts): every
+   * request a channel makes goes through the scope of the channel's account, asked when it starts.
+   */
+  outbound: (userId: string) => Promise<OutboundScope>;
 }
 
 /** A driver's live side on one server. */

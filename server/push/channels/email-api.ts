@@ -1,5 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
+import net, { isIP } from 'node:net';
+import type { OutboundScope } from '../../http/outbound-policy';
 import type { Failure, Outcome } from '../deliver';
 
 /**
@@ -105,10 +106,53 @@ let nodemailer: Promise<typeof import('nodemailer')> | undefined;
  */
 const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
 
-async function createTransport(config: EmailConfig, timeoutMs: number, pool: boolean): Promise<Transport> {
+/** The outbound policy of the channel's account, asked again for every connection. */
+export type ScopeOf = () => Promise<OutboundScope>;
+
+/** nodemailer's getSocket: a connected socket, or why there is none. */
+type SocketCallback = (error: Error | null, socketOptions?: { connection: net.Socket }) => void;
+
+/**
+ * Connections to the mail server are PennyPost's own (nodemailer's `getSocket`): through the
+ * outbound policy's lookup, so the server's name is checked on every connection as it resolves
+ * then (server/http/outbound-policy.ts), and refused addresses are never connected to.
+ */
+function socketGetter(config: EmailConfig, timeoutMs: number, scopeOf: ScopeOf) {
+  return (_options: unknown, callback: SocketCallback): void => {
+    const port = portOf(config);
+    scopeOf().then(
+      (scope) => {
+        const refusal = scope.refusalForName(config.smtpHost, port);
+        if (refusal) {
+          callback(refusal);
+          return;
+        }
+        const socket = net.connect({ host: config.smtpHost, port, lookup: scope.lookupFor(port) });
+        const timer = setTimeout(() => {
+          socket.destroy();
+          callback(Object.assign(new Error(`Connection timeout after ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+        }, timeoutMs);
+        const failed = (error: Error) => {
+          clearTimeout(timer);
+          callback(error);
+        };
+        socket.once('error', failed);
+        socket.once('connect', () => {
+          clearTimeout(timer);
+          socket.removeListener('error', failed);
+          callback(null, { connection: socket });
+        });
+      },
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+    );
+  };
+}
+
+async function createTransport(config: EmailConfig, timeoutMs: number, pool: boolean, scopeOf: ScopeOf): Promise<Transport> {
   const { createTransport: create } = await loadNodemailer();
   const timeout = Math.max(1000, timeoutMs);
   const options = {
+    getSocket: socketGetter(config, timeout, scopeOf),
     host: config.smtpHost,
     port: portOf(config),
     secure: config.smtpSecurity === 'tls',
@@ -130,12 +174,12 @@ async function createTransport(config: EmailConfig, timeoutMs: number, pool: boo
 /** The pooled transport of each channel, replaced when its config changes and closed by `drop`. */
 export class EmailTransports {
   private readonly entries = new Map<string, { fingerprint: string; transport: Promise<Transport> }>();
-  get(channelId: string, config: EmailConfig, timeoutMs: number): Promise<Transport> {
+  get(channelId: string, config: EmailConfig, timeoutMs: number, scopeOf: ScopeOf): Promise<Transport> {
     const fingerprint = fingerprintOf(config);
     const entry = this.entries.get(channelId);
     if (entry?.fingerprint === fingerprint) return entry.transport;
     this.drop(channelId);
-    const transport = createTransport(config, timeoutMs, true).then((created) => {
+    const transport = createTransport(config, timeoutMs, true, scopeOf).then((created) => {
       // Failures reach each sendMail; an idle connection's end is the pool's business.
       created.on('error', () => undefined);
       return created;
@@ -216,6 +260,7 @@ function tlsProblem(message: string, config: EmailConfig): string {
 /** A nodemailer failure in PennyPost's classes, with the SMTP reply code as errcode. */
 export function classify(error: unknown, config: EmailConfig): Failure {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as MailError;
+  if (e.code === 'EPENNYPOSTREFUSED') return { cls: 'systemic', message: `PennyPost did not connect to the mail server: ${e.message ?? ''}` };
   const rc = typeof e.responseCode === 'number' ? e.responseCode : undefined;
   const said = e.response ? ` (server: ${redact(e.response, config)})` : '';
   const where = `${config.smtpHost}:${portOf(config)}`;
@@ -289,8 +334,8 @@ export async function emailSend(transport: Transport | Promise<Transport>, confi
 }
 
 /** push.testChannel: connect and log in on a fresh connection (verify), or send the test mail to `to`. */
-export async function emailTest(config: EmailConfig, message: EmailMessage | null, to: string | undefined, timeoutMs: number): Promise<Outcome> {
-  const transport = await createTransport(config, timeoutMs, false);
+export async function emailTest(config: EmailConfig, message: EmailMessage | null, to: string | undefined, timeoutMs: number, scopeOf: ScopeOf): Promise<Outcome> {
+  const transport = await createTransport(config, timeoutMs, false, scopeOf);
   try {
     if (!message || !to) {
       await within(transport.verify(), timeoutMs);

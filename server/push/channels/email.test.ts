@@ -8,6 +8,7 @@ import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { emailChannel, PRIORITY_HEADERS, renderEmail } from './email';
 import { isLocalHost } from './email-api';
+import { withOutbound } from '../tests/channel-env';
 
 /** The email driver on its own: config, rendering, and delivery against the fake SMTP server (STARTTLS, AUTH, 5xx/4xx). */
 
@@ -185,7 +186,7 @@ describe('email delivery (fake SMTP server)', () => {
       ...extra,
     });
   const recipient = (address: string) => ({ label: address, address });
-  const link = () => emailChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+  const link = () => emailChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
   const send = async (delivery: ReturnType<ReturnType<typeof link>['delivery']>, address: string, timeoutMs = 2000) => {
     const outcome = await delivery.send(recipient(address), timeoutMs);
     outcomes.push(outcome);

@@ -139,6 +139,9 @@ export const emailChannel: ChannelDriver<EmailConfig, EmailMessage, 'email'> = {
     return `smtp+${channel.smtpSecurity}://${encodeURIComponent(channel.smtpUser)}@${channel.smtpHost}:${portOf(channel)}${trusted}`;
   },
 
+  /** The mail server (its name, checked again on every connection as it resolves then). */
+  endpoints: (channel) => [{ field: 'config.smtpHost', host: channel.smtpHost, port: portOf(channel) }],
+
   mask: (channel) => maskSecrets(channel, SECRETS),
 
   checkAddress(_channel, address) {
@@ -154,21 +157,28 @@ export const emailChannel: ChannelDriver<EmailConfig, EmailMessage, 'email'> = {
 
   render: (message) => renderEmail(message),
 
-  connect() {
+  connect(env) {
     const transports = new EmailTransports();
     return {
       forget: (channelId) => transports.drop(channelId),
       close: () => transports.close(),
 
       delivery: (channel, email, message) => ({
-        send: (recipient, timeoutMs) => emailSend(transports.get(channel.id, email, timeoutMs), email, message, recipient.address, timeoutMs),
+        send: (recipient, timeoutMs) =>
+          emailSend(
+            transports.get(channel.id, email, timeoutMs, () => env.outbound(channel.userId)),
+            email,
+            message,
+            recipient.address,
+            timeoutMs,
+          ),
       }),
 
       async test(channel, email, { address, timeoutMs, time }) {
         const where = `${email.smtpHost}:${portOf(email)} (${email.smtpSecurity === 'none' ? 'no encryption' : email.smtpSecurity.toUpperCase()})`;
         const { title, desp } = testMessage(channel, time);
         const message = address ? renderEmail({ appId: channel.id, appName: channel.name, title, desp, priority: 'normal', group: '' }) : null;
-        const outcome = await emailTest(email, message, address, timeoutMs);
+        const outcome = await emailTest(email, message, address, timeoutMs, () => env.outbound(channel.userId));
         if (!outcome.ok) return { ok: false, message: outcome.message, class: outcome.cls, ...(outcome.errcode !== undefined ? { errcode: outcome.errcode } : {}) };
         if (!address) return { ok: true, message: `The mail server ${where} accepted the connection${email.smtpUser ? ' and the login' : ''}.` };
         return { ok: true, message: `The mail server ${where} accepted a test mail to ${address}.` };

@@ -6,6 +6,7 @@ import { FakeFeishu } from '../../test-support/fakes/fake-feishu';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { feishuBody, feishuCard, feishuChannel, feishuFailure, feishuName, feishuSign, FEISHU_MARKDOWN_MAX_BYTES } from './feishu';
+import { withOutbound } from '../tests/channel-env';
 
 /** The Feishu/Lark bot driver on its own: config, signature, masking, the card, and delivery to the fake Feishu. */
 
@@ -104,7 +105,7 @@ describe('feishu signature and card', () => {
 describe('feishu delivery (fake Feishu)', () => {
   const clock = new ManualClock(NOW);
   const fake = new FakeFeishu(() => NOW);
-  const link = feishuChannel.connect({ clock, desktop: new DesktopHub() });
+  const link = feishuChannel.connect(withOutbound({ clock, desktop: new DesktopHub() }));
   let signed: ReturnType<typeof feishuChannel.normalize>;
   const send = (config = signed, overrides: Partial<OutgoingMessage> = {}) =>
     link.delivery(channel, config, feishuChannel.render({ ...message, ...overrides }, app)).send(feishuChannel.self!, 1000);

@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import { createHmac } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { commonErrors } from '../../lib/errors';
@@ -6,7 +7,7 @@ import type { Priority } from '../message-options';
 import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { signingSecretField, webhookUrlField } from './fields';
 import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
-import { destinationKey } from './urls';
+import { destinationKey, urlEndpoints } from './urls';
 
 /**
  * Feishu / Lark custom bots (docs/push.md §3 "Feishu / Lark bot"): the channel holds the bot's
@@ -140,9 +141,9 @@ export function feishuFailure(service: string, code: number, msg: string): Outco
   }
 }
 
-export async function feishuSend(channel: FeishuConfig, card: FeishuCard, now: number, timeoutMs: number): Promise<Outcome> {
+export async function feishuSend(scope: OutboundScope, channel: FeishuConfig, card: FeishuCard, now: number, timeoutMs: number): Promise<Outcome> {
   const service = feishuName(channel.webhookUrl);
-  const answer = await postRobot(service, channel.webhookUrl, feishuBody(channel, card, now), timeoutMs);
+  const answer = await postRobot(scope, service, channel.webhookUrl, feishuBody(channel, card, now), timeoutMs);
   if (answer.kind === 'failed') return answer.outcome;
   // The v2 hook answers {code, msg, data}; older answers carry {StatusCode, StatusMessage}.
   const code = codeOf(answer.body.code) ?? codeOf(answer.body.StatusCode);
@@ -175,6 +176,8 @@ export const feishuChannel: ChannelDriver<FeishuConfig, RobotPush, 'feishu'> = {
 
   destination: (channel) => destinationKey(channel.webhookUrl),
 
+  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
+
   mask: (channel) => ({ ...maskSecrets(channel, SECRETS), webhookUrl: maskRobotUrl(channel.webhookUrl, hookIdOf) }),
 
   checkAddress() {
@@ -185,15 +188,21 @@ export const feishuChannel: ChannelDriver<FeishuConfig, RobotPush, 'feishu'> = {
 
   render: robotPush,
 
-  connect: ({ clock }) => ({
-    delivery: (_channel, feishu, message) => {
+  connect: ({ clock, outbound }) => ({
+    delivery: (channel, feishu, message) => {
       const card = feishuCard(message);
       // Signed per attempt: a retry carries a fresh timestamp.
-      return { send: (_recipient, timeoutMs) => feishuSend(feishu, card, clock.now(), timeoutMs) };
+      return { send: async (_recipient, timeoutMs) => feishuSend(await outbound(channel.userId), feishu, card, clock.now(), timeoutMs) };
     },
 
     async test(channel, feishu, { timeoutMs, time }) {
-      const outcome = await feishuSend(feishu, feishuCard({ ...testMessage(channel, time), priority: 'normal', group: '' }), clock.now(), timeoutMs);
+      const outcome = await feishuSend(
+        await outbound(channel.userId),
+        feishu,
+        feishuCard({ ...testMessage(channel, time), priority: 'normal', group: '' }),
+        clock.now(),
+        timeoutMs,
+      );
       const service = feishuName(feishu.webhookUrl);
       return testResultOf(outcome, `${service} accepted the bot's webhook${feishu.signingSecret ? ' and signature' : ''} and posted a test card to its group.`);
     },

@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import { commonErrors } from '../../lib/errors';
 import { call, CallError } from '../http-client';
 import type { Outcome } from '../deliver';
@@ -122,11 +123,13 @@ export function redact(text: string, secrets: readonly string[]): string {
 export type RobotAnswer = { kind: 'json'; status: number; body: Record<string, unknown> } | { kind: 'failed'; outcome: Outcome };
 
 /** POSTs a JSON body to a robot webhook; network errors, 5xx, 429 and non-JSON answers become outcomes. */
-export async function postRobot(service: string, url: string, body: unknown, timeoutMs: number): Promise<RobotAnswer> {
+export async function postRobot(scope: OutboundScope, service: string, url: string, body: unknown, timeoutMs: number): Promise<RobotAnswer> {
   let answer;
   try {
-    answer = await call(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), timeoutMs });
+    answer = await call(scope, url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), timeoutMs });
   } catch (error) {
+    if (error instanceof CallError && error.kind === 'refused')
+      return { kind: 'failed', outcome: { ok: false, cls: 'systemic', message: `PennyPost did not send to ${service}: ${error.message}` } };
     const reason = error instanceof CallError ? error.message : 'network error';
     return { kind: 'failed', outcome: { ok: false, cls: 'transient', message: `${service} could not be reached: ${reason}.` } };
   }

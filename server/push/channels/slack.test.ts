@@ -6,6 +6,7 @@ import { DesktopHub } from '../desktop';
 import type { Outcome } from '../deliver';
 import type { AppForm, OutgoingMessage } from './driver';
 import { slackChannel } from './slack';
+import { withOutbound } from '../tests/channel-env';
 
 /** The slack driver on its own: the webhook URL, Markdown in mrkdwn blocks, and every answer of a fake Slack. */
 
@@ -90,7 +91,7 @@ describe('slack message body', () => {
 describe('slack delivery (fake Slack)', () => {
   const fake = new FakeSlack();
   const channel = { id: 'c1', name: 'Ops', userId: 'u1' };
-  const link = slackChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+  const link = slackChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
   const outcomes: unknown[] = [];
   let webhookUrl = '';
   const send = async (msg: OutgoingMessage = message, url = webhookUrl, timeoutMs = 3000): Promise<Outcome> => {

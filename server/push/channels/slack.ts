@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { OutboundScope } from '../../http/outbound-policy';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import { call, type CallAnswer } from '../http-client';
@@ -6,7 +7,7 @@ import { honouringRateLimit, retryAfterHeader, scrub, seconds, unreachable, type
 import { cutText, fitChatText, renderChatText, slackMrkdwn } from './chat-text';
 import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
 import { webhookUrlField } from './fields';
-import { destinationKey, isHttpUrl } from './urls';
+import { destinationKey, isHttpUrl, urlEndpoints } from './urls';
 
 /**
  * Slack incoming webhooks (docs/push.md "Slack"): the channel holds the webhook URL of a Slack app
@@ -60,7 +61,9 @@ const secretsOf = (webhookUrl: string) => [webhookUrl, webhookUrl.replace(/\/+$/
 /** Slack answers `ok`, or an error word such as `invalid_payload`, `no_service`, `channel_is_archived`. */
 export function slackOutcome(webhookUrl: string, answer: CallAnswer): Attempt {
   const { status } = answer;
-  const said = scrub(answer.text, secretsOf(webhookUrl));
+  // Slack answers one error word (`invalid_payload`, `no_service`); nothing else an address says is quoted.
+  const word = answer.text.trim();
+  const said = /^[a-z][a-z0-9_]{1,63}$/.test(word) ? scrub(word, secretsOf(webhookUrl)) : '';
   const quoted = said ? ` (Slack said: ${said})` : '';
   if (status === 200) return { outcome: { ok: true } };
   if (status === 429) {
@@ -82,11 +85,16 @@ export function slackOutcome(webhookUrl: string, answer: CallAnswer): Attempt {
   return { outcome: { ok: false, cls: 'recipient', errcode: status, message: `Slack refused the message (HTTP ${status})${quoted}.` } };
 }
 
-export function slackSend(channel: SlackConfig, message: SlackMessage, timeoutMs: number): Promise<Outcome> {
+export function slackSend(scope: OutboundScope, channel: SlackConfig, message: SlackMessage, timeoutMs: number): Promise<Outcome> {
   const body = JSON.stringify(message.body);
   return honouringRateLimit(timeoutMs, async (left) => {
     try {
-      const answer = await call(channel.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', accept: '*/*' }, body, timeoutMs: left });
+      const answer = await call(scope, channel.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8', accept: '*/*' },
+        body,
+        timeoutMs: left,
+      });
       return slackOutcome(channel.webhookUrl, answer);
     } catch (error) {
       return { outcome: unreachable('Slack', error) };
@@ -113,6 +121,8 @@ export const slackChannel: ChannelDriver<SlackConfig, SlackMessage, 'slack'> = {
 
   destination: (channel) => destinationKey(channel.webhookUrl),
 
+  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
+
   mask: (channel) => maskSecrets(channel, SECRETS),
 
   checkAddress() {
@@ -124,15 +134,20 @@ export const slackChannel: ChannelDriver<SlackConfig, SlackMessage, 'slack'> = {
 
   render: (message) => ({ body: slackBody(message) }),
 
-  connect: () => ({
-    delivery: (_channel, slack, message) => ({
-      send: (_recipient, timeoutMs) => slackSend(slack, message, timeoutMs),
+  connect: (env) => ({
+    delivery: (channel, slack, message) => ({
+      send: async (_recipient, timeoutMs) => slackSend(await env.outbound(channel.userId), slack, message, timeoutMs),
     }),
 
     // Slack's incoming webhooks have no read-only check: a test always posts the test message.
     async test(channel, slack, { timeoutMs, time }) {
       const { title, desp } = testMessage(channel, time);
-      const outcome = await slackSend(slack, { body: slackBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost' }) }, timeoutMs);
+      const outcome = await slackSend(
+        await env.outbound(channel.userId),
+        slack,
+        { body: slackBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost' }) },
+        timeoutMs,
+      );
       return testResultOf(outcome, "Slack posted a test message in the webhook's channel.");
     },
   }),

@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import type { Outcome } from '../deliver';
 import { call, type CallAnswer } from '../http-client';
 import { honouringRateLimit, jsonOf, retryAfterHeader, scrub, seconds, unreachable, type Attempt } from './chat-http';
@@ -6,6 +7,8 @@ import { honouringRateLimit, jsonOf, retryAfterHeader, scrub, seconds, unreachab
  * The Telegram Bot API side of the telegram channel (its driver is ./telegram.ts):
  * `POST {base}/bot<token>/sendMessage` and `GET {base}/bot<token>/getMe`. The bot token is part of
  * the URL path, so nothing here ever puts a URL into a message, and answers are scrubbed of it.
+ * Of an answer only Telegram's own `description` is ever quoted (cut short); anything else a server
+ * at that address says stays unread.
  */
 
 export const TELEGRAM_DEFAULT_API_BASE = 'https://api.telegram.org';
@@ -45,7 +48,7 @@ export function telegramOutcome(config: TelegramConfig, answer: CallAnswer): Att
     return { outcome: { ok: true, ...(id !== undefined ? { msgId: String(id) } : {}) } };
   }
   const status = json?.error_code ?? answer.status;
-  const said = scrub(typeof json?.description === 'string' ? json.description : answer.text, [config.botToken, config.botToken.split(':')[1] ?? '']);
+  const said = typeof json?.description === 'string' ? scrub(json.description, [config.botToken, config.botToken.split(':')[1] ?? '']) : '';
   const quoted = said ? ` (Telegram said: ${said})` : '';
   if (status === 401) {
     return { outcome: { ok: false, cls: 'systemic', errcode: 401, message: "Telegram refused the bot token (401 Unauthorized): check the channel's botToken from @BotFather." } };
@@ -98,7 +101,7 @@ export function telegramOutcome(config: TelegramConfig, answer: CallAnswer): Att
 }
 
 /** Sends one message to one chat (waiting out a short rate limit within the call's time). */
-export function telegramSend(config: TelegramConfig, chatId: string, message: TelegramMessage, timeoutMs: number): Promise<Outcome> {
+export function telegramSend(scope: OutboundScope, config: TelegramConfig, chatId: string, message: TelegramMessage, timeoutMs: number): Promise<Outcome> {
   const body = JSON.stringify({
     chat_id: chatId,
     text: message.text,
@@ -109,7 +112,7 @@ export function telegramSend(config: TelegramConfig, chatId: string, message: Te
   });
   return honouringRateLimit(timeoutMs, async (left) => {
     try {
-      const answer = await call(endpoint(config, 'sendMessage'), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body, timeoutMs: left });
+      const answer = await call(scope, endpoint(config, 'sendMessage'), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body, timeoutMs: left });
       return telegramOutcome(config, answer);
     } catch (error) {
       return { outcome: unreachable('Telegram', error) };
@@ -118,9 +121,9 @@ export function telegramSend(config: TelegramConfig, chatId: string, message: Te
 }
 
 /** getMe: whether Telegram takes the token, and the bot's username. */
-export async function telegramGetMe(config: TelegramConfig, timeoutMs: number): Promise<Outcome & { username?: string }> {
+export async function telegramGetMe(scope: OutboundScope, config: TelegramConfig, timeoutMs: number): Promise<Outcome & { username?: string }> {
   try {
-    const answer = await call(endpoint(config, 'getMe'), { method: 'GET', timeoutMs });
+    const answer = await call(scope, endpoint(config, 'getMe'), { method: 'GET', timeoutMs });
     const { outcome } = telegramOutcome(config, answer);
     if (!outcome.ok) return outcome;
     const username = (jsonOf(answer) as TelegramAnswer | null)?.result?.username;

@@ -7,6 +7,7 @@ import { DesktopHub } from '../desktop';
 import type { Outcome } from '../deliver';
 import type { AppForm, OutgoingMessage } from './driver';
 import { telegramChannel, telegramText } from './telegram';
+import { withOutbound } from '../tests/channel-env';
 
 /** The telegram driver on its own: config, chat ids, the HTML it writes, and every answer of a fake Bot API. */
 
@@ -97,7 +98,7 @@ describe('telegram message text', () => {
 describe('telegram delivery (fake Bot API)', () => {
   const fake = new FakeTelegram(TOKEN);
   const channel = { id: 'c1', name: 'Ops bot', userId: 'u1' };
-  const link = telegramChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+  const link = telegramChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
   let config: ReturnType<typeof telegramChannel.normalize>;
   const outcomes: unknown[] = [];
   const send = async (address: string, msg: OutgoingMessage = message, timeoutMs = 3000, cfg = config): Promise<Outcome> => {

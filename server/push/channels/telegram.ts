@@ -3,7 +3,7 @@ import { commonErrors } from '../../lib/errors';
 import { configText, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
 import { cutText, fitChatText, renderChatText, telegramHtml } from './chat-text';
 import { TELEGRAM_DEFAULT_API_BASE, TELEGRAM_TEXT_MAX, telegramGetMe, telegramSend, type TelegramConfig, type TelegramMessage } from './telegram-api';
-import { destinationKey, isHttpUrl } from './urls';
+import { checkBaseUrl, destinationKey, urlEndpoints } from './urls';
 
 /**
  * Telegram bots (docs/push.md "Telegram"): the channel holds the bot token from @BotFather; each
@@ -58,15 +58,16 @@ export const telegramChannel: ChannelDriver<TelegramConfig, TelegramMessage, 'te
 
   normalize(input) {
     const botToken = text(input, 'botToken').trim();
-    const telegramApiBase = configText(input.telegramApiBase || TELEGRAM_DEFAULT_API_BASE).trim();
+    const telegramApiBase = checkBaseUrl(configText(input.telegramApiBase || TELEGRAM_DEFAULT_API_BASE), 'telegramApiBase', TELEGRAM_DEFAULT_API_BASE);
     if (!TOKEN_SHAPE.test(botToken)) {
       throw commonErrors.invalid('params.config.botToken is required: the bot token @BotFather gave you (digits, a colon, then letters, digits, _ and -)').at('config.botToken');
     }
-    if (!isHttpUrl(telegramApiBase)) throw commonErrors.invalid('params.config.telegramApiBase must be an http(s) URL').at('config.telegramApiBase');
     return { botToken, telegramApiBase };
   },
 
   destination: (channel) => destinationKey(channel.telegramApiBase || TELEGRAM_DEFAULT_API_BASE),
+
+  endpoints: (channel) => urlEndpoints('telegramApiBase', channel.telegramApiBase || TELEGRAM_DEFAULT_API_BASE),
 
   mask: (channel) => maskSecrets(channel, SECRETS),
 
@@ -89,20 +90,21 @@ export const telegramChannel: ChannelDriver<TelegramConfig, TelegramMessage, 'te
     ...(TOPIC_SHAPE.test(message.group) ? { threadId: Number(message.group) } : {}),
   }),
 
-  connect: () => ({
-    delivery: (_channel, telegram, message) => ({
-      send: (recipient, timeoutMs) => telegramSend(telegram, recipient.address, message, timeoutMs),
+  connect: (env) => ({
+    delivery: (channel, telegram, message) => ({
+      send: async (recipient, timeoutMs) => telegramSend(await env.outbound(channel.userId), telegram, recipient.address, message, timeoutMs),
     }),
 
     async test(channel, telegram, { address, timeoutMs, time }) {
+      const scope = await env.outbound(channel.userId);
       if (address === undefined) {
-        const me = await telegramGetMe(telegram, timeoutMs);
+        const me = await telegramGetMe(scope, telegram, timeoutMs);
         if (!me.ok) return { ok: false, message: me.message, class: me.cls, errcode: me.errcode };
         return { ok: true, message: `Telegram accepted the bot token: this is the bot ${me.username ? '@' + me.username : '(no username)'}.` };
       }
       if (!CHAT_SHAPE.test(address)) return { ok: false, message: 'The address must be a Telegram chat id or a public @channelusername.', class: 'recipient' };
       const { title, desp } = testMessage(channel, time);
-      const outcome = await telegramSend(telegram, address, { text: telegramText({ title, desp, group: '' }), silent: false }, timeoutMs);
+      const outcome = await telegramSend(scope, telegram, address, { text: telegramText({ title, desp, group: '' }), silent: false }, timeoutMs);
       return testResultOf(outcome, 'Telegram delivered a test message to this chat.');
     },
   }),

@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import { call, CallError } from '../http-client';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
@@ -156,19 +157,40 @@ function snippet(text: string, secrets: string[]): string {
   return out.length > 160 ? out.slice(0, 160) + '…' : out;
 }
 
+/**
+ * What a receiver says about a refusal, taken only from its own answer shape: ntfy's `error`,
+ * Gotify's `errorDescription` (else `error`), Bark's `message`. A generic JSON receiver has no known
+ * shape, so nothing of its answer is quoted — neither is any answer that does not have the shape
+ * (an address that is not the receiver it claims to be says nothing through PennyPost).
+ */
+function receiverWords(format: WebhookFormat, text: string, secrets: string[]): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return '';
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return '';
+  const answer = parsed as Record<string, unknown>;
+  const words = format === 'ntfy' ? answer.error : format === 'gotify' ? (answer.errorDescription ?? answer.error) : format === 'bark' ? answer.message : undefined;
+  return typeof words === 'string' ? snippet(words, secrets) : '';
+}
+
 /** Sends one request and classifies the receiver's answer. */
-export async function webhookSend(config: WebhookConfig, address: string, message: WebhookMessage, timeoutMs: number): Promise<Outcome> {
+export async function webhookSend(scope: OutboundScope, config: WebhookConfig, address: string, message: WebhookMessage, timeoutMs: number): Promise<Outcome> {
   const request = buildWebhookRequest(config, address, message);
   const secrets = [config.token, address];
   let answer;
   try {
-    answer = await call(request.url, { method: 'POST', headers: request.headers, body: request.body, timeoutMs });
+    answer = await call(scope, request.url, { method: 'POST', headers: request.headers, body: request.body, timeoutMs });
   } catch (error) {
+    if (error instanceof CallError && error.kind === 'refused') return { ok: false, cls: 'systemic', message: `PennyPost did not send to the receiver: ${error.message}` };
     const reason = error instanceof CallError ? error.message : 'network error';
     return { ok: false, cls: 'transient', message: `The receiver could not be reached: ${reason}.` };
   }
   const { status } = answer;
-  const said = answer.text ? ` (receiver said: ${snippet(answer.text, secrets)})` : '';
+  const words = receiverWords(config.format, answer.text, secrets);
+  const said = words ? ` (receiver said: ${words})` : '';
   if (status >= 200 && status < 300) {
     if (config.format === 'bark') {
       // Bark answers 200 with {code: 400, message} for an unknown device key.
@@ -219,16 +241,17 @@ export async function webhookSend(config: WebhookConfig, address: string, messag
 }
 
 /** Reachability probe for push.testChannel without a recipient. */
-export async function webhookProbe(config: WebhookConfig, timeoutMs: number): Promise<{ ok: boolean; message: string }> {
+export async function webhookProbe(scope: OutboundScope, config: WebhookConfig, timeoutMs: number): Promise<{ ok: boolean; message: string; class?: string }> {
   const base = config.url || DEFAULT_BASE[config.format];
   if (!base) return { ok: false, message: 'This channel has no base url; give an address to send a test message to.' };
   const path = config.format === 'ntfy' ? 'v1/health' : config.format === 'gotify' ? 'health' : config.format === 'bark' ? 'ping' : '';
   try {
-    const answer = await call(path ? joinUrl(base, path) : base, { method: 'GET', headers: config.token ? { authorization: `Bearer ${config.token}` } : {}, timeoutMs });
+    const answer = await call(scope, path ? joinUrl(base, path) : base, { method: 'GET', headers: config.token ? { authorization: `Bearer ${config.token}` } : {}, timeoutMs });
     if (answer.status >= 500) return { ok: false, message: `The receiver answered HTTP ${answer.status}: it is up but failing.` };
     if (answer.status === 404 && path) return { ok: false, message: `The receiver answered 404 at /${path}: is this really a ${config.format} server?` };
     return { ok: true, message: `The receiver is reachable (HTTP ${answer.status}).` };
   } catch (error) {
+    if (error instanceof CallError && error.kind === 'refused') return { ok: false, class: 'systemic', message: `PennyPost did not send to the receiver: ${error.message}` };
     return { ok: false, message: `The receiver could not be reached: ${error instanceof CallError ? error.message : 'network error'}.` };
   }
 }

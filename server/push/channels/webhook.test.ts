@@ -6,6 +6,7 @@ import { listenFake, sendJson, type FakeServer } from '../../test-support/fakes/
 import { DesktopHub } from '../desktop';
 import type { AppForm, OutgoingMessage } from './driver';
 import { webhookChannel } from './webhook';
+import { withOutbound } from '../tests/channel-env';
 
 /** The webhook driver on its own: config, recipients, rendering, and delivery to a local receiver. */
 
@@ -106,7 +107,7 @@ describe('webhook delivery (local receiver)', () => {
   const received: Received[] = [];
   let receiver: FakeServer;
   const channel = { id: 'c1', name: 'Phone', userId: 'u1' };
-  const link = webhookChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+  const link = webhookChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
   beforeAll(async () => {
     receiver = await listenFake((req, res, body) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;

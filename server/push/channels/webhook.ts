@@ -3,7 +3,8 @@ import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
 import { maskSecret } from '../keys';
 import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
-import { destinationKey, isHttpUrl } from './urls';
+import { endpointOfUrl } from '../../http/outbound-policy';
+import { checkBaseUrl, destinationKey, isHttpUrl, urlEndpoints } from './urls';
 import { DEFAULT_BASE, WEBHOOK_FORMATS, webhookProbe, webhookSend, type WebhookConfig, type WebhookFormat, type WebhookMessage } from './webhook-api';
 
 /**
@@ -71,8 +72,7 @@ export const webhookChannel: ChannelDriver<WebhookConfig, WebhookMessage, 'webho
   normalize(input) {
     const format = input.format as WebhookFormat;
     if (!WEBHOOK_FORMATS.includes(format)) throw commonErrors.invalid(`params.config.format is required: one of ${WEBHOOK_FORMATS.join(', ')}`).at('config.format');
-    const url = text(input, 'url').trim();
-    if (url && !isHttpUrl(url)) throw commonErrors.invalid('params.config.url must be an http(s) URL').at('config.url');
+    const url = text(input, 'url').trim() && checkBaseUrl(text(input, 'url'), 'url', 'https://ntfy.sh');
     if (format === 'gotify' && !url) throw commonErrors.invalid('params.config.url is required for Gotify: the address of your Gotify server').at('config.url');
     const priority = input.priority === undefined ? 0 : Number(input.priority);
     const token = text(input, 'token');
@@ -83,6 +83,11 @@ export const webhookChannel: ChannelDriver<WebhookConfig, WebhookMessage, 'webho
   },
 
   destination,
+
+  endpoints: (channel) => urlEndpoints('url', channel.url || DEFAULT_BASE[channel.format]),
+
+  /** ntfy topic URLs and JSON hook URLs name their own server. */
+  recipientEndpoint: (channel, address) => ((channel.format === 'ntfy' || channel.format === 'json') && isHttpUrl(address) ? endpointOfUrl('address', address) : null),
 
   mask: (channel) => maskSecrets(channel, SECRETS),
 
@@ -133,15 +138,16 @@ export const webhookChannel: ChannelDriver<WebhookConfig, WebhookMessage, 'webho
     group: message.group,
   }),
 
-  connect: () => ({
-    delivery: (_channel, webhook, message) => ({
-      send: (recipient, timeoutMs) => webhookSend(webhook, recipient.address, message, timeoutMs),
+  connect: (env) => ({
+    delivery: (channel, webhook, message) => ({
+      send: async (recipient, timeoutMs) => webhookSend(await env.outbound(channel.userId), webhook, recipient.address, message, timeoutMs),
     }),
 
     async test(channel, webhook, { address, timeoutMs, time }) {
-      if (!address) return webhookProbe(webhook, timeoutMs);
+      const scope = await env.outbound(channel.userId);
+      if (!address) return webhookProbe(scope, webhook, timeoutMs);
       const { title, desp } = testMessage(channel, time);
-      const outcome = await webhookSend(webhook, address, { pushId: 'test', appName: 'PennyPost', title, desp, time }, timeoutMs);
+      const outcome = await webhookSend(scope, webhook, address, { pushId: 'test', appName: 'PennyPost', title, desp, time }, timeoutMs);
       return testResultOf(outcome, 'The receiver accepted a test message.');
     },
   }),

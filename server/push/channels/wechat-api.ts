@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import type { Clock } from '../../lib/clock';
 import { call, CallError } from '../http-client';
 import type { ResultClass } from '../schema';
@@ -125,19 +126,24 @@ interface WechatAnswer {
 function redact(text: string, secrets: string[]): string {
   let out = text;
   for (const secret of secrets) if (secret && secret.length >= 6) out = out.split(secret).join('••••');
-  return out.slice(0, 300);
+  return out.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
-async function wechatCall(url: string, init: { method: 'GET' | 'POST'; body?: unknown; timeoutMs: number }, secrets: string[]): Promise<WechatAnswer> {
+/**
+ * One WeChat API call. Of the answer only WeChat's own fields are used, and only `errmsg` is ever
+ * quoted (secrets removed, cut to 200 characters); an answer that is not WeChat's JSON is not quoted.
+ */
+async function wechatCall(scope: OutboundScope, url: string, init: { method: 'GET' | 'POST'; body?: unknown; timeoutMs: number }, secrets: string[]): Promise<WechatAnswer> {
   let answer;
   try {
-    answer = await call(url, {
+    answer = await call(scope, url, {
       method: init.method,
       headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       timeoutMs: init.timeoutMs,
     });
   } catch (error) {
+    if (error instanceof CallError && error.kind === 'refused') throw new WechatFailure('systemic', `PennyPost did not send to WeChat: ${error.message}`);
     const reason = error instanceof CallError ? error.message : 'network error';
     return Promise.reject(new WechatFailure('transient', `WeChat could not be reached: ${reason}.`));
   }
@@ -196,7 +202,7 @@ export class WechatTokens {
    * A usable token. `stale` names a token WeChat just refused: a cached or in-flight token equal
    * to it is not used, and a new one is forced.
    */
-  async get(channelId: string, config: WechatConfig, timeoutMs: number, stale?: string): Promise<string> {
+  async get(scope: OutboundScope, channelId: string, config: WechatConfig, timeoutMs: number, stale?: string): Promise<string> {
     const fingerprint = fingerprintOf(config);
     for (let round = 0; round < 3; round++) {
       const entry = this.entries.get(channelId);
@@ -204,7 +210,7 @@ export class WechatTokens {
       if (entry && (entry.token === stale || entry.fingerprint !== fingerprint)) this.entries.delete(channelId);
       let pending = this.inflight.get(channelId);
       if (!pending) {
-        pending = this.refresh(config, fingerprint, timeoutMs, stale).finally(() => {
+        pending = this.refresh(scope, config, fingerprint, timeoutMs, stale).finally(() => {
           if (this.inflight.get(channelId) === pending) this.inflight.delete(channelId);
         });
         this.inflight.set(channelId, pending);
@@ -219,27 +225,29 @@ export class WechatTokens {
     throw new WechatFailure('token', 'WeChat keeps handing out an access token that it then refuses; try again in a minute.');
   }
 
-  private async refresh(config: WechatConfig, fingerprint: string, timeoutMs: number, stale?: string): Promise<TokenEntry> {
-    let answer = await this.fetchToken(config, timeoutMs, false);
+  private async refresh(scope: OutboundScope, config: WechatConfig, fingerprint: string, timeoutMs: number, stale?: string): Promise<TokenEntry> {
+    let answer = await this.fetchToken(scope, config, timeoutMs, false);
     if (config.tokenMode === 'stable' && stale && answer.access_token === stale) {
       // stable_token hands back the current token; the refused one must be replaced by force.
-      answer = await this.fetchToken(config, timeoutMs, true);
+      answer = await this.fetchToken(scope, config, timeoutMs, true);
     }
     const expiresIn = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 7200;
     return { token: answer.access_token, refreshAt: this.clock.now() + expiresIn * 1000 - tokenMarginMs(expiresIn), fingerprint };
   }
 
-  private async fetchToken(config: WechatConfig, timeoutMs: number, force: boolean): Promise<WechatAnswer & { access_token: string }> {
+  private async fetchToken(scope: OutboundScope, config: WechatConfig, timeoutMs: number, force: boolean): Promise<WechatAnswer & { access_token: string }> {
     this.fetches++;
     const secrets = [config.appSecret];
     const answer =
       config.tokenMode === 'classic'
         ? await wechatCall(
+            scope,
             apiUrl(config, `/cgi-bin/token?grant_type=client_credential&appid=${encodeURIComponent(config.appId)}&secret=${encodeURIComponent(config.appSecret)}`),
             { method: 'GET', timeoutMs },
             secrets,
           )
         : await wechatCall(
+            scope,
             apiUrl(config, '/cgi-bin/stable_token'),
             { method: 'POST', body: { grant_type: 'client_credential', appid: config.appId, secret: config.appSecret, force_refresh: force }, timeoutMs },
             secrets,
@@ -256,13 +264,20 @@ export class WechatTokens {
 export type WechatMessage = { kind: 'custom'; content: string } | { kind: 'template'; templateId: string; url?: string; data: Record<string, { value: string }> };
 
 /** One send with a given token. Resolves the msgid, or throws WechatFailure (token class for token errcodes). */
-export async function wechatSend(config: WechatConfig, token: string, openid: string, message: WechatMessage, timeoutMs: number): Promise<string | undefined> {
+export async function wechatSend(
+  scope: OutboundScope,
+  config: WechatConfig,
+  token: string,
+  openid: string,
+  message: WechatMessage,
+  timeoutMs: number,
+): Promise<string | undefined> {
   const path = message.kind === 'custom' ? '/cgi-bin/message/custom/send' : '/cgi-bin/message/template/send';
   const body =
     message.kind === 'custom'
       ? { touser: openid, msgtype: 'text', text: { content: message.content } }
       : { touser: openid, template_id: message.templateId, ...(message.url ? { url: message.url } : {}), data: message.data };
-  const answer = await wechatCall(apiUrl(config, `${path}?access_token=${encodeURIComponent(token)}`), { method: 'POST', body, timeoutMs }, [token, config.appSecret]);
+  const answer = await wechatCall(scope, apiUrl(config, `${path}?access_token=${encodeURIComponent(token)}`), { method: 'POST', body, timeoutMs }, [token, config.appSecret]);
   const errcode = answer.errcode ?? 0;
   if (errcode === 0) return answer.msgid === undefined ? undefined : String(answer.msgid);
   if (TOKEN_ERRCODES.has(errcode)) throw new WechatFailure('token', `WeChat refused the access token (errcode ${errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}).`, errcode);

@@ -5,6 +5,7 @@ import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
 import { DesktopHub } from '../desktop';
 import type { AppForm, OutgoingMessage } from './driver';
 import { wechatChannel } from './wechat';
+import { withOutbound } from '../tests/channel-env';
 
 /** The WeChat driver on its own: config, rendering, and delivery against the protocol fake. */
 
@@ -102,7 +103,7 @@ describe('wechat delivery (fake Official Account)', () => {
   const recipient = (address: string) => ({ label: address, address });
 
   it('fetches one token for everyone, sends, and gets a fresh token once when WeChat refuses the cached one', async () => {
-    const link = wechatChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+    const link = wechatChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
     const delivery = link.delivery(channel, configOf(), wechatChannel.render(message, custom));
     expect(await delivery.prepare?.(1000)).toBeNull();
     expect(await delivery.send(recipient('openid_a'), 1000)).toMatchObject({ ok: true });
@@ -113,7 +114,7 @@ describe('wechat delivery (fake Official Account)', () => {
   });
 
   it('classifies refusals: a recipient who does not follow, wrong credentials for everyone', async () => {
-    const link = wechatChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+    const link = wechatChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
     wx.setAlways('openid_gone', { errcode: 43004 });
     const delivery = link.delivery(channel, configOf(), wechatChannel.render(message, custom));
     expect(await delivery.send(recipient('openid_gone'), 1000)).toMatchObject({ ok: false, cls: 'recipient', errcode: 43004 });
@@ -122,7 +123,7 @@ describe('wechat delivery (fake Official Account)', () => {
   });
 
   it('tests a channel: a token alone, or a test message to one openid; forget drops the cached token', async () => {
-    const link = wechatChannel.connect({ clock: systemClock, desktop: new DesktopHub() });
+    const link = wechatChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
     expect(await link.test(channel, configOf(), { timeoutMs: 1000, time: message.time })).toEqual({ ok: true, message: expect.stringMatching(/issued an access token/) });
     expect(await link.test(channel, configOf(), { address: 'openid_t', timeoutMs: 1000, time: message.time })).toMatchObject({ ok: true });
     expect(wx.sentTo('openid_t')[0].content).toBe('PennyPost test message\n\nThis is a test of the channel "My OA", sent 2026-01-05 09:30:00.');

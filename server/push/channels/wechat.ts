@@ -3,7 +3,7 @@ import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
 import type { Failure, Outcome } from '../deliver';
 import { configText, formatTime, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
-import { destinationKey, isHttpUrl } from './urls';
+import { checkBaseUrl, destinationKey, urlEndpoints } from './urls';
 import { WECHAT_DEFAULT_API_BASE, WechatFailure, WechatTokens, wechatSend, type WechatConfig, type WechatMessage } from './wechat-api';
 
 /**
@@ -76,18 +76,19 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
   normalize(input) {
     const appId = text(input, 'appId').trim();
     const appSecret = text(input, 'appSecret').trim();
-    const apiBase = configText(input.apiBase || WECHAT_DEFAULT_API_BASE).trim();
+    const apiBase = checkBaseUrl(configText(input.apiBase || WECHAT_DEFAULT_API_BASE), 'apiBase', WECHAT_DEFAULT_API_BASE);
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(appId)) {
       throw commonErrors.invalid('params.config.appId is required: the AppID of the Official Account (e.g. wx0123456789abcdef)').at('config.appId');
     }
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(appSecret)) {
       throw commonErrors.invalid('params.config.appSecret is required: the AppSecret of the Official Account').at('config.appSecret');
     }
-    if (!isHttpUrl(apiBase)) throw commonErrors.invalid('params.config.apiBase must be an http(s) URL').at('config.apiBase');
     return { appId, appSecret, apiBase, tokenMode: input.tokenMode === 'classic' ? 'classic' : 'stable' };
   },
 
   destination: (channel) => destinationKey(channel.apiBase || WECHAT_DEFAULT_API_BASE),
+
+  endpoints: (channel) => urlEndpoints('apiBase', channel.apiBase || WECHAT_DEFAULT_API_BASE),
 
   mask: (channel) => maskSecrets(channel, SECRETS),
 
@@ -117,25 +118,26 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
       delivery: (channel, wechat, message) => ({
         prepare: async (timeoutMs) => {
           try {
-            await tokens.get(channel.id, wechat, timeoutMs);
+            await tokens.get(await env.outbound(channel.userId), channel.id, wechat, timeoutMs);
             return null;
           } catch (error) {
             return failureOf(error);
           }
         },
         send: async (recipient, timeoutMs): Promise<Outcome> => {
+          const scope = await env.outbound(channel.userId);
           let token: string | undefined;
           try {
-            token = await tokens.get(channel.id, wechat, timeoutMs);
-            return { ok: true, msgId: await wechatSend(wechat, token, recipient.address, message, timeoutMs) };
+            token = await tokens.get(scope, channel.id, wechat, timeoutMs);
+            return { ok: true, msgId: await wechatSend(scope, wechat, token, recipient.address, message, timeoutMs) };
           } catch (error) {
             const failure = failureOf(error);
             if (failure.cls !== 'token') return { ok: false, ...failure };
           }
           // Token refused: drop it, get a fresh one (one refresh for everyone), retry once.
           try {
-            const fresh = await tokens.get(channel.id, wechat, timeoutMs, token);
-            return { ok: true, msgId: await wechatSend(wechat, fresh, recipient.address, message, timeoutMs) };
+            const fresh = await tokens.get(scope, channel.id, wechat, timeoutMs, token);
+            return { ok: true, msgId: await wechatSend(scope, wechat, fresh, recipient.address, message, timeoutMs) };
           } catch (error) {
             return { ok: false, ...failureOf(error) };
           }
@@ -144,10 +146,11 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
 
       async test(channel, wechat, { address, timeoutMs, time }) {
         try {
-          const token = await tokens.get(channel.id, wechat, timeoutMs);
+          const scope = await env.outbound(channel.userId);
+          const token = await tokens.get(scope, channel.id, wechat, timeoutMs);
           if (!address) return { ok: true, message: 'WeChat accepted the AppID and AppSecret and issued an access token.' };
           const { title, desp } = testMessage(channel, time);
-          await wechatSend(wechat, token, address, { kind: 'custom', content: `${title}\n\n${desp}` }, timeoutMs);
+          await wechatSend(scope, wechat, token, address, { kind: 'custom', content: `${title}\n\n${desp}` }, timeoutMs);
           return { ok: true, message: 'WeChat accepted the credentials and delivered a test message.' };
         } catch (error) {
           if (error instanceof WechatFailure) return { ok: false, message: error.message, class: error.cls, errcode: error.errcode };

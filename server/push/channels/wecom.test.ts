@@ -5,6 +5,7 @@ import { FakeWecom } from '../../test-support/fakes/fake-wecom';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { wecomChannel, wecomMessage, WECOM_MARKDOWN_MAX_BYTES, WECOM_TEXT_MAX_BYTES } from './wecom';
+import { withOutbound } from '../tests/channel-env';
 
 /** The WeCom group-robot driver on its own: config, masking, rendering, and delivery to the fake WeCom. */
 
@@ -120,7 +121,7 @@ describe('wecom messages', () => {
 
 describe('wecom delivery (fake WeCom)', () => {
   const fake = new FakeWecom();
-  const link = wecomChannel.connect({ clock: new ManualClock(message.time), desktop: new DesktopHub() });
+  const link = wecomChannel.connect(withOutbound({ clock: new ManualClock(message.time), desktop: new DesktopHub() }));
   let config: ReturnType<typeof wecomChannel.normalize>;
   const send = (overrides: Partial<OutgoingMessage> = {}) => link.delivery(channel, config, wecomChannel.render({ ...message, ...overrides }, app)).send(wecomChannel.self!, 1000);
 

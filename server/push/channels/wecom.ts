@@ -1,3 +1,4 @@
+import type { OutboundScope } from '../../http/outbound-policy';
 import { Type } from '@sinclair/typebox';
 import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
@@ -6,7 +7,7 @@ import type { Priority } from '../message-options';
 import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
 import { webhookUrlField } from './fields';
 import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
-import { destinationKey } from './urls';
+import { destinationKey, urlEndpoints } from './urls';
 
 /**
  * WeCom (企业微信) group robots (docs/push.md §3 "WeCom group robot"): the channel holds the robot's
@@ -91,8 +92,8 @@ export function wecomFailure(errcode: number, errmsg: string): Outcome {
   }
 }
 
-export async function wecomSend(channel: WecomConfig, body: WecomMessage, timeoutMs: number): Promise<Outcome> {
-  const answer = await postRobot('WeCom', channel.webhookUrl, body, timeoutMs);
+export async function wecomSend(scope: OutboundScope, channel: WecomConfig, body: WecomMessage, timeoutMs: number): Promise<Outcome> {
+  const answer = await postRobot(scope, 'WeCom', channel.webhookUrl, body, timeoutMs);
   if (answer.kind === 'failed') return answer.outcome;
   const errcode = codeOf(answer.body.errcode);
   if (errcode === 0) return { ok: true };
@@ -120,6 +121,8 @@ export const wecomChannel: ChannelDriver<WecomConfig, RobotPush, 'wecom'> = {
 
   destination: (channel) => destinationKey(channel.webhookUrl),
 
+  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
+
   mask: (channel) => ({ ...maskSecrets(channel, SECRETS), webhookUrl: maskRobotUrl(channel.webhookUrl, keyOf) }),
 
   checkAddress() {
@@ -130,14 +133,14 @@ export const wecomChannel: ChannelDriver<WecomConfig, RobotPush, 'wecom'> = {
 
   render: robotPush,
 
-  connect: () => ({
-    delivery: (_channel, wecom, message) => {
+  connect: (env) => ({
+    delivery: (channel, wecom, message) => {
       const body = wecomMessage(wecom, message);
-      return { send: (_recipient, timeoutMs) => wecomSend(wecom, body, timeoutMs) };
+      return { send: async (_recipient, timeoutMs) => wecomSend(await env.outbound(channel.userId), wecom, body, timeoutMs) };
     },
 
     async test(channel, wecom, { timeoutMs, time }) {
-      const outcome = await wecomSend(wecom, wecomMessage(wecom, { ...testMessage(channel, time), priority: 'normal', group: '' }), timeoutMs);
+      const outcome = await wecomSend(await env.outbound(channel.userId), wecom, wecomMessage(wecom, { ...testMessage(channel, time), priority: 'normal', group: '' }), timeoutMs);
       return testResultOf(outcome, "WeCom accepted the robot's webhook and posted a test message to its group.");
     },
   }),

@@ -237,14 +237,14 @@ describe('secrets stay where they were entered: every channel type with a secret
     expect(sent.body.data.success).toBe(1);
     expect(home.requests.at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`);
 
-    for (const other of [
-      `${home.url}/other`,
-      `${home.url}/hooks?x=1`,
-      `${home.url}/hooks#frag`,
-      `http://localhost:${port}/hooks`,
-      'http://127.0.0.1:9/hooks',
-      `https://127.0.0.1:${port}/hooks`,
-    ]) {
+    // A query or a fragment makes no base URL at all (docs/security.md, "Outbound requests").
+    for (const shape of [`${home.url}/hooks?x=1`, `${home.url}/hooks#frag`]) {
+      const answer = await t.call('push.updateChannel', { id: channelId, config: { url: shape, token: '••••5150' } });
+      expect(answer.code, shape).toBe(400);
+      expect(answer.data, shape).toMatchObject({ field: 'params.config.url' });
+      expect(answer.message).toMatch(/plain base URL/);
+    }
+    for (const other of [`${home.url}/other`, `http://localhost:${port}/hooks`, 'http://127.0.0.1:9/hooks', `https://127.0.0.1:${port}/hooks`]) {
       const answer = await t.call('push.updateChannel', { id: channelId, config: { url: other, token: '••••5150' } });
       expect(answer.code, other).toBe(400);
       expect(answer.message).toMatch(/Enter the token again/);
