@@ -1,6 +1,8 @@
 import Ajv, { type SchemaObject, type ValidateFunction } from 'ajv';
 import type { RxCollection } from 'rxdb';
-import { authHeader } from './couch-client';
+import type { OutboundScope } from '../http/outbound-policy';
+import { OutboundCallError, outboundRequest, type OutboundAnswer } from '../http/outbound-request';
+import { authHeader, tooLargeMessage } from './couch-client';
 import type { AdmitMode, RemoteDoc, SyncGate } from './gate';
 import { LinkStoppedError, type SyncLink } from './link';
 import type { SyncedDoc } from './rules';
@@ -11,7 +13,9 @@ import type { SyncedDoc } from './rules';
  * - adds the Basic credentials and a timeout to every request, and asks the user's link
  *   (server/sync/link.ts) first: after refused credentials nothing is sent any more; while the
  *   server cannot be reached, the request waits and tries again with the others, and goes the
- *   moment any collection of the user reaches the server;
+ *   moment any collection of the user reaches the server; every request goes through the account's
+ *   outbound policy (server/http/outbound-policy.ts), and an answer is read up to
+ *   REPLICATION_ANSWER_BYTES (a refused address or a longer answer stops the user's sync, in words);
  * - answers the push's `_all_docs` pre-check itself for ids CouchDB cannot have (`freshIds`: new
  *   documents, see replication.ts): no request, no rule checks for them;
  * - reads the next page of an initial pull while RxDB stores the current one;
@@ -45,6 +49,8 @@ export interface ReplicationFetchOptions {
   link: SyncLink;
   /** Ids being pushed that CouchDB cannot have (the push pre-check is answered without a request). */
   freshIds?: ReadonlySet<string>;
+  /** The outbound policy of the account, asked for every request. */
+  outbound(): Promise<OutboundScope>;
   /**
    * Revisions this replication wrote (id → rev), filled from `_bulk_docs` answers: their echo in
    * the live feed is left out. The push forgets the ids of a batch that failed (RxDB then stores
@@ -56,6 +62,32 @@ export interface ReplicationFetchOptions {
 /** What every collection shows when CouchDB refuses the stored password. */
 export function refusedPasswordMessage(username: string): string {
   return `CouchDB refused the password for user ${username} — enter the new one in Settings → Sync.`;
+}
+
+/**
+ * The largest CouchDB answer the replication reads (docs/security.md, "Outbound requests"). Its pages are bounded
+ * by sync.batchSize (500 documents by default, 10,000 at most), and PennyPost's documents are a few
+ * hundred bytes to a few KB: 64 MiB leaves room for the largest batch of large documents, while a
+ * server that streams without end costs at most that much memory.
+ */
+export const REPLICATION_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** Request headers as a plain object (what node:http takes). */
+function plainHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => (out[name] = value));
+  return out;
+}
+
+/** A buffered answer as the Response RxDB and the mapping read. */
+function responseOf(answer: OutboundAnswer): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const empty = answer.status === 204 || answer.status === 205 || answer.status === 304;
+  // A Buffer from a socket is a view of an ArrayBuffer (never a SharedArrayBuffer): a body as it is, no copy.
+  return new Response(empty ? null : (answer.body as Uint8Array<ArrayBuffer>), { status: answer.status, headers });
 }
 
 /** Own writes remembered to recognise their echo in the changes feed (per collection). */
@@ -262,13 +294,33 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
         await check.body?.cancel().catch(() => undefined);
       }
       const probe = await options.link.acquire(longpoll);
-      let response: Response;
+      let answer: OutboundAnswer;
       try {
-        response = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
-      } catch {
+        answer = await outboundRequest(await options.outbound(), url, {
+          method: init?.method ?? 'GET',
+          headers: plainHeaders(headers),
+          body: typeof init?.body === 'string' ? init.body : undefined,
+          timeoutMs,
+          maxBytes: REPLICATION_ANSWER_BYTES,
+        });
+      } catch (error) {
+        if (error instanceof OutboundCallError && (error.kind === 'refused' || error.kind === 'too-large')) {
+          // Not a passing outage: trying again would meet the same refusal, or read the same flood.
+          const message =
+            error.kind === 'refused'
+              ? `Sync stopped: ${error.message}`
+              : `Sync stopped: ${tooLargeMessage(REPLICATION_ANSWER_BYTES)} If your documents are large, lower the batch size (setting sync.batchSize).`;
+          options.link.refused(probe, message);
+          throw new LinkStoppedError(message);
+        }
         options.link.unreachableNow(probe);
         continue;
       }
+      if (answer.status < 200 || answer.status > 599) {
+        options.link.unreachableNow(probe);
+        continue;
+      }
+      const response = responseOf(answer);
       if (response.status >= 500) {
         await response.body?.cancel().catch(() => undefined);
         options.link.unreachableNow(probe);
@@ -298,7 +350,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     }
   };
 
-  /** Reads a JSON answer; a connection cut while reading counts as unreachable (the caller retries). */
+  /** Reads a JSON answer (read whole already); one that is not JSON counts as the server being away (the caller retries). */
   const readJson = async (response: Response): Promise<unknown> => {
     try {
       return await response.json();

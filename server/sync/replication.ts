@@ -4,6 +4,7 @@ import type { Subscription } from 'rxjs';
 import type { AppContext, ServiceMap } from '../app-context';
 import type { SyncGate } from './gate';
 import type { SyncLink } from './link';
+import type { OutboundScope } from '../http/outbound-policy';
 import { createReplicationFetch } from './replication-fetch';
 import type { SyncedDoc } from './rules';
 import type { SyncedCollection } from './synced-collections';
@@ -55,6 +56,8 @@ export interface CollectionReplicationOptions {
   /** The CouchDB password, unsealed. */
   password: string;
   settings: { retrySeconds: number; requestTimeoutMs: number; batchSize: number };
+  /** The outbound policy of the account, asked for every request (server/http/outbound-policy.ts). */
+  outbound: () => Promise<OutboundScope>;
 }
 
 /** `_bulk_docs` requests of one collection's push that may be under way together (initial push). */
@@ -91,6 +94,7 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
     link,
     freshIds,
     ownWrites,
+    outbound: options.outbound,
     onAuthFailure: (message) => {
       entry.state = 'error';
       entry.lastError = message;

@@ -1,5 +1,6 @@
 import type { RxCollection } from 'rxdb';
-import type { AppContext } from '../app-context';
+import type { AppContext, ServiceMap } from '../app-context';
+import { endpointOfUrl, OutboundPolicy } from '../http/outbound-policy';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { couchFetch, CouchError, ensureDatabase, toDomainError, type CouchTarget } from './couch-client';
 import { seal, unseal, type SealedSecret } from './credentials';
@@ -77,15 +78,16 @@ function normalizeUrl(url: string): string {
 export class SyncService {
   private readonly users = new Map<string, UserSync>();
   private readonly lock = new KeyedMutex();
+  /** Where each account's CouchDB requests may go (server/http/outbound-policy.ts). */
+  private readonly outbound: OutboundPolicy;
 
-  constructor(private readonly app: AppContext) {}
+  constructor(private readonly app: AppContext) {
+    const services: Partial<ServiceMap> = app.services;
+    this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await services.users?.findById(userId))?.role ?? null });
+  }
 
   private settings() {
     return this.app.settings.get().sync;
-  }
-
-  private target(config: SyncConfig): CouchTarget {
-    return { url: config.url, username: config.username, password: unseal(this.app.secrets, config.password), timeoutMs: this.settings().requestTimeoutMs };
   }
 
   private available(): SyncedCollection[] {
@@ -110,7 +112,18 @@ export class SyncService {
       if (!available.includes(name)) throw syncErrors.notSyncable(name, available).at('collections');
     }
     const prefix = input.prefix ?? defaultPrefix(input.username);
-    const target: CouchTarget = { url, username: input.username, password: input.password, timeoutMs: this.settings().requestTimeoutMs };
+    // The address must be one this account may send to (400 for this server, 403 for the local network).
+    await this.outbound.check(
+      userId,
+      [endpointOfUrl('url', url)].filter((e) => e !== null),
+    );
+    const target: CouchTarget = {
+      url,
+      username: input.username,
+      password: input.password,
+      timeoutMs: this.settings().requestTimeoutMs,
+      scope: await this.outbound.scopeFor(userId),
+    };
     return this.lock.run(userId, async () => {
       let ownerId: string;
       try {
@@ -216,7 +229,18 @@ export class SyncService {
       const collection = this.app.db.rx.collections[name] as RxCollection<SyncedDoc> | undefined;
       const gate = gates.get(name);
       if (!collection || !gate) continue;
-      const entry = replicateCollection({ app: this.app, userId, name, collection, gate, link, config, password, settings: { retrySeconds, requestTimeoutMs, batchSize } });
+      const entry = replicateCollection({
+        app: this.app,
+        userId,
+        name,
+        collection,
+        gate,
+        link,
+        config,
+        password,
+        settings: { retrySeconds, requestTimeoutMs, batchSize },
+        outbound: () => this.outbound.scopeFor(userId),
+      });
       userSync.collections.set(name, entry);
     }
   }
@@ -345,5 +369,6 @@ export class SyncService {
 
   async stopAll(): Promise<void> {
     for (const userId of [...this.users.keys()]) await this.stopUser(userId);
+    this.outbound.close();
   }
 }
