@@ -82,7 +82,8 @@ describe('notify.configure and notify.get', () => {
 
 describe('emit', () => {
   it('sends once through the WeChat app with a history row, then duplicate — also after a restart; an event that is off sends nothing', async () => {
-    const user = await registerUser(h.t);
+    // The fake WeChat listens on 127.0.0.1, where only the owner (alice, the first account) may send (docs/security.md, "Outbound requests").
+    const user = alice;
     const appId = await h.app(user, 'wechat', wechat(), ['openid_r1', 'openid_r2']);
     await h.ok(user, 'notify.configure', { appId, events: { budget80: true } });
     expect(await h.notifier.emit(user.id, 'budget80', 'b1:2026-11:80', msg('Food budget at 80 %'))).toBe('sent');

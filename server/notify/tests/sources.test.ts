@@ -115,6 +115,10 @@ async function closedPort(): Promise<number> {
 
 /** A configured sync of `user` against `url` (sync.configure itself needs a reachable server, so the setting is stored directly). */
 async function storeSyncSetting(user: User, url: string, collections: string[]): Promise<void> {
+  // The CouchDB addresses of these tests are on 127.0.0.1, which only the owner, and admins the owner
+  // allows, may reach (docs/security.md, "Outbound requests").
+  await h.ok(owner, 'settings.update', { network: { localDestinations: 'ownerAndAdmins' } });
+  await h.ok(owner, 'user.setRole', { userId: user.id, role: 'admin' });
   const app = h.t.server.app;
   await app.db.local.put(`sync:${user.id}`, {
     url,
