@@ -20,6 +20,15 @@ const SEND_PATH = /^\/send\/([^/]*?)(?:\.send)?\/?$/;
 /** `/{appKey}.send`: only the app key shape, so nothing else is shadowed (the bare `/{appKey}` is in ./dropin). */
 const KEY_SEND_PATH = new RegExp(`^/(${APP_KEY_BODY})\\.send/?$`);
 
+/**
+ * `/send` alone: ServerChan's SDK (serverchan-sdk on npm) posts ServerChan³ keys to
+ * `https://sctp{uid}t{key}.push.ft07.com/send`, the key in the host name only. Behind a TLS proxy
+ * that answers for that name (docs/push.md), the key is taken from the Host header.
+ */
+const HOST_SEND_PATH = /^\/send\/?$/;
+/** A ServerChan³ host: `sctp{uid}t{key}.…` (host names arrive in lower case). */
+const SCTP_HOST = /^sctp\d+t([0-9a-z]+)\./i;
+
 const SEND_METHODS = ['GET', 'POST', 'OPTIONS'];
 const CORS_HEADERS = webhookCors(SEND_METHODS);
 
@@ -32,6 +41,21 @@ function sendRoute(app: AppContext, push: PushService) {
     body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
       const appKey = appKeyOf((req.params as Record<string, string | undefined>)[0] ?? '');
+      sendShaped(res, sendAnswer(push, await push.send(appKey, sendInput(req), clientAddress)));
+    },
+  });
+}
+
+/** `/send` with the key in the host name (ServerChan³'s SDK); any other host gets /send's JSON 404 for a missing key. */
+function hostSendRoute(app: AppContext, push: PushService) {
+  return route(app, {
+    name: 'push send',
+    methods: { allow: SEND_METHODS, message: 'Use GET (query string) or POST (JSON, form or multipart) to push.' },
+    headers: CORS_HEADERS,
+    body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
+    async handler({ req, res, clientAddress }) {
+      const inHost = SCTP_HOST.exec(req.hostname)?.[1] ?? '';
+      const appKey = inHost ? (push.targets.appKeyIgnoringCase(inHost) ?? inHost) : '';
       sendShaped(res, sendAnswer(push, await push.send(appKey, sendInput(req), clientAddress)));
     },
   });
@@ -116,6 +140,7 @@ export function mountPushRoutes(router: Router, app: AppContext, push: PushServi
   const send = sendRoute(app, push);
   const probe = answerProbe(CORS_HEADERS);
   router.all(SEND_PATH, probe, send);
+  router.all(HOST_SEND_PATH, probe, hostSendRoute(app, push));
   router.all(KEY_SEND_PATH, probe, send);
   mountDropinRoutes(router, app, push);
 

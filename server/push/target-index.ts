@@ -49,6 +49,21 @@ export class TargetIndex {
     return this.byKey.get(appKey);
   }
 
+  /**
+   * The app key that is `key` but for letter case, when exactly one is (a key carried in a host
+   * name arrives in lower case: ServerChan's SDK puts `sctp{uid}t{key}` in the host).
+   */
+  appKeyIgnoringCase(key: string): string | undefined {
+    const wanted = key.toLowerCase();
+    let found: string | undefined;
+    for (const appKey of this.byKey.keys()) {
+      if (appKey.toLowerCase() !== wanted) continue;
+      if (found !== undefined) return undefined; // two keys that differ only in case: neither is meant
+      found = appKey;
+    }
+    return found;
+  }
+
   hasKey(appKey: string): boolean {
     return this.byKey.has(appKey);
   }

@@ -91,6 +91,14 @@ describe('Bark POST /push', () => {
     expect(s.arrived.length).toBe(count + 2);
   });
 
+  it('a title over 256 characters (Bark takes any length) is cut for display, the whole title kept in the text, on every Bark form', async () => {
+    const long = 'Home Assistant: front door opened while nobody is home; '.repeat(6);
+    expectBarkSuccess(await s.t.push('/push', { json: { device_key: s.appKey, title: long, body: 'Check the camera.' } }));
+    expect(s.lastArrived()).toMatchObject({ title: long.slice(0, 255) + '…', desp: `${long}\n\nCheck the camera.` });
+    expectBarkSuccess(await s.t.push(`/${s.appKey}/${encodeURIComponent(long)}/${encodeURIComponent('Path body')}`, {}));
+    expect(s.lastArrived()).toMatchObject({ title: long.slice(0, 255) + '…', desp: `${long}\n\nPath body` });
+  });
+
   it("answers failures with PennyPost's status and code in Bark's shape, and pushes nothing on bad input", async () => {
     const before = s.sent.length;
     const missing = await s.t.push('/push', { json: { title: 'no key', body: 'b' } });

@@ -123,6 +123,18 @@ export function titleAndDesp(title: string, message: string): { title: string; d
 }
 
 /**
+ * Gotify, Bark and ntfy take a title of any length, PennyPost's /send at most `max` characters (it
+ * refuses longer ones). For those forms a longer title is cut for display with "…", and the whole
+ * title starts the text, so nothing the sender wrote is lost.
+ */
+export function foldLongTitle(input: Record<string, unknown>, max: number): Record<string, unknown> {
+  const title = input.title;
+  if (typeof title !== 'string' || title.length <= max) return input;
+  const desp = typeof input.desp === 'string' ? input.desp : '';
+  return { ...input, title: title.slice(0, Math.max(1, max - 1)) + '…', desp: desp.trim() === '' ? title : `${title}\n\n${desp}` };
+}
+
+/**
  * A click URL from another client (Bark `url`, ntfy `Click`, Gotify's `client::notification.click.url`):
  * PennyPost's channels link to the message page, so the caller's link goes into the text, as a
  * Markdown autolink on its own line. Only http(s) URLs; anything else is left out.

@@ -26,6 +26,13 @@ describe('Gotify (the gotify npm client)', () => {
     expect(s.lastArrived()).toMatchObject({ title: 'Backup', desp: 'All **3** jobs OK\n\n<https://example.org/backups>' });
   });
 
+  it('a title over 256 characters (Gotify takes any length) is cut for display, the whole title kept in the text', async () => {
+    const long = 'Watchtower updated 12 containers on nas: '.repeat(8);
+    await new Gotify({ server: s.t.url }).send({ app: s.appKey, title: long, message: 'Details follow.' });
+    expect(s.lastArrived().title).toBe(long.slice(0, 255) + '…');
+    expect(s.lastArrived().desp).toBe(`${long}\n\nDetails follow.`);
+  });
+
   it('rejects an unknown token like Gotify (401)', async () => {
     await expect(new Gotify({ server: s.t.url }).send({ app: 'PP' + 'x'.repeat(24), message: 'x' })).rejects.toThrow(/401/);
   });

@@ -6,9 +6,9 @@ import { APP_KEY_BODY } from '../keys';
 import type { SendAnswer } from '../send-answer';
 import type { PushService } from '../service';
 import { barkAnswer, barkFields, barkInput, barkKeys } from './bark';
-import { answerProbe, DROPIN_BODY_LIMIT, formFields, queryInput, refusalOf, sendShaped, webhookCors, type Shaped } from './common';
+import { answerProbe, DROPIN_BODY_LIMIT, foldLongTitle, formFields, queryInput, refusalOf, sendShaped, webhookCors, type Shaped } from './common';
 import { gotifyAnswer, gotifyError, gotifyRequest } from './gotify';
-import { hasNtfyHeaders, ntfyAnswer, ntfyError, ntfyJsonPublish, ntfyPublish, type NtfyRequest } from './ntfy';
+import { hasNtfyHeaders, hasNtfyMessageQuery, ntfyAnswer, ntfyError, ntfyJsonPublish, ntfyPublish, type NtfyRequest } from './ntfy';
 import { sendInput, withServerChanFields } from './serverchan';
 
 /**
@@ -35,8 +35,13 @@ export function sendAnswer(push: PushService, result: SendAnswer): Shaped {
   return { status: decorated.status, headers: decorated.headers, body: decorated.body };
 }
 
-/** Sends one translated push and answers in the ecosystem's shape; a translation refusal is answered in the same shape. */
+/**
+ * Sends one translated push and answers in the ecosystem's shape; a translation refusal is answered
+ * in the same shape. Gotify, Bark and ntfy take a title of any length: one longer than PennyPost's
+ * limit is cut for display and the whole title kept at the top of the text (foldLongTitle).
+ */
 async function pushAndAnswer<T extends { appKey: string; input: Record<string, unknown> }>(
+  app: AppContext,
   res: Response,
   push: PushService,
   caller: string,
@@ -50,26 +55,48 @@ async function pushAndAnswer<T extends { appKey: string; input: Record<string, u
     sendShaped(res, shape(refusalOf(error), null));
     return;
   }
-  sendShaped(res, shape(await push.send(request.appKey, request.input, caller), request));
+  const input = foldLongTitle(request.input, app.settings.get().push.titleMaxLength);
+  sendShaped(res, shape(await push.send(request.appKey, input, caller), request));
 }
 
 function paramsOf(req: Request): string[] {
   return Object.values(req.params as Record<string, string | undefined>).filter((value): value is string => value !== undefined);
 }
 
-/** The bare /{appKey}: ntfy when the request looks like ntfy's, Bark when it has a `body` field, else PennyPost's /send. */
+/** Field names that make a form or JSON body PennyPost's /send (or Bark's), not an ntfy message. */
+const SEND_FIELDS = ['title', 'text', 'desp', 'body'];
+
+/** A JSON body as an object, when it is one (else null: ntfy's message text). */
+function jsonObject(raw: string): Record<string, unknown> | null {
+  const trimmed = raw.trim();
+  if (!trimmed.startsWith('{')) return null;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bare /{appKey}: ntfy when the request looks like ntfy's, Bark when it has a `body` field, else
+ * PennyPost's /send. ntfy's: PUT; an ntfy header; `?message=`/`?m=`; a body that is not a form or a
+ * JSON object with /send's or Bark's fields (a text, or JSON such as an alert piped into the topic:
+ * its text is the message, exactly as sent); and a POST with nothing at all ("triggered").
+ */
 function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
   return route(app, {
     name: 'push send',
     methods: { allow: BARE_METHODS, message: 'Use GET (query string), POST (JSON, form or multipart; or a text body as ntfy) or PUT (ntfy) to push.' },
     headers: webhookCors(BARE_METHODS),
-    // JSON and multipart as fields; anything else (forms too) as text, so that ntfy's text bodies stay whole.
-    body: { kinds: ['json', 'multipart', 'text'], limit: DROPIN_BODY_LIMIT },
+    // Multipart as fields; anything else (JSON and forms too) as text, so that ntfy's messages stay as sent.
+    body: { kinds: ['multipart', 'text'], limit: DROPIN_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
       const appKey = paramsOf(req)[0] ?? '';
       const now = () => app.clock.now();
       const ntfy = (body: string) =>
         pushAndAnswer(
+          app,
           res,
           push,
           clientAddress,
@@ -77,17 +104,22 @@ function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
           (result, request) => (request ? ntfyAnswer(result, request, now(), app.settings.get().push.retentionDays) : ntfyError(result)),
         );
       const raw = req.body as unknown;
-      if (req.method === 'PUT' || hasNtfyHeaders(req)) {
-        await ntfy(typeof raw === 'string' ? raw : raw && typeof raw === 'object' && Object.keys(raw).length > 0 ? JSON.stringify(raw) : '');
+      if (req.method === 'PUT' || hasNtfyHeaders(req) || hasNtfyMessageQuery(req)) {
+        await ntfy(typeof raw === 'string' ? raw : '');
         return;
       }
       let fields: Record<string, unknown> = {};
       if (typeof raw === 'string') {
-        // A form with PennyPost's or Bark's fields is theirs; any other text body (`curl -d "Backup done"`, axios' text) is an ntfy message.
-        const form = req.is('application/x-www-form-urlencoded') ? formFields(raw) : null;
-        if (form && ['title', 'text', 'desp', 'body'].some((name) => name in form)) fields = form;
+        // A form or a JSON object with PennyPost's or Bark's fields is theirs; any other body
+        // (`curl -d "Backup done"`, axios' text, an alert's JSON) is an ntfy message.
+        const parsed = req.is('application/x-www-form-urlencoded') ? formFields(raw) : jsonObject(raw);
+        if (parsed && SEND_FIELDS.some((name) => name in parsed)) fields = parsed;
         else if (raw.trim() !== '') {
           await ntfy(raw);
+          return;
+        } else if (req.method === 'POST' && Object.keys(req.query).length === 0) {
+          // `curl -X POST host/{appKey}`: nothing at all, as ntfy publishes it.
+          await ntfy('');
           return;
         }
       }
@@ -95,6 +127,7 @@ function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
       const input = req.method === 'POST' ? sendInput(req) : queryInput(req);
       if (input.body !== undefined && input.desp === undefined) {
         await pushAndAnswer(
+          app,
           res,
           push,
           clientAddress,
@@ -136,15 +169,17 @@ function barkPathRoute(app: AppContext, push: PushService): RequestHandler {
       if (path.length === 1 && NTFY_VERBS.has(path[0])) {
         // ntfy's GET publishing (`/{topic}/publish?message=…`, `/send`, `/trigger`); without a message ntfy sends "triggered".
         await pushAndAnswer(
+          app,
           res,
           push,
           clientAddress,
-          () => ntfyPublish(req, appKey, '', 'triggered'),
+          () => ntfyPublish(req, appKey, ''),
           (result, request) => (request ? ntfyAnswer(result, request, app.clock.now(), app.settings.get().push.retentionDays) : ntfyError(result)),
         );
         return;
       }
       await pushAndAnswer(
+        app,
         res,
         push,
         clientAddress,
@@ -168,7 +203,7 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
       try {
         const fields = barkFields(req);
         keys = barkKeys(fields);
-        input = barkInput(fields);
+        input = foldLongTitle(barkInput(fields), app.settings.get().push.titleMaxLength);
       } catch (error) {
         sendShaped(res, barkAnswer(refusalOf(error), app.clock.now()));
         return;
@@ -204,6 +239,7 @@ function gotifyRoute(app: AppContext, push: PushService): RequestHandler {
     refusals: (res, error) => sendShaped(res, gotifyError(refusalOf(error))),
     async handler({ req, res, clientAddress }) {
       await pushAndAnswer(
+        app,
         res,
         push,
         clientAddress,
@@ -224,10 +260,11 @@ function ntfyJsonRoute(app: AppContext, push: PushService): RequestHandler {
     async handler({ req, res, clientAddress }) {
       const body = typeof req.body === 'string' ? req.body : '';
       await pushAndAnswer<NtfyRequest>(
+        app,
         res,
         push,
         clientAddress,
-        () => ntfyJsonPublish(body),
+        () => ntfyJsonPublish(body, req),
         (result, request) => (request ? ntfyAnswer(result, request, app.clock.now(), app.settings.get().push.retentionDays) : ntfyError(result)),
       );
     },

@@ -44,10 +44,11 @@ describe('ntfy clients', () => {
 
 describe('ntfy request shapes (its documentation)', () => {
   it('curl -d "…" (no title), -H Title/Priority/Tags, PUT with text/plain, and the query forms', async () => {
-    // An empty body and no title: nothing to push (PennyPost's /send answer).
+    // `curl -X POST host/topic`: nothing at all is ntfy's "triggered".
     let res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 400, data: { field: 'title' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ event: 'message', message: 'triggered' });
+    expect(s.lastArrived()).toMatchObject({ title: 'triggered', desp: '' });
 
     res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', body: 'Backup successful 😀', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(res.status).toBe(200);
@@ -133,6 +134,84 @@ describe('ntfy request shapes (its documentation)', () => {
     expect(decodeHeader('=?iso-8859-1?Q?=E9t=E9?=')).toBe('été');
     expect(decodeHeader('plain =? text')).toBe('plain =? text');
     expect(decodeHeader('=?nope?B?!!!?=')).toBe('=?nope?B?!!!?=');
+  });
+});
+
+describe('what real ntfy clients send (issue: 16 of 127 client cases failed)', () => {
+  it("Apprise's ntfy://: JSON to / with X-Priority, X-Click, X-Delay, X-Tags, X-Markdown beside it — each applied, a delayed message scheduled", async () => {
+    const res = await s.t.fetch('/', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'X-Priority': 'high',
+        'X-Click': 'https://example.org/job/42',
+        'X-Delay': '30m',
+        'X-Tags': 'warning,skull',
+        'X-Markdown': 'yes',
+      },
+      body: JSON.stringify({ topic: s.appKey, title: 'Job failed', message: 'Step **3** failed' }),
+    });
+    expect(res.status).toBe(200);
+    const answer = await res.json();
+    expect(answer).toMatchObject({ event: 'message', title: 'Job failed', message: 'Step **3** failed', tags: ['warning', 'skull'], click: 'https://example.org/job/42' });
+    expect(s.lastSent().input).toEqual({ title: 'Job failed', desp: 'Step **3** failed\n\n<https://example.org/job/42>', priority: 'high', delay: '30m' });
+    // Not delivered now: scheduled, and the answer's time is when it goes out.
+    expect(answer.time).toBeGreaterThan(Math.floor(Date.now() / 1000) + 29 * 60);
+    const waiting = (await s.t.call('push.queryScheduled', {})).data.list as Array<{ title: string }>;
+    expect(waiting.map((p) => p.title)).toContain('Job failed');
+    // A field in the JSON wins over its header, as in ntfy.
+    await s.t.fetch('/', { method: 'POST', headers: { 'X-Priority': 'low' }, body: JSON.stringify({ topic: s.appKey, message: 'json wins', priority: 5 }) });
+    expect(s.lastSent().input).toMatchObject({ priority: '5' });
+  });
+
+  it('POST /{appKey}?message=…&title=… with no body, and a lone Message header, push the message', async () => {
+    let res = await s.t.fetch(`/${s.appKey}?message=Disk+full&title=Alert`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ event: 'message', title: 'Alert', message: 'Disk full' });
+    expect(s.lastArrived()).toMatchObject({ title: 'Alert', desp: 'Disk full' });
+    res = await s.t.fetch(`/${s.appKey}?m=short+form`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(s.lastArrived()).toMatchObject({ title: 'short form' });
+    res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { Message: 'From a header' } });
+    expect(res.status).toBe(200);
+    expect(s.lastArrived()).toMatchObject({ title: 'From a header' });
+    // ntfy: the message option wins over the body, and `\n` in it is a line break.
+    res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { 'X-Message': 'line one\\nline two', Title: 'T' }, body: 'the body' });
+    expect(res.status).toBe(200);
+    expect(s.lastArrived()).toMatchObject({ title: 'T', desp: 'line one\nline two' });
+  });
+
+  it('JSON text posted to /{appKey} is the message exactly as sent, with or without a Title header', async () => {
+    const alert = '{"alert":"cpu high","value":93,  "host":"nas"}';
+    let res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: alert });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ event: 'message', message: alert });
+    expect(s.lastArrived()).toMatchObject({ title: alert });
+    res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { 'content-type': 'application/json', Title: 'Alertmanager' }, body: alert });
+    expect(await res.json()).toMatchObject({ title: 'Alertmanager', message: alert });
+    expect(s.lastArrived()).toMatchObject({ title: 'Alertmanager', desp: alert });
+    // JSON with PennyPost's own fields stays PennyPost's /send.
+    res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'native', desp: 'd' }) });
+    expect(await res.json()).toMatchObject({ code: 0, message: 'Delivered.' });
+  });
+
+  it('an empty publish is "triggered": curl -X POST, and JSON without a message', async () => {
+    let res = await s.t.fetch(`/${s.appKey}`, { method: 'POST' });
+    expect(await res.json()).toMatchObject({ message: 'triggered' });
+    res = await s.t.fetch('/', { method: 'POST', body: JSON.stringify({ topic: s.appKey, title: 'Only a title' }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ title: 'Only a title', message: 'triggered' });
+    expect(s.lastArrived()).toMatchObject({ title: 'Only a title', desp: 'triggered' });
+  });
+
+  it('a title over 256 characters is cut for display, the whole title kept in the text (ntfy takes any length)', async () => {
+    const long = 'Build #1234 of repository example/very-long-name failed on runner linux-arm64-large;'.repeat(4);
+    const res = await s.t.fetch(`/${s.appKey}`, { method: 'POST', headers: { Title: long }, body: 'See the log.' });
+    expect(res.status).toBe(200);
+    const arrived = s.lastArrived();
+    expect(arrived.title).toHaveLength(256);
+    expect(arrived.title.endsWith('…')).toBe(true);
+    expect(arrived.desp).toBe(`${long}\n\nSee the log.`);
   });
 });
 

@@ -34,6 +34,7 @@ const SIGNAL_HEADERS = [
   'x-title',
   'title',
   'x-message',
+  'message',
   'x-priority',
   'x-tags',
   'tags',
@@ -52,6 +53,14 @@ const SIGNAL_HEADERS = [
 export function hasNtfyHeaders(req: Request): boolean {
   return SIGNAL_HEADERS.some((name) => req.headers[name] !== undefined);
 }
+
+/** ntfy's message in the query (`?message=…`, `?m=…`): PennyPost's /send has no such field, so it marks an ntfy publish. */
+export function hasNtfyMessageQuery(req: Request): boolean {
+  return ['message', 'm'].some((name) => req.query[name] !== undefined);
+}
+
+/** What ntfy publishes when there is no message at all (`curl -X POST ntfy.sh/topic`). */
+export const EMPTY_MESSAGE = 'triggered';
 
 /**
  * Header values as sent: RFC 2047 encoded words (`=?UTF-8?B?…?=`, `=?UTF-8?Q?…?=`) decoded, and raw
@@ -138,11 +147,16 @@ const tagList = (value: string): string[] =>
     .map((tag) => tag.trim())
     .filter(Boolean);
 
-/** `PUT/POST /{appKey}`: the body is the message (else `X-Message`/`?message=`, else `fallback`), the options from headers or the query. */
-export function ntfyPublish(req: Request, appKey: string, body: string, fallback = ''): NtfyRequest {
+/**
+ * `PUT/POST /{appKey}`: the message is `X-Message`/`Message`/`?message=`/`?m=` when given (ntfy lets
+ * it win over the body, with `\n` as a line break), else the body as sent (JSON text included),
+ * else "triggered"; the options come from headers or the query.
+ */
+export function ntfyPublish(req: Request, appKey: string, body: string): NtfyRequest {
+  const given = param(req, 'message').replace(/\\n/g, '\n');
   return ntfyRequest(appKey, {
     title: param(req, 'title'),
-    message: body.trim() !== '' ? body : param(req, 'message') || fallback,
+    message: given !== '' ? given : body.trim() !== '' ? body : EMPTY_MESSAGE,
     priority: param(req, 'priority'),
     tags: tagList(param(req, 'tags')),
     click: param(req, 'click'),
@@ -151,8 +165,13 @@ export function ntfyPublish(req: Request, appKey: string, body: string, fallback
   });
 }
 
-/** `POST /` (ntfy's JSON publishing): `{topic, message, title, priority, tags, click, delay, …}`, whatever the content type says. */
-export function ntfyJsonPublish(body: string): NtfyRequest {
+/**
+ * `POST /` (ntfy's JSON publishing): `{topic, message, title, priority, tags, click, delay, …}`,
+ * whatever the content type says. As in ntfy, each JSON field that is set wins over the same
+ * option sent as a header beside it (Apprise sends `X-Priority`, `X-Click`, `X-Delay`, `X-Tags`
+ * headers with its JSON), and a missing message is "triggered".
+ */
+export function ntfyJsonPublish(body: string, req?: Request): NtfyRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -165,14 +184,17 @@ export function ntfyJsonPublish(body: string): NtfyRequest {
   if (!topic) throw commonErrors.invalid('topic is required: the app key to push to.').at('topic');
   const tags: unknown = fields.tags;
   if (tags !== undefined && !(Array.isArray(tags) && tags.every((tag) => typeof tag === 'string'))) throw commonErrors.invalid('tags must be a list of words.').at('tags');
+  const beside = (name: Param) => (req ? param(req, name) : '');
+  const priority = text(fields, 'priority');
   return ntfyRequest(topic, {
-    title: text(fields, 'title'),
-    message: text(fields, 'message'),
-    priority: text(fields, 'priority'),
-    tags: tags ?? [],
-    click: text(fields, 'click'),
-    delay: text(fields, 'delay') || text(fields, 'in'),
-    at: text(fields, 'at'),
+    title: text(fields, 'title') || beside('title'),
+    message: text(fields, 'message') || EMPTY_MESSAGE,
+    // ntfy's JSON has no priority 0: 0 is "not set", as in its own server.
+    priority: priority !== '' && priority !== '0' ? priority : beside('priority'),
+    tags: tags && tags.length > 0 ? tags : tagList(beside('tags')),
+    click: text(fields, 'click') || beside('click'),
+    delay: text(fields, 'delay') || text(fields, 'in') || beside('delay'),
+    at: text(fields, 'at') || beside('at'),
   });
 }
 
