@@ -16,7 +16,13 @@ export const UNIONPAY_MARK = /云闪付|支付助手|[【[](?:中国)?银联[】
 export const ALIPAY: ZhProfile = {
   fallbackDirection: 'expense',
   genericMerchant: false,
-  merchant: [/(?:付款|支付)\s*[¥$]?\s*[\d,.]+\s*元?\s*给\s*([^\n,;。]+)/, /给\s*([^\n,;。]+?)\s*(?:付款|转账)/, /交易对象\s*:?\s*([^\n]+)/, /退款说明\s*:?\s*(?:退款-)?([^\n]+)/],
+  merchant: [
+    /(?:你|您)?在\s*([^\n,;。，：:]+?)\s*(?:成功)?(?:付款|支付|消费)/,
+    /(?:付款|支付)\s*[¥$]?\s*[\d,.]+\s*元?\s*给\s*([^\n,;。]+)/,
+    /给\s*([^\n,;。]+?)\s*(?:付款|转账)/,
+    /交易对象\s*:?\s*([^\n]+)/,
+    /退款说明\s*:?\s*(?:退款-)?([^\n]+)/,
+  ],
 };
 
 export const WECHAT: ZhProfile = {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { localTimeZone } from '../../lib/calendar';
 import { DomainError } from '../../lib/errors';
@@ -11,6 +11,7 @@ import { importErrors } from '../errors';
 import { categoryNames, ruledCategory } from '../category-names';
 import type { RuleService } from '../rules/rule-service';
 import type { RuleBook } from '../rules/rule-matcher';
+import { noticeLabel } from './notice-label';
 import { parseNoticeFields, parseNoticeText, type NoticeDraft } from './notice-parsers';
 
 /** Drafts one account's inbox holds; more are refused (409) until some are confirmed or dismissed. */
@@ -19,6 +20,35 @@ export const MAX_DRAFTS = 500;
 const KEY_OF_USER = (userId: string) => `imports:inboxKey:${userId}`;
 const OWNER_OF_KEY = (key: string) => `imports:inboxOwner:${key}`;
 const DRAFT_PREFIX = (userId: string) => `imports:draft:${userId}:`;
+/** Notices already received (by digest): the same SMS forwarded twice makes one draft. */
+const SEEN_PREFIX = (userId: string) => `imports:noticeSeen:${userId}:`;
+
+/**
+ * How long a notice counts as "the same" when it comes again: one that says when the payment
+ * happened is that payment for a week; one that does not (a bare "消费25.00元") only for 10 minutes
+ * — a forwarder's retry — since the same purchase may well happen twice.
+ */
+const SAME_WITH_TIME_MS = 7 * 86_400_000;
+const SAME_WITHOUT_TIME_MS = 10 * 60_000;
+
+interface SeenNotice {
+  draftId: string;
+  at: number;
+  timeFromText: boolean;
+}
+
+/** A notice's identity: its text with runs of white space as one, or its fields in key order. */
+function noticeDigest(payload: string | Record<string, unknown>): string {
+  const canonical =
+    typeof payload === 'string'
+      ? payload.replace(/\s+/g, ' ').trim()
+      : JSON.stringify(
+          Object.keys(payload)
+            .sort()
+            .map((key) => [key, payload[key]]),
+        );
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 32);
+}
 
 export interface DraftDoc {
   id: string;
@@ -88,18 +118,32 @@ export class InboxService {
     // typo, seconds taken for milliseconds) is not believed; the notice's arrival stands instead.
     const believable = Number.isSafeInteger(parsed.time) && parsed.time >= 0 && parsed.time <= options.now + 86_400_000;
     const notice = believable ? parsed : { ...parsed, time: options.now, timeFromText: false };
-    // Counted and stored under one lock per account: notices arriving together cannot all see room for one more.
-    const draft = await this.drafting.run(userId, async () => {
-      const drafts = await this.app.db.local.entries<DraftDoc>(DRAFT_PREFIX(userId));
-      if (drafts.length >= MAX_DRAFTS) throw importErrors.inboxFull(MAX_DRAFTS);
+    const local = this.app.db.local;
+    const digest = noticeDigest(payload);
+    // Counted and stored under one lock per account: notices arriving together cannot all see room
+    // for one more, nor both miss that the other is the same notice.
+    const received = await this.drafting.run(userId, async () => {
       const now = this.app.clock.now();
+      const seenKey = `${SEEN_PREFIX(userId)}${digest}`;
+      const seen = await local.get<SeenNotice>(seenKey);
+      if (seen && now - seen.at <= (seen.timeFromText ? SAME_WITH_TIME_MS : SAME_WITHOUT_TIME_MS)) return { id: seen.draftId, again: true };
+      const drafts = await local.entries<DraftDoc>(DRAFT_PREFIX(userId));
+      if (drafts.length >= MAX_DRAFTS) throw importErrors.inboxFull(MAX_DRAFTS);
       const made: DraftDoc = { id: newId(now), userId, receivedAt: now, notice };
-      await this.app.db.local.put(`${DRAFT_PREFIX(userId)}${made.id}`, made);
-      return made;
+      const stale = (await local.entries<SeenNotice>(SEEN_PREFIX(userId))).filter(([, s]) => now - s.at > SAME_WITH_TIME_MS).map(([k]) => ({ type: 'del' as const, key: k }));
+      await local.batch([
+        ...stale,
+        { type: 'put', key: `${DRAFT_PREFIX(userId)}${made.id}`, value: made },
+        { type: 'put', key: seenKey, value: { draftId: made.id, at: now, timeFromText: notice.timeFromText } satisfies SeenNotice },
+      ]);
+      return { id: made.id, again: false, draft: made };
     });
-    const view = this.show(draft, await this.context(userId));
     // What the sender learns: what was understood, never the person's assets or categories.
-    const understood = { id: draft.id, type: notice.direction, amount: Number(notice.amount), currency: notice.currency, merchant: notice.merchant, date: notice.time };
+    const understood = { id: received.id, type: notice.direction, amount: Number(notice.amount), currency: notice.currency, merchant: notice.merchant, date: notice.time };
+    // The same notice again: nothing new; the answer says which draft (or record) it already is.
+    if (!received.draft) return { ...understood, autoConfirmed: false, duplicate: true };
+    const draft = received.draft;
+    const view = this.show(draft, await this.context(userId));
     if (view.autoConfirm && !view.problem) {
       try {
         const record = await this.confirm(userId, draft.id, {});
@@ -160,8 +204,10 @@ export class InboxService {
     const local = this.app.db.local;
     const key = await local.get<string>(KEY_OF_USER(userId));
     const drafts = await local.entries<DraftDoc>(DRAFT_PREFIX(userId));
+    const seen = await local.entries<SeenNotice>(SEEN_PREFIX(userId));
     await local.batch([
       ...drafts.map(([k]) => ({ type: 'del' as const, key: k })),
+      ...seen.map(([k]) => ({ type: 'del' as const, key: k })),
       ...(key
         ? [
             { type: 'del' as const, key: OWNER_OF_KEY(key) },
@@ -222,7 +268,7 @@ export class InboxService {
       assetName: asset?.name ?? '',
       category,
       tags: outcome.set.tags ?? [],
-      description: outcome.set.description ?? notice.merchant,
+      description: outcome.set.description ?? noticeLabel(notice),
       rules: applied,
       autoConfirm: outcome.autoConfirm,
       ...(problem ? { problem } : {}),
@@ -230,13 +276,33 @@ export class InboxService {
   }
 }
 
-/** The asset a notice names: the one live asset whose name or description has the card's last four digits, else the default asset. */
+/** Assets a payment app's notice belongs to, by what their names say (Alipay's 花呗 before Alipay itself). */
+const APP_ASSETS: Array<{ when: (notice: NoticeDraft) => boolean; name: RegExp }> = [
+  { when: (notice) => notice.source === 'alipay' && /花呗/.test(notice.note), name: /花呗|huabei/i },
+  { when: (notice) => notice.source === 'alipay', name: /支付宝|alipay/i },
+  { when: (notice) => notice.source === 'wechat', name: /微信|wechat/i },
+];
+
+/**
+ * The asset a notice names: the one live asset whose name or description has the card's last four
+ * digits; else, for a payment app's notice, the one asset named after that app (支付宝 / Alipay,
+ * 花呗 when it paid, 微信 / WeChat); else the default asset.
+ */
 function assetOfNotice(view: UserLedgerView, notice: NoticeDraft): AssetDoc | undefined {
   const live = [...view.assets.values()].filter((a) => !a.delFlag);
+  const only = (test: (text: string) => boolean) => {
+    const found = live.filter((a) => test(`${a.name} ${a.description}`));
+    return found.length === 1 ? found[0] : undefined;
+  };
   if (/^\d{3,6}$/.test(notice.cardTail)) {
     const tail = new RegExp(`(?<!\\d)${notice.cardTail}(?!\\d)`);
-    const found = live.filter((a) => tail.test(`${a.name} ${a.description}`));
-    if (found.length === 1) return found[0];
+    const byTail = only((text) => tail.test(text));
+    if (byTail) return byTail;
+  }
+  for (const app of APP_ASSETS) {
+    if (!app.when(notice)) continue;
+    const byApp = only((text) => app.name.test(text));
+    if (byApp) return byApp;
   }
   return live.find((a) => a.isDefault);
 }

@@ -17,6 +17,29 @@ export const FIELD_KEYS = {
   text: ['text', 'message', 'body', 'content'],
 } as const;
 
+const KNOWN_KEYS = new Set(Object.values(FIELD_KEYS).flatMap((keys) => keys.map((key) => key.toLowerCase())));
+
+/**
+ * A form body (`application/x-www-form-urlencoded`): its fields when one of them is a notice field
+ * (`text=…`, `amount=…&merchant=…`); otherwise the body is the notice text itself — `curl -d '…'`
+ * sends a bare text with the form type, unencoded (kept exactly as sent), and a percent-encoded
+ * text without a field name (`--data-urlencode`) is decoded.
+ */
+export function formNotice(body: string): string | Record<string, unknown> {
+  const params = new URLSearchParams(body);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of params) if (!(key in fields) && key !== '__proto__') fields[key] = value;
+  if (Object.keys(fields).some((key) => KNOWN_KEYS.has(key.trim().toLowerCase()))) return fields;
+  if (!body.includes('=') && /%[0-9A-Fa-f]{2}/.test(body)) {
+    try {
+      return decodeURIComponent(body.replace(/\+/g, ' '));
+    } catch {
+      return body;
+    }
+  }
+  return body;
+}
+
 /** The first usable value among `keys`: a non-empty trimmed string or a finite number (an array gives its first element). */
 export function pickField(fields: Record<string, unknown>, keys: readonly string[]): string | number | undefined {
   const wanted = new Set(keys.map((k) => k.toLowerCase()));

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
@@ -10,6 +12,8 @@ import { registerUser, startTestServer, type TestServer } from '../../test-suppo
  */
 
 type User = Awaited<ReturnType<typeof registerUser>>;
+
+const ROOT = path.resolve(__dirname, '../../..');
 
 let t: TestServer;
 beforeAll(async () => {
@@ -152,4 +156,71 @@ describe('the inbox under many notices at once', () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(80);
     expect((await t.api('inbox.query', {}, u.token)).data.list).toHaveLength(500);
   }, 60_000);
+});
+
+/** A `curl` command line as curl sends it: `-H 'name: value'`, `-d '<data>'` (POST, form type unless a header says otherwise, the data as written), the URL. */
+async function asCurlSends(line: string, url: string): Promise<{ status: number; body: any }> {
+  const words = [...line.replace('<key>', '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  let data: string | undefined;
+  for (let i = 1; i < words.length; i++) {
+    if (words[i] === '-H') {
+      const [name, ...value] = words[++i].split(':');
+      headers[name.trim().toLowerCase()] = value.join(':').trim();
+    } else if (words[i] === '-d') data = words[++i];
+  }
+  const response = await fetch(url, { method: data === undefined ? 'GET' : 'POST', headers, body: data });
+  return { status: response.status, body: await response.json() };
+}
+
+describe('the inbox as a newcomer uses it', () => {
+  it('every curl example of docs/import.md and of the Inbox screen makes a draft, exactly as written', async () => {
+    const u = await registerUser(t);
+    await createAsset(t, u, { name: 'Card 1234', currency: 'CNY', isDefault: true });
+    const { url } = await ok<{ url: string }>('inbox.getKey', {}, u);
+    const docs = readFileSync(path.join(ROOT, 'docs/import.md'), 'utf8')
+      .split('\n')
+      .filter((line) => /^curl .*\/in\/<key>$/.test(line));
+    const screen = [...readFileSync(path.join(ROOT, 'renderer/src/screens/inbox/InboxAddress.tsx'), 'utf8').matchAll(/`(curl [^`]*) \$\{url\}`/g)].map((m) => m[1]);
+    expect(docs.length).toBeGreaterThanOrEqual(2);
+    expect(screen.length).toBeGreaterThanOrEqual(2);
+    for (const example of [...docs.map((line) => line.replace(/ \S+\/in\/<key>$/, '')), ...screen]) {
+      const sent = await asCurlSends(example, url);
+      expect(sent.status, example).toBe(200);
+      expect(sent.body.data.amount, example).toBeGreaterThan(0);
+    }
+    // `--data-urlencode 'text'` (a percent-encoded text without a field name) reads the same.
+    const encoded = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: encodeURIComponent('您尾号1234的卡消费31.50元') });
+    expect((await encoded.json()).data).toMatchObject({ amount: 31.5, type: 'expense' });
+  });
+
+  it('an Alipay notice names its merchant and goes to the asset named 支付宝; a salary SMS is "工资"; the same SMS twice is one draft', async () => {
+    const u = await registerUser(t);
+    await createAsset(t, u, { name: '招商银行 8888', type: 'debit_card', currency: 'CNY', isDefault: true });
+    const alipay = await createAsset(t, u, { name: '支付宝', type: 'ewallet', currency: 'CNY' });
+    const icbc = await createAsset(t, u, { name: '工商银行 7432', type: 'debit_card', currency: 'CNY' });
+    const { inboxKey } = await ok<{ inboxKey: string }>('inbox.getKey', {}, u);
+    const coffee = await post(`/in/${inboxKey}`, '支付宝：你在瑞幸咖啡成功付款15.90元');
+    expect(coffee.body.data).toMatchObject({ merchant: '瑞幸咖啡', amount: 15.9, type: 'expense' });
+    const salarySms = '您尾号7432卡11月28日09:31代发工资收入12,000.00元，余额15,234.56元。【工商银行】';
+    const salary = await post(`/in/${inboxKey}`, salarySms);
+    expect(salary.body.data).toMatchObject({ type: 'income', amount: 12000 });
+    const { list } = await ok<{ list: any[] }>('inbox.query', {}, u);
+    expect(list.find((d) => d.id === coffee.body.data.id)).toMatchObject({ asset: alipay, description: '瑞幸咖啡' });
+    expect(list.find((d) => d.id === salary.body.data.id)).toMatchObject({ asset: icbc, description: '工资', type: 'income' });
+
+    // Forwarded twice (a retry, a second forwarder): one draft, the answer names it.
+    const again = await post(`/in/${inboxKey}`, `${salarySms}\n`);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ id: salary.body.data.id, duplicate: true });
+    expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list).toHaveLength(2);
+    // Confirmed, then forwarded again: still nothing new.
+    await ok('inbox.confirm', { id: salary.body.data.id }, u);
+    expect((await post(`/in/${inboxKey}`, salarySms)).body.data).toMatchObject({ duplicate: true });
+    expect(await recordCount(u)).toBe(1);
+    // A notice without a time is the same only for a few minutes: the same purchase may happen twice.
+    const bare = '您尾号8888的卡消费25.00元';
+    expect((await post(`/in/${inboxKey}`, bare)).body.data.duplicate).toBeUndefined();
+    expect((await post(`/in/${inboxKey}`, bare)).body.data.duplicate).toBe(true);
+  });
 });

@@ -34,7 +34,7 @@ export function DraftCard({ draft }: { draft: InboxDraft }) {
   const needsAmount = otherCurrency || (draft.problem === 'badAmount' && chosen?.id === draft.asset);
   const amountCurrency = chosen?.currency ?? draft.currency;
   const amount = useNumberField({ kind: 'money', currency: amountCurrency, decimals: currencyDigits(amountCurrency), sign: 'positive' });
-  const title = draft.merchant || draft.description || t('inbox.noMerchant');
+  const title = draft.merchant || draft.description || t(draft.type === 'income' ? 'inbox.noMerchantIncome' : 'inbox.noMerchant');
   const sourceName = t(`inbox.sources.${draft.source}`);
 
   const confirm = async () => {
