@@ -160,7 +160,7 @@ describe('the inbox under many notices at once', () => {
 
 /** A `curl` command line as curl sends it: `-H 'name: value'`, `-d '<data>'` (POST, form type unless a header says otherwise, the data as written), the URL. */
 async function asCurlSends(line: string, url: string): Promise<{ status: number; body: any }> {
-  const words = [...line.replace('<key>', '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
+  const words = [...line.replace('<key>', '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => (m[1] as string | undefined) ?? m[2]);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   let data: string | undefined;
   for (let i = 1; i < words.length; i++) {
