@@ -316,7 +316,8 @@ export class RecurringService {
     const t = doc.template;
     const view = await this.ledger.views.get(doc.userId);
     const currency = view.assets.get(t.asset)?.currency ?? 'USD';
-    const common = { amount: toMajor(t.amount, currency), description: t.description, tags: t.tags, date: occurrence.at };
+    // A rule without a description writes its name ("Netflix"): the record says what it is and search finds it.
+    const common = { amount: toMajor(t.amount, currency), description: t.description || doc.name, tags: t.tags, date: occurrence.at };
     const input =
       t.type === 'transfer' ? { ...common, type: 'transfer', fromAsset: t.asset, toAsset: t.toAsset } : { ...common, type: t.type, asset: t.asset, category: t.category };
     return this.ledger.createRecordOnce(doc.userId, input, {

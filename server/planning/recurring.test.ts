@@ -142,6 +142,9 @@ describe('recurring rules', () => {
     ]);
     const record = await ok('recurring.confirm', { id: rule.id, date: '2026-01-31' }, u);
     expect(record).toMatchObject({ recurringId: rule.id, occurrence: '2026-01-31', amount: 500, date: Date.UTC(2026, 0, 31, 9) });
+    // Written under the rule's name (its template has no description), so search finds it.
+    expect(record.description).toBe('Rent');
+    expect((await ok('accounting.query', { q: 'rent' }, u)).list.map((r: { id: string }) => r.id)).toEqual([record.id]);
     expect((await t.api('recurring.confirm', { id: rule.id, date: '2026-01-31' }, u.token)).data.reason).toBe('planning.recurringAlreadyHandled');
     // The balance rule applies to a tap: 500 are left, 600 more would take the cash below zero.
     await ok('recurring.update', { id: rule.id, template: { type: 'expense', amount: 600, category: 'Food', asset: cash } }, u);
