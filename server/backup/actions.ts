@@ -22,7 +22,7 @@ const WHO = 'The owner and admins only (members get 1004): it acts on the whole 
 
 const listSnapshots = defineAction({
   summary: 'The snapshots of this data dir, newest first, and the snapshots that failed.',
-  notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers. ${WHO}`,
+  notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers of the automatic ones, and every snapshot taken on request until it is deleted. ${WHO}`,
   auth: 'admin',
   params: Params({}),
   returns:
@@ -62,8 +62,19 @@ const restoreSnapshot = defineAction({
   handler: (params, ctx) => service(ctx).restoreSnapshot(params.id, { ownRequests: 1 }),
 });
 
+const deleteSnapshot = defineAction({
+  summary: 'Delete a snapshot. Snapshots taken by hand are kept until deleted; automatic ones also go by rotation.',
+  notes: WHO,
+  auth: 'admin',
+  params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, hint: 'snapshotId', maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
+  returns: '`{deleted}`: the id',
+  errors: [[backupErrors.rows.snapshotNotFound, 'no snapshot has this id']],
+  handler: (params, ctx) => service(ctx).deleteSnapshot(params.id),
+});
+
 export const backupActions = defineActions({
   'backup.listSnapshots': listSnapshots,
   'backup.createSnapshot': createSnapshot,
   'backup.restoreSnapshot': restoreSnapshot,
+  'backup.deleteSnapshot': deleteSnapshot,
 });

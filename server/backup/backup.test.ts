@@ -206,13 +206,16 @@ describe('automatic snapshots and rotation (manual clock)', () => {
     }
     list.push({ id: '2025-06-30b', createdAt: at('2025-06-30T13:00:00Z'), reason: 'import', status: 'ok', bytes: 1, records: 0, files: 0 });
     list.push({ id: '2025-06-30c', createdAt: at('2025-06-30T14:00:00Z'), reason: 'manual', status: 'ok', bytes: 1, records: 0, files: 0 });
+    // Taken by hand long ago: kept until the person deletes it, whatever rotation keeps.
+    list.push({ id: '2025-01-05m', createdAt: at('2025-01-05T08:00:00Z'), reason: 'manual', status: 'ok', bytes: 1, records: 0, files: 0 });
     const { keep, remove } = planRotation(list, { keepLast: 3, keepDaily: 7, keepWeekly: 4, keepMonthly: 6 });
     expect(keep.sort()).toEqual(
       [
+        '2025-06-30c', // by hand
+        '2025-01-05m', // by hand
         '2025-06-30',
         '2025-06-30b',
-        '2025-06-30c', // the newest 3
-        '2025-06-29',
+        '2025-06-29', // the newest 3 automatic ones
         '2025-06-28',
         '2025-06-27',
         '2025-06-26',
@@ -228,6 +231,25 @@ describe('automatic snapshots and rotation (manual clock)', () => {
       ].sort(),
     );
     expect(keep.length + remove.length).toBe(list.length);
+  });
+
+  it('a snapshot taken by hand outlives rotation until it is deleted with backup.deleteSnapshot', async () => {
+    const clock = new ManualClock(at('2025-03-01T10:00:00Z'));
+    const t = await start({ clock, settings: { backup: { automatic: true, keepLast: 1, keepDaily: 1, keepWeekly: 1, keepMonthly: 1 } } });
+    const u = await registerUser(t);
+    const manual = await ok<{ id: string }>(t, 'backup.createSnapshot', {}, u.token);
+    const service = t.server.app.services.backup!;
+    for (let day = 0; day < 3; day++) {
+      clock.advance(25 * 3_600_000);
+      expect(await service.tick()).not.toBeNull();
+    }
+    const listed = (await ok<{ list: SnapshotEntry[] }>(t, 'backup.listSnapshots', {}, u.token)).list;
+    expect(listed.map((s) => s.id)).toContain(manual.id);
+    expect(listed.filter((s) => s.reason === 'daily')).toHaveLength(1); // the automatic ones rotate as before
+    expect(await ok(t, 'backup.deleteSnapshot', { id: manual.id }, u.token)).toEqual({ deleted: manual.id });
+    expect((await ok<{ list: SnapshotEntry[] }>(t, 'backup.listSnapshots', {}, u.token)).list.map((s) => s.id)).not.toContain(manual.id);
+    expect(existsSync(path.join(snapshotsDir(t.dataDir), manual.id))).toBe(false);
+    expect((await t.api('backup.deleteSnapshot', { id: manual.id }, u.token)).code).toBe(404);
   });
 
   it('the running server takes the daily snapshot when the newest is 24 h old, and rotation removes the right folders', async () => {
@@ -253,9 +275,10 @@ describe('automatic snapshots and rotation (manual clock)', () => {
       expect(made).not.toBeNull();
       ids.push(made!.id);
     }
-    // keepLast 1 → Mar 3 11:00; daily 2 → + Mar 2; weekly 1 → Mar 3 11:00; monthly 2 → + Feb 10.
+    // The one by hand (Mar 3 11:00) is kept apart; of the automatic ones keepLast 1 → Mar 3 10:00;
+    // daily 2 → + Mar 2; weekly 1 → Mar 3 10:00; monthly 2 → + Feb 10.
     const kept = listSnapshots(t.dataDir).map((s) => s.id);
-    expect(kept.sort()).toEqual([ids[0], ids[2], ids[4]].sort());
+    expect(kept.sort()).toEqual([ids[0], ids[2], ids[3], ids[4]].sort());
     const folders = readdirSync(snapshotsDir(t.dataDir)).sort();
     expect(folders).toEqual(kept.sort());
     expect(listSnapshots(t.dataDir).find((s) => s.id === ids[4])!.reason).toBe('manual');

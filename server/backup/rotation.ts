@@ -21,13 +21,15 @@ const monthOf = (t: number) => {
 };
 
 /**
- * Which snapshots to keep: the `keepLast` newest, plus the newest of each of the last
- * `keepDaily` days, `keepWeekly` ISO weeks and `keepMonthly` months that have a snapshot (UTC
- * calendar). Everything else goes. Failure notes are kept for the 5 newest.
+ * Which snapshots to keep: every snapshot a person took by hand (`manual`: kept until they delete
+ * it, backup.deleteSnapshot), and of the automatic ones the `keepLast` newest, plus the newest of
+ * each of the last `keepDaily` days, `keepWeekly` ISO weeks and `keepMonthly` months that have a
+ * snapshot (UTC calendar). Everything else goes. Failure notes are kept for the 5 newest.
  */
 export function planRotation(list: readonly SnapshotEntry[], policy: RotationPolicy): { keep: string[]; remove: string[] } {
-  const ok = list.filter((s) => s.status === 'ok').sort((a, b) => b.createdAt - a.createdAt);
-  const keep = new Set<string>(ok.slice(0, policy.keepLast).map((s) => s.id));
+  const ok = list.filter((s) => s.status === 'ok' && s.reason !== 'manual').sort((a, b) => b.createdAt - a.createdAt);
+  const keep = new Set<string>(list.filter((s) => s.status === 'ok' && s.reason === 'manual').map((s) => s.id));
+  for (const s of ok.slice(0, policy.keepLast)) keep.add(s.id);
   const byBucket = (bucket: (t: number) => number, count: number) => {
     let last: number | undefined;
     let kept = 0;

@@ -206,6 +206,17 @@ export class BackupService {
     return manifest;
   }
 
+  /** Deletes a snapshot (one taken by hand is kept until this); 404 for an unknown id. */
+  deleteSnapshot(id: string): Promise<{ deleted: string }> {
+    return this.exclusive(async () => {
+      const entry = this.list().find((s) => s.id === id && s.status === 'ok');
+      if (!entry) throw backupErrors.snapshotNotFound(id);
+      await removeSnapshot(this.app.dataDir, entry);
+      this.app.log.info('backup: snapshot deleted', { id });
+      return { deleted: id };
+    });
+  }
+
   /** Deletes the snapshots the rotation policy does not keep (never those in `protect`). */
   async rotate(protect: string[] = []): Promise<string[]> {
     const list = this.list();

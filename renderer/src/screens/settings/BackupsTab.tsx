@@ -17,6 +17,7 @@ export function BackupsTab() {
   const snapshots = useApi('backup.listSnapshots', {});
   const creating = useAction();
   const restoring = useAction();
+  const deleting = useAction();
   const [confirm, setConfirm] = useState<Snapshot | null>(null);
 
   const create = async () => {
@@ -31,6 +32,11 @@ export function BackupsTab() {
       invalidate();
       notifications.show({ color: 'teal', message: t('backups.restored') });
     }
+  };
+  const remove = async (snapshot: Snapshot) => {
+    if (!window.confirm(t('backups.deleteConfirm', { date: f.date(snapshot.createdAt, 'datetime') }))) return;
+    const done = await deleting.run(() => call('backup.deleteSnapshot', { id: snapshot.id }));
+    if (done) notifications.show({ color: 'teal', message: t('backups.deleted') });
   };
   const list = snapshots.data?.list ?? [];
 
@@ -48,7 +54,7 @@ export function BackupsTab() {
         <Text size="sm" c="dimmed" mb="sm">
           {t('backups.hint')}
         </Text>
-        <ErrorNote error={creating.error ?? snapshots.error} />
+        <ErrorNote error={creating.error ?? deleting.error ?? snapshots.error} />
         {snapshots.loading && !snapshots.data ? (
           <Skeleton height={80} />
         ) : list.length === 0 ? (
@@ -70,6 +76,11 @@ export function BackupsTab() {
                   <Table.Td>{f.date(s.createdAt, 'datetime')}</Table.Td>
                   <Table.Td>
                     {t(`backups.reasons.${s.reason}`)}{' '}
+                    {s.status === 'ok' && s.reason === 'manual' && (
+                      <Badge color="gray" variant="light">
+                        {t('backups.keptUntilDeleted')}
+                      </Badge>
+                    )}
                     {s.status === 'failed' && (
                       <Badge color="red" title={s.error}>
                         {t('backups.failed')}
@@ -80,9 +91,23 @@ export function BackupsTab() {
                   <Table.Td style={{ textAlign: 'right' }}>{s.status === 'ok' ? f.bytes(s.bytes) : '—'}</Table.Td>
                   <Table.Td style={{ textAlign: 'right' }}>
                     {s.status === 'ok' && (
-                      <Button size="xs" variant="default" onClick={() => setConfirm(s)}>
-                        {t('backups.restore')}
-                      </Button>
+                      <Group gap="xs" justify="flex-end" wrap="nowrap">
+                        <Button size="xs" variant="default" onClick={() => setConfirm(s)}>
+                          {t('backups.restore')}
+                        </Button>
+                        {s.reason === 'manual' && (
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            onClick={() => void remove(s)}
+                            loading={deleting.busy}
+                            aria-label={`${t('backups.delete')} ${f.date(s.createdAt, 'datetime')}`}
+                          >
+                            {t('backups.delete')}
+                          </Button>
+                        )}
+                      </Group>
                     )}
                   </Table.Td>
                 </Table.Tr>
