@@ -27,7 +27,9 @@ const TemplateFields = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'Template data keys that receive the title, desp and send time; default {"title":"title","desp":"content","time":"time"}; "" leaves one out.',
+    description:
+      "Template data keys that receive the title, desp and send time (each value one line, at most 20 characters); checked against the Official Account's template list. " +
+      'Parts left out are taken from the template: the time into its time keyword, the title and desp into its text keywords, never first or remark (WeChat no longer shows them); "" leaves one out.',
   },
 );
 
@@ -48,12 +50,17 @@ const createApp = defineAction({
   }),
   returns: APP,
   errors: [
-    [commonErrors.rows.invalid, 'template messages without templateId, or a bad field'],
+    [
+      commonErrors.rows.invalid,
+      'template messages without templateId, a bad field, a template the Official Account does not have, a templateFields key the template lacks or that WeChat does not show (first, remark), or a template list WeChat refused to give',
+    ],
+    [pushErrors.rows.channelSecretUnreadable, "the channel's stored secret cannot be opened, so the template cannot be checked"],
+    [commonErrors.rows.unavailable, 'WeChat could not be asked for the template list now (busy, unreachable); nothing was saved'],
     [pushErrors.rows.channelNotFound, 'no channel with this id in your account'],
   ],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
-    const doc = await push.targets.createApp(ctx.user.id, {
+    const doc = await push.createApp(ctx.user.id, {
       name: params.name,
       channelId: params.channelId,
       messageType: params.messageType ?? 'custom',
@@ -94,13 +101,18 @@ const updateApp = defineAction({
   }),
   returns: APP,
   errors: [
-    [commonErrors.rows.invalid, 'template without templateId, a channel of another type while recipients exist, or Gotify/Bark recipients moving to another server'],
+    [
+      commonErrors.rows.invalid,
+      "template without templateId, a template or templateFields that do not fit the Official Account's template list (as push.createApp), a channel of another type while recipients exist, or Gotify/Bark recipients moving to another server",
+    ],
+    [pushErrors.rows.channelSecretUnreadable, "the channel's stored secret cannot be opened, so the template cannot be checked"],
+    [commonErrors.rows.unavailable, 'WeChat could not be asked for the template list now; nothing was saved'],
     [pushErrors.rows.appNotFound, 'no app with this id in your account'],
     [pushErrors.rows.channelNotFound, 'no channel with the new channelId in your account'],
   ],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
-    return push.appOut(await push.targets.updateApp(ctx.user.id, params.id, { ...params, templateFields: params.templateFields }));
+    return push.appOut(await push.updateApp(ctx.user.id, params.id, { ...params, templateFields: params.templateFields }));
   },
 });
 

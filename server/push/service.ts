@@ -8,12 +8,12 @@ import { pushErrors } from './errors';
 import { feedHtml, type FeedItem } from './feed';
 import { HistoryStore, type MessageQuery } from './history';
 import { isAppKeyShape, PageTokens } from './keys';
-import type { MessageDoc, TargetDoc } from './schema';
+import type { MessageDoc, MessageType, TargetDoc } from './schema';
 import { SecretBox } from './secret-box';
 import { PushSender } from './send';
 import type { SendAnswer } from './send-answer';
 import { ScheduledPushes } from './scheduled';
-import { TargetStore } from './targets';
+import { TargetStore, type AppInput } from './targets';
 
 export type { SendAnswer, SendData } from './send-answer';
 
@@ -112,6 +112,42 @@ export class PushService {
   /** The Electron shell's hook for native notifications; returns an unsubscribe function. */
   onDesktopMessage(listener: (message: DesktopMessage) => void): () => void {
     return this.desktop.onAny(listener);
+  }
+
+  // ---- apps ----
+
+  /** push.createApp: an app's template is checked by its channel's driver first (WeChat: against the account's template list). */
+  async createApp(userId: string, input: AppInput): Promise<TargetDoc> {
+    const channel = this.targets.owned(userId, 'channel', input.channelId);
+    const templateFields = await this.checkTemplate(channel, input.messageType, input.templateId, input.templateFields, {});
+    return this.targets.createApp(userId, templateFields ? { ...input, templateFields } : input);
+  }
+
+  /** push.updateApp: a change of channel, message form, template or template fields has the template checked again. */
+  async updateApp(userId: string, id: string, input: Partial<AppInput>): Promise<TargetDoc> {
+    const app = this.targets.owned(userId, 'app', id);
+    const { channelId, messageType, templateId, templateFields: given } = input;
+    if (channelId === undefined && messageType === undefined && templateId === undefined && given === undefined) return this.targets.updateApp(userId, id, input);
+    const channel = this.targets.owned(userId, 'channel', channelId ?? app.channelId);
+    const templateFields = await this.checkTemplate(channel, messageType ?? app.messageType, templateId ?? app.templateId, given, app.templateFields);
+    return this.targets.updateApp(userId, id, templateFields ? { ...input, templateFields } : input);
+  }
+
+  /** The template fields to store for a template app, as the channel's driver checks them; undefined when there is nothing to check. */
+  private async checkTemplate(
+    channel: TargetDoc,
+    messageType: MessageType | '',
+    templateId: string,
+    given: Record<string, string> | undefined,
+    stored: Record<string, string>,
+  ): Promise<Record<string, string> | undefined> {
+    const link = this.link(channel.type);
+    if (messageType !== 'template' || !templateId.trim() || !channelDriver(channel.type).templates || !link.checkTemplate) return undefined;
+    const unreadable = this.targets.configs.unreadableSecrets(channel);
+    if (unreadable.length > 0) {
+      throw pushErrors.channelSecretUnreadable(unreadable.join(' and ')).at('channelId');
+    }
+    return link.checkTemplate(channel, this.targets.openConfig(channel), { templateId: templateId.trim(), given: given ?? {}, stored }, this.app.settings.get().push.callTimeoutMs);
   }
 
   // ---- links ----

@@ -106,6 +106,15 @@ export interface AppForm {
   templateFields: Record<string, string>;
 }
 
+/** An app's template as it is being saved (push.createApp / push.updateApp with messageType 'template'). */
+export interface TemplateCheck {
+  templateId: string;
+  /** The template fields the request gives; a part left out is not in it. */
+  given: Partial<Record<'title' | 'desp' | 'time', string>>;
+  /** The app's stored template fields (an update): kept where they still fit the template. */
+  stored: Record<string, string>;
+}
+
 export interface Recipient extends DeliveryTarget {
   address: string;
 }
@@ -157,6 +166,12 @@ export interface ChannelLink<Config, Payload> {
   delivery(channel: ChannelRef, config: Config, payload: Payload): Delivery;
   /** Checks the channel, and sends its test message when an address is given. */
   test(channel: ChannelRef, config: Config, test: ChannelTest): Promise<ChannelTestResult>;
+  /**
+   * Checks an app's template when the app is saved (channels with `templates`; WeChat asks the
+   * account's template list) and answers the template fields to store, defaults filled in. Throws a
+   * DomainError naming the field (400), or 503 when the service cannot be asked now.
+   */
+  checkTemplate?(channel: ChannelRef, config: Config, template: TemplateCheck, timeoutMs: number): Promise<Record<string, string>>;
   /** The channel's config changed or it was deleted: drop what is cached for it. */
   forget?(channelId: string): void;
   /**

@@ -1,6 +1,8 @@
 import type { OutboundScope } from '../../http/outbound-policy';
 import type { Clock } from '../../lib/clock';
 import { call, CallError } from '../http-client';
+import { AccessTokens, type IssuedToken } from './access-tokens';
+import type { WechatTemplate } from './wechat-templates';
 import type { ResultClass } from '../schema';
 
 /**
@@ -98,7 +100,7 @@ export function sendFailure(errcode: number, errmsg: string): WechatFailure {
     case 47003:
       return new WechatFailure(
         'systemic',
-        `The message does not fit the template's fields: set the app's templateFields to the template's keys (e.g. {"title":"first","desp":"remark"})${said}.`,
+        `The message does not fit the template's fields: save the app again so that its templateFields are checked against the template (e.g. {"title":"thing1","time":"time2"})${said}.`,
         errcode,
       );
     case 48001:
@@ -121,6 +123,7 @@ interface WechatAnswer {
   access_token?: string;
   expires_in?: number;
   msgid?: number | string;
+  template_list?: unknown;
 }
 
 function redact(text: string, secrets: string[]): string {
@@ -165,99 +168,52 @@ function apiUrl(config: WechatConfig, path: string): string {
   return config.apiBase.replace(/\/+$/, '') + path;
 }
 
-interface TokenEntry {
-  token: string;
-  /** App clock ms after which the token is not used any more (expiry minus the safety margin). */
-  refreshAt: number;
-  fingerprint: string;
-}
-
 /** Identifies the credentials a cached token belongs to (kept in memory only, like the token). */
 function fingerprintOf(config: WechatConfig): string {
   return `${config.appId}\u0000${config.appSecret}\u0000${config.apiBase}\u0000${config.tokenMode}`;
 }
 
-/** Safety margin before the announced expiry: 5 minutes, or a tenth of short lifetimes. */
-export function tokenMarginMs(expiresInSeconds: number): number {
-  return Math.min(300_000, Math.floor((expiresInSeconds * 1000) / 10));
+async function fetchToken(scope: OutboundScope, config: WechatConfig, timeoutMs: number, force: boolean): Promise<IssuedToken> {
+  const secrets = [config.appSecret];
+  const answer =
+    config.tokenMode === 'classic'
+      ? await wechatCall(
+          scope,
+          apiUrl(config, `/cgi-bin/token?grant_type=client_credential&appid=${encodeURIComponent(config.appId)}&secret=${encodeURIComponent(config.appSecret)}`),
+          { method: 'GET', timeoutMs },
+          secrets,
+        )
+      : await wechatCall(
+          scope,
+          apiUrl(config, '/cgi-bin/stable_token'),
+          { method: 'POST', body: { grant_type: 'client_credential', appid: config.appId, secret: config.appSecret, force_refresh: force }, timeoutMs },
+          secrets,
+        );
+  if (answer.errcode) throw tokenEndpointFailure(answer.errcode, answer.errmsg ?? '');
+  const token = answer.access_token;
+  if (typeof token !== 'string' || token.length === 0) {
+    throw new WechatFailure('transient', 'WeChat answered without an access token.');
+  }
+  return { token, expiresIn: typeof answer.expires_in === 'number' ? answer.expires_in : 0 };
 }
 
 /**
- * Access tokens per channel. `get` answers from the cache until the safety margin; a refresh is
- * single-flight per channel, so 50 concurrent pushes cause one token request, not 50.
+ * Access tokens per channel (./access-tokens.ts): cached until the safety margin, one refresh at a
+ * time. In stable mode, when stable_token hands back the very token WeChat just refused, one
+ * `force_refresh` call replaces it (WeChat allows about 20 a day, so only then).
  */
-export class WechatTokens {
-  private readonly entries = new Map<string, TokenEntry>();
-  private readonly inflight = new Map<string, Promise<TokenEntry>>();
-  /** Token endpoint calls made (for tests and diagnostics). */
-  fetches = 0;
-
-  constructor(private readonly clock: Clock) {}
-
-  drop(channelId: string): void {
-    this.entries.delete(channelId);
-  }
-
-  /**
-   * A usable token. `stale` names a token WeChat just refused: a cached or in-flight token equal
-   * to it is not used, and a new one is forced.
-   */
-  async get(scope: OutboundScope, channelId: string, config: WechatConfig, timeoutMs: number, stale?: string): Promise<string> {
-    const fingerprint = fingerprintOf(config);
-    for (let round = 0; round < 3; round++) {
-      const entry = this.entries.get(channelId);
-      if (entry && entry.fingerprint === fingerprint && entry.token !== stale && this.clock.now() < entry.refreshAt) return entry.token;
-      if (entry && (entry.token === stale || entry.fingerprint !== fingerprint)) this.entries.delete(channelId);
-      let pending = this.inflight.get(channelId);
-      if (!pending) {
-        pending = this.refresh(scope, config, fingerprint, timeoutMs, stale).finally(() => {
-          if (this.inflight.get(channelId) === pending) this.inflight.delete(channelId);
-        });
-        this.inflight.set(channelId, pending);
-        const fresh = await pending;
-        this.entries.set(channelId, fresh);
-        return fresh.token;
-      }
-      const fresh = await pending;
-      if (fresh.fingerprint === fingerprint && fresh.token !== stale) return fresh.token;
-      // The refresh in flight was started before this token went stale: go round once more.
-    }
-    throw new WechatFailure('token', 'WeChat keeps handing out an access token that it then refuses; try again in a minute.');
-  }
-
-  private async refresh(scope: OutboundScope, config: WechatConfig, fingerprint: string, timeoutMs: number, stale?: string): Promise<TokenEntry> {
-    let answer = await this.fetchToken(scope, config, timeoutMs, false);
-    if (config.tokenMode === 'stable' && stale && answer.access_token === stale) {
-      // stable_token hands back the current token; the refused one must be replaced by force.
-      answer = await this.fetchToken(scope, config, timeoutMs, true);
-    }
-    const expiresIn = typeof answer.expires_in === 'number' && answer.expires_in > 0 ? answer.expires_in : 7200;
-    return { token: answer.access_token, refreshAt: this.clock.now() + expiresIn * 1000 - tokenMarginMs(expiresIn), fingerprint };
-  }
-
-  private async fetchToken(scope: OutboundScope, config: WechatConfig, timeoutMs: number, force: boolean): Promise<WechatAnswer & { access_token: string }> {
-    this.fetches++;
-    const secrets = [config.appSecret];
-    const answer =
-      config.tokenMode === 'classic'
-        ? await wechatCall(
-            scope,
-            apiUrl(config, `/cgi-bin/token?grant_type=client_credential&appid=${encodeURIComponent(config.appId)}&secret=${encodeURIComponent(config.appSecret)}`),
-            { method: 'GET', timeoutMs },
-            secrets,
-          )
-        : await wechatCall(
-            scope,
-            apiUrl(config, '/cgi-bin/stable_token'),
-            { method: 'POST', body: { grant_type: 'client_credential', appid: config.appId, secret: config.appSecret, force_refresh: force }, timeoutMs },
-            secrets,
-          );
-    if (answer.errcode) throw tokenEndpointFailure(answer.errcode, answer.errmsg ?? '');
-    const token = answer.access_token;
-    if (typeof token !== 'string' || token.length === 0) {
-      throw new WechatFailure('transient', 'WeChat answered without an access token.');
-    }
-    return { ...answer, access_token: token };
+export class WechatTokens extends AccessTokens<WechatConfig> {
+  constructor(clock: Clock) {
+    super(
+      clock,
+      fingerprintOf,
+      async (scope, config, timeoutMs, stale) => {
+        const issued = await fetchToken(scope, config, timeoutMs, false);
+        if (config.tokenMode === 'stable' && stale && issued.token === stale) return fetchToken(scope, config, timeoutMs, true);
+        return issued;
+      },
+      () => new WechatFailure('token', 'WeChat keeps handing out an access token that it then refuses; try again in a minute.'),
+    );
   }
 }
 
@@ -282,4 +238,41 @@ export async function wechatSend(
   if (errcode === 0) return answer.msgid === undefined ? undefined : String(answer.msgid);
   if (TOKEN_ERRCODES.has(errcode)) throw new WechatFailure('token', `WeChat refused the access token (errcode ${errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}).`, errcode);
   throw sendFailure(errcode, answer.errmsg ?? '');
+}
+
+/** Errcodes of the template list, outside the token class (handled by the caller). */
+function templateListFailure(errcode: number, errmsg: string): WechatFailure {
+  const said = errmsg ? ` (WeChat: ${errmsg})` : '';
+  switch (errcode) {
+    case -1:
+      return new WechatFailure('transient', `WeChat was busy and did not answer the template list; try again shortly${said}.`, errcode);
+    case 45011:
+      return new WechatFailure('transient', `WeChat says the template list was asked for too often; try again shortly${said}.`, errcode);
+    case 48001:
+      return new WechatFailure('systemic', `This Official Account may not use template messages (they need a verified service account or a test account)${said}.`, errcode);
+    case 45009:
+      return new WechatFailure('systemic', `The daily quota of the template list of this Official Account is used up; it resets at midnight (Beijing time)${said}.`, errcode);
+    case 50002:
+      return new WechatFailure('systemic', `WeChat has restricted this Official Account's API access; check the account's notifications in the console${said}.`, errcode);
+    default:
+      return new WechatFailure('systemic', `WeChat refused to list the Official Account's templates (errcode ${errcode})${said}.`, errcode);
+  }
+}
+
+/**
+ * The Official Account's templates (`GET /cgi-bin/template/get_all_private_template`): each with
+ * its id, title and content (whose `{{key.DATA}}` placeholders are the keywords). Throws
+ * WechatFailure (token class for token errcodes).
+ */
+export async function wechatTemplates(scope: OutboundScope, config: WechatConfig, token: string, timeoutMs: number): Promise<WechatTemplate[]> {
+  const url = apiUrl(config, `/cgi-bin/template/get_all_private_template?access_token=${encodeURIComponent(token)}`);
+  const answer = await wechatCall(scope, url, { method: 'GET', timeoutMs }, [token, config.appSecret]);
+  const errcode = answer.errcode ?? 0;
+  if (TOKEN_ERRCODES.has(errcode)) throw new WechatFailure('token', `WeChat refused the access token (errcode ${errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}).`, errcode);
+  if (errcode !== 0) throw templateListFailure(errcode, answer.errmsg ?? '');
+  if (!Array.isArray(answer.template_list)) throw new WechatFailure('transient', "WeChat answered the template list without its list; is the channel's apiBase right?");
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return answer.template_list
+    .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null)
+    .map((item) => ({ templateId: text(item.template_id), title: text(item.title), content: text(item.content) }));
 }

@@ -77,16 +77,34 @@ describe('wechat rendering', () => {
     expect(wechatChannel.render({ ...message, desp: '', url: undefined }, custom)).toEqual({ kind: 'custom', content: 'Disk almost full' });
   });
 
-  it('template messages: the data keys the app names, with the send time', () => {
-    const rendered = wechatChannel.render(message, { messageType: 'template', templateId: 'TPL1', templateFields: { title: 'first', desp: 'remark', time: '' } });
+  it('template messages: the data keys the app names, with the send time, and the url of the message page', () => {
+    const rendered = wechatChannel.render(message, { messageType: 'template', templateId: 'TPL1', templateFields: { title: 'thing1', desp: 'thing3', time: '' } });
     expect(rendered).toEqual({
       kind: 'template',
       templateId: 'TPL1',
       url: 'https://pp.example.net/m/token',
-      data: { first: { value: 'Disk almost full' }, remark: { value: '/var is 91% full' } },
+      data: { thing1: { value: 'Disk almost full' }, thing3: { value: '/var is 91% full' } },
     });
-    const withTime = wechatChannel.render(message, { messageType: 'template', templateId: 'TPL1', templateFields: { time: 'keyword2' } });
-    expect(withTime.kind === 'template' && withTime.data.keyword2).toEqual({ value: '2026-01-05 09:30:00' });
+    const withTime = wechatChannel.render(message, { messageType: 'template', templateId: 'TPL1', templateFields: { time: 'time2' } });
+    expect(withTime.kind === 'template' && withTime.data.time2).toEqual({ value: '2026-01-05 09:30:00' });
+  });
+
+  it('template values as WeChat shows them since 2023-05-04: one line of at most 20 characters, cut with …', () => {
+    const long = { ...message, title: 'Nightly backup of\nthe photo library failed', desp: '## Cause\n\nThe disk **/mnt/photos** is full:\n98% used' };
+    const rendered = wechatChannel.render(long, { messageType: 'template', templateId: 'TPL1', templateFields: { title: 'thing1', desp: 'thing3', time: 'time2' } });
+    expect(rendered).toEqual({
+      kind: 'template',
+      templateId: 'TPL1',
+      url: 'https://pp.example.net/m/token',
+      data: { thing1: { value: 'Nightly backup of t…' }, thing3: { value: 'Cause The disk /mnt…' }, time2: { value: '2026-01-05 09:30:00' } },
+    });
+    if (rendered.kind !== 'template') throw new Error('expected a template message');
+    for (const { value } of Object.values(rendered.data)) {
+      expect(Array.from(value).length).toBeLessThanOrEqual(20);
+      expect(value).not.toMatch(/[\r\n]/);
+    }
+    // Without a public base URL there is no page to link to.
+    expect(wechatChannel.render({ ...long, url: undefined }, { messageType: 'template', templateId: 'TPL1', templateFields: { title: 'thing1' } })).not.toHaveProperty('url');
   });
 });
 

@@ -1,10 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { OneOf } from '../../api/params';
-import { commonErrors } from '../../lib/errors';
+import type { OutboundScope } from '../../http/outbound-policy';
+import { commonErrors, type DomainError } from '../../lib/errors';
 import type { Failure, Outcome } from '../deliver';
 import { configText, formatTime, maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
 import { checkBaseUrl, destinationKey, urlEndpoints } from './urls';
-import { WECHAT_DEFAULT_API_BASE, WechatFailure, WechatTokens, wechatSend, type WechatConfig, type WechatMessage } from './wechat-api';
+import { WECHAT_DEFAULT_API_BASE, WechatFailure, WechatTokens, wechatSend, wechatTemplates, type WechatConfig, type WechatMessage } from './wechat-api';
+import { checkTemplateFields, keywordMarkdown, keywordText } from './wechat-templates';
 
 /**
  * WeChat Official Accounts (docs/push.md): the AppID and AppSecret get an access token (cached
@@ -49,14 +51,19 @@ export function customText(title: string, desp: string, url: string | undefined)
   return truncateBytes(body, CUSTOM_TEXT_MAX_BYTES - Buffer.byteLength(link, 'utf8')) + link;
 }
 
+/**
+ * Template data as WeChat shows it since 2023-05-04: the title, desp and send time each in the key
+ * the app maps it to, one line of at most 20 characters (./wechat-templates.ts); the whole text is
+ * on the message page the template's url opens.
+ */
 function templateData(fields: Record<string, string>, message: OutgoingMessage): Record<string, { value: string }> {
   const data: Record<string, { value: string }> = {};
   const put = (key: string | undefined, value: string) => {
     if (key && value) data[key] = { value };
   };
-  put(fields.title, message.title);
-  put(fields.desp, message.desp);
-  put(fields.time, formatTime(message.time));
+  put(fields.title, keywordText(message.title));
+  put(fields.desp, keywordMarkdown(message.desp));
+  put(fields.time, keywordText(formatTime(message.time)));
   return data;
 }
 
@@ -112,6 +119,16 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
 
   connect(env) {
     const tokens = new WechatTokens(env.clock);
+    /** One call with the channel's token; when WeChat refuses the token, one fresh token (shared by every caller) and one more try. */
+    const withToken = async <T>(scope: OutboundScope, channelId: string, wechat: WechatConfig, timeoutMs: number, run: (token: string) => Promise<T>): Promise<T> => {
+      const token = await tokens.get(scope, channelId, wechat, timeoutMs);
+      try {
+        return await run(token);
+      } catch (error) {
+        if (!(error instanceof WechatFailure) || error.cls !== 'token') throw error;
+      }
+      return run(await tokens.get(scope, channelId, wechat, timeoutMs, token));
+    };
     return {
       forget: (channelId) => tokens.drop(channelId),
 
@@ -126,23 +143,24 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
         },
         send: async (recipient, timeoutMs): Promise<Outcome> => {
           const scope = await env.outbound(channel.userId);
-          let token: string | undefined;
           try {
-            token = await tokens.get(scope, channel.id, wechat, timeoutMs);
-            return { ok: true, msgId: await wechatSend(scope, wechat, token, recipient.address, message, timeoutMs) };
-          } catch (error) {
-            const failure = failureOf(error);
-            if (failure.cls !== 'token') return { ok: false, ...failure };
-          }
-          // Token refused: drop it, get a fresh one (one refresh for everyone), retry once.
-          try {
-            const fresh = await tokens.get(scope, channel.id, wechat, timeoutMs, token);
-            return { ok: true, msgId: await wechatSend(scope, wechat, fresh, recipient.address, message, timeoutMs) };
+            return { ok: true, msgId: await withToken(scope, channel.id, wechat, timeoutMs, (token) => wechatSend(scope, wechat, token, recipient.address, message, timeoutMs)) };
           } catch (error) {
             return { ok: false, ...failureOf(error) };
           }
         },
       }),
+
+      async checkTemplate(channel, wechat, template, timeoutMs) {
+        let templates;
+        try {
+          const scope = await env.outbound(channel.userId);
+          templates = await withToken(scope, channel.id, wechat, timeoutMs, (token) => wechatTemplates(scope, wechat, token, timeoutMs));
+        } catch (error) {
+          throw templateListRefusal(error);
+        }
+        return checkTemplateFields(templates, template.templateId, template.given, template.stored);
+      },
 
       async test(channel, wechat, { address, timeoutMs, time }) {
         try {
@@ -160,3 +178,18 @@ export const wechatChannel: ChannelDriver<WechatConfig, WechatMessage, 'wechat'>
     };
   },
 };
+
+/**
+ * Why an app's template could not be checked, as the save answers it: 503 when WeChat cannot be
+ * asked now (busy, unreachable), else 400 with what to fix (credentials, IP whitelist, an account
+ * without template messages). Nothing is saved either way.
+ */
+function templateListRefusal(error: unknown): DomainError {
+  const failure = failureOf(error);
+  const said = `PennyPost could not read the Official Account's template list to check the template, so the app was not saved: ${failure.message}`;
+  if (failure.cls === 'transient') return commonErrors.unavailable(`${said} Try again shortly.`).with({ errcode: failure.errcode ?? null });
+  return commonErrors
+    .invalid(said)
+    .at('templateId')
+    .with({ errcode: failure.errcode ?? null });
+}

@@ -9,6 +9,9 @@ import { listenFake, sendJson, type FakeServer } from './listen';
  *   until it nears expiry; force_refresh issues a new one)
  * - POST /cgi-bin/message/custom/send?access_token=   {touser, msgtype:"text", text:{content}}
  * - POST /cgi-bin/message/template/send?access_token= {touser, template_id, url?, data}
+ * - GET  /cgi-bin/template/get_all_private_template?access_token=  →  {template_list: [{template_id,
+ *   title, primary_industry, deputy_industry, content, example}]} (no errcode when it works; the
+ *   content's `{{key.DATA}}` placeholders are the template's keywords)
  *
  * with the errcodes WeChat answers: 40013 (appid), 40001/40125 (secret), 40164 (IP not on the
  * whitelist), 41001 (no token), 40001 (unknown token), 42001 (expired token), 40037 (template),
@@ -68,13 +71,17 @@ export class FakeWechatMp {
   sendDelayMs = 0;
   /** Template ids this account has, with the data keys each requires. */
   readonly templates = new Map<string, string[]>();
+  /** What the template list shows of a template (without an entry: its required keys, one placeholder a line). */
+  readonly templateInfo = new Map<string, { title: string; content: string }>();
+  /** Steps consumed by the next template-list requests (after the token check), before normal behaviour. */
+  listSteps: Step[] = [];
   readonly sent: SentMessage[] = [];
   readonly tokens = new Map<string, TokenInfo>();
   private stableToken: string | null = null;
   private readonly steps = new Map<string, Step[]>();
   private readonly always = new Map<string, Step>();
   private counter = 0;
-  calls = { token: 0, stable: 0, force: 0, send: 0 };
+  calls = { token: 0, stable: 0, force: 0, send: 0, list: 0 };
 
   constructor(
     readonly appId = 'wx0000000000fake01',
@@ -105,6 +112,23 @@ export class FakeWechatMp {
     this.always.set(openid, step);
   }
 
+  /**
+   * A template of this account as its template list shows it, e.g. `告警：{{thing1.DATA}}\n时间：{{time2.DATA}}`;
+   * `required` are the data keys a send must fill (none by default).
+   */
+  addTemplate(templateId: string, content: string, options: { title?: string; required?: string[] } = {}): void {
+    this.templateInfo.set(templateId, { title: options.title ?? 'PennyPost alert', content });
+    this.templates.set(templateId, options.required ?? []);
+  }
+
+  /** The template list's entries (WeChat's field names). */
+  private templateList(): Array<Record<string, string>> {
+    return [...this.templates.keys()].map((id) => {
+      const info = this.templateInfo.get(id) ?? { title: 'Test template', content: (this.templates.get(id) ?? []).map((key) => `{{${key}.DATA}}`).join('\n') };
+      return { template_id: id, title: info.title, primary_industry: 'IT科技', deputy_industry: '互联网|电子商务', content: info.content, example: '' };
+    });
+  }
+
   /** Every issued token expires now: sends answer 42001. */
   expireTokens(): void {
     for (const info of this.tokens.values()) info.expiresAt = this.now() - 1;
@@ -129,7 +153,7 @@ export class FakeWechatMp {
     this.tokenAlways = null;
     this.tokenDelayMs = 0;
     this.sendDelayMs = 0;
-    this.calls = { token: 0, stable: 0, force: 0, send: 0 };
+    this.calls = { token: 0, stable: 0, force: 0, send: 0, list: 0 };
   }
 
   private issue(): { access_token: string; expires_in: number } {
@@ -141,6 +165,15 @@ export class FakeWechatMp {
 
   private error(res: ServerResponse, errcode: number, errmsg?: string): void {
     sendJson(res, { errcode, errmsg: errmsg ?? ERRMSG[errcode] ?? 'error' });
+  }
+
+  /** The errcode for a request's access token: 41001 none, 40001 unknown, 42001 expired; 0 when it is good. */
+  private tokenRefusal(token: string | null): number {
+    if (!token) return 41001;
+    const info = this.tokens.get(token);
+    if (!info) return 40001;
+    if (info.expiresAt <= this.now()) return 42001;
+    return 0;
   }
 
   /** Applies a step; returns true when it answered. */
@@ -228,23 +261,27 @@ export class FakeWechatMp {
       return;
     }
 
+    if (url.pathname === '/cgi-bin/template/get_all_private_template' && method === 'GET') {
+      this.calls.list++;
+      const refused = this.tokenRefusal(q.get('access_token'));
+      if (refused) {
+        this.error(res, refused);
+        return;
+      }
+      if (await this.applyStep(this.listSteps.shift(), res)) return;
+      sendJson(res, { template_list: this.templateList() });
+      return;
+    }
+
     const custom = url.pathname === '/cgi-bin/message/custom/send';
     const template = url.pathname === '/cgi-bin/message/template/send';
     if ((custom || template) && method === 'POST') {
       this.calls.send++;
       if (this.sendDelayMs) await sleep(this.sendDelayMs);
-      const token = q.get('access_token');
-      if (!token) {
-        this.error(res, 41001);
-        return;
-      }
-      const info = this.tokens.get(token);
-      if (!info) {
-        this.error(res, 40001);
-        return;
-      }
-      if (info.expiresAt <= this.now()) {
-        this.error(res, 42001);
+      const token = q.get('access_token') ?? '';
+      const refused = this.tokenRefusal(token);
+      if (refused) {
+        this.error(res, refused);
         return;
       }
       let input: Record<string, any> | null; // the body's JSON: null is JSON too
