@@ -1,9 +1,11 @@
 import './styles/responsive.css';
+import './styles/phone.css';
 import { Suspense, useEffect, useMemo } from 'react';
 import { Center, Drawer, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, createTheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { AuthProvider, useAuth } from './lib/auth';
+import { useTimeZoneSync } from './lib/time-zone';
 import { Link, navigate, usePath } from './lib/router';
 import { Navigation } from './components/Navigation';
 import { useTableCardLabels } from './lib/table-labels';
@@ -14,6 +16,7 @@ import { NewPasswordPage } from './screens/auth/NewPasswordPage';
 import { ShortcutLayer } from './components/Shortcuts';
 import { routeAt, titleKey } from './screens/routes';
 import { SCREEN_COMPONENTS } from './screens/screen-components';
+import { usePhone } from './lib/use-phone';
 
 /** The theme; its defaults carry translated names (the close buttons of dialogs). */
 function useTheme() {
@@ -40,10 +43,12 @@ function useTheme() {
 
 export function App() {
   const theme = useTheme();
+  const phone = usePhone();
   useEffect(registerServiceWorker, []);
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" withCssVariables={false} withGlobalClasses={false}>
-      <Notifications position="bottom-right" limit={3} autoClose={3000} />
+      {/* On a phone one toast at a time, at the top over the top bar (styles/phone.css): the fields, amounts and buttons stay free. */}
+      <Notifications position={phone ? 'top-center' : 'bottom-right'} limit={phone ? 1 : 3} autoClose={3000} />
       <AuthProvider>
         <Root />
       </AuthProvider>
@@ -57,6 +62,7 @@ function Root() {
   // After a password reset the account may do nothing but choose a new password (no push feed either).
   const mustChangePassword = session?.user.mustChangePassword === true;
   usePushFeedConnection(session && !mustChangePassword ? session.token : null);
+  useTimeZoneSync(session && !mustChangePassword ? session.user.id : undefined);
   const signedIn = session !== null;
   useEffect(() => {
     if (signedIn && (path === '/login' || path === '/register')) navigate('/', { replace: true });

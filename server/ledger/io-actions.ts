@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Ms, TimeZone } from '../api/params';
 import type { AppContext } from '../app-context';
+import { isTimeZone } from '../lib/calendar';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 import { CSV_COLUMNS, exportCsv, importCsv } from './import-export';
@@ -24,8 +25,12 @@ const accountingExportCsv = defineAction({
   summary: 'Export records (all, or a date range) as CSV text.',
   notes: `Columns: ${CSV_COLUMNS.join(', ')}. Dates are ISO 8601 in UTC; amounts are exact decimals with the currency's digits; tags are separated by ";". The same file imports back without creating duplicates.`,
   auth: 'user',
-  params: Params({ startDate: Type.Optional(Ms('From (inclusive).')), endDate: Type.Optional(Ms('To (exclusive).')) }),
-  returns: '`{filename, csv, count}`',
+  params: Params({
+    startDate: Type.Optional(Ms('From (inclusive).')),
+    endDate: Type.Optional(Ms('To (exclusive).')),
+    timeZone: Type.Optional(TimeZone("IANA zone the file's date is named in (default: the account's, user.setTimeZone).")),
+  }),
+  returns: '`{filename, csv, count}` — `filename` is `pennypost-records-YYYY-MM-DD.csv`, the date in `timeZone`',
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
@@ -34,7 +39,8 @@ const accountingExportCsv = defineAction({
       .map((e) => e.id);
     const docs: RecordDoc[] = [];
     for (let i = 0; i < ids.length; i += 2000) docs.push(...(await service.recordsByIds(ids.slice(i, i + 2000))));
-    const stamp = new Date(ctx.app.clock.now()).toISOString().slice(0, 10);
+    const zone = params.timeZone !== undefined && isTimeZone(params.timeZone) ? params.timeZone : await ctx.app.services.users.timeZone(ctx.user.id);
+    const stamp = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ctx.app.clock.now());
     return { filename: `pennypost-records-${stamp}.csv`, csv: exportCsv(view, docs), count: docs.length };
   },
 });

@@ -43,10 +43,14 @@ a{color:var(--accent)}
 footer{margin-top:32px;color:var(--muted);font-size:.8em}
 `;
 
-function formatTime(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** `2026-11-28 18:42 (Asia/Shanghai)`: the app owner's wall clock, with the zone named (the reader may be elsewhere). */
+function formatTime(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} (${timeZone})`;
 }
 
 /** Loaded on the first message page, not at every start (markdown-it and sanitize-html with its HTML parser). */
@@ -57,7 +61,7 @@ export async function renderMarkdown(text: string): Promise<string> {
   return (await renderer).renderMarkdown(text);
 }
 
-export async function messagePage(message: { title: string; desp: string; appName: string; createdAt: number }): Promise<string> {
+export async function messagePage(message: { title: string; desp: string; appName: string; createdAt: number }, timeZone: string): Promise<string> {
   const body = message.desp.trim() ? await renderMarkdown(message.desp) : '<p class="empty">(no details)</p>';
   return `<!doctype html>
 <html lang="en">
@@ -72,7 +76,7 @@ export async function messagePage(message: { title: string; desp: string; appNam
 <body>
 <main>
 <header><h1>${escapeHtml(message.title)}</h1>
-<p class="meta">${escapeHtml(message.appName)} · <time datetime="${new Date(message.createdAt).toISOString()}">${formatTime(message.createdAt)}</time></p></header>
+<p class="meta">${escapeHtml(message.appName)} · <time datetime="${new Date(message.createdAt).toISOString()}">${formatTime(message.createdAt, timeZone)}</time></p></header>
 <article>
 ${body}
 </article>

@@ -155,7 +155,7 @@ export function mountPushRoutes(router: Router, app: AppContext, push: PushServi
       async handler({ req, res }) {
         const token = (req.params as Record<string, string | undefined>)[0] ?? '';
         const message = await push.pageMessage(token);
-        const html = message ? await messagePage(message) : missingPage(app.settings.get().push.retentionDays);
+        const html = message ? await messagePage(message, await app.services.users.timeZone(message.userId)) : missingPage(app.settings.get().push.retentionDays);
         res
           .status(message ? 200 : 404)
           .set({

@@ -1,6 +1,7 @@
 import type { ServiceMap } from '../app-context';
 import { defineDomain } from '../domain';
 import { userActions } from './actions';
+import { localeActions } from './locale-actions';
 import { moveUsersToLocalStore } from './move-to-local-store';
 import { usersErrors } from './errors';
 import { UserService } from './service';
@@ -14,7 +15,7 @@ export function usersDomain() {
   return defineDomain({
     name: 'users',
     errors: usersErrors,
-    actions: userActions,
+    actions: { ...userActions, ...localeActions },
     async start(app) {
       // A data dir from before the move still has the RxDB collection `users`: its accounts come over first.
       await moveUsersToLocalStore(app.db, app.log);

@@ -1,7 +1,8 @@
 import type { AppContext } from '../app-context';
 import type { AuthSession, AuthUser } from '../api/action';
 import type { Authenticator } from '../api/router';
-import type { DomainError } from '../lib/errors';
+import { commonErrors, type DomainError } from '../lib/errors';
+import { isTimeZone, localTimeZone } from '../lib/calendar';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId, randomBase62 } from '../lib/ids';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../lib/languages';
@@ -383,6 +384,19 @@ export class UserService implements Authenticator {
   async language(userId: string): Promise<Language> {
     const { language } = await this.getPrefs<{ language: string }>(userId, 'locale');
     return isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  }
+
+  /** The person's time zone (user.setTimeZone), else this computer's. */
+  async timeZone(userId: string): Promise<string> {
+    const { timeZone } = await this.getPrefs<{ timeZone: string }>(userId, 'locale');
+    return typeof timeZone === 'string' && isTimeZone(timeZone) ? timeZone : localTimeZone();
+  }
+
+  /** Keeps the person's time zone; 400 for a name that is not a zone. */
+  async setTimeZone(userId: string, timeZone: string): Promise<string> {
+    if (!isTimeZone(timeZone)) throw commonErrors.invalid(`"${timeZone}" is not a time zone this computer knows (an IANA name such as "Asia/Shanghai").`).at('timeZone');
+    await this.updatePrefs(userId, 'locale', { timeZone });
+    return timeZone;
   }
 
   /** Merges `patch` into one namespace of a user's preferences. */

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context';
-import { localTimeZone } from '../../lib/calendar';
 import { DomainError } from '../../lib/errors';
 import { digestId, newId } from '../../lib/ids';
 import { KeyedMutex } from '../../lib/keyed-mutex';
@@ -111,7 +110,8 @@ export class InboxService {
   async receive(key: string, payload: string | Record<string, unknown>) {
     const userId = /^in[0-9A-Za-z]{10,40}$/.test(key) ? await this.app.db.local.get<string>(OWNER_OF_KEY(key)) : undefined;
     if (!userId) throw importErrors.draftNotFound().with({ reason: 'unknownInbox' });
-    const options = { now: this.app.clock.now(), timeZone: localTimeZone() };
+    // "11月28日18:42" is the person's wall clock, not this computer's (a home server in UTC).
+    const options = { now: this.app.clock.now(), timeZone: await this.app.services.users.timeZone(userId) };
     const parsed = typeof payload === 'string' ? parseNoticeText(payload, options) : parseNoticeFields(payload, options);
     if (!parsed) throw importErrors.noticeNotUnderstood();
     // A notice is about a payment that happened: a time before 1970 or more than a day ahead (a

@@ -45,7 +45,13 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
     const start = fromDateInput(from);
     const endDay = fromDateInput(to);
     const answer = await exporting.run(
-      () => call('accounting.exportCsv', { ...(start !== null ? { startDate: start } : {}), ...(endDay !== null ? { endDate: endDay + 86_400_000 } : {}) }),
+      () =>
+        call('accounting.exportCsv', {
+          ...(start !== null ? { startDate: start } : {}),
+          ...(endDay !== null ? { endDate: endDay + 86_400_000 } : {}),
+          // Named with today's date where the viewer is, like the JSON backup beside it.
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        }),
       { invalidate: false },
     );
     if (answer) {
