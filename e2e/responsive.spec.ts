@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
 import { ROUTES } from '../renderer/src/screens/routes';
 import { startE2eServer, watchPage } from './support';
@@ -157,7 +157,8 @@ test.describe('every screen at every width', () => {
     await bottom.getByRole('link', { name: 'Records' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Records' })).toBeVisible();
     await expect(bottom.getByRole('link', { name: 'Records' })).toHaveAttribute('aria-current', 'page');
-    // The record form's asset select shows its whole value (it was cut to "Cash (CN").
+    // The record form (behind "Add" on a phone) shows the asset select's whole value (it was cut to "Cash (CN").
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
     await expectWholeAssetValue(page);
 
     await bottom.getByRole('button', { name: 'More' }).click();
@@ -280,4 +281,226 @@ test('on the home screen: the manifest is linked and valid; with the server gone
     await again.stop();
     await context.close();
   }
+});
+
+/**
+ * Issue 36, findings 7–9: a phone (390 × 844) is used with the thumb. Records: the list starts
+ * under the search box (the form waits behind "Add", the filters are closed), no desktop keyboard
+ * hints, rows name the asset (from → to for a transfer) and a transfer's two amounts are never
+ * drawn over its date line; the list is part of the page (no box in a box, the last row whole);
+ * adding, finding and editing a record never needs a scroll past the form. The shell cannot be
+ * scrolled off; summary cards are compact; a toast covers no field, amount or button.
+ */
+test.describe('a phone at 390 × 844', () => {
+  let running: Awaited<ReturnType<typeof startE2eServer>>;
+  let account: Account;
+  let appKey: string;
+  const PHONE = { width: 390, height: 844 };
+
+  test.beforeAll(async () => {
+    running = await startE2eServer();
+    const url = running.server.url;
+    account = await registerAccount(url, 'thumb');
+    const call = <T = { id: string }>(action: string, params: unknown) => api<T>(url, account.token, action, params);
+    const cash = await call('asset.create', { name: 'Cash', type: 'cash', currency: 'CNY', balance: 5000 });
+    const card = await call('asset.create', { name: 'US card', type: 'debit_card', currency: 'USD', balance: 800 });
+    await call('currency.setRate', { from: 'USD', to: 'CNY', rate: '7.1' });
+    for (let i = 0; i < 30; i++)
+      await call('accounting.create', { type: 'expense', amount: 10 + i, asset: cash.id, description: `Lunch ${i}`, date: Date.now() - (i + 1) * 86_400_000 });
+    await call('accounting.create', { type: 'transfer', amount: 100, asset: card.id, toAsset: cash.id, toAmount: 710, description: 'Top up', date: Date.now() - 3600_000 });
+    await call('savings.createGoal', { title: 'Bike', targetAmount: 3000, endDate: Date.now() + 100 * 86_400_000, currency: 'CNY' });
+    const channel = await call('push.createChannel', { name: 'This computer', type: 'desktop' });
+    appKey = (await call<{ appKey: string }>('push.createApp', { name: 'Alerts', channelId: channel.id })).appKey;
+  });
+  test.afterAll(async () => {
+    await (running as typeof running | undefined)?.stop();
+  });
+
+  /** Where things are on the screen, in px. */
+  const layout = (page: Page) =>
+    page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      const box = (el: Element | null | undefined) => (el ? el.getBoundingClientRect() : null);
+      return {
+        mainScrollTop: main.scrollTop,
+        firstRowTop: box(document.querySelector('[data-testid="record-list"] .pp-row-slot'))?.top ?? null,
+        bottomBarTop: box(document.querySelector('.pp-bottom-nav'))!.top,
+        topBarTop: box(document.querySelector('.pp-topbar'))!.top,
+        bottomBarBottom: box(document.querySelector('.pp-bottom-nav'))!.bottom,
+      };
+    });
+
+  /** Pairs of visible texts of an element that overlap on screen (a transfer's amounts over its date line, …). */
+  const overlappingTexts = (row: Locator) =>
+    row.evaluate((root) => {
+      const leaves = Array.from(root.querySelectorAll('span'))
+        .filter((el) => el.children.length === 0 && el.textContent.trim() !== '' && el.getClientRects().length > 0)
+        .map((el) => ({ text: el.textContent, r: el.getBoundingClientRect() }));
+      const hits: string[] = [];
+      for (let i = 0; i < leaves.length; i++)
+        for (let j = i + 1; j < leaves.length; j++) {
+          const [a, b] = [leaves[i].r, leaves[j].r];
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${leaves[i].text} × ${leaves[j].text}`);
+        }
+      return hits;
+    });
+
+  /** What of <main> a toast lies over: fields, buttons, links, list rows (by name). */
+  const coveredBy = async (page: Page, toast: Locator) => {
+    const box = (await toast.boundingBox())!;
+    return page.evaluate(
+      ({ x, y, width, height }) =>
+        Array.from(document.querySelectorAll('main input, main textarea, main button, main a, main [role="listitem"]'))
+          .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.width > 0 && r.left < x + width && x < r.right && r.top < y + height && y < r.bottom;
+          })
+          .map((el) => el.getAttribute('aria-label') ?? el.textContent),
+      box,
+    );
+  };
+
+  test('Records: the list under the search box; add, find and edit a record without scrolling past the form', async ({ browser }) => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const watch = watchPage(page);
+    await signInPage(page, account);
+    await page.goto(`${running.server.url}/records`);
+    const list = page.getByRole('list', { name: 'Records' });
+    await expect(
+      list
+        .getByRole('listitem')
+        .first()
+        .getByRole('button', { name: /Top up/ }),
+    ).toBeVisible();
+
+    // The first row is on the first screen (it was ~1,200 px down, below the form and the filters).
+    const start = await layout(page);
+    expect(start.firstRowTop, 'first row of the list').toBeLessThan(400);
+    // Closed filters, a form behind "Add", no desktop keyboard hints.
+    await expect(page.getByRole('search', { name: 'Filter records' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('form', { name: 'New record' })).toHaveCount(0);
+    await expect(page.getByText('Enter saves', { exact: false })).toHaveCount(0);
+    await expect(page.locator('main kbd')).toHaveCount(0);
+    await expect(page.getByText('Press / to search', { exact: false })).toHaveCount(0);
+
+    // Rows name the asset, a transfer its from → to; its two amounts are not drawn over its date line.
+    const transfer = list.getByRole('button', { name: /Top up/ });
+    await expect(transfer).toContainText('US card → Cash');
+    await expect(transfer).toContainText('−100.00 USD');
+    await expect(transfer).toContainText('+710.00 CNY');
+    expect(await overlappingTexts(transfer)).toEqual([]);
+    await expect(list.getByRole('button', { name: /Lunch 0/ })).toContainText('Cash');
+
+    // The list is part of the page: no scroll box of its own, and its last row ends above the bottom bar.
+    const viewport = page.getByTestId('record-list');
+    expect(await viewport.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
+    await page.locator('main').evaluate((main) => main.scrollTo(0, main.scrollHeight));
+    const last = list.getByRole('button', { name: /Lunch 29/ });
+    await expect(last).toBeVisible();
+    const lastBox = (await last.boundingBox())!;
+    const end = await layout(page);
+    expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(end.bottomBarTop);
+    await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
+
+    // Add: the form opens under the search box; Save comes after Note and Tags.
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const form = page.getByRole('form', { name: 'New record' });
+    await expect(form.getByLabel('Amount')).toBeFocused();
+    const tagsBox = (await form.getByLabel('Tags').boundingBox())!;
+    const saveBox = (await form.getByRole('button', { name: 'Save' }).boundingBox())!;
+    expect(saveBox.y).toBeGreaterThan(tagsBox.y + tagsBox.height);
+    await form.getByLabel('Amount').fill('42.50');
+    await form.getByLabel('Note').fill('Thumb lunch');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const toast = page.locator('.mantine-Notification-root').filter({ hasText: 'Record saved.' });
+    await expect(toast).toBeVisible();
+    // The form closes; the new record is the first row, on screen; "Add" has the focus for the next one.
+    await expect(form).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Add', exact: true })).toBeFocused();
+    const added = list.getByRole('button', { name: /Thumb lunch/ });
+    await expect(added).toBeInViewport();
+    // The toast covers no field, button or row of the screen.
+    expect(await coveredBy(page, toast)).toEqual([]);
+
+    // Find it with the search box, then edit it in the (full-screen) dialog.
+    await page.getByRole('searchbox', { name: 'Search records' }).fill('thumb');
+    await expect(page.getByTestId('record-totals')).toContainText('1 record');
+    await expect(added).toBeInViewport();
+    await added.click();
+    const dialog = page.getByRole('dialog', { name: /Edit/ });
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel('Amount').fill('43');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(list.getByRole('button', { name: /Thumb lunch/ })).toContainText('43.00');
+    // Never a scroll past the form: <main> stayed at the top through all of it.
+    expect((await layout(page)).mainScrollTop).toBe(0);
+    watch.expectClean();
+    await context.close();
+  });
+
+  test('the shell cannot be scrolled off: the top and bottom bars stay put on a page taller than the screen', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const watch = watchPage(page);
+    await signInPage(page, account);
+    await page.goto(`${running.server.url}/stats`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Statistics' })).toBeVisible();
+    await expect(page.locator('main .mantine-Skeleton-root')).toHaveCount(0);
+    const main = page.locator('main');
+    expect(await main.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
+    await main.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    expect(await layout(page)).toMatchObject({ topBarTop: 0, bottomBarBottom: PHONE.height });
+    // Whatever makes the document taller (here a block added to the body) and scrolls it, the top and bottom bars stay put.
+    await page.evaluate(() => {
+      const tall = document.createElement('div');
+      tall.style.height = '3000px';
+      tall.id = 'tall';
+      document.body.append(tall);
+      window.scrollTo(0, 1200);
+      document.scrollingElement?.scrollTo(0, 1200);
+    });
+    expect(await layout(page)).toMatchObject({ topBarTop: 0, bottomBarBottom: PHONE.height });
+    // Scrolling <main> past its end does not move the page behind it (what slid the top bar away on a phone).
+    expect(await main.evaluate((el) => getComputedStyle(el).overscrollBehaviorY)).toBe('contain');
+    watch.expectClean();
+    await context.close();
+  });
+
+  test('summary cards are compact (two by two) on the dashboard, Assets and Statistics; one toast at a time, covering nothing', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const watch = watchPage(page);
+    await signInPage(page, account);
+    await page.goto(`${running.server.url}/`);
+    for (const [path, heading] of [
+      ['/', 'Dashboard'],
+      ['/assets', 'Assets'],
+      ['/stats', 'Statistics'],
+    ] as const) {
+      await open(page, path);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      const summary = page.locator('main section.pp-grid-4');
+      await expect(summary.locator('.mantine-Skeleton-root')).toHaveCount(0);
+      // Four cards stacked took ~370 px; two by two they take about half.
+      expect((await summary.boundingBox())!.height, path).toBeLessThan(220);
+    }
+    // Several toasts in a row: one is shown at a time.
+    // Three pushes arrive together while the goals are on screen: one toast at a time, over none of the screen's fields, buttons or amounts.
+    await open(page, '/savings');
+    await expect(page.getByRole('heading', { level: 2, name: 'Bike' })).toBeVisible();
+    for (const title of ['Backup done', 'Disk almost full', 'Deploy finished']) {
+      const answer = await fetch(`${running.server.url}/send/${appKey}?title=${encodeURIComponent(title)}&desp=${encodeURIComponent('Details of ' + title)}`);
+      expect(answer.status).toBe(200);
+    }
+    const toasts = page.locator('.mantine-Notification-root');
+    await expect(toasts.first()).toBeVisible();
+    await expect(toasts).toHaveCount(1);
+    expect(await coveredBy(page, toasts.first())).toEqual([]);
+    watch.expectClean();
+    await context.close();
+  });
 });

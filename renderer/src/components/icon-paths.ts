@@ -28,6 +28,8 @@ export const ICON_PATHS = {
   menu: 'M4 6h16M4 12h16M4 18h16',
   search: 'M3 10a7 7 0 1 0 14 0a7 7 0 1 0-14 0M21 21l-6-6',
   more: 'M5 12h.01M12 12h.01M19 12h.01',
+  filter: 'M4 5h16l-6 8v6l-4 2v-8z',
+  close: 'M6 6l12 12M18 6L6 18',
 } as const;
 
 export type IconName = keyof typeof ICON_PATHS;

@@ -7,7 +7,8 @@ import { Icon } from '../../components/icons';
 import { useAction, useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { useAssets, type Asset } from '../../lib/ledger';
-import { navigate, useSearchParam } from '../../lib/router';
+import { Link, navigate, useSearchParam } from '../../lib/router';
+import { rateFormLink } from '../../components/MissingRates';
 import { AssetEditor } from './AssetEditor';
 import { DeleteAssetDialog } from './DeleteAssetDialog';
 
@@ -77,7 +78,8 @@ export function AssetsPage() {
       </section>
       {stats.data && stats.data.missingRates.length > 0 && (
         <Alert color="yellow" mb="md">
-          {t('assets.missingRates', { pairs: stats.data.missingRates.map((m) => `${m.from}→${m.to}`).join(', ') })}
+          {t('assets.missingRates', { pairs: stats.data.missingRates.map((m) => `${m.from}→${m.to}`).join(', ') })}{' '}
+          <Link href={rateFormLink(stats.data.missingRates[0])}>{t('records.setRate', { from: stats.data.missingRates[0].from, to: stats.data.missingRates[0].to })}</Link>
         </Alert>
       )}
       <section className="pp-card">

@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { Alert, Button, Group, SegmentedControl, Select, TagsInput, Text } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, SegmentedControl, Select, TagsInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { paramLimits, textLimit } from '../../api/param-limits';
@@ -10,14 +10,20 @@ import { checkFields, NumberField, useNumberField } from '../../components/Numbe
 import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { currencyDigits, toDateInput, useFormat } from '../../lib/format';
+import { daysFromToday } from './record-date';
 import { lastCategory, rememberCategory, useAssets, useCategories, type RecordType } from '../../lib/ledger';
 import { navigate } from '../../lib/router';
 import { crossCurrencyText } from '../../lib/transfer';
 import { dateValue } from './record-date';
 import { DateField } from '../../components/DateField';
+import { Icon } from '../../components/icons';
 import { ReceivedAmountField, receivedAmount, useConversion } from './ReceivedAmount';
 
-export function EntryForm({ preset }: { preset: RecordType | null }) {
+/**
+ * The new-record form. On a phone (`phone`) it is opened by "Add" and closes after a save or with
+ * its close button (`onClose`); desktop keyboard hints are left out there.
+ */
+export function EntryForm({ preset, phone = false, onClose }: { preset: RecordType | null; phone?: boolean; onClose?: () => void }) {
   const { t } = useTranslation();
   const f = useFormat();
   const errorText = useErrorText();
@@ -108,7 +114,8 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
     setFiles([]);
     fee.reset();
     toAmount.reset();
-    amountRef.current?.focus();
+    if (phone && onClose) onClose();
+    else amountRef.current?.focus();
   };
 
   const fieldErr = (name: string) => (error && error.field === name ? errorText(error) : null);
@@ -146,9 +153,17 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
           ]}
           aria-label={t('records.type')}
         />
-        <Text size="xs" c="dimmed">
-          {t('records.enterHint')}
-        </Text>
+        {phone ? (
+          onClose && (
+            <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('records.closeForm')} onClick={onClose}>
+              <Icon name="close" />
+            </ActionIcon>
+          )
+        ) : (
+          <Text size="xs" c="dimmed">
+            {t('records.enterHint')}
+          </Text>
+        )}
       </Group>
       <div className="pp-entry">
         <NumberField field={amount} label={t('records.amount')} required autoFocus error={amountError} />
@@ -183,10 +198,23 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
             searchable
           />
         )}
-        <DateField label={t('records.date')} value={date} onChange={setDate} required error={fieldErr('date')} />
-        <Button type="submit" loading={busy} disabled={amount.text.trim() === '' || !asset || (type === 'transfer' && !toAsset)}>
-          {t('records.save')}
-        </Button>
+        <DateField
+          label={t('records.date')}
+          value={date}
+          onChange={setDate}
+          required
+          error={fieldErr('date')}
+          description={
+            today || !date ? undefined : (
+              <span data-testid="entry-not-today">
+                {t('records.notToday', { when: daysFromToday(f.locale, date) })}{' '}
+                <Anchor component="button" type="button" size="xs" onClick={() => setDate(toDateInput(Date.now()))}>
+                  {t('records.useToday')}
+                </Anchor>
+              </span>
+            )
+          }
+        />
         {type === 'transfer' && (
           <>
             <NumberField field={fee} label={t('records.fee')} error={fieldErr('fee')} />
@@ -211,7 +239,10 @@ export function EntryForm({ preset }: { preset: RecordType | null }) {
           clearable
           error={fieldErr('tags')}
         />
-        <div />
+        {/* Last in reading and tab order (on a phone it follows Note and Tags); on a wide screen it sits at the end of the first row. */}
+        <Button className="pp-entry-save" type="submit" loading={busy} disabled={amount.text.trim() === '' || !asset || (type === 'transfer' && !toAsset)}>
+          {t('records.save')}
+        </Button>
       </div>
       <Group mt="sm" justify="space-between" align="flex-start">
         <AttachmentPicker files={files} onChange={setFiles} />

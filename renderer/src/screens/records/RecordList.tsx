@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, Group, Select, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -17,6 +17,9 @@ import { SelectableRow, type RowActions } from './SelectableRow';
 import { SELECT_ALL_MAX, useSelection } from './selection';
 import { showUndoToast } from './undo-toast';
 import { DateField } from '../../components/DateField';
+import { Icon } from '../../components/icons';
+import { usePhone } from '../../lib/use-phone';
+import { MissingRatesNote } from '../../components/MissingRates';
 
 const PAGE_SIZE = 100;
 const ROW_HEIGHT = 52;
@@ -106,8 +109,19 @@ export function RecordList({ search, onSearch, onSearchError }: { search: string
   }, [loadPage, version]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
+  const phone = usePhone();
+  // On a phone the list is part of the page (<main> scrolls, no box in a box); elsewhere it scrolls in its own viewport.
+  const scrollMargin = usePageOffset(innerRef, phone);
   const total = meta?.total ?? 0;
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => (phone ? document.getElementById('main') : scrollRef.current),
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    scrollMargin: phone ? scrollMargin : 0,
+  });
+  const offset = phone ? scrollMargin : 0;
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
@@ -155,73 +169,95 @@ export function RecordList({ search, onSearch, onSearchError }: { search: string
   const allCategories = useMemo(() => [...new Set(categories.list.map((c) => c.name))], [categories.list]);
   const currency = meta?.totals.currency ?? assets.baseCurrency;
 
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = Object.values(filters).filter((value) => value !== null && value !== '').length;
+  const filterPanel = (
+    <div className="pp-filters" id="record-filters" role="search" aria-label={t('records.filters')}>
+      <DateField size="xs" w={140} clearable label={t('records.from')} value={filters.from} onChange={(from) => set({ from })} />
+      <DateField size="xs" w={140} clearable label={t('records.to')} value={filters.to} onChange={(to) => set({ to })} />
+      <Select
+        size="xs"
+        label={t('records.type')}
+        placeholder={t('records.any')}
+        clearable
+        value={filters.type}
+        onChange={(v) => set({ type: v })}
+        data={[
+          { value: 'expense', label: t('common.expense') },
+          { value: 'income', label: t('common.income') },
+          { value: 'transfer', label: t('common.transfer') },
+        ]}
+      />
+      <Select
+        size="xs"
+        label={t('records.asset')}
+        placeholder={t('records.any')}
+        clearable
+        searchable
+        value={filters.asset}
+        onChange={(v) => set({ asset: v })}
+        data={assets.list.map((a) => ({ value: a.id, label: a.name }))}
+      />
+      <Select
+        size="xs"
+        label={t('records.category')}
+        placeholder={t('records.any')}
+        clearable
+        searchable
+        value={filters.category}
+        onChange={(v) => set({ category: v })}
+        data={allCategories}
+      />
+      <TextInput size="xs" label={t('records.tag')} value={filters.tag} onChange={(e) => set({ tag: e.currentTarget.value })} />
+      <Button
+        size="xs"
+        variant="subtle"
+        onClick={() => {
+          setFilters(NO_FILTERS);
+          onSearch('');
+        }}
+        disabled={JSON.stringify(filters) === JSON.stringify(NO_FILTERS) && search === ''}
+      >
+        {t('records.clearFilters')}
+      </Button>
+    </div>
+  );
+
   return (
     <section className="pp-card" aria-label={t('records.list')}>
-      <div className="pp-filters" role="search" aria-label={t('records.filters')}>
-        <DateField size="xs" w={140} clearable label={t('records.from')} value={filters.from} onChange={(from) => set({ from })} />
-        <DateField size="xs" w={140} clearable label={t('records.to')} value={filters.to} onChange={(to) => set({ to })} />
-        <Select
-          size="xs"
-          label={t('records.type')}
-          placeholder={t('records.any')}
-          clearable
-          value={filters.type}
-          onChange={(v) => set({ type: v })}
-          data={[
-            { value: 'expense', label: t('common.expense') },
-            { value: 'income', label: t('common.income') },
-            { value: 'transfer', label: t('common.transfer') },
-          ]}
-        />
-        <Select
-          size="xs"
-          label={t('records.asset')}
-          placeholder={t('records.any')}
-          clearable
-          searchable
-          value={filters.asset}
-          onChange={(v) => set({ asset: v })}
-          data={assets.list.map((a) => ({ value: a.id, label: a.name }))}
-        />
-        <Select
-          size="xs"
-          label={t('records.category')}
-          placeholder={t('records.any')}
-          clearable
-          searchable
-          value={filters.category}
-          onChange={(v) => set({ category: v })}
-          data={allCategories}
-        />
-        <TextInput size="xs" label={t('records.tag')} value={filters.tag} onChange={(e) => set({ tag: e.currentTarget.value })} />
-        <Button
-          size="xs"
-          variant="subtle"
-          onClick={() => {
-            setFilters(NO_FILTERS);
-            onSearch('');
-          }}
-          disabled={JSON.stringify(filters) === JSON.stringify(NO_FILTERS) && search === ''}
-        >
-          {t('records.clearFilters')}
-        </Button>
-      </div>
-      <Group gap="lg" my="sm" aria-live="polite" data-testid="record-totals">
-        <Text size="sm">{t('records.count', { count: total, formatted: f.number(total) })}</Text>
-        {meta && (
-          <>
-            <Text size="sm">
-              {t('common.income')}: <span className="pp-num pp-income">{f.money(meta.totals.income, currency)}</span>
-            </Text>
-            <Text size="sm">
-              {t('common.expense')}: <span className="pp-num pp-expense">{f.money(meta.totals.expense, currency)}</span>
-            </Text>
-            <Text size="sm">
-              {t('common.net')}: <span className="pp-num">{f.money(meta.totals.net, currency, { sign: true })}</span>
-            </Text>
-          </>
+      {!phone && filterPanel}
+      <div className="pp-list-top">
+        {phone && (
+          <Button
+            variant={activeFilters ? 'light' : 'default'}
+            size="xs"
+            leftSection={<Icon name="filter" size={14} />}
+            aria-expanded={filtersOpen}
+            aria-controls="record-filters"
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
+            {activeFilters ? t('records.filtersActive', { count: activeFilters }) : t('records.showFilters')}
+          </Button>
         )}
-      </Group>
+        <Group gap="lg" aria-live="polite" data-testid="record-totals">
+          <Text size="sm">{t('records.count', { count: total, formatted: f.number(total) })}</Text>
+          {meta && (
+            <>
+              <Text size="sm">
+                {t('common.income')}: <span className="pp-num pp-income">{f.money(meta.totals.income, currency)}</span>
+              </Text>
+              <Text size="sm">
+                {t('common.expense')}: <span className="pp-num pp-expense">{f.money(meta.totals.expense, currency)}</span>
+              </Text>
+              <Text size="sm">
+                {t('common.net')}: <span className="pp-num">{f.money(meta.totals.net, currency, { sign: true })}</span>
+              </Text>
+            </>
+          )}
+        </Group>
+      </div>
+      {phone && filtersOpen && filterPanel}
+      {meta && <MissingRatesNote missing={meta.totals.missingRates} />}
       <ErrorNote error={error} onRetry={() => void loadPage(1)} />
       {selection.list.length > 0 && <BulkBar selected={selection.list} onClear={selection.clear} />}
       <div className="pp-select-row pp-select-head">
@@ -252,11 +288,18 @@ export function RecordList({ search, onSearch, onSearchError }: { search: string
             }}
           />
         )}
-        <div className="pp-list-inner" role="list" aria-label={t('records.list')} style={{ height: virtualizer.getTotalSize() }}>
+        <div ref={innerRef} className="pp-list-inner" role="list" aria-label={t('records.list')} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
             const record = rowAt(item.index);
             return (
-              <div key={item.key} role="listitem" className="pp-row-slot" style={{ transform: `translateY(${item.start}px)` }} aria-setsize={total} aria-posinset={item.index + 1}>
+              <div
+                key={item.key}
+                role="listitem"
+                className="pp-row-slot"
+                style={{ transform: `translateY(${item.start - offset}px)` }}
+                aria-setsize={total}
+                aria-posinset={item.index + 1}
+              >
                 <SelectableRow record={record} index={item.index} selected={record ? selection.selected.has(record.id) : false} actions={actions} f={f} t={t as TFn} />
               </div>
             );
@@ -266,4 +309,23 @@ export function RecordList({ search, onSearch, onSearchError }: { search: string
       {editing && <RecordEditor record={editing} onClose={() => setEditing(null)} />}
     </section>
   );
+}
+
+/**
+ * Where `ref`'s element starts inside <main>'s scrolled content (the virtualiser's scrollMargin
+ * when <main> is the scroll element), measured again whenever the page above it changes size.
+ */
+function usePageOffset(ref: React.RefObject<HTMLElement | null>, active: boolean): number {
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    const main = document.getElementById('main');
+    if (!active || !element || !main) return;
+    const measure = () => setOffset(Math.round(element.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(main.firstElementChild ?? main);
+    return () => observer.disconnect();
+  }, [ref, active]);
+  return offset;
 }

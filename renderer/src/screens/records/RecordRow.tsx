@@ -37,6 +37,8 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
   const where = record.type === 'transfer' ? `${record.assetName} → ${record.toAssetName ?? ''}` : record.assetName;
   const tags = record.tags.map((tag) => `#${tag}`).join(' ');
   const tone = record.type === 'income' ? 'pp-income' : record.type === 'expense' ? 'pp-expense' : 'pp-transfer';
+  // A phone shows one line under the title instead of the date, asset and tags columns: date · category or fee · asset (from → to).
+  const meta = [date, sub, where].filter(Boolean).join(' · ');
   return (
     <button
       type="button"
@@ -53,7 +55,7 @@ export const RecordRow = memo(function RecordRow({ record, onOpen, f, t }: { rec
           {title}
           {record.attachments.length > 0 && <Icon name="paperclip" size={13} className="pp-inline-icon" />}
         </span>{' '}
-        <span className="pp-row-sub">{sub}</span>
+        <span className="pp-row-sub">{sub}</span> <span className="pp-row-meta">{meta}</span>
       </span>{' '}
       <span className="pp-cell">{where}</span> <span className="pp-cell pp-row-sub">{tags}</span>{' '}
       <span className={`pp-cell pp-cell-amount ${tone}`}>{bothAmounts(f.locale, record) ?? amount}</span>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../api/client';
 import { Icon } from '../../components/icons';
 import { useSearchFocusTarget } from '../../lib/shortcuts';
+import { usePhone } from '../../lib/use-phone';
 
 /** The message for a search the server could not read (accounting.query `q`, details name the problem and the token). */
 export function useSearchErrorText() {
@@ -23,6 +24,8 @@ export function SearchBox({ value, onChange, error }: { value: string; onChange:
   const ref = useRef<HTMLInputElement>(null);
   useSearchFocusTarget(ref);
   const errorText = useSearchErrorText()(error);
+  // A phone has no "/" key to press: the keyboard hints (and the two lines of syntax under the box) are for a desktop.
+  const phone = usePhone();
   return (
     <div role="search" className="pp-search">
       <TextInput
@@ -31,7 +34,7 @@ export function SearchBox({ value, onChange, error }: { value: string; onChange:
         aria-label={t('search.label')}
         placeholder={t('search.placeholder')}
         leftSection={<Icon name="search" size={16} />}
-        rightSection={value ? undefined : <Kbd size="xs">/</Kbd>}
+        rightSection={value || phone ? undefined : <Kbd size="xs">/</Kbd>}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
         onKeyDown={(e) => {
@@ -40,7 +43,7 @@ export function SearchBox({ value, onChange, error }: { value: string; onChange:
           else e.currentTarget.blur();
         }}
         error={errorText}
-        description={t('search.hint')}
+        description={phone ? undefined : t('search.hint')}
         data-testid="record-search"
       />
     </div>

@@ -11,6 +11,7 @@ import { useErrorText } from '../../lib/errors';
 import { fromDateInput, toDateInput, useFormat } from '../../lib/format';
 import { languageCurrency } from '../../lib/locale';
 import { DateField } from '../../components/DateField';
+import { useSearchParam } from '../../lib/router';
 
 export function CurrencyTab() {
   const { t } = useTranslation();
@@ -19,19 +20,26 @@ export function CurrencyTab() {
   const base = useApi('currency.get', {});
   const rates = useApi('currency.listRates', {});
   const setBase = useAction();
-  const [from, setFrom] = useState<string | null>('USD');
-  const [to, setTo] = useState<string | null>(null);
+  // The form starts on the pair that is missing (a link from a "rate missing" note names it), never on "1 USD = ? USD".
+  const linkedFrom = useSearchParam('from');
+  const linkedTo = useSearchParam('to');
+  const assetStats = useApi('stats.getAssetStats', {});
+  const [chosenFrom, setFrom] = useState<string | null>(null);
+  const [chosenTo, setTo] = useState<string | null>(null);
   const rate = useNumberField({ kind: 'rate' });
   const [date, setDate] = useState(toDateInput(Date.now()));
   const add = useAction();
   const remove = useAction();
   const baseCurrency = base.data?.baseCurrency ?? languageCurrency(f.locale);
+  const missing = assetStats.data?.missingRates[0];
+  const to = chosenTo ?? linkedTo ?? missing?.to ?? baseCurrency;
+  const from = chosenFrom ?? linkedFrom ?? missing?.from ?? (to === 'USD' ? 'EUR' : 'USD');
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    if (!from || !checkFields(rate) || !rate.parsed.ok) return;
+    if (!checkFields(rate) || !rate.parsed.ok) return;
     const exact = rate.parsed.text; // the decimal as typed, without grouping: rates travel as exact text
     const day = fromDateInput(date);
-    const ok = await add.run(() => call('currency.setRate', { from, to: to ?? baseCurrency, rate: exact, ...(day !== null ? { date: day } : {}) }));
+    const ok = await add.run(() => call('currency.setRate', { from, to, rate: exact, ...(day !== null ? { date: day } : {}) }));
     if (ok) rate.reset();
   };
   return (
@@ -67,11 +75,11 @@ export function CurrencyTab() {
         <form onSubmit={(event) => void submit(event)}>
           <Group align="flex-start" gap="xs" mb="sm">
             <CurrencySelect label={t('settings.rateFrom')} value={from} onChange={setFrom} w={120} />
-            <CurrencySelect label={t('settings.rateTo')} value={to ?? baseCurrency} onChange={setTo} w={120} />
+            <CurrencySelect label={t('settings.rateTo')} value={to} onChange={setTo} w={120} />
             <NumberField
               field={rate}
               label={t('settings.rate')}
-              description={from ? t('settings.rateHint', { from, to: to ?? baseCurrency }) : undefined}
+              description={t('settings.rateHint', { from, to })}
               required
               w={200}
               error={add.error ? errorText(add.error) : null}
