@@ -1,9 +1,8 @@
 import type { OutboundScope } from '../../http/outbound-policy';
 import type { Clock } from '../../lib/clock';
-import { call, CallError } from '../http-client';
 import { AccessTokens, type IssuedToken } from './access-tokens';
+import { ApiFailure as WechatFailure, errcodeCall, type ErrcodeService } from './errcode-api';
 import type { WechatTemplate } from './wechat-templates';
-import type { ResultClass } from '../schema';
 
 /**
  * WeChat Official Account calls (docs/push.md; the driver is ./wechat.ts): access tokens cached per
@@ -21,19 +20,8 @@ export interface WechatConfig {
   tokenMode: 'stable' | 'classic';
 }
 
-/** A failed WeChat call, already classified. */
-export class WechatFailure extends Error {
-  constructor(
-    readonly cls: Exclude<ResultClass, 'ok'>,
-    message: string,
-    readonly errcode?: number,
-    /** transient only: false for throttling that an immediate retry would not fix. */
-    readonly retryable = true,
-  ) {
-    super(message);
-    this.name = 'WechatFailure';
-  }
-}
+/** A failed WeChat call, already classified (./errcode-api.ts). */
+export { ApiFailure as WechatFailure } from './errcode-api';
 
 export const TOKEN_ERRCODES = new Set([40001, 40014, 41001, 42001]);
 
@@ -120,48 +108,17 @@ export function sendFailure(errcode: number, errmsg: string): WechatFailure {
 interface WechatAnswer {
   errcode?: number;
   errmsg?: string;
-  access_token?: string;
-  expires_in?: number;
-  msgid?: number | string;
+  access_token?: unknown;
+  expires_in?: unknown;
+  msgid?: unknown;
   template_list?: unknown;
 }
 
-function redact(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret && secret.length >= 6) out = out.split(secret).join('••••');
-  return out.replace(/\s+/g, ' ').trim().slice(0, 200);
-}
+const WECHAT: ErrcodeService = { name: 'WeChat', baseField: 'apiBase' };
 
-/**
- * One WeChat API call. Of the answer only WeChat's own fields are used, and only `errmsg` is ever
- * quoted (secrets removed, cut to 200 characters); an answer that is not WeChat's JSON is not quoted.
- */
-async function wechatCall(scope: OutboundScope, url: string, init: { method: 'GET' | 'POST'; body?: unknown; timeoutMs: number }, secrets: string[]): Promise<WechatAnswer> {
-  let answer;
-  try {
-    answer = await call(scope, url, {
-      method: init.method,
-      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      timeoutMs: init.timeoutMs,
-    });
-  } catch (error) {
-    if (error instanceof CallError && error.kind === 'refused') throw new WechatFailure('systemic', `PennyPost did not send to WeChat: ${error.message}`);
-    const reason = error instanceof CallError ? error.message : 'network error';
-    return Promise.reject(new WechatFailure('transient', `WeChat could not be reached: ${reason}.`));
-  }
-  if (answer.status >= 500) throw new WechatFailure('transient', `WeChat answered HTTP ${answer.status}.`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.text);
-  } catch {
-    throw new WechatFailure('transient', `WeChat answered something that is not JSON (HTTP ${answer.status}); is the channel's apiBase right?`);
-  }
-  if (typeof parsed !== 'object' || parsed === null) throw new WechatFailure('transient', 'WeChat answered an unexpected shape.');
-  // WeChat's documented fields; errmsg is made text here, whatever scalar came.
-  const reply = parsed as Omit<WechatAnswer, 'errmsg'> & { errmsg?: string | number };
-  if (reply.errmsg) reply.errmsg = redact(String(reply.errmsg), secrets);
-  return reply as WechatAnswer;
+/** One WeChat API call (./errcode-api.ts): only `errmsg` is ever quoted, secrets removed. */
+function wechatCall(scope: OutboundScope, url: string, init: { method: 'GET' | 'POST'; body?: unknown; timeoutMs: number }, secrets: string[]): Promise<WechatAnswer> {
+  return errcodeCall(WECHAT, scope, url, init, secrets);
 }
 
 function apiUrl(config: WechatConfig, path: string): string {
@@ -235,7 +192,7 @@ export async function wechatSend(
       : { touser: openid, template_id: message.templateId, ...(message.url ? { url: message.url } : {}), data: message.data };
   const answer = await wechatCall(scope, apiUrl(config, `${path}?access_token=${encodeURIComponent(token)}`), { method: 'POST', body, timeoutMs }, [token, config.appSecret]);
   const errcode = answer.errcode ?? 0;
-  if (errcode === 0) return answer.msgid === undefined ? undefined : String(answer.msgid);
+  if (errcode === 0) return typeof answer.msgid === 'number' || typeof answer.msgid === 'string' ? String(answer.msgid) : undefined;
   if (TOKEN_ERRCODES.has(errcode)) throw new WechatFailure('token', `WeChat refused the access token (errcode ${errcode}${answer.errmsg ? `: ${answer.errmsg}` : ''}).`, errcode);
   throw sendFailure(errcode, answer.errmsg ?? '');
 }
