@@ -33,6 +33,13 @@ export interface DeliveryPlan<T extends DeliveryTarget> {
   /** Runs once before any send (e.g. fetching the WeChat token); a Failure fails everyone. */
   prepare?(timeoutMs: number): Promise<Failure | null>;
   send(target: T, timeoutMs: number): Promise<Outcome>;
+  /**
+   * Sends to many targets in one call (channels whose API takes a list of recipients, e.g. WeCom
+   * applications): one outcome per target, in order. Used for mode 'all', `batchMax` at a time;
+   * transient failures are retried for the targets they hit.
+   */
+  sendBatch?(targets: T[], timeoutMs: number): Promise<Outcome[]>;
+  batchMax?: number;
 }
 
 export const MAX_ATTEMPTS = 3;
@@ -102,6 +109,8 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
     }
   }
 
+  if (plan.sendBatch && plan.mode === 'all') return deliverInBatches(plan, plan.sendBatch.bind(plan));
+
   let stopped: Failure | null = null;
   const results = new Array<DeliveryResult>(targets.length);
 
@@ -139,4 +148,51 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
   };
   await Promise.all(Array.from({ length: Math.min(plan.concurrency, targets.length) }, worker));
   return results;
+}
+
+/**
+ * Mode 'all' through a channel's batch call: the targets in batches of `batchMax`, one after the
+ * other; in a batch, the targets whose outcome is a retryable transient failure are sent again
+ * (with the same backoff and deadline as single sends), the others keep their outcome. A systemic
+ * failure stops the batches still queued, as it stops single sends.
+ */
+async function deliverInBatches<T extends DeliveryTarget>(plan: DeliveryPlan<T>, sendBatch: (targets: T[], timeoutMs: number) => Promise<Outcome[]>): Promise<DeliveryResult[]> {
+  const { targets, deadline, callTimeoutMs } = plan;
+  const size = Math.max(1, plan.batchMax ?? targets.length);
+  const results: Array<DeliveryResult | undefined> = Array.from({ length: targets.length }, () => undefined);
+  // A holder, not a variable: TypeScript would keep a `= null` narrowing across the awaits (microsoft/TypeScript#9998).
+  const stop: { failure: Failure | null } = { failure: null };
+  for (let start = 0; start < targets.length; start += size) {
+    let pending = Array.from({ length: Math.min(size, targets.length - start) }, (_, i) => start + i);
+    const stopped = stop.failure;
+    if (stopped) {
+      for (const index of pending) results[index] = toResult(targets[index], { ok: false, ...stopped, message: `Not sent: ${stopped.message}` }, 0);
+      continue;
+    }
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const left = remaining(deadline);
+      if (left < Math.min(MIN_CALL_BUDGET_MS, callTimeoutMs)) {
+        // Not sent now: a target retried before keeps the failure of its last attempt, the others say why below.
+        break;
+      }
+      const outcomes = await sendBatch(
+        pending.map((index) => targets[index]),
+        Math.max(1, Math.min(callTimeoutMs, Math.floor(left))),
+      );
+      if (outcomes.length !== pending.length) throw new Error(`push: a batch of ${pending.length} answered ${outcomes.length} outcomes`);
+      const again: number[] = [];
+      pending.forEach((index, i) => {
+        const outcome = outcomes[i];
+        results[index] = toResult(targets[index], outcome, attempt);
+        if (!outcome.ok && outcome.cls === 'systemic') stop.failure ??= outcome;
+        if (!outcome.ok && outcome.cls === 'transient' && outcome.retryable !== false && attempt < MAX_ATTEMPTS) again.push(index);
+      });
+      pending = again;
+      if (pending.length === 0) break;
+      const pause = backoffMs(attempt);
+      if (remaining(deadline) < pause + Math.min(callTimeoutMs, 1000)) break;
+      await sleep(pause);
+    }
+  }
+  return results.map((result, index) => result ?? toResult(targets[index], { ok: false, ...deadlineFailure('Not sent') }, 0));
 }

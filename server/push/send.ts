@@ -294,6 +294,7 @@ export class PushSender {
         callTimeoutMs: settings.callTimeoutMs,
         ...(delivery.prepare ? { prepare: delivery.prepare.bind(delivery) } : {}),
         send: (recipient, timeoutMs) => delivery.send(recipient, timeoutMs),
+        ...(delivery.sendBatch ? { sendBatch: delivery.sendBatch.bind(delivery), batchMax: delivery.batchMax } : {}),
       });
     } catch (error) {
       // A bug, not a delivery outcome: still recorded, so the push is not lost.

@@ -131,6 +131,13 @@ export interface Delivery {
   /** Runs once before any send (e.g. fetching an access token); a Failure fails everyone. */
   prepare?(timeoutMs: number): Promise<Failure | null>;
   send(recipient: Recipient, timeoutMs: number): Promise<Outcome>;
+  /**
+   * Sends to many recipients in one call, for channels whose API takes a list (WeCom applications):
+   * one outcome per recipient, in order. Delivery uses it for pushMode 'all', at most `batchMax`
+   * recipients a call, and `send` for failover.
+   */
+  sendBatch?(recipients: Recipient[], timeoutMs: number): Promise<Outcome[]>;
+  batchMax?: number;
 }
 
 /** The answer of push.testChannel (without its duration). */
