@@ -6,7 +6,7 @@ import { CHANNEL_TYPES, channelConfigParams, channelConfigShapes, channelDriver,
 /** The registry: every driver once, the API's config params and the UI's descriptions built from the drivers. */
 describe('channel registry', () => {
   it('knows each type by its driver', () => {
-    expect(CHANNEL_TYPES).toEqual(['wechat', 'desktop', 'webhook', 'wecom', 'dingtalk', 'feishu', 'telegram', 'discord', 'slack', 'email']);
+    expect(CHANNEL_TYPES).toEqual(['wechat', 'desktop', 'webhook', 'wecom', 'wecom-app', 'dingtalk', 'feishu', 'telegram', 'discord', 'slack', 'email']);
     for (const type of CHANNEL_TYPES) expect(channelDriver(type).type).toBe(type);
     expect(() => channelDriver('carrier-pigeon')).toThrow(/no channel driver/);
     expect(CHANNEL_TYPES).toContain(DEFAULT_CHANNEL_TYPE);
@@ -25,6 +25,11 @@ describe('channel registry', () => {
       'priority',
       'webhookUrl',
       'wecomFormat',
+      'corpId',
+      'agentId',
+      'corpSecret',
+      'wecomApiBase',
+      'wecomAppFormat',
       'signingSecret',
       'botToken',
       'telegramApiBase',
@@ -43,7 +48,7 @@ describe('channel registry', () => {
     expect(params.properties.token.description).toMatch(/^webhook: /);
     expect(channelConfigShapes()).toBe(
       'wechat config: `{appId, appSecret, apiBase?, tokenMode?}`; desktop config: `{}`; webhook config: `{format, url?, token?, priority?}`; ' +
-        'wecom config: `{webhookUrl, wecomFormat?}`; dingtalk config: `{webhookUrl, signingSecret?}`; feishu config: `{webhookUrl, signingSecret?}`; ' +
+        'wecom config: `{webhookUrl, wecomFormat?}`; wecom-app config: `{corpId, agentId, corpSecret, wecomApiBase?, wecomAppFormat?}`; dingtalk config: `{webhookUrl, signingSecret?}`; feishu config: `{webhookUrl, signingSecret?}`; ' +
         'telegram config: `{botToken, telegramApiBase?}`; discord config: `{webhookUrl}`; slack config: `{webhookUrl}`; ' +
         'email config: `{smtpHost, smtpPort?, smtpSecurity?, smtpUser?, smtpPassword?, fromAddress, fromName?, smtpCaCert?}`',
     );

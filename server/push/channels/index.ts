@@ -10,13 +10,26 @@ import { telegramChannel } from './telegram';
 import { webhookChannel } from './webhook';
 import { wechatChannel } from './wechat';
 import { wecomChannel } from './wecom';
+import { wecomAppChannel } from './wecom-app';
 
 /**
  * The channel types PennyPost delivers through, one driver each (./driver.ts says what a driver
  * owns). To add one: write `./<type>.ts` with its test, and list it here. The order is the order
  * of the `type` enum in the API.
  */
-const DRIVERS = [wechatChannel, desktopChannel, webhookChannel, wecomChannel, dingtalkChannel, feishuChannel, telegramChannel, discordChannel, slackChannel, emailChannel] as const;
+const DRIVERS = [
+  wechatChannel,
+  desktopChannel,
+  webhookChannel,
+  wecomChannel,
+  wecomAppChannel,
+  dingtalkChannel,
+  feishuChannel,
+  telegramChannel,
+  discordChannel,
+  slackChannel,
+  emailChannel,
+] as const;
 
 export type ChannelType = (typeof DRIVERS)[number]['type'];
 export const CHANNEL_TYPES: readonly ChannelType[] = DRIVERS.map((driver) => driver.type);

@@ -95,7 +95,7 @@ const LOCAL_SPELLINGS = () => {
 };
 
 describe('base-URL fields are plain base URLs', () => {
-  it('refuses a fragment, a query or user info in telegramApiBase, apiBase and the webhook url, for everyone (400 naming the field)', async () => {
+  it('refuses a fragment, a query or user info in telegramApiBase, apiBase, wecomApiBase and the webhook url, for everyone (400 naming the field)', async () => {
     for (const base of [
       `${internal.url}/secret#`,
       `${internal.url}/secret?`,
@@ -111,6 +111,13 @@ describe('base-URL fields are plain base URLs', () => {
       const wechat = await t.call('push.createChannel', { name: 'wx', type: 'wechat', config: { appId: 'wx0123456789abcdef', appSecret: 'secret0123456789', apiBase: base } });
       expect(wechat.status, base).toBe(400);
       expect(wechat.data, base).toMatchObject({ field: 'params.config.apiBase' });
+      const wecomApp = await t.call('push.createChannel', {
+        name: 'wecom app',
+        type: 'wecom-app',
+        config: { corpId: 'ww0123456789abcdef', agentId: 1000002, corpSecret: 'secret0123456789', wecomApiBase: base },
+      });
+      expect(wecomApp.status, base).toBe(400);
+      expect(wecomApp.data, base).toMatchObject({ field: 'params.config.wecomApiBase' });
       const webhook = await t.call('push.createChannel', { name: 'hook', type: 'webhook', config: { format: 'ntfy', url: base } });
       expect(webhook.status, base).toBe(400);
       expect(webhook.data, base).toMatchObject({ field: 'params.config.url' });
@@ -183,6 +190,7 @@ describe('only the owner (and admins the owner allows) may send to this computer
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['telegram', { botToken: TOKEN, telegramApiBase: `${internal.url}/x` }, 'telegramApiBase'],
       ['wechat', { appId: 'wx0123456789abcdef', appSecret: 'secret0123456789', apiBase: `http://localhost:${port}` }, 'apiBase'],
+      ['wecom-app', { corpId: 'ww0123456789abcdef', agentId: 1000002, corpSecret: 'secret0123456789', wecomApiBase: `http://127.1:${port}` }, 'wecomApiBase'],
       ['discord', { webhookUrl: `http://[::1]:${port}/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz012345` }, 'webhookUrl'],
       ['slack', { webhookUrl: `http://10.0.0.7/services/T0000000/B0000000/abcdefgh12345678` }, 'webhookUrl'],
       ['dingtalk', { webhookUrl: `http://192.168.0.2/robot/send?access_token=abcdefgh12345678` }, 'webhookUrl'],
