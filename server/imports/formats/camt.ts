@@ -106,36 +106,68 @@ function texts(from: unknown, ...path: string[]): string[] {
   return items.map((item) => text({ item }, 'item')).filter(Boolean);
 }
 
-const MARKUP = /<(\/?)([A-Za-z_][\w.:-]*)(?:\s[^>]*?)?(\/?)>|<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g;
+/** How deep a statement's elements may nest: camt.053 goes about 12 levels down; far more is not a statement (and would slow the XML parser). */
+export const MAX_XML_DEPTH = 64;
+
+const isNameStart = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+const isNameChar = (code: number) => isNameStart(code) || (code >= 48 && code <= 57) || code === 46 || code === 58 || code === 45;
+const isSpace = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
+
+/** The markup starting at `lt` (a "<"): where it ends, and the tag it is, if any; null when it is not markup. */
+function markupAt(xml: string, lt: number): { end: number; name?: string; closing?: boolean; selfClosing?: boolean } | null {
+  const special = (open: string, close: string) => {
+    const end = xml.indexOf(close, lt + open.length);
+    return end === -1 ? null : { end: end + close.length };
+  };
+  if (xml.startsWith('<!--', lt)) return special('<!--', '-->');
+  if (xml.startsWith('<![CDATA[', lt)) return special('<![CDATA[', ']]>');
+  if (xml.startsWith('<?', lt)) return special('<?', '?>');
+  let j = lt + 1;
+  const closing = xml.charCodeAt(j) === 47; // '/'
+  if (closing) j++;
+  const nameStart = j;
+  if (!isNameStart(xml.charCodeAt(j))) return null;
+  while (isNameChar(xml.charCodeAt(j))) j++;
+  const name = xml.slice(nameStart, j);
+  const next = xml.charCodeAt(j);
+  if (next === 62) return { end: j + 1, name, closing, selfClosing: false }; // '>'
+  if (next === 47) return xml.charCodeAt(j + 1) === 62 ? { end: j + 2, name, closing, selfClosing: true } : null; // '/>'
+  if (!isSpace(next)) return null;
+  const gt = xml.indexOf('>', j);
+  if (gt === -1) return null;
+  return { end: gt + 1, name, closing, selfClosing: xml.charCodeAt(gt - 1) === 47 };
+}
 
 /**
  * What makes the XML's tags not well-formed, or null: a tag cut off, an end tag that does not
- * match, elements left open at the end of the text (a cut-off download), text after the root.
- * fast-xml-parser itself reads such text without complaint (and its validator is deprecated).
+ * match, elements left open at the end of the text (a cut-off download), text after the root,
+ * elements nested deeper than MAX_XML_DEPTH. fast-xml-parser itself reads such text without
+ * complaint (and its validator is deprecated). One pass over the text: each "<" is looked at once,
+ * and a piece of markup that never ends stops the scan (a regular expression retried at every
+ * later "<" made unterminated markup quadratic).
  */
 export function tagProblem(xml: string): string | null {
   const lineAt = (index: number) => xml.slice(0, index).split('\n').length;
   const open: string[] = [];
   let closedRoot = false;
-  let pos = 0;
-  MARKUP.lastIndex = 0;
-  for (let m = MARKUP.exec(xml); m; m = MARKUP.exec(xml)) {
-    const stray = xml.indexOf('<', pos);
-    if (stray < m.index) return `line ${lineAt(stray)}: a "<" that starts no tag`;
-    pos = MARKUP.lastIndex;
-    const name = m[2] as string | undefined;
-    if (name === undefined) continue;
-    if (m[1] === '/') {
-      const expected = open.pop();
-      if (expected !== name) return `line ${lineAt(m.index)}: </${name}> where ${expected ? `</${expected}>` : 'no end tag'} was expected`;
-      if (open.length === 0) closedRoot = true;
-    } else {
-      if (closedRoot) return `line ${lineAt(m.index)}: <${name}> after the end of the document`;
-      if (m[3] !== '/') open.push(name);
-      else if (open.length === 0) closedRoot = true;
+  for (let lt = xml.indexOf('<'); lt !== -1;) {
+    const markup = markupAt(xml, lt);
+    if (markup === null) return xml.indexOf('>', lt) === -1 ? `line ${lineAt(lt)}: a tag is cut off` : `line ${lineAt(lt)}: a "<" that starts no tag`;
+    const { name } = markup;
+    if (name !== undefined) {
+      if (markup.closing) {
+        const expected = open.pop();
+        if (expected !== name) return `line ${lineAt(lt)}: </${name}> where ${expected ? `</${expected}>` : 'no end tag'} was expected`;
+        if (open.length === 0) closedRoot = true;
+      } else {
+        if (closedRoot) return `line ${lineAt(lt)}: <${name}> after the end of the document`;
+        if (!markup.selfClosing) open.push(name);
+        else if (open.length === 0) closedRoot = true;
+        if (open.length > MAX_XML_DEPTH) return `line ${lineAt(lt)}: elements nested more than ${MAX_XML_DEPTH} deep, which no bank statement is`;
+      }
     }
+    lt = xml.indexOf('<', markup.end);
   }
-  if (xml.indexOf('<', pos) !== -1) return `line ${lineAt(xml.indexOf('<', pos))}: a tag is cut off`;
   if (open.length > 0) return `the file ends before </${open[open.length - 1]}>`;
   return closedRoot ? null : 'no root element';
 }

@@ -373,12 +373,26 @@ export function guessDateFormat(samples: string[]): CsvMapping['dateFormat'] {
 const PLACEHOLDER = /^[-–—/]*$/;
 
 /** An amount cell → { amount, negative }; a RowProblem when it is not a number in the file's decimal style. */
+/**
+ * True when the cell's last digits are 1 or 2 digits right after `separator` (only non-digits after
+ * them): '12,50', '12,5 €'. Read from the end, once (the regular expression `,\d{1,2}\D*$` retried
+ * from every separator, quadratic in a crafted cell).
+ */
+function endsInDecimals(cell: string, separator: ',' | '.'): boolean {
+  const digit = (i: number) => cell.charCodeAt(i) >= 48 && cell.charCodeAt(i) <= 57;
+  let end = cell.length;
+  while (end > 0 && !digit(end - 1)) end--;
+  let start = end;
+  while (start > 0 && digit(start - 1)) start--;
+  return end - start >= 1 && end - start <= 2 && start > 0 && cell[start - 1] === separator;
+}
+
 function readAmount(cell: string, decimal: '.' | ',', column: string): { amount: string; negative: boolean } {
   // A separator and 1–2 final digits is a decimal separator: '12,50' is refused here, not read as 1250.
-  if (decimal === '.' && /,\d{1,2}\D*$/.test(cell)) {
+  if (decimal === '.' && endsInDecimals(cell, ',')) {
     throw new RowProblem('badAmount', `'${cell}' in ${column} is written with ',' as the decimal separator: set the decimal separator to ','.`);
   }
-  if (decimal === ',' && /\.\d{1,2}\D*$/.test(cell)) {
+  if (decimal === ',' && endsInDecimals(cell, '.')) {
     throw new RowProblem('badAmount', `'${cell}' in ${column} is written with '.' as the decimal separator: set the decimal separator to '.'.`);
   }
   const parsed = parseAmount(cell, decimal);

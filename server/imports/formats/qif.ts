@@ -54,6 +54,7 @@ function readRecords(text: string): { records: QifRecord[]; accounts: string[]; 
   const lines = text.split(/\r\n|\r|\n/);
   const records: QifRecord[] = [];
   const accounts: string[] = [];
+  const seenAccounts = new Set<string>();
   let section: 'transactions' | 'account' | 'skip' = 'skip';
   let autoSwitch = false;
   let sawHeader = false;
@@ -64,7 +65,10 @@ function readRecords(text: string): { records: QifRecord[]; accounts: string[]; 
   const end = () => {
     if (record && section === 'transactions') {
       records.push(record);
-      if (record.account !== undefined && !accounts.includes(record.account)) accounts.push(record.account);
+      if (record.account !== undefined && !seenAccounts.has(record.account)) {
+        seenAccounts.add(record.account);
+        accounts.push(record.account);
+      }
     }
     if (record && section === 'account') account = record.fields.get('N') || undefined;
     record = null;

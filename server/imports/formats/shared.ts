@@ -56,13 +56,31 @@ export function parseLocalDateTime(text: string, timeZone: string): number | nul
   return localDateTime(Number(y), Number(mo), Number(d), timeZone, Number(h), Number(mi), Number(s));
 }
 
+const QUOTE_OR_SPACE = /[\s'"]/;
+/** The longest cell parseAmount reads as an amount (padding included). */
+const AMOUNT_TEXT_MAX = 256;
+
+/**
+ * `text` without the characters `edge` matches at either end, one character at a time (a
+ * `[…]+$` regular expression would retry from every character of a long run inside the text).
+ */
+export function withoutEdges(text: string, edge: RegExp): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && edge.test(text[start])) start++;
+  while (end > start && edge.test(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
 /**
  * An amount cell → a positive decimal string without sign, currency marks or thousands separators
  * ('¥1,234.50' → '1234.50'), and its sign. `decimal` is the decimal separator of the file ('.' or ',').
  * null when the cell is not a number.
  */
 export function parseAmount(text: string, decimal: '.' | ',' = '.'): { amount: string; negative: boolean } | null {
-  let value = text.trim().replace(/^[\s'"]+|[\s'"]+$/g, '');
+  // No amount is written in hundreds of characters: a longer cell is not read at all (it costs time per character).
+  if (text.length > AMOUNT_TEXT_MAX) return null;
+  let value = withoutEdges(text, QUOTE_OR_SPACE);
   value = value.replace(/[¥￥$€£]|RMB|CNY|元/gi, '').replace(/\s/g, '');
   let negative = false;
   if (/^\(.*\)$/.test(value)) {
@@ -209,26 +227,27 @@ export function* csvRecords(text: string, delimiter: ',' | ';' | '\t' = ','): Ge
     let unterminated = false;
     let p = 0;
     for (;;) {
-      let value = '';
+      // A quoted cell's pieces, joined once (a string grown piece by piece over many lines is slow to collect).
+      const value: string[] = [];
       if (s.startsWith('"', p)) {
         p++;
         for (;;) {
           const q = s.indexOf('"', p);
           if (q === -1) {
-            value += s.slice(p);
+            value.push(s.slice(p));
             if (pos >= text.length) {
               unterminated = true;
               p = s.length;
               break;
             }
-            value += '\n';
+            value.push('\n');
             s = readLine();
             p = 0;
             continue;
           }
-          value += s.slice(p, q);
+          value.push(s.slice(p, q));
           if (s.startsWith('"', q + 1)) {
-            value += '"';
+            value.push('"');
             p = q + 2;
             continue;
           }
@@ -238,10 +257,12 @@ export function* csvRecords(text: string, delimiter: ',' | ';' | '\t' = ','): Ge
       }
       const d = s.indexOf(delimiter, p);
       if (d === -1 || unterminated) {
-        cells.push(value + s.slice(p));
+        value.push(s.slice(p));
+        cells.push(value.join(''));
         break;
       }
-      cells.push(value + s.slice(p, d));
+      value.push(s.slice(p, d));
+      cells.push(value.join(''));
       p = d + 1;
     }
     yield { line, cells, unterminated, unfinished: !lineBreak };

@@ -229,36 +229,65 @@ function refundedOf(status: string): Extra['refunded'] {
   return /^已(?:部分)?退款/.test(status) ? 'some' : 'none';
 }
 
-const cents = (amount: string) => Math.round(Number(amount) * 100);
+const toCents = (amount: string) => Math.round(Number(amount) * 100);
 
-/** The originalId rule at the top of this file. */
+/**
+ * The originalId rule at the top of this file, in one sweep by date (O(n log n)): the payments at
+ * or before each refund are counted as the sweep passes them, per payee and amount for "refunded
+ * all / this much", and per payee as the two largest amounts for "refunded some" (a refund of x
+ * has exactly one such candidate when the largest is at least x and the second is not). Filtering
+ * every payment of the payee for every refund was quadratic in a file of one payee.
+ */
 function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
   const byMerchantId = new Map<string, StatementLine>();
-  const refundedByPayee = new Map<string, { payment: StatementLine; refunded: Exclude<Extra['refunded'], 'none'> }[]>();
+  const payments: Array<{ payment: StatementLine; refunded: Exclude<Extra['refunded'], 'none'> }> = [];
   lines.forEach((line, i) => {
     const { merchantId, refunded } = extras[i];
     if (line.status === 'refund' || line.externalId === '') return;
     if (merchantId !== '' && !byMerchantId.has(merchantId)) byMerchantId.set(merchantId, line);
     if (refunded === 'none' || line.direction !== 'expense' || line.payee === '') return;
-    const list = refundedByPayee.get(line.payee);
-    if (list) list.push({ payment: line, refunded });
-    else refundedByPayee.set(line.payee, [{ payment: line, refunded }]);
+    payments.push({ payment: line, refunded });
   });
+  const refunds: StatementLine[] = [];
   lines.forEach((refund, i) => {
     if (refund.status !== 'refund') return;
     const sameOrder = extras[i].merchantId === '' ? undefined : byMerchantId.get(extras[i].merchantId);
-    if (sameOrder) {
-      refund.originalId = sameOrder.externalId;
-      return;
-    }
-    const candidates = (refundedByPayee.get(refund.payee) ?? []).filter(({ payment, refunded }) => {
-      if (payment.date > refund.date) return false;
-      if (refunded === 'all') return cents(payment.amount) === cents(refund.amount);
-      if (refunded === 'some') return cents(payment.amount) >= cents(refund.amount);
-      return cents(refunded.amount) === cents(refund.amount);
-    });
-    if (candidates.length === 1) refund.originalId = candidates[0].payment.externalId;
+    if (sameOrder) refund.originalId = sameOrder.externalId;
+    else refunds.push(refund);
   });
+  if (refunds.length === 0 || payments.length === 0) return;
+  const byDate =
+    <T>(date: (item: T) => number) =>
+    (a: T, b: T) =>
+      date(a) - date(b);
+  payments.sort(byDate((p) => p.payment.date));
+  const exact = new Map<string, { count: number; first: StatementLine }>();
+  const some = new Map<string, { best: StatementLine; bestCents: number; secondCents: number }>();
+  let next = 0;
+  for (const refund of [...refunds].sort(byDate((l: StatementLine) => l.date))) {
+    for (; next < payments.length && payments[next].payment.date <= refund.date; next++) {
+      const { payment, refunded } = payments[next];
+      if (refunded === 'some') {
+        const cents = toCents(payment.amount);
+        const top = some.get(payment.payee);
+        if (!top) some.set(payment.payee, { best: payment, bestCents: cents, secondCents: -1 });
+        else if (cents > top.bestCents) Object.assign(top, { best: payment, bestCents: cents, secondCents: top.bestCents });
+        else if (cents > top.secondCents) top.secondCents = cents;
+        continue;
+      }
+      const key = `${payment.payee}\u0000${toCents(refunded === 'all' ? payment.amount : refunded.amount)}`;
+      const found = exact.get(key);
+      if (found) found.count++;
+      else exact.set(key, { count: 1, first: payment });
+    }
+    const cents = toCents(refund.amount);
+    const same = exact.get(`${refund.payee}\u0000${cents}`);
+    const top = some.get(refund.payee);
+    const someCount = !top || top.bestCents < cents ? 0 : top.secondCents >= cents ? 2 : 1;
+    const count = (same?.count ?? 0) + someCount;
+    if (count !== 1) continue;
+    refund.originalId = same ? same.first.externalId : top?.best.externalId;
+  }
 }
 
 /** An XLSX cell → the text a CSV export would have. Dates come back with the written wall clock in their UTC fields. */
