@@ -14,7 +14,7 @@ import {
   withoutPayee,
   type CsvRecord,
 } from './shared';
-import { assertZipWithinBudget } from './zip-budget';
+import { storedZip, unpackXlsxEntries } from './zip-budget';
 import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
 /**
@@ -311,9 +311,11 @@ function cellText(value: unknown): string {
 
 async function readXlsx(bytes: Buffer): Promise<Row[]> {
   let sheet: unknown[][];
-  assertZipWithinBudget(bytes);
+  // Unpacked here within the budget, checked entry by entry; the library reads only those entries,
+  // from a ZIP whose every size is true (zip-budget.ts), never the file's own local entries.
+  const checked = storedZip(unpackXlsxEntries(bytes));
   try {
-    sheet = await readSheet(bytes);
+    sheet = await readSheet(checked);
   } catch (error) {
     if (error instanceof InvalidInputError && error.code === 'XLS_FILE_NOT_SUPPORTED') {
       throw new StatementError('notThisFormat', 'This is an old Excel .xls file, not a WeChat Pay export: WeChat exports its bill as CSV or XLSX.');
@@ -362,7 +364,7 @@ function zipEntryHead(bytes: Buffer, name: string, limit = 65_536): string {
         const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
         const data = bytes.subarray(start, Math.min(start + bytes.readUInt32LE(p + 20), start + limit));
         if (method === 0) return data.toString('utf8');
-        if (method === 8) return inflateRawSync(data, { finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+        if (method === 8) return inflateRawSync(data, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: 1024 * 1024 }).toString('utf8');
         return '';
       }
       p = next;
