@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatMajor, toMinor } from '../../lib/money';
 import type { AssetDoc, RecordDoc } from '../../ledger/schema';
-import type { UserLedgerView } from '../../ledger/views';
+import { lowerBoundByDate, type UserLedgerView } from '../../ledger/views';
 import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
 import { categoryKey, ruledCategory } from '../category-names';
 import type { RuleBook } from '../rules/rule-matcher';
@@ -9,7 +9,11 @@ import type { RuleApplication } from '../rules/rule-types';
 import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
 
 /** Longest text a record keeps (the ledger's limits). */
-const DESCRIPTION_MAX = 1000;
+export const DESCRIPTION_MAX = 1000;
+/** How long the rules of one import may take in all (docs/import.md, "Budgets"); past it the import is refused (RulesTooSlow). */
+export const RULE_BUDGET_MS = 30_000;
+/** Planning gives the server's thread back at least this often. */
+export const SLICE_MS = 20;
 const TAG_MAX = 32;
 const TAGS_MAX = 20;
 /** A payment in two files is "likely the same" when the dates are this close (a bank books a card payment a day or two later). */
@@ -62,6 +66,20 @@ export interface PlanContext {
   importedKeys: { has(key: string): boolean };
   /** Stored importKeys of ledger records (fetched for likely-duplicate candidates only). */
   importKeysOf(ids: string[]): Promise<Map<string, string>>;
+  /** The rules' time budget for this import (default RULE_BUDGET_MS). */
+  ruleBudgetMs?: number;
+}
+
+/** The length of a text in characters (code points), counted only as far as `limit` + 1. */
+function charactersUpTo(text: string, limit: number): number {
+  if (text.length <= limit) return Array.from(text).length;
+  let count = 0;
+  for (let i = 0; i < text.length && count <= limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) i++;
+    count++;
+  }
+  return count;
 }
 
 const hash = (text: string, length = 32) => createHash('sha256').update(text).digest('base64url').slice(0, length);
@@ -139,7 +157,19 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
   const lines: PlannedLine[] = [];
   const newCategories = new Map<string, { type: 'income' | 'expense'; name: string }>();
 
+  const rules = ctx.rules.runner({ budgetMs: ctx.ruleBudgetMs ?? RULE_BUDGET_MS, sliceMs: SLICE_MS });
   for (const line of statement.lines) {
+    await rules.pause();
+    // Text over the ledger's limit is refused before any rule reads it (a rule takes time per character).
+    const described = describe(line.payee, line.description);
+    if (charactersUpTo(described, DESCRIPTION_MAX) > DESCRIPTION_MAX) {
+      invalid.push({
+        line: line.line,
+        kind: 'tooLong',
+        reason: `the description ("payee — text") has more than ${DESCRIPTION_MAX} characters, the most a record keeps: the line is left out (rules were not run on it)`,
+      });
+      continue;
+    }
     if (!Number.isFinite(line.date) || line.date < 0 || line.date > LAST_INSTANT) {
       invalid.push({ line: line.line, kind: 'badDate', reason: 'the date is outside what PennyPost can keep (1970 to the year 275,000)' });
       continue;
@@ -162,7 +192,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     }
     const decision = classify(line, originalOf(line));
     const type = decision.kind === 'create' ? decision.type : line.direction === 'income' ? 'income' : 'expense';
-    const outcome = ctx.rules.run({ description: describe(line.payee, line.description), payee: line.payee, amount: Number(line.amount), assetId: asset.id });
+    const outcome = await rules.run({ description: described, payee: line.payee, amount: Number(line.amount), assetId: asset.id });
     const ruled = ruledCategory(outcome, type, ctx.categories);
     outcome.applied = ruled.applied;
     let category: string;
@@ -177,7 +207,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
       category = 'Other';
       newCategories.set(categoryKey(type, category), { type, name: category });
     }
-    const description = outcome.set.description ?? describe(line.payee, line.description);
+    const description = outcome.set.description ?? described;
     const tags = outcome.set.tags ?? [];
     const problems: string[] = [];
     if (Array.from(description).length > DESCRIPTION_MAX) problems.push(`the description has ${Array.from(description).length} characters, at most ${DESCRIPTION_MAX}`);
@@ -256,7 +286,18 @@ export async function markLikelyDuplicates(lines: PlannedLine[], ctx: Pick<PlanC
   if (wanted.size === 0) return;
   const window = LIKELY_DAYS * 86_400_000;
   const candidates = new Map<PlannedLine, Array<{ id: string; date: number }>>();
-  for (const entry of ctx.view.entries) {
+  // Only the ledger's records dated near the lines can match (the entries are sorted by date).
+  let first = Infinity;
+  let last = -Infinity;
+  for (const list of wanted.values()) {
+    for (const planned of list) {
+      first = Math.min(first, planned.doc.date);
+      last = Math.max(last, planned.doc.date);
+    }
+  }
+  const entries = ctx.view.entries;
+  for (let e = lowerBoundByDate(entries, first - window); e < entries.length && entries[e].date <= last + window; e++) {
+    const entry = entries[e];
     if (entry.type === 'transfer') continue;
     const list = wanted.get(`${entry.asset}|${entry.type}|${entry.amount}`);
     if (!list) continue;
