@@ -52,9 +52,8 @@ const createApp = defineAction({
   errors: [
     [
       commonErrors.rows.invalid,
-      'template messages without templateId, a bad field, a template the Official Account does not have, a templateFields key the template lacks or that WeChat does not show (first, remark), or a template list WeChat refused to give',
+      'template messages without templateId, a bad field, a template the Official Account does not have, a templateFields key the template lacks or that WeChat does not show (first, remark), a template list WeChat refused to give, or a channel secret this server cannot open',
     ],
-    [pushErrors.rows.channelSecretUnreadable, "the channel's stored secret cannot be opened, so the template cannot be checked"],
     [commonErrors.rows.unavailable, 'WeChat could not be asked for the template list now (busy, unreachable); nothing was saved'],
     [pushErrors.rows.channelNotFound, 'no channel with this id in your account'],
   ],
@@ -105,7 +104,6 @@ const updateApp = defineAction({
       commonErrors.rows.invalid,
       "template without templateId, a template or templateFields that do not fit the Official Account's template list (as push.createApp), a channel of another type while recipients exist, or Gotify/Bark recipients moving to another server",
     ],
-    [pushErrors.rows.channelSecretUnreadable, "the channel's stored secret cannot be opened, so the template cannot be checked"],
     [commonErrors.rows.unavailable, 'WeChat could not be asked for the template list now; nothing was saved'],
     [pushErrors.rows.appNotFound, 'no app with this id in your account'],
     [pushErrors.rows.channelNotFound, 'no channel with the new channelId in your account'],

@@ -60,12 +60,6 @@ export const pushErrors = errorCatalogue(
       status: 400,
       message: () => "params.templateId is required for template messages: the template ID from the Official Account's template list",
     },
-    channelSecretUnreadable: {
-      code: 400,
-      status: 400,
-      message: (secret: string) =>
-        `PennyPost cannot open this channel's stored ${secret} (the data folder's key was replaced or damaged), so the template could not be checked. Enter it again in the channel's settings.`,
-    },
     recipientExists: { code: 409, status: 409, message: () => 'This address is already a recipient of the app.' },
 
     startAfterEnd: { code: 400, status: 400, message: () => 'params.startDate is after params.endDate' },

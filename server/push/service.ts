@@ -1,5 +1,6 @@
 import type { AppContext, ServiceMap } from '../app-context';
 import { OutboundPolicy } from '../http/outbound-policy';
+import { commonErrors } from '../lib/errors';
 import { ChannelConfigs } from './channel-configs';
 import { channelDriver, channelDrivers } from './channels';
 import type { ChannelEnv, ChannelLink, ChannelTestResult } from './channels/driver';
@@ -145,7 +146,13 @@ export class PushService {
     if (messageType !== 'template' || !templateId.trim() || !channelDriver(channel.type).templates || !link.checkTemplate) return undefined;
     const unreadable = this.targets.configs.unreadableSecrets(channel);
     if (unreadable.length > 0) {
-      throw pushErrors.channelSecretUnreadable(unreadable.join(' and ')).at('channelId');
+      // As /send and push.testChannel say it (a sentence of its own, like a driver's config checks).
+      const secret = unreadable.join(' and ');
+      throw commonErrors
+        .invalid(
+          `PennyPost cannot open this channel's stored ${secret} (the data folder's key was replaced or damaged), so the template could not be checked. Enter it again in the channel's settings.`,
+        )
+        .at('channelId');
     }
     return link.checkTemplate(channel, this.targets.openConfig(channel), { templateId: templateId.trim(), given: given ?? {}, stored }, this.app.settings.get().push.callTimeoutMs);
   }
