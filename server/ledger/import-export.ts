@@ -197,7 +197,10 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
       const row = table[r];
       const cell = (name: (typeof CSV_COLUMNS)[number]) => {
         const index = columns[name];
-        return index >= 0 ? restoreCell((row[index] ?? '').trim()) : '';
+        if (index < 0) return '';
+        // A description is read back exactly as it was written (its spaces too); the other cells are trimmed.
+        const raw = row[index] ?? '';
+        return restoreCell(name === 'description' ? raw : raw.trim());
       };
       const errors: string[] = [];
       const problems: ImportProblem[] = [];
