@@ -24,6 +24,19 @@ export async function buildElectron({ licences = true } = {}) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // Statement imports are parsed in worker threads (server/imports/pipeline/statement-reader.ts),
+  // which load this file from beside main.mjs.
+  await build({
+    entryPoints: [at('server/imports/formats/statement-worker.ts')],
+    outfile: at('dist/electron/statement-worker.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
   await build({
     entryPoints: [at('electron/preload.cts')],
     outfile: at('dist/electron/preload.cjs'),

@@ -17,6 +17,10 @@ import { serverSourcesNewer } from './server-freshness.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'server', 'cli.ts');
 export const SERVER_BUNDLE = path.join(root, 'dist', 'server', 'cli.cjs');
+// Statement files are parsed in worker threads (server/imports/pipeline/statement-reader.ts), which
+// run this second bundle beside the first.
+export const STATEMENT_WORKER_ENTRY = path.join(root, 'server', 'imports', 'formats', 'statement-worker.ts');
+export const STATEMENT_WORKER_BUNDLE = path.join(root, 'dist', 'server', 'statement-worker.cjs');
 
 /** Where bin/pennypost.mjs keeps V8's code cache of a bundle (rewritten when V8 refuses it). */
 export function codeCachePath(bundle) {
@@ -28,9 +32,7 @@ export const RUNTIME_EXTERNAL = ['classic-level'];
 
 export async function buildServer() {
   const { build } = await import('esbuild');
-  const result = await build({
-    entryPoints: [SERVER_ENTRY],
-    outfile: SERVER_BUNDLE,
+  const options = {
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -53,12 +55,16 @@ export async function buildServer() {
     legalComments: 'none',
     logLevel: 'warning',
     write: false,
-  });
+  };
+  const results = await Promise.all([
+    build({ ...options, entryPoints: [SERVER_ENTRY], outfile: SERVER_BUNDLE }),
+    build({ ...options, entryPoints: [STATEMENT_WORKER_ENTRY], outfile: STATEMENT_WORKER_BUNDLE }),
+  ]);
   // Each file replaced whole (write, then rename): a server starting meanwhile reads the old
   // bundle or the new one, never half of one. The code cache of the old bundle goes with it.
   mkdirSync(path.dirname(SERVER_BUNDLE), { recursive: true });
   rmSync(codeCachePath(SERVER_BUNDLE), { force: true });
-  for (const file of result.outputFiles) {
+  for (const file of results.flatMap((result) => result.outputFiles)) {
     const temp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temp, file.contents);
     renameSync(temp, file.path);
@@ -70,7 +76,7 @@ export async function buildServer() {
  * lives in bin/pennypost.mjs, which checks it at every start without loading this script.
  */
 export function serverBuildIsStale() {
-  if (!existsSync(SERVER_BUNDLE)) return true;
+  if (!existsSync(SERVER_BUNDLE) || !existsSync(STATEMENT_WORKER_BUNDLE)) return true;
   if (!existsSync(SERVER_ENTRY)) return false; // a release: no sources, the build is the program
   return serverSourcesNewer();
 }

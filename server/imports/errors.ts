@@ -20,6 +20,18 @@ export const importErrors = errorCatalogue(
     previewExpired: { code: 404, status: 404, message: () => 'This preview has expired or was already imported: preview the file again.' },
     unknownLine: { code: 400, status: 400, message: (line: number) => `Line ${line} is not in this preview.` },
     overrideNotAllowed: { code: 400, status: 400, message: (line: number, why: string) => `Line ${line} cannot be changed that way: ${why}` },
+    busy: {
+      code: 503,
+      status: 503,
+      message: () => 'PennyPost is busy with other imports right now (the files being sent or read fill what it sets aside for them): try again in a few minutes.',
+    },
+    rulesTooSlow: {
+      code: 400,
+      status: 400,
+      message: (seconds: number, ruleId: string) =>
+        `Your rules took more than ${seconds} s on this file, so it was not imported${ruleId ? ` (the slowest is rule ${ruleId}, a regular expression)` : ''}: simplify regular-expression rules, or import the file in smaller parts.`,
+    },
+    interruptedNotFound: { code: 404, status: 404, message: () => 'No such interrupted import: it was finished or forgotten, or is not yours.' },
     unknownImportTimeZone: { code: 400, status: 400, message: (zone: string) => `Unknown time zone "${zone}" (use an IANA name like "Asia/Shanghai").` },
     // — rules —
     ruleNotFound: { code: 404, status: 404, message: () => 'No such rule: it does not exist or is not yours.' },

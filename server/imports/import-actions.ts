@@ -4,7 +4,7 @@ import { Id, OneOf, TimeZone } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { importErrors } from './errors';
 import { STATEMENT_FORMATS } from './formats/types';
-import { MAX_STATEMENT_BYTES } from './pipeline/import-service';
+import { MAX_HELD_UPLOAD_BYTES, MAX_STATEMENT_BYTES } from './pipeline/import-service';
 
 /** base64 text of at most ~750 KB of file: fits the 1 MiB /api body with the rest of the params. */
 const Content = (description: string) => Type.String({ minLength: 1, maxLength: 1_000_000, description });
@@ -40,13 +40,14 @@ function bytesOf(content: string): Buffer {
 
 const upload = defineAction({
   summary: 'Send a statement file in parts (for files over ~700 KB): each call adds one part; then import.preview {uploadId}.',
-  notes: `Parts are base64, up to 1,000,000 characters each; a file may have up to ${MAX_STATEMENT_BYTES / 1024 / 1024} MiB. An upload is kept 30 minutes.`,
+  notes: `Parts are base64, up to 1,000,000 characters each; a file may have up to ${MAX_STATEMENT_BYTES / 1024 / 1024} MiB. An upload is kept 30 minutes. All accounts' uploads together may hold ${MAX_HELD_UPLOAD_BYTES / 1024 / 1024} MiB: past that a part answers 503 (send it again later; the parts already sent are kept).`,
   auth: 'user',
   params: Params({ content: Content('The next part of the file, base64.'), uploadId: Type.Optional(UploadId) }),
   returns: '`{uploadId, bytes}` — bytes received so far',
   errors: [
     [importErrors.rows.statementTooLarge, 'the parts add up to more than the limit'],
     [importErrors.rows.uploadExpired, 'uploadId is unknown or expired'],
+    [importErrors.rows.busy, "all accounts' uploads together hold as much as the server sets aside for them: try again later"],
   ],
   handler: (params, ctx) => ctx.app.services.imports.upload(ctx.user.id, bytesOf(params.content), params.uploadId),
 });
@@ -61,7 +62,10 @@ const describeCsv = defineAction({
     delimiter: Type.Optional(OneOf([',', ';', '\t'] as const)),
   }),
   returns: '`{headers, delimiter, sample: [[cell…]…], signature, guess: {mapping…}, saved?: {mapping}}` (an upload stays usable for the preview)',
-  errors: [[importErrors.rows.unreadableStatement, 'not a CSV file']],
+  errors: [
+    [importErrors.rows.unreadableStatement, 'not a CSV file'],
+    [importErrors.rows.busy, 'too many files are being read right now: try again later'],
+  ],
   handler: async (params, ctx) => {
     const service = ctx.app.services.imports;
     const bytes = params.uploadId ? service.peekUpload(ctx.user.id, params.uploadId) : params.content ? bytesOf(params.content) : undefined;
@@ -76,7 +80,8 @@ const preview = defineAction({
     'Formats: `alipay` (支付宝 bill CSV, GBK or UTF-8), `wechat` (微信支付 bill, CSV or XLSX), `ofx` (OFX/QFX 1.x and 2.x), `qif`, `camt` (CAMT.053/.052/.054 XML), `csv` (any bank CSV with a column `mapping`, saved per source). ' +
     'Each line gets its asset (the one whose name has the card number the line names, else `assetId`), the rules (`rules` says which rule set what), a category (the rule\'s, a category of yours named like the source\'s, else "Other"; refunds: "Refund"), and an idempotency key (the source\'s transaction id), so importing a file twice creates nothing new. ' +
     'A line that looks like a record already in the ledger (same asset, type and amount within 3 days, from another source or typed by hand) is a likely duplicate and is not imported unless included. ' +
-    'Status rules (refunds, closed, failed and pending payments, money between your own accounts): docs/import.md. Nothing is written until import.commit.',
+    'Status rules (refunds, closed, failed and pending payments, money between your own accounts): docs/import.md. Nothing is written until import.commit. ' +
+    'The file is read in a worker thread with a time budget (a file that takes too long is refused, `data.kind` "tooSlow"); a line whose description is over 1,000 characters is invalid before any rule runs, and the rules of one import have a time budget too.',
   auth: 'user',
   params: Params({
     format: OneOf(STATEMENT_FORMATS),
@@ -88,10 +93,13 @@ const preview = defineAction({
   }),
   returns:
     '`{token, expiresAt, summary: {format, account, lines, create, duplicate, likelyDuplicate, skipped, invalid, ruled, newCategories}, create: [line], duplicates: [line with reason, matchId for likely ones], skipped: [line with reason, skipReason], invalid: [{line, kind, reason}]}` — ' +
-    'a line: `{line, date, type, amount, currency, asset, assetName, category, tags, description, payee, externalId, status, refund, rules: [{ruleId, fields}]}`; lists hold at most 200 each, counts are complete',
+    'a line: `{line, date, type, amount, currency, asset, assetName, category, tags, description, payee, externalId, status, refund, rules: [{ruleId, fields}]}`; lists hold at most 200 each, counts are complete; ' +
+    '`interrupted`: your imports that a crash cut off (as import.interrupted lists them)',
   errors: [
     [importErrors.rows.unreadableStatement, 'the file is not of this format, is cut off, or is in an unreadable encoding (data.kind says which)'],
     [importErrors.rows.mappingNeeded, 'a generic CSV without a mapping, and none saved for its columns'],
+    [importErrors.rows.rulesTooSlow, 'your rules took longer than their budget on this file'],
+    [importErrors.rows.busy, 'too many files are being read right now: try again later'],
     [commonErrors.rows.invalid, 'invalid params'],
   ],
   handler: async (params, ctx) => {
@@ -141,9 +149,47 @@ const commit = defineAction({
   handler: (params, ctx) => ctx.app.services.imports.commit(ctx.user.id, params.token, params.overrides ?? []),
 });
 
+const InterruptedId = Type.String({ minLength: 8, maxLength: 40, description: 'From import.interrupted.' });
+
+const interrupted = defineAction({
+  summary: 'Imports a crash cut off while they were being written, and how much of each is in the ledger.',
+  notes:
+    'An import writes its records 1,000 per batch. If the server stops in the middle (a crash, a power cut), the import is listed here after the restart: ' +
+    '`import.finish` writes the rest (records already written are recognised, nothing is doubled), `import.forgetInterrupted` leaves it as it is.',
+  auth: 'user',
+  params: Params({}),
+  returns: '`{imports: [{id, format, account, startedAt, records, written}]}` — records: what the import set out to write; written: how many of them are in the ledger',
+  errors: [],
+  handler: async (_params, ctx) => ({ imports: await ctx.app.services.imports.interrupted(ctx.user.id) }),
+});
+
+const finish = defineAction({
+  summary: 'Finish an interrupted import: write the records it had not written yet.',
+  auth: 'user',
+  params: Params({ id: InterruptedId }),
+  returns: '`{created, alreadyImported, recordIds}` — alreadyImported: records the interrupted import had written (or that are in the ledger by now)',
+  errors: [
+    [importErrors.rows.interruptedNotFound, 'no interrupted import of yours has this id'],
+    [commonErrors.rows.conflict, 'a record can no longer be written as it was (its asset or category was deleted since): nothing is written'],
+  ],
+  handler: (params, ctx) => ctx.app.services.imports.finishInterrupted(ctx.user.id, params.id),
+});
+
+const forgetInterrupted = defineAction({
+  summary: 'Forget an interrupted import: what it wrote stays, the rest is not written.',
+  auth: 'user',
+  params: Params({ id: InterruptedId }),
+  returns: '`{forgotten: true}`',
+  errors: [[importErrors.rows.interruptedNotFound, 'no interrupted import of yours has this id']],
+  handler: (params, ctx) => ctx.app.services.imports.forgetInterrupted(ctx.user.id, params.id),
+});
+
 export const importActions = defineActions({
   'import.upload': upload,
   'import.describeCsv': describeCsv,
   'import.preview': preview,
   'import.commit': commit,
+  'import.interrupted': interrupted,
+  'import.finish': finish,
+  'import.forgetInterrupted': forgetInterrupted,
 });

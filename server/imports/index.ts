@@ -6,6 +6,7 @@ import { mountInboxRoutes } from './inbox/inbox-route';
 import { InboxService } from './inbox/inbox-service';
 import { CsvMappings } from './pipeline/csv-mappings';
 import { ImportService } from './pipeline/import-service';
+import { StatementReader } from './pipeline/statement-reader';
 import { ruleActions } from './rules/rule-actions';
 import { RuleService } from './rules/rule-service';
 import { RuleSuggestions } from './rules/suggestions';
@@ -33,7 +34,9 @@ export function importsDomain() {
     actions: { ...importActions, ...ruleActions, ...inboxActions },
     start(app) {
       const rules = (app.services.importRules = new RuleService(app));
-      app.services.imports = new ImportService(app, rules, new CsvMappings(app));
+      // Statement files are read in worker threads (pipeline/statement-reader.ts), never on the server's own.
+      const reader = new StatementReader();
+      app.services.imports = new ImportService(app, rules, new CsvMappings(app, reader), reader);
       app.services.inbox = new InboxService(app, rules);
       suggestions = app.services.ruleSuggestions = new RuleSuggestions(app, rules);
       suggestions.start();
@@ -44,15 +47,16 @@ export function importsDomain() {
       mountInboxRoutes(router, app);
     },
     async forgetUser(app, userId) {
-      app.services.imports.forgetUser(userId);
+      await app.services.imports.forgetUser(userId);
       await app.services.importRules.forgetUser(userId);
       await app.services.ruleSuggestions.forgetUser(userId);
       await app.services.inbox.forgetUser(userId);
       await app.services.imports.mappings.forgetUser(userId);
     },
-    async stop() {
+    async stop(app) {
       stopRenames?.();
       await suggestions?.stop();
+      await app.services.imports.close();
     },
   });
 }

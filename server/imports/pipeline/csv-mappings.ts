@@ -1,7 +1,8 @@
 import type { AppContext } from '../../app-context';
 import { importErrors } from '../errors';
-import { describeCsv, guessMapping } from '../formats/csv-mapped';
-import { StatementError, type CsvMapping } from '../formats/types';
+import type { CsvDescription } from '../formats/csv-mapped';
+import type { CsvMapping } from '../formats/types';
+import type { StatementReader } from './statement-reader';
 
 const keyOf = (userId: string, signature: string) => `imports:csvMapping:${userId}:${signature}`;
 
@@ -11,14 +12,18 @@ const keyOf = (userId: string, signature: string) => `imports:csvMapping:${userI
  * In the local store, per account.
  */
 export class CsvMappings {
-  constructor(private readonly app: AppContext) {}
+  constructor(
+    private readonly app: AppContext,
+    private readonly reader: StatementReader,
+  ) {}
 
   /** The columns of a CSV file, a guess at its mapping, and the mapping saved for its source (the columns then read as it reads them). */
   async describe(userId: string, bytes: Buffer, options: { skipRows?: number; delimiter?: ',' | ';' | '\t' } = {}) {
     const given = options.skipRows !== undefined || options.delimiter !== undefined;
-    const saved = given ? await this.savedFor(userId, this.read(bytes, options).signature) : await this.findSaved(userId, bytes);
-    const described = saved && !given ? this.read(bytes, { skipRows: saved.skipRows, delimiter: saved.delimiter, encoding: saved.encoding }) : this.read(bytes, options);
-    return { ...described, guess: guessMapping(described.headers), ...(saved ? { saved } : {}) };
+    const saved = given ? await this.savedFor(userId, (await this.read(bytes, options)).signature) : await this.findSaved(userId, bytes);
+    const described =
+      saved && !given ? await this.read(bytes, { skipRows: saved.skipRows, delimiter: saved.delimiter, encoding: saved.encoding }) : await this.read(bytes, options);
+    return { ...described, ...(saved ? { saved } : {}) };
   }
 
   /** The mapping to use: the one given, else the one saved for this source; none → 400 naming the columns. */
@@ -26,8 +31,8 @@ export class CsvMappings {
     if (given) return given;
     const saved = await this.findSaved(userId, bytes);
     if (saved) return saved;
-    const described = this.read(bytes, {});
-    throw importErrors.mappingNeeded().with({ field: 'mapping', headers: described.headers, guess: guessMapping(described.headers) });
+    const described = await this.read(bytes, {});
+    throw importErrors.mappingNeeded().with({ field: 'mapping', headers: described.headers, guess: described.guess });
   }
 
   private savedFor(userId: string, signature: string): Promise<CsvMapping | undefined> {
@@ -37,30 +42,31 @@ export class CsvMappings {
   /**
    * The saved mapping whose source this file is. A mapping that skips lines, names a delimiter or
    * an encoding sees another header row than the default reading: the file is read as each such
-   * saved mapping would read it.
+   * saved mapping would read it (all readings in one trip to the reading thread).
    */
   private async findSaved(userId: string, bytes: Buffer): Promise<CsvMapping | undefined> {
-    let plain: CsvMapping | undefined;
-    try {
-      plain = await this.savedFor(userId, this.read(bytes, {}).signature);
-    } catch {
-      plain = undefined; // unreadable without a saved mapping's options: try those below
-    }
-    if (plain) return plain;
     const prefix = keyOf(userId, '');
-    for (const [key, mapping] of await this.app.db.local.entries<CsvMapping>(prefix)) {
-      if (mapping.skipRows === undefined && mapping.delimiter === undefined && mapping.encoding === undefined) continue;
-      try {
-        if (this.read(bytes, { skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding }).signature === key.slice(prefix.length)) return mapping;
-      } catch {
-        // not this source's layout
-      }
+    const withOptions = (await this.app.db.local.entries<CsvMapping>(prefix)).filter(
+      ([, mapping]) => mapping.skipRows !== undefined || mapping.delimiter !== undefined || mapping.encoding !== undefined,
+    );
+    const readings = await this.reader.describe(bytes, [
+      {},
+      ...withOptions.map(([, mapping]) => ({ skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding })),
+    ]);
+    const [plain, ...others] = readings;
+    if (plain.ok) {
+      const found = await this.savedFor(userId, plain.description.signature);
+      if (found) return found;
+    }
+    for (const [index, reading] of others.entries()) {
+      const [key, mapping] = withOptions[index];
+      if (reading.ok && reading.description.signature === key.slice(prefix.length)) return mapping;
     }
     return undefined;
   }
 
-  async remember(userId: string, bytes: Buffer, mapping: CsvMapping): Promise<void> {
-    const { signature } = this.read(bytes, { skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding });
+  /** Saves a mapping for the source whose layout has `signature` (read with the mapping's own options, by the preview). */
+  async rememberAs(userId: string, signature: string, mapping: CsvMapping): Promise<void> {
     await this.app.db.local.put(keyOf(userId, signature), mapping);
   }
 
@@ -69,12 +75,12 @@ export class CsvMappings {
     if (entries.length > 0) await this.app.db.local.batch(entries.map(([key]) => ({ type: 'del' as const, key })));
   }
 
-  private read(bytes: Buffer, options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; encoding?: CsvMapping['encoding'] }) {
-    try {
-      return describeCsv(bytes, options);
-    } catch (error) {
-      if (error instanceof StatementError) throw importErrors.unreadableStatement('CSV', error.message).with({ field: 'content', kind: error.kind });
-      throw error;
-    }
+  private async read(
+    bytes: Buffer,
+    options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; encoding?: CsvMapping['encoding'] },
+  ): Promise<CsvDescription & { guess: Partial<CsvMapping> }> {
+    const [reading] = await this.reader.describe(bytes, [options]);
+    if (!reading.ok) throw importErrors.unreadableStatement('CSV', reading.message).with({ field: 'content', kind: reading.kind });
+    return reading.description;
   }
 }

@@ -4,12 +4,14 @@ import { isTimeZone, localTimeZone } from '../../lib/calendar';
 import { commonErrors } from '../../lib/errors';
 import type { RecordDoc } from '../../ledger/schema';
 import { importErrors } from '../errors';
-import { parseStatement } from '../formats/registry';
 import { StatementError, type CsvMapping, type StatementFormat } from '../formats/types';
+import { RulesTooSlow } from '../rules/rule-matcher';
 import type { RuleService } from '../rules/rule-service';
+import { CommitJournal, type JournalMeta } from './commit-journal';
 import type { CsvMappings } from './csv-mappings';
 import { categoryKey, categoryNames } from '../category-names';
-import { lineView, markLikelyDuplicates, planImport, type LineView, type Plan, type PlannedLine } from './plan';
+import { lineView, markLikelyDuplicates, planImport, SLICE_MS, type LineView, type Plan, type PlannedLine } from './plan';
+import type { StatementReader } from './statement-reader';
 
 /** How long a preview can be committed. */
 export const PREVIEW_TTL_MS = 30 * 60_000;
@@ -25,6 +27,13 @@ export const MAX_LINES = 200_000;
 const MAX_HELD_LINES = 400_000;
 /** Unfinished uploads are dropped after this long. */
 const UPLOAD_TTL_MS = 30 * 60_000;
+/**
+ * Bytes of uploads all accounts together may hold (two files of the largest size): past it an
+ * upload answers 503 "busy, try later", so no number of accounts can fill the server's memory.
+ */
+export const MAX_HELD_UPLOAD_BYTES = 2 * MAX_STATEMENT_BYTES;
+
+const giveBack = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface PreviewInput {
   format: StatementFormat;
@@ -68,12 +77,30 @@ interface Upload {
 export class ImportService {
   private readonly previews = new Map<string, HeldPreview>();
   private readonly uploads = new Map<string, Upload>();
+  /** Bytes of all uploads held (MAX_HELD_UPLOAD_BYTES). */
+  private heldUploadBytes = 0;
+  readonly journal: CommitJournal;
 
   constructor(
     private readonly app: AppContext,
     private readonly rules: RuleService,
     readonly mappings: CsvMappings,
-  ) {}
+    private readonly reader: StatementReader,
+  ) {
+    this.journal = new CommitJournal(app);
+  }
+
+  /** Ends the statement reading threads (the domain stops). */
+  close(): Promise<void> {
+    return this.reader.close();
+  }
+
+  private dropUploadEntry(id: string): void {
+    const upload = this.uploads.get(id);
+    if (!upload) return;
+    this.uploads.delete(id);
+    this.heldUploadBytes -= upload.bytes;
+  }
 
   /** Adds a part to an upload (a new one without `uploadId`). */
   upload(userId: string, part: Buffer, uploadId?: string): { uploadId: string; bytes: number } {
@@ -85,16 +112,21 @@ export class ImportService {
     if (!upload) {
       // One upload at a time per account: a new one drops the account's unfinished ones, so no
       // account holds more than MAX_STATEMENT_BYTES of uploads in memory.
-      for (const [other, held] of this.uploads) if (held.userId === userId) this.uploads.delete(other);
+      for (const [other, held] of this.uploads) if (held.userId === userId) this.dropUploadEntry(other);
+    }
+    if ((upload?.bytes ?? 0) + part.length > MAX_STATEMENT_BYTES) {
+      this.dropUploadEntry(id);
+      throw importErrors.statementTooLarge(`${MAX_STATEMENT_BYTES / 1024 / 1024} MiB`).at('content');
+    }
+    // All accounts' uploads together: past the cap, 503 (the parts already sent stay for a retry).
+    if (this.heldUploadBytes + part.length > MAX_HELD_UPLOAD_BYTES) throw importErrors.busy();
+    if (!upload) {
       upload = { userId, parts: [], bytes: 0, expiresAt: now + UPLOAD_TTL_MS };
       this.uploads.set(id, upload);
     }
-    if (upload.bytes + part.length > MAX_STATEMENT_BYTES) {
-      this.uploads.delete(id);
-      throw importErrors.statementTooLarge(`${MAX_STATEMENT_BYTES / 1024 / 1024} MiB`).at('content');
-    }
     upload.parts.push(part);
     upload.bytes += part.length;
+    this.heldUploadBytes += part.length;
     upload.expiresAt = now + UPLOAD_TTL_MS;
     return { uploadId: id, bytes: upload.bytes };
   }
@@ -103,12 +135,14 @@ export class ImportService {
   peekUpload(userId: string, uploadId: string): Buffer {
     const upload = this.uploads.get(uploadId);
     if (!upload || upload.userId !== userId) throw importErrors.uploadExpired().at('uploadId');
-    return Buffer.concat(upload.parts);
+    // Joined once and kept joined: a second look (describeCsv, then the preview) copies nothing.
+    if (upload.parts.length > 1) upload.parts = [Buffer.concat(upload.parts)];
+    return upload.parts[0] ?? Buffer.alloc(0);
   }
 
   /** Drops an upload once a preview was made from it (a failed preview leaves it for another try). */
   dropUpload(userId: string, uploadId: string): void {
-    if (this.uploads.get(uploadId)?.userId === userId) this.uploads.delete(uploadId);
+    if (this.uploads.get(uploadId)?.userId === userId) this.dropUploadEntry(uploadId);
   }
 
   async preview(userId: string, input: PreviewInput) {
@@ -121,14 +155,15 @@ export class ImportService {
     if (input.format === 'csv') mapping = await this.mappings.resolve(userId, input.bytes, mapping);
     let statement;
     try {
-      statement = await parseStatement(input.format, input.bytes, { timeZone, mapping });
+      // Read in a worker thread, with a time budget (statement-reader.ts): the server's thread waits.
+      statement = await this.reader.parse(input.format, input.bytes, { timeZone, mapping });
     } catch (error) {
       if (error instanceof StatementError) throw importErrors.unreadableStatement(FORMAT_NAMES[input.format], error.message).with({ field: 'content', kind: error.kind });
       throw error;
     }
     if (statement.lines.length + statement.invalid.length > MAX_LINES) throw importErrors.tooManyLines(MAX_LINES).at('content');
     const categories = await ledger.categories.list(userId);
-    const plan = await planImport(statement, {
+    const plan = await this.plan(statement, {
       userId,
       format: input.format,
       now: this.app.clock.now(),
@@ -141,9 +176,19 @@ export class ImportService {
       importedKeys: await ledger.importedKeys(userId),
       importKeysOf: this.importKeysOf,
     });
-    if (input.format === 'csv' && mapping) await this.mappings.remember(userId, input.bytes, mapping);
+    if (input.format === 'csv' && mapping && statement.signature) await this.mappings.rememberAs(userId, statement.signature, mapping);
     const held = this.hold(userId, plan);
-    return { token: held.token, expiresAt: held.expiresAt, ...this.summaryOf(plan, view) };
+    return { token: held.token, expiresAt: held.expiresAt, ...this.summaryOf(plan, view), interrupted: await this.interrupted(userId) };
+  }
+
+  /** planImport, with the rules' time budget turned into a clear refusal. */
+  private async plan(...args: Parameters<typeof planImport>): Promise<Plan> {
+    try {
+      return await planImport(...args);
+    } catch (error) {
+      if (!(error instanceof RulesTooSlow)) throw error;
+      throw importErrors.rulesTooSlow(error.budgetMs / 1000, error.slowest?.ruleId ?? '').with({ field: 'content', ruleId: error.slowest?.ruleId });
+    }
   }
 
   private summaryOf(plan: Plan, view: Awaited<ReturnType<AppContext['services']['ledger']['views']['get']>>) {
@@ -192,12 +237,18 @@ export class ImportService {
   private sweep(): void {
     const now = this.app.clock.now();
     for (const [token, held] of this.previews) if (held.expiresAt <= now) this.previews.delete(token);
-    for (const [id, upload] of this.uploads) if (upload.expiresAt <= now) this.uploads.delete(id);
+    for (const [id, upload] of this.uploads) if (upload.expiresAt <= now) this.dropUploadEntry(id);
   }
 
   /** Writes a preview: its 'create' lines, and what the overrides include, change or leave out. */
   async commit(userId: string, token: string, overrides: readonly LineOverride[] = []) {
     this.sweep();
+    const started = { at: performance.now() };
+    const breathe = async () => {
+      if (performance.now() - started.at < SLICE_MS) return;
+      await giveBack();
+      started.at = performance.now();
+    };
     const held = this.previews.get(token);
     if (!held || held.userId !== userId) throw importErrors.previewExpired().at('token');
     const ledger = this.app.services.ledger;
@@ -220,6 +271,7 @@ export class ImportService {
     const planned: Array<{ index: number; line: PlannedLine }> = [];
     let left = 0;
     for (const line of held.plan.lines) {
+      await breathe();
       const change = changes.get(line.line);
       const wanted = change?.override.include ?? line.outcome === 'create';
       if (!wanted || line.outcome === 'duplicate') {
@@ -243,10 +295,24 @@ export class ImportService {
       });
       const out = new Set(planned.filter((_p, i) => lines[i].outcome === 'likely').map((p) => p.index));
       likelyNow = out.size;
+      // What is about to be written, kept until it is: a commit cut off by a crash can be finished.
+      journalId = await this.journal.begin(
+        userId,
+        { format: held.plan.format, account: held.plan.account ?? '', newCategories: held.plan.newCategories },
+        docs.filter((_d, i) => !out.has(i)),
+      );
       return out;
     };
+    let journalId: string | undefined;
     await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
-    const result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels, guard);
+    let result;
+    try {
+      result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels, guard);
+    } catch (error) {
+      if (journalId !== undefined) await this.afterFailedWrite(userId, journalId, docs);
+      throw error;
+    }
+    if (journalId !== undefined) await this.journal.end(userId, journalId);
     this.previews.delete(token);
     return {
       created: result.created.length,
@@ -260,9 +326,59 @@ export class ImportService {
   /** The importKeys of ledger records, by id (a likely duplicate from this source's own ids is another payment). */
   private readonly importKeysOf = async (ids: string[]) => new Map((await this.app.services.ledger.recordsByIds(ids)).map((d) => [d.id, d.importKey]));
 
-  forgetUser(userId: string): void {
+  /** A write refused or failed: with nothing of it in the ledger the journal goes; otherwise it stays, listed as interrupted. */
+  private async afterFailedWrite(userId: string, journalId: string, docs: readonly RecordDoc[]): Promise<void> {
+    const keys = await this.app.services.ledger.importedKeys(userId);
+    if (docs.some((doc) => doc.importKey && keys.has(doc.importKey))) this.journal.release(journalId);
+    else await this.journal.end(userId, journalId);
+  }
+
+  /** Commits cut off by a crash (docs/import.md, "An interrupted import"), with how many of their records are in the ledger. */
+  async interrupted(userId: string): Promise<Array<{ id: string; format: StatementFormat; account: string; startedAt: number; records: number; written: number }>> {
+    const metas = await this.journal.interrupted(userId);
+    if (metas.length === 0) return [];
+    const keys = await this.app.services.ledger.importedKeys(userId);
+    const answers = [];
+    for (const meta of metas) {
+      let written = 0;
+      for await (const part of this.journal.records(meta)) {
+        for (const doc of part) if (doc.importKey && keys.has(doc.importKey)) written++;
+        await giveBack();
+      }
+      answers.push({ id: meta.id, format: meta.format, account: meta.account, startedAt: meta.startedAt, records: meta.records, written });
+    }
+    return answers;
+  }
+
+  /** Writes what an interrupted commit had not written yet (records it wrote are recognised by their importKey). */
+  async finishInterrupted(userId: string, id: string): Promise<{ created: number; alreadyImported: number; recordIds: string[] }> {
+    const meta = await this.journal.get(userId, id);
+    if (!meta || !this.journal.claim(id)) throw importErrors.interruptedNotFound().at('id');
+    try {
+      const docs: RecordDoc[] = [];
+      for await (const part of this.journal.records(meta)) docs.push(...part);
+      await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
+      const labels = docs.map((_d, i) => `Record ${i + 1} of the interrupted import`);
+      const result = await this.app.services.ledger.writeImported(userId, docs, meta.newCategories, 'id', labels);
+      await this.journal.end(userId, id);
+      return { created: result.created.length, alreadyImported: result.alreadyImported.length, recordIds: result.created.slice(0, PREVIEW_LIST).map((d) => d.id) };
+    } finally {
+      this.journal.release(id);
+    }
+  }
+
+  /** Forgets an interrupted commit: what it wrote stays, the rest is not written. */
+  async forgetInterrupted(userId: string, id: string): Promise<{ forgotten: true }> {
+    const meta: JournalMeta | undefined = await this.journal.get(userId, id);
+    if (!meta) throw importErrors.interruptedNotFound().at('id');
+    await this.journal.end(userId, id);
+    return { forgotten: true };
+  }
+
+  async forgetUser(userId: string): Promise<void> {
     for (const [token, held] of this.previews) if (held.userId === userId) this.previews.delete(token);
-    for (const [id, upload] of this.uploads) if (upload.userId === userId) this.uploads.delete(id);
+    for (const [id, upload] of this.uploads) if (upload.userId === userId) this.dropUploadEntry(id);
+    await this.journal.forgetUser(userId);
   }
 }
 
