@@ -230,7 +230,7 @@ test.describe('the household', () => {
     await expect(dialog).toBeHidden();
     await expect(milo).toHaveCount(0);
     await signIn(miloPage, 'milo@example.com', 'member password 2');
-    await expect(miloPage.getByRole('alert')).toHaveText('Wrong email or password.');
+    await expect(miloPage.getByRole('alert')).toHaveText('Wrong email, username or password.');
     watchMilo.expectClean();
     await miloPage.close();
     watch.expectClean();

@@ -409,7 +409,7 @@ test('log out and back in', async () => {
   await page.getByRole('textbox', { name: 'Email' }).fill('alice@example.com');
   await page.getByRole('textbox', { name: 'Password' }).fill('wrong password!');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Wrong email or password.');
+  await expect(page.getByRole('alert')).toHaveText('Wrong email, username or password.');
   await page.getByRole('textbox', { name: 'Password' }).fill('correct horse battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();

@@ -14,7 +14,7 @@ import { onFeedMessage, feedText, usePushFeedConnection } from './lib/push-feed'
 import { AuthPage } from './screens/auth';
 import { NewPasswordPage } from './screens/auth/NewPasswordPage';
 import { ShortcutLayer } from './components/Shortcuts';
-import { routeAt, titleKey } from './screens/routes';
+import { canonicalPath, routeAt, titleKey } from './screens/routes';
 import { SCREEN_COMPONENTS } from './screens/screen-components';
 import { usePhone } from './lib/use-phone';
 
@@ -66,6 +66,8 @@ function Root() {
   const signedIn = session !== null;
   useEffect(() => {
     if (signedIn && (path === '/login' || path === '/register')) navigate('/', { replace: true });
+    // An alias (/statistics) shows the screen under its own address (/stats).
+    else if (canonicalPath(path) !== path) navigate(canonicalPath(path) + location.search, { replace: true });
   }, [signedIn, path]);
   useEffect(() => {
     // Fetch the chart code while the first numbers are on their way (it is a chunk of its own).

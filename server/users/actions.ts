@@ -20,7 +20,7 @@ const origin = (ctx: { fromThisComputer: boolean }) => ({ local: ctx.fromThisCom
 const DeviceId = Type.String({ maxLength: 128, description: 'Identifier of the signing-in device (free text).' });
 const DeviceInfo = Type.String({ maxLength: 256, description: 'Device description shown in the session list (free text).' });
 
-export const USERNAME_PATTERN = '^[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]{2,31}$';
+export const USERNAME_PATTERN = '^[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]{1,31}$';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
@@ -34,7 +34,7 @@ const REGISTRATION_NOTES =
 const register = defineAction({
   summary: 'Create an account and sign in on this device.',
   notes:
-    'Usernames: 3–32 characters, letters and digits of any script plus `_ . -`, starting with a letter or digit; unique regardless of case. ' +
+    'Usernames: 2–32 characters (小明 is a name), letters and digits of any script plus `_ . -`, starting with a letter or digit; unique regardless of case. ' +
     `Passwords: ${PASSWORD_MIN}–${PASSWORD_MAX} characters, stored as a scrypt hash (N=2^15, r=8, p=1, per-user salt). Emails are stored in lower case. ` +
     '`language` (en or zh-CN, default en) names the default categories (Food… or 餐饮…) and gives the base currency until the account sets one or creates its first asset (USD or CNY). ' +
     REGISTRATION_NOTES,
@@ -64,17 +64,18 @@ const register = defineAction({
 });
 
 const login = defineAction({
-  summary: 'Sign in with email and password, or with a WeChat or Alipay authorization code.',
+  summary: 'Sign in with email (or username) and password, or with a WeChat or Alipay authorization code.',
   notes:
-    '`platform: "email"` needs `email` and `password`; `"wechat"` needs `code` (from WeChat OAuth or a mini program `wx.login`); ' +
+    '`platform: "email"` needs `password` and the account\'s `email` or, instead, its `username` (any case); `"wechat"` needs `code` (from WeChat OAuth or a mini program `wx.login`); ' +
     '`"alipay"` needs `authCode`. The first platform sign-in creates an account linked to that platform identity. ' +
-    'Lockout: 5 wrong passwords for one email within 15 minutes lock it for 15 minutes (1004, even with the right password); ' +
-    'the numbers are settings auth.lockout.*. Unknown email and wrong password give the same answer.',
+    'Lockout: 5 wrong passwords for one account within 15 minutes, by its email and its username together, lock it for 15 minutes (1004, even with the right password); ' +
+    'the numbers are settings auth.lockout.*. An unknown email or username and a wrong password give the same answer.',
   auth: 'public',
   rateLimit: 'auth',
   params: Params({
     platform: Type.Union([Type.Literal('email'), Type.Literal('wechat'), Type.Literal('alipay')], { default: 'email' }),
     email: Type.Optional(Type.String({ maxLength: 254 })),
+    username: Type.Optional(Type.String({ maxLength: 64, description: 'Instead of `email`: the username (any case).' })),
     password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX })),
     code: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
     authCode: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
@@ -88,7 +89,7 @@ const login = defineAction({
     [usersErrors.rows.loginParamMissing, 'a field that the platform needs is missing'],
     [usersErrors.rows.platformNotConfigured, 'the platform is not configured on this server'],
     [usersErrors.rows.alipayKeysInvalid, 'the Alipay keys in the settings are not valid RSA keys'],
-    [usersErrors.rows.invalidCredentials, 'wrong email or password'],
+    [usersErrors.rows.invalidCredentials, 'wrong email, username or password'],
     [usersErrors.rows.platformCodeRefused, 'the platform refused the code'],
     [usersErrors.rows.platformAnswerRefused, "Alipay's answer refuses the code"],
     [usersErrors.rows.accountLocked, 'the account is locked after too many wrong passwords'],
@@ -112,9 +113,9 @@ const login = defineAction({
         if (!params.authCode) throw usersErrors.loginParamMissing('authCode', 'alipay').at('authCode');
         return users.loginWithPlatform('alipay', params.authCode, { ...device, inviteCode: params.inviteCode, language: params.language }, origin(ctx));
       default:
-        if (!params.email) throw usersErrors.loginParamMissing('email').at('email');
+        if (!params.email && !params.username) throw usersErrors.loginParamMissing('email').at('email');
         if (!params.password) throw usersErrors.loginParamMissing('password').at('password');
-        return users.loginWithEmail({ email: params.email, password: params.password, ...device });
+        return users.loginWithPassword({ ...(params.email ? { email: params.email } : { username: params.username }), password: params.password, ...device });
     }
   },
 });

@@ -16,7 +16,7 @@ export const usersErrors = errorCatalogue(
     memberNotFound: { code: 1001, status: 404, message: () => 'No account with this id.' },
 
     // 1002: wrong credentials
-    invalidCredentials: { code: 1002, status: 401, message: () => 'Wrong email or password.' },
+    invalidCredentials: { code: 1002, status: 401, message: () => 'Wrong email, username or password.' },
     platformCodeRefused: {
       code: 1002,
       status: 401,

@@ -219,24 +219,32 @@ export class UserService implements Authenticator {
     return this.issue(user, input);
   }
 
-  async loginWithEmail(input: { email: string; password: string } & Device): Promise<LoginResult> {
-    const email = normalizeEmail(input.email);
-    // One attempt per email at a time: concurrent guesses must each see the failures before
+  /**
+   * Sign-in with a password; the account is named by its email or, without one, by its username
+   * (any case). Both names of an account share one lockout, keyed by its email; a name that is no
+   * account has a lockout of its own, so locking reveals nothing.
+   */
+  async loginWithPassword(input: { email?: string; username?: string; password: string } & Device): Promise<LoginResult> {
+    const byEmail = input.email !== undefined;
+    const name = byEmail ? normalizeEmail(input.email ?? '') : usernameKey(input.username ?? '');
+    const account = byEmail ? null : await this.findOneBy('usernameKey', name);
+    const lockKey = byEmail ? name : account?.email || `username:${name}`;
+    // One attempt per account at a time: concurrent guesses must each see the failures before
     // them, or a burst of N guesses would all be checked before the lockout counts any.
-    return this.signIns.run(email, () => this.loginWithEmailNow(email, input));
+    return this.signIns.run(lockKey, () => this.loginWithPasswordNow(lockKey, byEmail ? 'email' : 'usernameKey', name, input));
   }
 
-  private async loginWithEmailNow(email: string, input: { email: string; password: string } & Device): Promise<LoginResult> {
-    const lockedUntil = await this.lockout.lockedUntil(email);
+  private async loginWithPasswordNow(lockKey: string, field: 'email' | 'usernameKey', name: string, input: { password: string } & Device): Promise<LoginResult> {
+    const lockedUntil = await this.lockout.lockedUntil(lockKey);
     if (lockedUntil) throw this.lockedError(lockedUntil);
-    const user = await this.findOneBy('email', email);
+    const user = await this.findOneBy(field, name);
     const ok = await verifyPassword(input.password, user?.passwordHash || (await dummyPasswordHash()));
     if (!user || !user.passwordHash || !ok) {
-      const lockedNow = await this.lockout.recordFailure(email);
+      const lockedNow = await this.lockout.recordFailure(lockKey);
       if (lockedNow) throw this.lockedError(lockedNow);
       throw usersErrors.invalidCredentials();
     }
-    await this.lockout.clear(email);
+    await this.lockout.clear(lockKey);
     // Checked after the password, so that a guesser learns nothing about the account.
     if (user.disabled) throw disabledError();
     return this.issue(user, input);

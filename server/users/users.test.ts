@@ -47,7 +47,7 @@ describe('user.register', () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ username: 'carol', email: 'not-an-email', password: PASSWORD }, /params.email must match format "email"/],
       [{ username: 'carol', email: 'carol@example.com', password: 'short' }, /params.password must NOT have fewer than 8 characters/],
-      [{ username: 'ca', email: 'carol@example.com', password: PASSWORD }, /params.username must match pattern/],
+      [{ username: 'c', email: 'carol@example.com', password: PASSWORD }, /params.username must match pattern/],
       [{ username: '_carol', email: 'carol@example.com', password: PASSWORD }, /params.username/],
       [{ username: 'carol smith', email: 'carol@example.com', password: PASSWORD }, /params.username/],
       [{ username: 'carol', email: 'carol@example.com' }, /params.password is required/],
@@ -60,6 +60,13 @@ describe('user.register', () => {
     }
     const chinese = await t.api('user.register', { username: '小明_2024', email: 'xm@example.com', password: PASSWORD });
     expect(chinese.status).toBe(200);
+  });
+
+  it('takes a two-character name such as 小明 (issue 36: it needed three characters)', async () => {
+    const answer = await t.api('user.register', { username: '小明', email: 'xiaoming@example.com', password: PASSWORD });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toMatchObject({ username: '小明' });
+    expect((await t.api('user.register', { username: 'Al', email: 'al@example.com', password: PASSWORD })).status).toBe(200);
   });
 });
 
@@ -110,6 +117,34 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
     expect((await attempt(user.password)).code).toBe(1004);
     clock.advance(60_000 + 1);
     expect((await attempt(user.password)).code).toBe(200);
+  });
+
+  it('signs in with the username (any case) as well as the email; a wrong password or an unknown name is the same 1002 (issue 36)', async () => {
+    const user = await registerUser(t);
+    const byName = await t.api('user.login', { platform: 'email', username: user.username.toUpperCase(), password: user.password });
+    expect(byName.status).toBe(200);
+    expect(byName.data).toMatchObject({ id: user.id, username: user.username });
+    const chinese = await t.api('user.register', { username: '小红', email: 'xiaohong@example.com', password: PASSWORD });
+    expect((await t.api('user.login', { username: '小红', password: PASSWORD })).data).toMatchObject({ id: chinese.data.id });
+    const wrong = await t.api('user.login', { username: user.username, password: 'not the password' });
+    const unknown = await t.api('user.login', { username: 'nobody-here', password: 'not the password' });
+    expect([wrong.code, unknown.code]).toEqual([1002, 1002]);
+    expect(unknown.message).toBe(wrong.message);
+    const neither = await t.api('user.login', { platform: 'email', password: PASSWORD });
+    expect(neither.code).toBe(400);
+  });
+
+  it('one lockout for an account whichever name is typed: failures by email and by username add up', async () => {
+    const user = await registerUser(t);
+    for (let i = 0; i < 2; i++) expect((await t.api('user.login', { email: user.email, password: 'wrong-password' })).code).toBe(1002);
+    for (let i = 0; i < 2; i++) expect((await t.api('user.login', { username: user.username, password: 'wrong-password' })).code).toBe(1002);
+    expect((await t.api('user.login', { username: user.username.toUpperCase(), password: 'wrong-password' })).code).toBe(1004);
+    expect((await t.api('user.login', { email: user.email, password: user.password })).code).toBe(1004);
+    expect((await t.api('user.login', { username: user.username, password: user.password })).code).toBe(1004);
+    // An unknown username locks the same way, so locking reveals nothing either.
+    for (let i = 0; i < 4; i++) expect((await t.api('user.login', { username: 'ghost-name', password: 'whatever-1' })).code).toBe(1002);
+    expect((await t.api('user.login', { username: 'ghost-name', password: 'whatever-1' })).code).toBe(1004);
+    clock.advance(16 * 60_000);
   });
 
   it('locks unknown emails the same way, so locking reveals nothing', async () => {

@@ -43,7 +43,22 @@ export function titleKey(route: ScreenRoute): `${TitledNamespace}.title` {
   return `${route.key}.title`;
 }
 
-/** The screen at a URL path (without the query), if any. */
+/**
+ * Other paths people type for a screen: the screen's name in full where its path is short. The app
+ * replaces the address with the screen's own path (`canonicalPath`).
+ */
+export const ALIASES: Readonly<Record<string, (typeof ROUTES)[number]['path']>> = {
+  '/statistics': '/stats',
+  '/dashboard': '/',
+};
+
+/** The screen's own path for an alias, else the path as it is. */
+export function canonicalPath(path: string): string {
+  return ALIASES[path] ?? path;
+}
+
+/** The screen at a URL path (without the query) or one of its aliases, if any. */
 export function routeAt(path: string): (typeof ROUTES)[number] | undefined {
-  return ROUTES.find((route) => route.path === path);
+  const own = canonicalPath(path);
+  return ROUTES.find((route) => route.path === own);
 }

@@ -10,7 +10,8 @@ export function LoginForm() {
   const { t, i18n } = useTranslation();
   const { signIn } = useAuth();
   const errorText = useErrorText();
-  const [email, setEmail] = useState('');
+  // The email or the username: a name with "@" is an email (usernames have none).
+  const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiCallError | null>(null);
@@ -20,7 +21,9 @@ export function LoginForm() {
     setBusy(true);
     setError(null);
     try {
-      signIn(await call('user.login', { platform: 'email', email: email.trim(), password, deviceInfo: DEVICE_INFO }), { password });
+      const name = login.trim();
+      const who = name.includes('@') ? { email: name } : { username: name };
+      signIn(await call('user.login', { platform: 'email', ...who, password, deviceInfo: DEVICE_INFO }), { password });
     } catch (err) {
       setError(err as ApiCallError);
     } finally {
@@ -48,14 +51,24 @@ export function LoginForm() {
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="sm">
-        <TextInput label={t('auth.email')} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus autoFocus />
+        <TextInput
+          label={t('auth.emailOrUsername')}
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={login}
+          onChange={(e) => setLogin(e.currentTarget.value)}
+          data-autofocus
+          autoFocus
+        />
         <PasswordInput label={t('auth.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
         {message && (
           <Alert color="red" role="alert">
             {message}
           </Alert>
         )}
-        <Button type="submit" loading={busy} disabled={!email || !password}>
+        <Button type="submit" loading={busy} disabled={!login.trim() || !password}>
           {t('auth.signIn')}
         </Button>
       </Stack>

@@ -21,8 +21,10 @@ export function AuthPage() {
   const { reason, signIn } = useAuth();
   const errorText = useErrorText();
   const path = usePath();
-  const tab = path === '/register' ? 'register' : 'login';
   const info = useApi('user.registrationInfo', {}, { live: false });
+  // A brand-new install (no account yet) opens on creating the first one; /login and /register say which tab.
+  const firstAccount = info.data ? !info.data.hasOwner : false;
+  const tab = path === '/register' || (path !== '/login' && firstAccount) ? 'register' : 'login';
 
   // Inside the desktop app the owner needs no password: the shell hands the window a one-time secret.
   const bridge = useMemo(() => desktopBridge(), []);
@@ -56,7 +58,6 @@ export function AuthPage() {
       </Center>
     );
   }
-  const firstAccount = info.data ? !info.data.hasOwner : false;
   const ownerName = rememberedOwnerName();
   // "Welcome back" only to someone who has been here: not on a fresh install (no account yet), not in a browser never signed in from.
   const returning = !firstAccount && (reason !== null || ownerName !== null || signedInHereBefore());
