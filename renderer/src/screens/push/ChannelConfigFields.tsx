@@ -19,13 +19,10 @@ export interface ConfigForm {
   config(info: ChannelTypeInfo): Record<string, unknown>;
 }
 
-/**
- * A new field's text: a choice starts at its first option, an optional integer at its minimum, a
- * required integer empty (an id such as WeCom's AgentId has no value to start from).
- */
+/** A new field's text: a choice starts at its first option, an integer at its minimum. */
 function initialText(field: ChannelField): string {
   if (field.kind === 'choice') return field.options?.[0] ?? '';
-  if (field.kind === 'integer') return field.required ? '' : String(field.minimum ?? 0);
+  if (field.kind === 'integer') return String(field.minimum ?? 0);
   return '';
 }
 
