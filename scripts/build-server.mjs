@@ -31,7 +31,17 @@ export function codeCachePath(bundle) {
 export const RUNTIME_EXTERNAL = ['classic-level'];
 
 export async function buildServer() {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
+  try {
+    await buildBundles(build);
+  } finally {
+    // esbuild builds in a child process of its own (`esbuild --service`, 200-350 MB resident) that
+    // otherwise lives as long as this one: on a first start, that is the server's whole life.
+    await stop();
+  }
+}
+
+async function buildBundles(build) {
   const options = {
     bundle: true,
     platform: 'node',

@@ -48,6 +48,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ensureUi();
     const { buildElectron } = await import('./build-electron.mjs');
     await buildElectron();
+    // esbuild's service process (200-350 MB) would otherwise stay beside the app for its whole life.
+    await (await import('esbuild')).stop();
     runDesktop(require('electron'), args);
   }
 }
