@@ -11,6 +11,7 @@ import { RateLimit } from '../http/rate-limit';
 import { type DomainError, commonErrors } from '../lib/errors';
 import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { apiErrors } from './errors';
+import { refuseDeepJson } from '../http/json-depth';
 import { checkJsonShape, compileParams, describeValidationError, hintsOf } from './validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -67,7 +68,12 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
   const sendError = (res: Response, error: DomainError) => sendEnvelope(res, error.status, errorEnvelope(error, wireField), error.headers);
 
   // body-parser types its middleware for connect's request class; Express's Request is the same object.
-  const jsonBody: (req: Request, res: Response, next: (error?: unknown) => void) => void = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+  const jsonBody: (req: Request, res: Response, next: (error?: unknown) => void) => void = express.json({
+    limit: MAX_BODY_BYTES,
+    strict: true,
+    type: () => true,
+    verify: refuseDeepJson,
+  });
 
   router.all('/api', (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'OPTIONS') {

@@ -9,6 +9,7 @@ import { unreadableBody } from './body-errors';
 import { refusePendingPasswordChange, type SignedInCaller } from './sign-in';
 import { errorEnvelope, sendEnvelope } from './envelope';
 import { answerableError, crashMessage } from './failures';
+import { refuseDeepJson } from './json-depth';
 import { RateLimit } from './rate-limit';
 
 /**
@@ -222,7 +223,7 @@ type BodyParser = (req: Request, res: Response) => Promise<void>;
 /** The body parsers of a route, in order; each rejects with the 400 to answer. */
 function bodyParsers({ kinds, limit }: RouteBody): BodyParser[] {
   const middleware = {
-    json: express.json({ limit, strict: false, type: ['application/json', 'application/*+json', 'text/json'] }),
+    json: express.json({ limit, strict: false, type: ['application/json', 'application/*+json', 'text/json'], verify: refuseDeepJson }),
     form: express.urlencoded({ limit, extended: false, parameterLimit: 100, type: 'application/x-www-form-urlencoded' }),
     multipart: multipartFields(limit),
     // body-parser skips a body an earlier parser already read, so 'text' only takes what is left.

@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from '../http/json-depth';
 import type { OutboundRefusal, OutboundScope } from '../http/outbound-policy';
 import { OutboundCallError, outboundRequest, sizeInWords } from '../http/outbound-request';
 import { commonErrors } from '../lib/errors';
@@ -72,6 +73,8 @@ export async function couchFetch(target: CouchTarget, path: string, init: { meth
     const reason = error instanceof OutboundCallError ? (error.kind === 'timeout' ? `no answer within ${target.timeoutMs} ms` : (error.code ?? 'network error')) : 'network error';
     throw new CouchError(`Cannot reach the CouchDB server at ${target.url} (${reason}).`, 'unreachable');
   }
+  // JSON.parse of a megabyte of nested brackets holds the thread: no CouchDB answer nests that deep.
+  if (nestsDeeperThan(answer.body)) throw new CouchError(`${target.url} answered something that is not CouchDB (HTTP ${answer.status}).`, 'other', answer.status);
   const text = answer.body.toString('utf8');
   let body: CouchBody;
   try {

@@ -1,3 +1,4 @@
+import { MAX_PARSE_DEPTH, nestsDeeperThan } from '../http/json-depth';
 import Ajv, { type SchemaObject, type ValidateFunction } from 'ajv';
 import type { RxCollection } from 'rxdb';
 import type { OutboundScope } from '../http/outbound-policy';
@@ -319,6 +320,12 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
       if (answer.status < 200 || answer.status > 599) {
         options.link.unreachableNow(probe);
         continue;
+      }
+      if (nestsDeeperThan(answer.body)) {
+        // No CouchDB answer nests that deep, and parsing one would hold the server's thread.
+        const message = `Sync stopped: the server answered JSON nested deeper than ${MAX_PARSE_DEPTH} levels, which CouchDB never sends.`;
+        options.link.refused(probe, message);
+        throw new LinkStoppedError(message);
       }
       const response = responseOf(answer);
       if (response.status >= 500) {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { AppContext } from '../../app-context';
+import { textNestsDeeperThan } from '../../http/json-depth';
 import { route } from '../../http/route';
 import { commonErrors, type DomainError } from '../../lib/errors';
 import { APP_KEY_BODY } from '../keys';
@@ -69,7 +70,8 @@ const SEND_FIELDS = ['title', 'text', 'desp', 'body'];
 /** A JSON body as an object, when it is one (else null: ntfy's message text). */
 function jsonObject(raw: string): Record<string, unknown> | null {
   const trimmed = raw.trim();
-  if (!trimmed.startsWith('{')) return null;
+  // Too deep to be /send's fields: the text is the message (and JSON.parse would hold the thread).
+  if (!trimmed.startsWith('{') || textNestsDeeperThan(trimmed)) return null;
   try {
     const parsed: unknown = JSON.parse(trimmed);
     return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;

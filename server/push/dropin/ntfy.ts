@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { MAX_PARSE_DEPTH, textNestsDeeperThan } from '../../http/json-depth';
 import { commonErrors } from '../../lib/errors';
 import type { SendAnswer } from '../send-answer';
 import { pushIdOf, text, titleAndDesp, withClick, type Shaped } from './common';
@@ -172,6 +173,7 @@ export function ntfyPublish(req: Request, appKey: string, body: string): NtfyReq
  * headers with its JSON), and a missing message is "triggered".
  */
 export function ntfyJsonPublish(body: string, req?: Request): NtfyRequest {
+  if (textNestsDeeperThan(body)) throw commonErrors.invalid(`The JSON body nests deeper than ${MAX_PARSE_DEPTH} levels.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
