@@ -18,7 +18,7 @@ const GROUND_LIB = '^server/lib/';
 const GROUND_STORE = '^server/(config|db)/';
 const FRAME = '^server/(api|http)/|^server/(app-context|domain)\\.ts$';
 const DOMAIN = `^server/${DOMAINS}/`;
-const TOP = '^server/(server|domains|cli|cli-options)\\.ts$|^server/(data-tools|test-support|reliability)/|^bench/|^electron/|^scripts/';
+const TOP = '^server/(server|domains|cli|cli-options|work-thread)\\.ts$|^server/(data-tools|test-support|reliability)/|^bench/|^electron/|^scripts/';
 
 module.exports = {
   forbidden: [

@@ -24,11 +24,11 @@ export async function buildElectron({ licences = true } = {}) {
     sourcemap: true,
     logLevel: 'warning',
   });
-  // Statement imports are parsed in worker threads (server/imports/pipeline/statement-reader.ts),
-  // which load this file from beside main.mjs.
+  // The server's work thread (server/work-thread.ts: statement files, long Markdown), loaded from
+  // beside main.mjs.
   await build({
-    entryPoints: [at('server/imports/formats/statement-worker.ts')],
-    outfile: at('dist/electron/statement-worker.mjs'),
+    entryPoints: [at('server/work-thread.ts')],
+    outfile: at('dist/electron/work-thread.mjs'),
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -17,10 +17,10 @@ import { serverSourcesNewer } from './server-freshness.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_ENTRY = path.join(root, 'server', 'cli.ts');
 export const SERVER_BUNDLE = path.join(root, 'dist', 'server', 'cli.cjs');
-// Statement files are parsed in worker threads (server/imports/pipeline/statement-reader.ts), which
-// run this second bundle beside the first.
-export const STATEMENT_WORKER_ENTRY = path.join(root, 'server', 'imports', 'formats', 'statement-worker.ts');
-export const STATEMENT_WORKER_BUNDLE = path.join(root, 'dist', 'server', 'statement-worker.cjs');
+// The server's work thread (server/work-thread.ts: statement files, long Markdown) runs this second
+// bundle beside the first.
+export const WORK_THREAD_ENTRY = path.join(root, 'server', 'work-thread.ts');
+export const WORK_THREAD_BUNDLE = path.join(root, 'dist', 'server', 'work-thread.cjs');
 
 /** Where bin/pennypost.mjs keeps V8's code cache of a bundle (rewritten when V8 refuses it). */
 export function codeCachePath(bundle) {
@@ -68,7 +68,7 @@ async function buildBundles(build) {
   };
   const results = await Promise.all([
     build({ ...options, entryPoints: [SERVER_ENTRY], outfile: SERVER_BUNDLE }),
-    build({ ...options, entryPoints: [STATEMENT_WORKER_ENTRY], outfile: STATEMENT_WORKER_BUNDLE }),
+    build({ ...options, entryPoints: [WORK_THREAD_ENTRY], outfile: WORK_THREAD_BUNDLE }),
   ]);
   // Each file replaced whole (write, then rename): a server starting meanwhile reads the old
   // bundle or the new one, never half of one. The code cache of the old bundle goes with it.
@@ -86,7 +86,7 @@ async function buildBundles(build) {
  * lives in bin/pennypost.mjs, which checks it at every start without loading this script.
  */
 export function serverBuildIsStale() {
-  if (!existsSync(SERVER_BUNDLE) || !existsSync(STATEMENT_WORKER_BUNDLE)) return true;
+  if (!existsSync(SERVER_BUNDLE) || !existsSync(WORK_THREAD_BUNDLE)) return true;
   if (!existsSync(SERVER_ENTRY)) return false; // a release: no sources, the build is the program
   return serverSourcesNewer();
 }

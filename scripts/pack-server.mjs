@@ -29,9 +29,9 @@ export const RELEASE_FILES = [
   { path: 'scripts/electron-types.mjs' },
   { path: 'dist/server/cli.cjs' },
   { path: 'dist/server/cli.cjs.map', optional: true },
-  // The thread statement imports are parsed in (server/imports/pipeline/statement-reader.ts).
-  { path: 'dist/server/statement-worker.cjs' },
-  { path: 'dist/server/statement-worker.cjs.map', optional: true },
+  // The server's work thread (server/work-thread.ts: statement files, long Markdown).
+  { path: 'dist/server/work-thread.cjs' },
+  { path: 'dist/server/work-thread.cjs.map', optional: true },
   { path: 'dist/renderer' },
   { path: 'dist/licenses.json', optional: true },
   { path: 'deploy' },

@@ -5,11 +5,10 @@
  * script source at all and one same-origin stylesheet.
  */
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+import { escapeHtml } from './html';
+import { MarkdownPool } from './markdown-pool';
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
+export { escapeHtml };
 
 /** The page's own CSP: no scripts, no frames, no forms, images from anywhere on http(s). */
 export const PAGE_CSP = [
@@ -55,10 +54,14 @@ function formatTime(ms: number, timeZone: string): string {
 
 /** Loaded on the first message page, not at every start (markdown-it and sanitize-html with its HTML parser). */
 let renderer: Promise<typeof import('./markdown-render')> | undefined;
+let pool: MarkdownPool | undefined;
 
+/** A push's Markdown as sanitized HTML; long texts are rendered off the server's thread (markdown-pool.ts). */
 export async function renderMarkdown(text: string): Promise<string> {
   renderer ??= import('./markdown-render');
-  return (await renderer).renderMarkdown(text);
+  const inline = (await renderer).renderMarkdown;
+  pool ??= new MarkdownPool(inline);
+  return pool.render(text);
 }
 
 export async function messagePage(message: { title: string; desp: string; appName: string; createdAt: number }, timeZone: string): Promise<string> {

@@ -1,13 +1,13 @@
-import { parentPort } from 'node:worker_threads';
-import { describeCsv, guessMapping, type CsvDelimiter, type CsvDescription } from './csv-mapped';
+import { describeCsv, guessFor, type CsvDelimiter, type CsvDescription } from './csv-mapped';
 import { parseStatement } from './registry';
 import { StatementError, type CsvMapping, type ParseOptions, type StatementFormat } from './types';
 
 /**
- * The thread statement files are read in (server/imports/pipeline/statement-reader.ts starts it):
- * parsing a file of up to 64 MiB takes seconds of CPU, which on the server's own thread would hold
- * every other request (/send, /healthz) for as long. The server's thread only passes the bytes and
- * receives the lines, in slices of LINES_PER_MESSAGE so that taking them in never holds it long.
+ * Statement work done in the work thread (server/work-thread.ts; server/imports/pipeline/
+ * statement-reader.ts hands it the files): parsing a file of up to 64 MiB takes seconds of CPU,
+ * which on the server's own thread would hold every other request (/send, /healthz) for as long.
+ * The server's thread only passes the bytes and receives the lines, in slices of LINES_PER_MESSAGE
+ * so that taking them in never holds it long.
  */
 
 /** Lines per message back: receiving one slice costs the server's thread a few milliseconds. */
@@ -19,18 +19,20 @@ const SHOWN_COLUMNS = 501;
 const shown = (cells: string[]) => cells.slice(0, SHOWN_COLUMNS).map((cell) => (cell.length > SHOWN_CELL ? `${cell.slice(0, SHOWN_CELL)}…` : cell));
 
 /** describeCsv, with the guess at a mapping, and cut to what can be shown. */
-function describeForWizard(bytes: Buffer, variant: DescribeOptions): CsvDescription & { guess: ReturnType<typeof guessMapping> } {
+function describeForWizard(bytes: Buffer, variant: DescribeOptions): CsvDescription & { guess: ReturnType<typeof guessFor> } {
   const description = describeCsv(bytes, variant);
   return {
     headers: shown(description.headers),
     delimiter: description.delimiter,
     sample: description.sample.map(shown),
     signature: description.signature,
-    guess: guessMapping(description.headers),
+    skipRows: description.skipRows,
+    header: description.header,
+    guess: guessFor(description),
   };
 }
 
-export type DescribeOptions = { skipRows?: number; delimiter?: CsvDelimiter; encoding?: CsvMapping['encoding'] };
+export type DescribeOptions = { skipRows?: number; delimiter?: CsvDelimiter; encoding?: CsvMapping['encoding']; header?: boolean };
 
 export type WorkerTask = { op: 'parse'; format: StatementFormat; bytes: Uint8Array; options: ParseOptions } | { op: 'describe'; bytes: Uint8Array; variants: DescribeOptions[] };
 export type WorkerJob = WorkerTask & { id: number };
@@ -43,7 +45,15 @@ export type WorkerReply =
   | { id: number; type: 'refused'; kind: string; message: string }
   | { id: number; type: 'failed'; message: string };
 
-const port = parentPort;
+/** Runs one statement job in the work thread, posting its replies; a refusal is a 'refused' reply. */
+export async function runStatementJob(job: WorkerJob, post: (reply: WorkerReply) => void): Promise<void> {
+  try {
+    await run(job, post);
+  } catch (error) {
+    if (error instanceof StatementError) post({ id: job.id, type: 'refused', kind: error.kind, message: error.message });
+    else throw error;
+  }
+}
 
 async function run(job: WorkerJob, post: (reply: WorkerReply) => void): Promise<void> {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
@@ -65,20 +75,8 @@ async function run(job: WorkerJob, post: (reply: WorkerReply) => void): Promise<
   for (let i = 0; i < invalid.length; i += LINES_PER_MESSAGE) post({ id: job.id, type: 'invalid', invalid: invalid.slice(i, i + LINES_PER_MESSAGE) });
   let signature: string | undefined;
   if (job.format === 'csv' && job.options.mapping) {
-    const { skipRows, delimiter, encoding } = job.options.mapping;
-    signature = describeCsv(bytes, { skipRows, delimiter, encoding }).signature;
+    const { skipRows, delimiter, encoding, header } = job.options.mapping;
+    signature = describeCsv(bytes, { skipRows, delimiter, encoding, header }).signature;
   }
   post({ id: job.id, type: 'done', value: { ...rest, ...(signature ? { signature } : {}) } });
-}
-
-if (port) {
-  port.on('message', (job: WorkerJob) => {
-    const post = (reply: WorkerReply) => port.postMessage(reply);
-    run(job, post).catch((error: unknown) => {
-      if (error instanceof StatementError) post({ id: job.id, type: 'refused', kind: error.kind, message: error.message });
-      else post({ id: job.id, type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    });
-  });
-  // The parsers are loaded: the reader starts counting a file's time from here.
-  port.postMessage({ id: 0, type: 'ready' } satisfies WorkerReply);
 }

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CsvDescription } from '../formats/csv-mapped';
 import type { DescribeOptions, WorkerJob, WorkerReply, WorkerTask } from '../formats/statement-worker';
 import { StatementError, type CsvMapping, type InvalidLine, type ParsedStatement, type ParseOptions, type StatementFormat, type StatementLine } from '../formats/types';
 import { importErrors } from '../errors';
+import { workThreadScript } from '../../lib/work-thread-script';
 
 /** Threads reading statements at once (each holds one file's text while it reads it). */
 const WORKERS = 2;
@@ -42,23 +41,6 @@ interface Slot {
   ready: boolean;
   job?: { id: number; job: Job; lines: StatementLine[]; invalid: InvalidLine[]; timer?: NodeJS.Timeout };
   idle?: NodeJS.Timeout;
-}
-
-/**
- * The script of the reading thread. In a build it is `statement-worker.cjs` (or `.mjs` for the
- * desktop app) beside the bundle, which scripts/build-server.mjs and scripts/build-electron.mjs
- * write. From the sources (tests, `tsx`) it is the TypeScript file, loaded through tsx's require
- * hooks (Node 20 applies no module hooks registered for a worker thread; require hooks it does).
- */
-function workerScript(): { script: string | URL; eval: boolean } {
-  const here = import.meta.url;
-  if (/\.[cm]?ts$/.test(here)) {
-    const require = createRequire(here);
-    const entry = fileURLToPath(new URL('../formats/statement-worker.ts', here));
-    return { script: `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(entry)});`, eval: true };
-  }
-  const extension = /\.mjs$/.test(here) ? 'mjs' : 'cjs';
-  return { script: new URL(`./statement-worker.${extension}`, here), eval: false };
 }
 
 /**
@@ -120,7 +102,7 @@ export class StatementReader {
     const idle = this.slots.find((slot) => !slot.job);
     if (idle) return idle;
     if (this.slots.length >= this.workers) return undefined;
-    const { script, eval: isSource } = workerScript();
+    const { script, eval: isSource } = workThreadScript(import.meta.url, '../../work-thread.ts');
     const worker = new Worker(script, { eval: isSource, resourceLimits: { maxOldGenerationSizeMb: this.heapMb }, stdout: false, stderr: false });
     worker.unref();
     const slot: Slot = { worker, ready: false };

@@ -115,8 +115,8 @@ describe('email config', () => {
 });
 
 describe('email rendering', () => {
-  it('subject = title; HTML from the Markdown through the message page’s sanitiser; a plain-text alternative; the page link', () => {
-    const mail = renderEmail(message);
+  it('subject = title; HTML from the Markdown through the message page’s sanitiser; a plain-text alternative; the page link', async () => {
+    const mail = await renderEmail(message);
     expect(mail.subject).toBe('Disk almost full');
     expect(mail.html).toContain('<strong>91%</strong>');
     expect(mail.html).not.toMatch(/<script|href="javascript/);
@@ -126,26 +126,26 @@ describe('email rendering', () => {
     expect(mail.text).toBe(`${message.desp}\n\nhttps://pp.example.net/m/token\n\n-- \nSent by PennyPost · Alerts`);
     expect(mail.headers).toEqual({});
     expect(mail.thread).toBe('');
-    const bare = renderEmail({ ...message, title: 'Only <a> title\r\nhere', desp: '', url: undefined });
+    const bare = await renderEmail({ ...message, title: 'Only <a> title\r\nhere', desp: '', url: undefined });
     expect(bare.subject).toBe('Only <a> title here');
     expect(bare.html).toContain('<p>Only &lt;a&gt; title\r\nhere</p>');
     expect(bare.html).not.toContain('message page');
   });
 
-  it('maps the priority to X-Priority, Importance and Priority', () => {
-    expect(renderEmail({ ...message, priority: 'low' }).headers).toEqual({ 'X-Priority': '5 (Lowest)', Importance: 'low', Priority: 'non-urgent' });
-    expect(renderEmail({ ...message, priority: 'high' }).headers).toEqual({ 'X-Priority': '2 (High)', Importance: 'high' });
-    expect(renderEmail({ ...message, priority: 'urgent' }).headers).toEqual({ 'X-Priority': '1 (Highest)', Importance: 'high', Priority: 'urgent' });
+  it('maps the priority to X-Priority, Importance and Priority', async () => {
+    expect((await renderEmail({ ...message, priority: 'low' })).headers).toEqual({ 'X-Priority': '5 (Lowest)', Importance: 'low', Priority: 'non-urgent' });
+    expect((await renderEmail({ ...message, priority: 'high' })).headers).toEqual({ 'X-Priority': '2 (High)', Importance: 'high' });
+    expect((await renderEmail({ ...message, priority: 'urgent' })).headers).toEqual({ 'X-Priority': '1 (Highest)', Importance: 'high', Priority: 'urgent' });
     expect(Object.keys(PRIORITY_HEADERS)).toEqual(['low', 'normal', 'high', 'urgent']);
   });
 
-  it('a group prefixes the subject and names a thread stable per (app, group)', () => {
-    const grouped = renderEmail({ ...message, group: 'backups' });
+  it('a group prefixes the subject and names a thread stable per (app, group)', async () => {
+    const grouped = await renderEmail({ ...message, group: 'backups' });
     expect(grouped.subject).toBe('[backups] Disk almost full');
     expect(grouped.thread).toMatch(/^[0-9a-f]{32}$/);
-    expect(renderEmail({ ...message, group: 'backups', title: 'Other' }).thread).toBe(grouped.thread);
-    expect(renderEmail({ ...message, group: 'disks' }).thread).not.toBe(grouped.thread);
-    expect(renderEmail({ ...message, group: 'backups', appId: 'app2' }).thread).not.toBe(grouped.thread);
+    expect((await renderEmail({ ...message, group: 'backups', title: 'Other' })).thread).toBe(grouped.thread);
+    expect((await renderEmail({ ...message, group: 'disks' })).thread).not.toBe(grouped.thread);
+    expect((await renderEmail({ ...message, group: 'backups', appId: 'app2' })).thread).not.toBe(grouped.thread);
   });
 });
 

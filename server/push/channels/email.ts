@@ -3,7 +3,8 @@ import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
-import { renderMarkdown } from '../markdown-render';
+import { escapeHtml } from '../html';
+import { renderMarkdown } from '../page';
 import type { Priority } from '../message-options';
 import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage } from './driver';
 import {
@@ -69,7 +70,6 @@ export const PRIORITY_HEADERS: Record<Priority, Record<string, string>> = {
   urgent: { 'X-Priority': '1 (Highest)', Importance: 'high', Priority: 'urgent' },
 };
 
-const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
 
 /** The subject: the title on one line, after `[group] ` when the push has a group. */
@@ -81,9 +81,10 @@ export function subjectOf(title: string, group: string): string {
 /** The thread of (app, group): a hash that names it in the root Message-ID ('' without a group). */
 export const threadOf = (appId: string, group: string): string => (group ? createHash('sha256').update(`${appId}\n${group}`).digest('hex').slice(0, 32) : '');
 
-export function renderEmail(message: Pick<OutgoingMessage, 'appId' | 'appName' | 'title' | 'desp' | 'url' | 'priority' | 'group'>): EmailMessage {
+/** The mail of a push; its Markdown is rendered off the server's thread when it is long (markdown-pool.ts). */
+export async function renderEmail(message: Pick<OutgoingMessage, 'appId' | 'appName' | 'title' | 'desp' | 'url' | 'priority' | 'group'>): Promise<EmailMessage> {
   const footer = `Sent by PennyPost · ${message.appName}${message.group ? ` · ${message.group}` : ''}`;
-  const body = message.desp ? renderMarkdown(message.desp) : `<p>${escapeHtml(message.title)}</p>`;
+  const body = message.desp ? await renderMarkdown(message.desp) : `<p>${escapeHtml(message.title)}</p>`;
   const link = message.url ? `<p><a href="${escapeHtml(message.url)}">Open the message page</a></p>` : '';
   const html =
     '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>' +
@@ -124,7 +125,8 @@ function normalize(input: Readonly<Record<string, unknown>>): EmailConfig {
   return { smtpHost, smtpPort, smtpSecurity, smtpUser, smtpPassword, fromAddress, fromName, smtpCaCert };
 }
 
-export const emailChannel: ChannelDriver<EmailConfig, EmailMessage, 'email'> = {
+/** A push's mail is being rendered (its Markdown off the server's thread): every recipient's send waits for the same one. */
+export const emailChannel: ChannelDriver<EmailConfig, Promise<EmailMessage>, 'email'> = {
   type: 'email',
   config,
   secrets: SECRETS,
@@ -165,19 +167,21 @@ export const emailChannel: ChannelDriver<EmailConfig, EmailMessage, 'email'> = {
 
       delivery: (channel, email, message) => ({
         send: (recipient, timeoutMs) =>
-          emailSend(
-            transports.get(channel.id, email, timeoutMs, () => env.outbound(channel.userId)),
-            email,
-            message,
-            recipient.address,
-            timeoutMs,
+          message.then((mail) =>
+            emailSend(
+              transports.get(channel.id, email, timeoutMs, () => env.outbound(channel.userId)),
+              email,
+              mail,
+              recipient.address,
+              timeoutMs,
+            ),
           ),
       }),
 
       async test(channel, email, { address, timeoutMs, time }) {
         const where = `${email.smtpHost}:${portOf(email)} (${email.smtpSecurity === 'none' ? 'no encryption' : email.smtpSecurity.toUpperCase()})`;
         const { title, desp } = testMessage(channel, time);
-        const message = address ? renderEmail({ appId: channel.id, appName: channel.name, title, desp, priority: 'normal', group: '' }) : null;
+        const message = address ? await renderEmail({ appId: channel.id, appName: channel.name, title, desp, priority: 'normal', group: '' }) : null;
         const outcome = await emailTest(email, message, address, timeoutMs, () => env.outbound(channel.userId));
         if (!outcome.ok) return { ok: false, message: outcome.message, class: outcome.cls, ...(outcome.errcode !== undefined ? { errcode: outcome.errcode } : {}) };
         if (!address) return { ok: true, message: `The mail server ${where} accepted the connection${email.smtpUser ? ' and the login' : ''}.` };
