@@ -120,6 +120,27 @@ describe('what one request may cost', () => {
     await burst(6, 3, () => status(fetch(`${server.url}/`, { method: 'POST', body: JSON.stringify({ topic: appKey, message: 'z'.repeat(4 * 1024 * 1024 - 100) }) })), [400, 413]);
   });
 
+  it('accounting.importCsv: the largest CSV an envelope carries (1 MB, ~20,000 rows), written', async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `2025-0${(i % 9) + 1}-${String((i % 28) + 1).padStart(2, '0')},expense,1.25,Card 1234,row ${i}`);
+    const csv = `date,type,amount,asset,description\n${rows.join('\n')}\n`;
+    expect(csv.length).toBeLessThan(1024 * 1024 - 200);
+    const watched = await burst(
+      1,
+      1,
+      () =>
+        status(
+          fetch(`${server.url}/api`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ action: 'accounting.importCsv', params: { csv, dryRun: false } }),
+          }),
+        ),
+      [200],
+    );
+    expect(watched.result).toEqual([200]);
+    expect((await api('accounting.query', { pageSize: 1 })).data.total).toBe(20_000);
+  });
+
   it('/api: the largest envelope (1 MB), deeply nested, and past it', async () => {
     const deep = `{"action":"accounting.create","params":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
     await burst(
