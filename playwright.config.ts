@@ -7,6 +7,8 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'e2e',
+  // Every run gets its own TMPDIR, which must be empty when it ends (server/test-support/temp-guard.ts).
+  globalSetup: './e2e/temp-guard.setup.ts',
   timeout: 30_000,
   fullyParallel: false,
   workers: 1,

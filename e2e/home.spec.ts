@@ -12,7 +12,8 @@ test.afterAll(async () => {
 test('the app at / loads under the strict CSP and offers sign-in; UI routes fall back to the app', async ({ page }) => {
   const watch = watchPage(page);
   await page.goto(running.server.url);
-  await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+  // A new data dir: it opens on creating the owner account, with sign-in a tab away.
+  await expect(page.getByRole('heading', { name: 'Create the owner account' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Sign in' })).toBeVisible();
   // the UI's own routes load the app directly, even where a server route shares the prefix
   for (const route of ['/records', '/assets', '/files', '/settings?tab=server']) {

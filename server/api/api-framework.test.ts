@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { Request, Response } from 'express';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { DomainError, type ErrorRow } from '../lib/errors';
 import { allErrorCatalogues } from '../domains';
 import { usersDomain } from '../users';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { tempDir } from '../test-support/temp-dirs';
 import { actionsOf, type Domain } from '../domain';
 import { normalizeSettings } from '../config/settings';
 import { networkPolicy } from '../http/network-policy';
@@ -75,7 +75,7 @@ describe('/api envelope and wrapper', () => {
   beforeAll(async () => {
     const { createLogger } = await import('../lib/logger');
     // A UI folder of its own: the real one (dist/renderer) is built after the unit tests run.
-    const rendererDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-ui-'));
+    const rendererDir = tempDir('ui');
     writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>PennyPost</title>');
     t = await startTestServer({ domains: [usersDomain(), probeDomain()], rendererDir, logger: createLogger('debug', (l) => logLines.push(l)) });
   });

@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { startServer, type RunningServer, type ServerOptions } from '../server';
 import { createLogger } from '../lib/logger';
 import type { Envelope } from '../http/envelope';
 import { mergeSettings, type SettingsPatch } from '../config/settings';
+import { tempDir } from './temp-dirs';
 
+/** A temporary data dir, removed after the test file (test-support/temp-dirs.ts) if the test does not remove it first. */
 export function tempDataDir(label = 'pp'): string {
-  return mkdtempSync(path.join(os.tmpdir(), `pennypost-${label}-`));
+  return tempDir(label);
 }
 
 export interface ApiAnswer<T = any> extends Envelope<T> {
