@@ -10,7 +10,8 @@ import { Link, navigate, usePath } from './lib/router';
 import { Navigation } from './components/Navigation';
 import { useTableCardLabels } from './lib/table-labels';
 import { registerServiceWorker } from './lib/service-worker';
-import { onFeedMessage, feedText, usePushFeedConnection } from './lib/push-feed';
+import { onDataChange, onFeedMessage, feedText, usePushFeedConnection } from './lib/push-feed';
+import { invalidate } from './lib/data';
 import { AuthPage } from './screens/auth';
 import { NewPasswordPage } from './screens/auth/NewPasswordPage';
 import { ShortcutLayer } from './components/Shortcuts';
@@ -106,6 +107,8 @@ function Shell({ path }: { path: string }) {
   useEffect(() => {
     document.title = route ? `${t(titleKey(route))} · PennyPost` : 'PennyPost';
   }, [route, t]);
+  // A forwarded payment notice made a draft (or a record) on the server: every screen reads again now.
+  useEffect(() => onDataChange(() => invalidate()), []);
   useEffect(
     () =>
       onFeedMessage((message) => {

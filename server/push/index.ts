@@ -4,6 +4,7 @@ import { pushActions } from './actions';
 import { pushErrors } from './errors';
 import { mountPushRoutes } from './routes';
 import { pushCollections } from './schema';
+import { ChangeNotices } from './change-notices';
 import { DesktopHub } from './desktop';
 import { PushService, type PushOptions } from './service';
 
@@ -15,13 +16,14 @@ export function pushDomain(options: PushOptions = {}) {
   // The desktop feed outlives the service: a snapshot restore restarts the domain, and the
   // desktop shell's native notifications stay subscribed to this one hub.
   const desktop = new DesktopHub();
+  const changes = new ChangeNotices();
   return defineDomain({
     name: 'push',
     collections: pushCollections,
     errors: pushErrors,
     actions: pushActions,
     async start(app) {
-      const push = new PushService(app, { ...options, desktop });
+      const push = new PushService(app, { ...options, desktop, changes });
       await push.start();
       app.services.push = push;
       timer = setInterval(() => {

@@ -115,6 +115,12 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
   const lastId = req.headers['last-event-id'];
   if (typeof lastId === 'string' && lastId) for (const message of push.desktop.since(userId, lastId)) write(message);
   const unsubscribe = push.desktop.subscribe(userId, write, () => end());
+  // "Your data changed" (a new inbox draft, …): no id, so a reconnect's Last-Event-ID stays the last push.
+  const stopNotices = push.changes.subscribe(userId, (topic) => {
+    queue = queue.then(() => {
+      if (!ended) res.write(`event: change\ndata: ${JSON.stringify({ topic })}\n\n`);
+    });
+  });
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
   heartbeat.unref();
   let stopSession = () => {};
@@ -125,6 +131,7 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
     stopWatching();
     stopSession();
     unsubscribe();
+    stopNotices();
     res.end();
   };
   const stopWatching = watchShutdown(req, end);

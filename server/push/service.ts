@@ -4,6 +4,7 @@ import { commonErrors } from '../lib/errors';
 import { ChannelConfigs } from './channel-configs';
 import { channelDriver, channelDrivers } from './channels';
 import type { ChannelEnv, ChannelLink, ChannelTestResult } from './channels/driver';
+import { ChangeNotices, type ChangeTopic } from './change-notices';
 import { DesktopHub, type DesktopMessage } from './desktop';
 import { pushErrors } from './errors';
 import { feedHtml, type FeedItem } from './feed';
@@ -24,6 +25,8 @@ export interface PushOptions {
   scheduledPerUser?: number;
   /** The desktop feed to publish to (the domain keeps one across restarts); a new one by default. */
   desktop?: DesktopHub;
+  /** The "your data changed" notices of the feed streams (kept across restarts like `desktop`). */
+  changes?: ChangeNotices;
 }
 
 /**
@@ -36,6 +39,7 @@ export class PushService {
   readonly targets: TargetStore;
   readonly history: HistoryStore;
   readonly desktop: DesktopHub;
+  readonly changes: ChangeNotices;
   readonly pages: PageTokens;
   private readonly links = new Map<string, ChannelLink<object, unknown>>();
   /** Where the channels' requests may go, per account (server/http/outbound-policy.ts). */
@@ -48,6 +52,7 @@ export class PushService {
     options: PushOptions = {},
   ) {
     this.desktop = options.desktop ?? new DesktopHub();
+    this.changes = options.changes ?? new ChangeNotices();
     const services: Partial<ServiceMap> = app.services;
     this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await services.users?.findById(userId))?.role ?? null });
     this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets), this.outbound));
@@ -103,6 +108,14 @@ export class PushService {
       if (result.status === 'rejected') this.app.log.warn('push: a channel driver did not close cleanly', { error: (result.reason as Error | null | undefined)?.message });
     }
     this.outbound.close();
+  }
+
+  /**
+   * Tells the person's open windows that their `topic` data changed (e.g. a new inbox draft), on
+   * the feed stream (`event: change`), so they read it again now rather than at their next poll.
+   */
+  announce(userId: string, topic: ChangeTopic): void {
+    this.changes.announce(userId, topic);
   }
 
   async prune(): Promise<number> {

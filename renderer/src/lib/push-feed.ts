@@ -31,6 +31,16 @@ export function onFeedMessage(handler: (message: FeedMessage) => void): () => vo
   return () => messageHandlers.delete(handler);
 }
 
+const changeHandlers = new Set<(topic: string) => void>();
+/**
+ * The server's "your data changed" notices on the same stream (`event: change`, `{topic}`; today
+ * `inbox`: a forwarded notice made a draft or a record), so screens read again at once.
+ */
+export function onDataChange(handler: (topic: string) => void): () => void {
+  changeHandlers.add(handler);
+  return () => changeHandlers.delete(handler);
+}
+
 function setStatus(next: FeedStatus) {
   if (status !== next) {
     status = next;
@@ -69,6 +79,15 @@ async function readFeed(signal: AbortSignal, lastId: { value: string }): Promise
         if (line.startsWith('event:')) event = line.slice(6).trim();
         else if (line.startsWith('data:')) data += line.slice(5).trim();
         else if (line.startsWith('id:')) id = line.slice(3).trim();
+      }
+      if (event === 'change' && data) {
+        try {
+          const { topic } = JSON.parse(data) as { topic?: unknown };
+          if (typeof topic === 'string') for (const handler of changeHandlers) handler(topic);
+        } catch {
+          /* a malformed notice is skipped */
+        }
+        continue;
       }
       if (event !== 'push' || !data) continue;
       try {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AppContext } from '../../app-context';
+import type { AppContext, ServiceMap } from '../../app-context';
 import { DomainError } from '../../lib/errors';
 import { digestId, newId } from '../../lib/ids';
 import { KeyedMutex } from '../../lib/keyed-mutex';
@@ -147,14 +147,21 @@ export class InboxService {
     if (view.autoConfirm && !view.problem) {
       try {
         const record = await this.confirm(userId, draft.id, {});
-        return { ...understood, autoConfirmed: true, recordId: record.id };
+        return this.announced(userId, { ...understood, autoConfirmed: true, recordId: record.id });
       } catch (error) {
         // A rule of the ledger refused the record (the balance would leave the exact range, …):
         // the draft waits for the person, who sees why when confirming it.
         if (!(error instanceof DomainError)) throw error;
       }
     }
-    return { ...understood, autoConfirmed: false };
+    return this.announced(userId, { ...understood, autoConfirmed: false });
+  }
+
+  /** The person's open windows show the new draft (or record) now, not at their next poll (push's feed stream, docs/ui.md "Inbox"). */
+  private announced<T>(userId: string, answer: T): T {
+    const services: Partial<ServiceMap> = this.app.services;
+    services.push?.announce(userId, 'inbox');
+    return answer;
   }
 
   async list(userId: string) {

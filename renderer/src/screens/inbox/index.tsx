@@ -6,14 +6,16 @@ import { useApi } from '../../lib/data';
 import { DraftCard } from './DraftCard';
 import { InboxAddress } from './InboxAddress';
 
-/** How often the drafts are read again while the window is visible. */
+/** How often the drafts are read again while the window is visible, should the live notices be cut off. */
 const REFRESH_MS = 30_000;
 
 /**
  * The record-by-message inbox: payment notices (a forwarded bank SMS, an Alipay or WeChat Pay
  * message, JSON from a shortcut) POSTed to the inbox's address become drafts here, newest first,
- * each to confirm (a record is written) or dismiss. Read again when the window comes back and
- * every 30 seconds while it is visible, so a notice sent from the phone shows up by itself.
+ * each to confirm (a record is written) or dismiss. A new draft shows up by itself within a moment
+ * of its notice: the server says so on the push feed's stream (`event: change`, App.tsx reads
+ * everything again). Also read again when the window comes back, and every 30 seconds while it is
+ * visible in case the stream was down.
  */
 export function InboxPage() {
   const { t } = useTranslation();
