@@ -48,3 +48,15 @@ test('Simplified Chinese is translated (not English copied over)', () => {
   const allowed = /^(push\.(formats|wechatAppId|wechatSecret|channelTypes\.webhook|urlForms)|savings\.achievementProgress|settings\.rateHint)/;
   expect(same.filter((key) => !allowed.test(key))).toEqual([]);
 });
+
+test('Chinese says 资产 for an asset everywhere and 账号 for a sign-in account, never 账户 for either (issue 36, finding 17)', () => {
+  const zh = load('zh-CN.json');
+  expect([...zh].filter(([, value]) => value.includes('账户')).map(([key]) => key)).toEqual([]);
+  // The screens and fields that name assets use the one word.
+  for (const key of ['assets.title', 'assets.new', 'records.asset', 'records.fromAsset', 'records.toAsset', 'dashboard.createAsset', 'errors.c2001'])
+    expect(zh.get(key), key).toContain('资产');
+  // Recurring's list is not called "Rules" (Settings → Rules is another thing).
+  expect(zh.get('rules.tab')).toBe('规则');
+  expect(zh.get('recurring.rules')).not.toBe(zh.get('rules.tab'));
+  expect(load('en.json').get('recurring.rules')).not.toBe('Rules');
+});

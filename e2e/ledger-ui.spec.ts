@@ -95,7 +95,7 @@ test('在中文界面，跨币种转账也显示两个金额和汇率提示', as
   await page.goto(`${running.server.url}/records`);
   const form = page.getByRole('form', { name: '新记录' });
   await form.getByText('转账', { exact: true }).click();
-  await form.getByRole('combobox', { name: '转入账户' }).click();
+  await form.getByRole('combobox', { name: '转入资产' }).click();
   await page.getByRole('option', { name: '支付宝 (CNY)' }).click();
   await form.getByRole('textbox', { name: '金额', exact: true }).fill('100');
   const received = form.getByRole('textbox', { name: '到账金额（CNY）' });
@@ -143,7 +143,7 @@ test('the currency picker searches codes and names, typing replaces the chosen c
 test('货币选择器：按中文名称搜索，找不到时用中文说明', async ({ page }) => {
   const watch = watchPage(page);
   await open(page, '/assets?new=1', 'zh-CN');
-  const dialog = page.getByRole('dialog', { name: '新建账户' });
+  const dialog = page.getByRole('dialog', { name: '新建资产' });
   const currency = dialog.getByRole('combobox', { name: '币种' });
   await currency.click();
   await page.keyboard.type('人民');
@@ -204,7 +204,7 @@ test('names and notes are never cut: a counter near the limit, a message past it
 test('文字超长时用中文说明，不会截断', async ({ page }) => {
   const watch = watchPage(page);
   await open(page, '/assets?new=1', 'zh-CN');
-  const dialog = page.getByRole('dialog', { name: '新建账户' });
+  const dialog = page.getByRole('dialog', { name: '新建资产' });
   const name = dialog.getByRole('textbox', { name: '名称' });
   await name.fill('长'.repeat(101));
   await expect(name).toHaveValue('长'.repeat(101));

@@ -56,7 +56,7 @@ test('a sign-up in Chinese gets Chinese categories, ¥ before any asset and date
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('combobox', { name: '币种' })).toHaveValue('CNY');
   await dialog.getByRole('textbox', { name: '名称' }).fill('现金');
-  await dialog.getByRole('button', { name: '创建账户' }).click();
+  await dialog.getByRole('button', { name: '创建资产' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('main')).toContainText('¥');
   await expect(page.getByRole('main')).not.toContainText('US$');

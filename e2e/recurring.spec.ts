@@ -60,7 +60,7 @@ test('create a rule in the form, confirm and skip from the upcoming list', async
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
   const rule = page.getByTestId('recurring-rule').filter({ hasText: 'Gym' });
-  await expect(rule).toContainText('Every month');
+  await expect(rule).toContainText('Monthly');
   await expect(rule).toContainText('Automatic');
   const tomorrow = dateIn(Date.now() + DAY);
   await expect(page.locator(`[data-testid="upcoming-item"][data-date="${tomorrow}"]`).filter({ hasText: 'Gym' })).toBeVisible();

@@ -1,5 +1,6 @@
 import './styles/responsive.css';
 import './styles/phone.css';
+import './styles/market.css';
 import { Suspense, useEffect, useMemo } from 'react';
 import { Center, Drawer, Modal, Notification as MantineNotification, Loader, MantineProvider, Text, createTheme } from '@mantine/core';
 import { Notifications, notifications } from '@mantine/notifications';

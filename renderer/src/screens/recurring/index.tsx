@@ -51,11 +51,13 @@ export function RecurringPage() {
   );
 }
 
-/** "Every 2 weeks on Mon, Wed", "Monthly on the last day"… */
+/** "Every 2 weeks · Mon, Wed", "Monthly · Last day of the month"… */
 export function useRuleText() {
   const { t } = useTranslation();
   return (rule: RecurringRule['rule']) => {
-    const every = t(`recurring.every.${rule.freq as 'daily' | 'weekly' | 'monthly' | 'yearly'}`, { count: rule.interval });
+    const freq = rule.freq as 'daily' | 'weekly' | 'monthly' | 'yearly';
+    // One period is "Monthly" / "每月" (Chinese has no singular form: "每 1 个月" before), more are "Every 2 months" / "每 2 个月".
+    const every = rule.interval === 1 ? t(`recurring.freqs.${freq}`) : t(`recurring.every.${freq}`, { count: rule.interval });
     if (rule.byWeekday?.length) return `${every} · ${rule.byWeekday.map((d) => t(`recurring.weekdays.${d as 'MO'}`)).join(', ')}`;
     if (rule.byMonthDay === -1) return `${every} · ${t('recurring.lastDay')}`;
     if (rule.byMonthDay) return `${every} · ${t('recurring.onDay', { day: rule.byMonthDay })}`;

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { StockPanel } from './StockPanel';
+import { marketTone } from './market-tone';
 
 export function MarketTab() {
   const { t } = useTranslation();
@@ -55,7 +56,7 @@ export function MarketTab() {
                   <Table.Td ta="right" className="pp-num">
                     {f.number(s.price, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}
                   </Table.Td>
-                  <Table.Td ta="right" className={`pp-num ${s.change >= 0 ? 'pp-income' : 'pp-expense'}`}>
+                  <Table.Td ta="right" className={`pp-num ${marketTone(s.change)}`}>
                     {f.percent(s.changePercent / 100, 2)}
                   </Table.Td>
                 </Table.Tr>

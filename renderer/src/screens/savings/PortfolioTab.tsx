@@ -5,6 +5,7 @@ import { Empty, ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { useCoins } from './coins';
+import { marketTone } from './market-tone';
 
 export function PortfolioTab() {
   const { t } = useTranslation();
@@ -28,7 +29,7 @@ export function PortfolioTab() {
         ).map(([key, value]) => (
           <div className="pp-card" key={key}>
             <div className="pp-stat-label">{t(`savings.totals.${key}`)}</div>
-            <div className={`pp-stat-value ${key === 'unrealized' && value !== undefined ? (value >= 0 ? 'pp-income' : 'pp-expense') : ''}`}>
+            <div className={`pp-stat-value ${key === 'unrealized' && value !== undefined ? marketTone(value) : ''}`}>
               {value === undefined ? '…' : key === 'unrealized' ? signed(value) : coins(value)}
             </div>
           </div>
@@ -74,10 +75,10 @@ export function PortfolioTab() {
                   <Table.Td ta="right" className="pp-num">
                     {coins(p.marketValue)}
                   </Table.Td>
-                  <Table.Td ta="right" className={`pp-num ${p.unrealizedProfit >= 0 ? 'pp-income' : 'pp-expense'}`}>
+                  <Table.Td ta="right" className={`pp-num ${marketTone(p.unrealizedProfit)}`}>
                     {signed(p.unrealizedProfit)} ({f.percent(p.unrealizedPercent / 100, 1)})
                   </Table.Td>
-                  <Table.Td ta="right" className={`pp-num ${p.realizedProfit >= 0 ? 'pp-income' : 'pp-expense'}`}>
+                  <Table.Td ta="right" className={`pp-num ${marketTone(p.realizedProfit)}`}>
                     {signed(p.realizedProfit)}
                   </Table.Td>
                 </Table.Tr>

@@ -10,6 +10,7 @@ import { useErrorText } from '../../lib/errors';
 import { useFormat } from '../../lib/format';
 import { useCoins } from './coins';
 import { useRewardToast } from './rewards';
+import { marketTone } from './market-tone';
 
 /** Shares per trade the server accepts (savings.buyStock / sellStock: a whole number from 1 to 1,000,000). */
 const MAX_TRADE_QUANTITY = 1_000_000;
@@ -56,7 +57,7 @@ export function StockPanel({ stockId }: { stockId: string }) {
             {h?.name ?? stockId}
           </Title>
           {h && (
-            <Text size="sm" className={h.change >= 0 ? 'pp-income' : 'pp-expense'}>
+            <Text size="sm" className={marketTone(h.change)}>
               {coins(h.close)} ({f.percent(h.changePercent / 100, 2)})
             </Text>
           )}
