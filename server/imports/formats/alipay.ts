@@ -10,7 +10,9 @@ import {
   isZeroAmount,
   localDateTimeParser,
   parseAmount,
+  readCsvRecords,
   withoutPayee,
+  AS_CSV,
   type CsvRecord,
 } from './shared';
 import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
@@ -121,7 +123,7 @@ function decodeAlipay(bytes: Buffer): string {
   return decodeChineseExport(bytes, EXPECTED_TEXT, {
     garbled:
       'The file could not be read as an Alipay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Export the bill from Alipay again and import the file unchanged.',
-    notThisFormat: 'This is not an Alipay bill export (支付宝交易明细): it has none of its headings or columns.',
+    notThisFormat: `This is not an Alipay bill export (支付宝交易明细): it has none of its headings or columns. ${AS_CSV}`,
   });
 }
 
@@ -135,7 +137,8 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
     head.push(next.value);
   }
   const header = findHeaderRow(head, FIELDS);
-  const isAlipay = ALIPAY_MARK.test(text.slice(0, 10_000));
+  // Alipay's own title lines above the table (a payee named 支付宝 in a bank's rows is not one).
+  const isAlipay = head.slice(0, header?.index ?? 30).some((record) => ALIPAY_MARK.test(record.cells[0] ?? ''));
   if (header === null) {
     if (isAlipay) {
       throw new StatementError(
@@ -143,7 +146,10 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
         'This Alipay export has no table of transactions: no header row with the columns 交易时间 (or 交易创建时间), 金额, 收/支 and 交易状态 was found. Export the bill again without editing it.',
       );
     }
-    throw new StatementError('notThisFormat', 'This is not an Alipay bill export (支付宝交易明细): no header row with its columns (交易时间, 金额, 收/支, 交易状态) was found.');
+    throw new StatementError(
+      'notThisFormat',
+      `This is not an Alipay bill export (支付宝交易明细): no header row with its columns (交易时间, 金额, 收/支, 交易状态) was found. ${AS_CSV}`,
+    );
   }
   const { columns } = header;
   const names = (field: Field) => header.names[field] ?? field;
@@ -151,7 +157,7 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
   if (columns.time === undefined && columns.created === undefined) missing.unshift('交易时间');
   if (missing.length > 0) {
     if (!isAlipay) {
-      throw new StatementError('notThisFormat', `This is not an Alipay bill export (支付宝交易明细): its header lacks the columns ${missing.join(', ')}.`);
+      throw new StatementError('notThisFormat', `This is not an Alipay bill export (支付宝交易明细): its header lacks the columns ${missing.join(', ')}. ${AS_CSV}`);
     }
     throw new StatementError(
       'missingColumns',
@@ -283,10 +289,18 @@ export const parseAlipay: StatementParser = (bytes, options) => {
   return parseAlipayText(decodeAlipay(bytes), options.timeZone);
 };
 
-/** The first 4 KB name Alipay's bill (its title, its receipt line) or its header row (交易号/交易订单号 with 商家订单号). */
+/**
+ * The file's first 16 KB hold the header row of Alipay's bill: its columns (交易时间 or
+ * 交易创建时间, 金额, 收/支, 交易状态) found by name, as the parser finds them. The header and the
+ * structure decide, never a word in the rows: a bank's CSV whose rows name 支付宝 as the payee is
+ * not an Alipay bill.
+ */
 export const sniffAlipay: StatementSniffer = (bytes) => {
-  const head = bytes.subarray(0, 4096);
-  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some(
-    (text) => !text.includes('微信支付') && (ALIPAY_MARK.test(text) || /^\s*交易(?:订单)?号\s*,/m.test(text) || /交易(?:订单)?号[^\n]*商家订单号/.test(text)),
-  );
+  const head = bytes.subarray(0, 16_384);
+  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some((text) => {
+    const header = findHeaderRow(readCsvRecords(text).slice(0, 100), FIELDS);
+    if (header === null) return false;
+    const { columns } = header;
+    return (columns.time !== undefined || columns.created !== undefined) && REQUIRED.every(({ field }) => columns[field] !== undefined);
+  });
 };

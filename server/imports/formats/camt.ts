@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { decodeLabelledText, decodeXmlEntities, isZeroAmount, localDateTime, parseAmount, withoutPayee } from './shared';
+import { decodeLabelledText, decodeXmlEntities, localDateTime, parseAmount, withoutPayee } from './shared';
 import {
   StatementError,
   type InvalidLine,
@@ -21,14 +21,16 @@ import {
  * Per statement (`Stmt`/`Rpt`/`Ntfctn`): `Acct/Id/IBAN` (or `Othr/Id`) is the account, `Acct/Ccy`
  * the currency when an amount has none. Per entry (`Ntry`), one line (`line` = the entry's
  * ordinal in the file):
- * - `Amt` and its `Ccy`; `CdtDbtInd` CRDT → income, DBIT → expense; zero is invalid;
+ * - `Amt` and its `Ccy`; `CdtDbtInd` CRDT → income, DBIT → expense; zero is read (the pipeline
+ *   skips it);
  * - status: `Sts` (`BOOK`, or `<Sts><Cd>BOOK</Cd></Sts>` from .08) BOOK → done; PDNG, INFO
  *   (information only, e.g. a forecast) and FUTR → pending, which the pipeline does not book;
  *   a reversal (`RvslInd` true) that is booked → refund;
  * - date: `BookgDt` (`Dt`, or `DtTm`), else `ValDt`. A date-time with a zone is that instant; a
  *   date, or a date-time without a zone, is read in `options.timeZone`;
  * - externalId: `AcctSvcrRef`, else `NtryRef`, else the first `TxDtls/Refs` `AcctSvcrRef`, `EndToEndId`
- *   (not 'NOTPROVIDED') or `TxId`;
+ *   or `TxId`, leaving out placeholders (`NONREF`, `NOTPROVIDED`…: PLACEHOLDER_REFERENCE); none
+ *   left: '' (the pipeline then keys the entry by its content);
  * - payee: the other party of the first `TxDtls`: `RltdPties/Cdtr` for a debit, `Dbtr` for a
  *   credit (`Nm` or `Pty/Nm`), else the ultimate creditor/debtor. A reversal keeps the original
  *   payment's parties (SEPA R-transactions do), so there the sides swap;
@@ -235,6 +237,16 @@ function isoDateParser(timeZone: string): (text: string) => number | null {
   };
 }
 
+/**
+ * What banks write where they have no reference: `NONREF` (German banks' AcctSvcrRef), SEPA's
+ * `NOTPROVIDED`, `NONE`, `N/A`, dashes or zeros. The same word on every entry is no id: taken for
+ * one, it made the next statement's entries look like the previous statement's.
+ */
+const PLACEHOLDER_REFERENCE = /^(?:NONREF|NOT\s*PROVIDED|NONE|N\/?A|-+|0+)$/i;
+
+/** A reference that identifies its entry: not empty, not a placeholder. */
+export const isReference = (value: string) => value !== '' && !PLACEHOLDER_REFERENCE.test(value);
+
 function partyName(party: unknown): string {
   return text(party, 'Nm') || text(party, 'Pty', 'Nm');
 }
@@ -303,7 +315,6 @@ function readEntry(entry: XmlNode, line: number, accountCurrency: string, parseD
   if (rawAmount === '') return { line, kind: 'missingField', reason: `Entry ${line} has no amount (Amt).` };
   const amount = parseAmount(rawAmount);
   if (!amount || amount.negative) return { line, kind: 'badAmount', reason: `Entry ${line}: the amount "${rawAmount}" is not a positive number.` };
-  if (isZeroAmount(amount.amount)) return { line, kind: 'badAmount', reason: `Entry ${line}: the amount "${rawAmount}" is zero, so nothing moved.` };
   const indicator = text(entry, 'CdtDbtInd').toUpperCase();
   if (indicator !== 'CRDT' && indicator !== 'DBIT') {
     return { line, kind: 'badDirection', reason: `Entry ${line}: the credit/debit indicator "${indicator}" is neither CRDT nor DBIT.` };
@@ -324,9 +335,7 @@ function readEntry(entry: XmlNode, line: number, accountCurrency: string, parseD
   const entryInfo = text(entry, 'AddtlNtryInf');
   const description = details.length > 1 ? entryInfo || remittance : remittance || entryInfo;
   const refs = at(first, 'Refs');
-  const endToEnd = text(refs, 'EndToEndId');
-  const externalId =
-    text(entry, 'AcctSvcrRef') || text(entry, 'NtryRef') || text(refs, 'AcctSvcrRef') || (endToEnd.toUpperCase() === 'NOTPROVIDED' ? '' : endToEnd) || text(refs, 'TxId');
+  const externalId = [text(entry, 'AcctSvcrRef'), text(entry, 'NtryRef'), text(refs, 'AcctSvcrRef'), text(refs, 'EndToEndId'), text(refs, 'TxId')].find(isReference) ?? '';
   const category = transactionCode(at(entry, 'BkTxCd')) || transactionCode(at(first, 'BkTxCd'));
   const currency = (text(entry, 'Amt', '@Ccy') || accountCurrency).toUpperCase();
   return {

@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { restoreCell } from '../../lib/spreadsheet-cells';
-import { cachedLocalDateTime, cleanCell, decodeText, isZeroAmount, parseAmount } from './shared';
+import { cachedLocalDateTime, cleanCell, csvRecords, decodeText, isZeroAmount, parseAmount } from './shared';
 import { StatementError, type CsvMapping, type InvalidLine, type StatementLine, type StatementParser } from './types';
 
 /**
@@ -26,6 +26,10 @@ export interface CsvDescription {
   sample: string[][];
   /** A stable id of this source's layout: sha256 of the normalised header cells, base64url, 24 characters. */
   signature: string;
+  /** Lines before the header row (without one: before the first transaction), as given or as found (locateTable). */
+  skipRows: number;
+  /** false: the file has no header row; `headers` are blank and the first row is a transaction. */
+  header: boolean;
 }
 
 const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
@@ -36,11 +40,10 @@ type Column = (typeof COLUMNS)[number];
 const LABELS: Partial<Record<Column, string>> = { inflow: 'money-in', outflow: 'money-out', externalId: 'transaction id' };
 const label = (column: Column) => LABELS[column] ?? column;
 
-/** The mapping after checking, with its defaults filled in. */
+/** The mapping after checking, with its defaults filled in (skipRows and header stay undefined when the file decides). */
 interface Mapping extends CsvMapping {
   dateFormat: DateFormat;
   decimal: '.' | ',';
-  skipRows: number;
 }
 
 interface Row {
@@ -98,12 +101,13 @@ function checkMapping(input: CsvMapping | undefined): Mapping {
   oneOf('delimiter', fields.delimiter, DELIMITERS);
   oneOf('encoding', fields.encoding, ENCODINGS);
   oneOf('positiveIsExpense setting', fields.positiveIsExpense, [true, false]);
-  const skipRows = checkSkipRows(fields.skipRows);
-  return { ...mapping, dateFormat: mapping.dateFormat ?? 'YYYY-MM-DD', decimal: mapping.decimal ?? '.', skipRows };
+  oneOf('header setting', fields.header, [true, false]);
+  checkSkipRows(fields.skipRows);
+  return { ...mapping, dateFormat: mapping.dateFormat ?? 'YYYY-MM-DD', decimal: mapping.decimal ?? '.' };
 }
 
-function checkSkipRows(skipRows: unknown): number {
-  if (skipRows === undefined) return 0;
+function checkSkipRows(skipRows: unknown): number | undefined {
+  if (skipRows === undefined) return undefined;
   if (typeof skipRows !== 'number' || !Number.isInteger(skipRows) || skipRows < 0) {
     throw badMapping(`The rows to skip before the header must be a whole number (0 or more), not ${JSON.stringify(skipRows)}.`);
   }
@@ -175,13 +179,25 @@ interface Prepared {
   body: string;
   delimiter: CsvDelimiter;
   skipRows: number;
+  /** The body starts with a header row (false: with a transaction). */
+  header: boolean;
 }
 
-function prepare(bytes: Buffer, skipRows: number, delimiter: CsvDelimiter | undefined, encoding: Encoding | undefined): Prepared {
+/** How a CSV file is to be read: what the mapping (or describeCsv's caller) says; what it leaves out, the file decides. */
+interface Reading {
+  skipRows?: number;
+  delimiter?: CsvDelimiter;
+  encoding?: Encoding;
+  header?: boolean;
+}
+
+function prepare(bytes: Buffer, reading: Reading): Prepared {
   if (bytes.length === 0) throw new StatementError('empty', 'The file is empty.');
   // One line end for csv-parse and for line numbers; a quoted cell's CRLF becomes '\n' too.
-  const text = decode(bytes, encoding).replace(/\r\n?/g, '\n');
+  const text = decode(bytes, reading.encoding).replace(/\r\n?/g, '\n');
   if (text.trim() === '') throw new StatementError('empty', 'The file is empty.');
+  const found = locateTable(text, reading);
+  const skipRows = found.skipRows;
   let start = 0;
   for (let i = 0; i < skipRows; i++) {
     const end = text.indexOf('\n', start);
@@ -193,7 +209,107 @@ function prepare(bytes: Buffer, skipRows: number, delimiter: CsvDelimiter | unde
   }
   const body = text.slice(start);
   if (body.trim() === '') throw new StatementError('empty', `The file has nothing after the ${skipRows} line${skipRows === 1 ? '' : 's'} to skip.`);
-  return { body, delimiter: delimiter ?? detectDelimiter(body), skipRows };
+  return { body, delimiter: reading.delimiter ?? detectDelimiter(body), skipRows, header: found.header };
+}
+
+/** Lines of the file's top searched for the header row. */
+const SCAN_LINES = 60;
+
+/** The first `count` lines of the text (a quoted cell may run over more). */
+function topLines(text: string, count: number): string {
+  let end = 0;
+  for (let i = 0; i < count && end !== -1; i++) end = text.indexOf('\n', end + (i === 0 ? 0 : 1));
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
+/** Cells up to the last one with text (padding and trailing delimiters left out). */
+function filledWidth(cells: readonly string[]): number {
+  for (let i = cells.length - 1; i >= 0; i--) if (readCell(cells[i]) !== '') return i + 1;
+  return 0;
+}
+
+/**
+ * Where the table starts, when the reading does not say: banks put titles, the account and the
+ * period above the header row (4 of 12 real exports), and some write no header row at all.
+ * - The header row is the first of the top lines that names a date column and an amount column
+ *   (money in / money out) in any of the languages guessMapping knows, and the most columns.
+ * - Without such a row, the table is the run of rows of the width most rows have (with the
+ *   delimiter that gives the most such rows): it starts at the first row of that width.
+ * - A first row with a date and an amount in its cells is a transaction, not a header: the file
+ *   has no header row.
+ * `skipRows` and `header` given in the reading are taken as they are.
+ */
+function locateTable(text: string, reading: Reading): { skipRows: number; header: boolean } {
+  if (reading.skipRows !== undefined) {
+    const skip = reading.skipRows;
+    const rest = text.slice(lineStart(text, skip), lineStart(text, skip + SCAN_LINES));
+    const first = Array.from(csvRecords(rest, reading.delimiter ?? detectDelimiter(rest))).find((r) => filledWidth(r.cells) > 0);
+    return { skipRows: skip, header: reading.header ?? !(first && looksLikeTransaction(first.cells)) };
+  }
+  const top = topLines(text, SCAN_LINES);
+  const delimiters = reading.delimiter ? [reading.delimiter] : DELIMITERS;
+  const recordsBy = new Map(delimiters.map((d) => [d, Array.from(csvRecords(top, d)).filter((r) => filledWidth(r.cells) > 0)]));
+  let start: { line: number; cells: string[] } | undefined;
+  // A row of names.
+  let bestNamed = 1;
+  for (const records of recordsBy.values()) {
+    for (const record of records) {
+      const named = namedColumns(record.cells);
+      if (named > bestNamed || (named === bestNamed && start !== undefined && record.line < start.line && named > 1)) {
+        bestNamed = named;
+        start = record;
+      }
+    }
+  }
+  if (start !== undefined) return { skipRows: start.line - 1, header: reading.header ?? true };
+  // The widest run of rows of one width.
+  let best: { count: number; width: number; first: { line: number; cells: string[] } } | undefined;
+  for (const records of recordsBy.values()) {
+    const counts = new Map<number, number>();
+    for (const record of records) counts.set(filledWidth(record.cells), (counts.get(filledWidth(record.cells)) ?? 0) + 1);
+    for (const [width, count] of counts) {
+      if (width < 2) continue;
+      if (!best || count > best.count || (count === best.count && width > best.width)) {
+        const first = records.find((r) => filledWidth(r.cells) === width);
+        if (first) best = { count, width, first };
+      }
+    }
+  }
+  if (!best) return { skipRows: 0, header: reading.header ?? true };
+  return { skipRows: best.first.line - 1, header: reading.header ?? !looksLikeTransaction(best.first.cells) };
+}
+
+/** Where line `n` (0-based) of the text starts (the text's length past its end). */
+function lineStart(text: string, n: number): number {
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const end = text.indexOf('\n', at);
+    if (end === -1) return text.length;
+    at = end + 1;
+  }
+  return at;
+}
+
+/** A row that holds a date and an amount in its cells: a transaction (a header row names its columns, it holds no date). */
+function looksLikeTransaction(cells: readonly string[]): boolean {
+  const values = cells.map(readCell);
+  const dateAt = values.findIndex((cell) => cell !== '' && DATE_FORMATS.some((format) => parseCsvDate(cell, format, 'UTC') !== null));
+  if (dateAt === -1) return false;
+  return values.some((cell, index) => index !== dateAt && !PLACEHOLDER.test(cell) && /\d/.test(cell) && parseAmount(cell, '.') !== null);
+}
+
+/** How many of the cells are known column names, when they name a date and an amount (or money in / out); else 0. */
+function namedColumns(cells: readonly string[]): number {
+  const keys = cells.map(headerKey);
+  const named = new Set<Column>();
+  let count = 0;
+  for (const key of keys) {
+    const column = HEADER_NAMES.find(([, pattern]) => pattern.test(key))?.[0];
+    if (column === undefined) continue;
+    named.add(column);
+    count++;
+  }
+  return named.has('date') && (named.has('amount') || named.has('inflow') || named.has('outflow')) ? count : 0;
 }
 
 /** Counts of each delimiter outside quotes in the record starting at `from`, and where it ends. */
@@ -438,7 +554,7 @@ function readRow(row: Row, m: Mapping, headers: string[], timeZone: string): Sta
     const cell = cells[m.amount];
     if (PLACEHOLDER.test(cell)) throw new RowProblem('missingField', `The amount cell (${name(m.amount)}) is empty.`);
     const parsed = readAmount(cell, m.decimal, name(m.amount));
-    if (isZeroAmount(parsed.amount)) throw new RowProblem('badAmount', `The amount '${cell}' in ${name(m.amount)} is zero.`);
+    // A zero is read as written: the pipeline skips it (nothing moved).
     amount = parsed.amount;
     direction = parsed.negative !== (m.positiveIsExpense ?? false) ? 'expense' : 'income';
   } else {
@@ -466,8 +582,9 @@ function readRow(row: Row, m: Mapping, headers: string[], timeZone: string): Sta
       amount = outflow.amount;
       direction = 'expense';
     } else if (inflow || outflow) {
-      const zeros = [inflow, outflow].flatMap((s) => (s ? [`'${s.cell}' in ${name(s.index)}`] : []));
-      throw new RowProblem('badAmount', `The amount is zero (${zeros.join(', ')}).`);
+      // Zero (in one column or both): read as written, and skipped by the pipeline.
+      amount = (inflow ?? outflow)?.amount ?? '0';
+      direction = inflow ? 'income' : 'expense';
     } else throw new RowProblem('missingField', 'Both money in and money out are empty.');
   }
 
@@ -492,18 +609,21 @@ function readRow(row: Row, m: Mapping, headers: string[], timeZone: string): Sta
 /** The generic CSV format, read through `options.mapping`. */
 export const parseMappedCsv: StatementParser = (bytes, options) => {
   const mapping = checkMapping(options.mapping);
-  const prepared = prepare(bytes, mapping.skipRows, mapping.delimiter, mapping.encoding);
+  const prepared = prepare(bytes, mapping);
   const rows = readRows(prepared);
-  const header = rows.at(0);
-  if (header === undefined) throw new StatementError('empty', 'The file has no header row.');
-  checkWidth(mapping, header.cells, prepared.delimiter);
-  if (rows.length === 1) throw new StatementError('empty', 'The file has a header row but no transactions.');
+  const first = rows.at(0);
+  if (first === undefined) throw new StatementError('empty', prepared.header ? 'The file has no header row.' : 'The file has no transactions.');
+  // Without a header row the columns have no names, and the first row is a transaction.
+  const headers = prepared.header ? first.cells : Array.from({ length: Math.max(...rows.slice(0, 64).map((r) => r.cells.length)) }, () => '');
+  checkWidth(mapping, headers, prepared.delimiter);
+  const firstData = prepared.header ? 1 : 0;
+  if (rows.length === firstData) throw new StatementError('empty', 'The file has a header row but no transactions.');
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
-  for (let i = 1; i < rows.length; i++) {
+  for (let i = firstData; i < rows.length; i++) {
     const row = rows[i];
     try {
-      lines.push(readRow(row, mapping, header.cells, options.timeZone));
+      lines.push(readRow(row, mapping, headers, options.timeZone));
     } catch (error) {
       if (!(error instanceof RowProblem)) throw error;
       invalid.push({ line: row.line, kind: error.kind, reason: error.reason });
@@ -524,12 +644,24 @@ function layoutSignature(headers: string[]): string {
 }
 
 /** The header, delimiter and first rows of a CSV file, for the wizard's mapping step (the same decoding and splitting as parseMappedCsv). */
-export function describeCsv(bytes: Buffer, options: { skipRows?: number; delimiter?: CsvDelimiter; encoding?: Encoding } = {}): CsvDescription {
-  const prepared = prepare(bytes, checkSkipRows(options.skipRows), options.delimiter, options.encoding);
+export function describeCsv(bytes: Buffer, options: Reading = {}): CsvDescription {
+  checkSkipRows(options.skipRows);
+  const prepared = prepare(bytes, options);
   const rows = readRows(prepared, 64);
   const header = rows.at(0);
   if (header === undefined) throw new StatementError('empty', 'The file has no header row.');
-  return { headers: header.cells, delimiter: prepared.delimiter, sample: rows.slice(1, 6).map((r) => r.cells), signature: layoutSignature(header.cells) };
+  const common = { delimiter: prepared.delimiter, skipRows: prepared.skipRows, header: prepared.header };
+  if (prepared.header) return { ...common, headers: header.cells, sample: rows.slice(1, 6).map((r) => r.cells), signature: layoutSignature(header.cells) };
+  // No header row: the columns are known by their number, and the layout by how many there are
+  // and where the date is (so that the next statement of the same bank finds its saved mapping).
+  const width = Math.max(...rows.map((r) => r.cells.length));
+  const dateAt = header.cells.findIndex((cell) => DATE_FORMATS.some((format) => parseCsvDate(readCell(cell), format, 'UTC') !== null));
+  return {
+    ...common,
+    headers: Array.from({ length: width }, () => ''),
+    sample: rows.slice(0, 5).map((r) => r.cells),
+    signature: layoutSignature([`(no header: ${width} columns, date in ${dateAt})`]),
+  };
 }
 
 const UMLAUTS: Record<string, string | undefined> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
@@ -553,15 +685,17 @@ const UNIT = String.raw`(?:\s*[([](?:[a-z]{3}|[€$£¥]|元|人民币)[)\]])?`;
 const HEADER_NAMES = [
   String.raw`date=(?:transaction|trans\.?|txn|booking|operation) date|buchungstag|buchungsdatum|date(?: de l'?operation| operation| de transaction)?|datum|fecha(?: (?:de )?operacion)?|交易日期|交易时间|记账日期|交易日|日期`,
   String.raw`date=post(?:ed|ing)? date|date posted|value date|valutadatum|wertstellung|date de valeur|fecha valor`,
-  String.raw`amount=amount|transaction amount|betrag|umsatz|montant|importe|bedrag|金额|交易金额|发生额|debit\/credit|credit\/debit`,
+  String.raw`amount=amount|transaction amount|billing amount|posted amount|betrag|umsatz|montant|importe|bedrag|金额|交易金额|发生额|debit\/credit|credit\/debit`,
   String.raw`inflow=credits?|credit amount|deposits?|paid in|money in|in|haben|eingang|gutschrift|recettes?|abonos?|ingresos?|收入|收入金额|存入|存入金额|贷方金额|贷方发生额|(?:交易|记账)金额\(收入\)`,
   String.raw`outflow=debits?|debit amount|withdrawals?|paid out|money out|out|soll|ausgang|belastung|depenses?|cargos?|gastos?|支出|支出金额|支取|支取金额|借方金额|借方发生额|(?:交易|记账)金额\(支出\)`,
   String.raw`externalId=transaction (?:id|number|reference)|reference (?:number|no\.?)|ref\.? no\.?|id|fitid|transaktions-?id|transaktionsnummer|numero de transaction|transactie ?id|流水号|交易流水号|交易单号|交易号|凭证号`,
-  String.raw`currency=currency|ccy|curr|waehrung|devise|monnaie|moneda|divisa|munt|币种|货币|交易币种|记账币种|币别`,
+  String.raw`currency=currency|ccy|curr|billing currency|transaction currency|waehrung|devise|monnaie|moneda|divisa|munt|币种|货币|交易币种|记账币种|币别`,
   String.raw`category=categor(?:y|ie|ia)|kategorie|分类|类别|交易分类`,
   String.raw`payee=payee|payee name|merchant|merchant name|beneficiary|counterparty|counterparty name|recipient`,
   String.raw`payee=(?:auftraggeber ?\/ ?)?(?:empfaenger|beguenstigter|zahlungsempfaenger)(?: ?\/ ?zahlungspflichtiger)?|(?:name )?zahlungsbeteiligter|beneficiaire|tiers|beneficiario|ordenante|tegenpartij|naam tegenpartij|naam ?\/ ?omschrijving|name|naam|对方|交易对方|对方户名|对方名称|对方账户名|商户名称|收\/付款方`,
-  String.raw`description=memo|verwendungszweck|notes?|reference|remarks?|details|narrative|mitteilung|communication|commentaire|referencia|observaciones|mededelingen|摘要|备注|附言|用途|交易摘要|交易详情`,
+  String.raw`description=memo|verwendungszweck|notes?|remarks?|details|narrative|mitteilung|communication|commentaire|observaciones|mededelingen|摘要|备注|附言|用途|交易摘要|交易详情`,
+  // A "Description" column is the payee when the file has a memo column beside it (Chase:
+  // Description, Memo), else it is the description (see guessMapping).
   String.raw`payee=description|merchant\/description|libelle|concepto|omschrijving|beschreibung`,
   String.raw`description=description|transaction description|buchungstext|libelle|concepto|omschrijving|beschreibung`,
   String.raw`category=transaction type|type|交易类型`,
@@ -577,17 +711,70 @@ const HEADER_NAMES = [
  * Spanish, Dutch, Chinese). Only columns it recognises are set; a signed amount column wins over
  * money-in/money-out columns. The date format cannot be told from a header: see guessDateFormat.
  */
-export function guessMapping(headers: string[]): Partial<CsvMapping> {
+export function guessMapping(headers: string[], sample: readonly (readonly string[])[] = []): Partial<CsvMapping> {
   const keys = headers.map(headerKey);
   const taken = new Set<number>();
   const mapping: Partial<CsvMapping> = {};
-  for (const [column, pattern] of HEADER_NAMES) {
+  // A column of money or currency whose sample rows hold only placeholders ('-', '/', nothing) is
+  // not the one: ICBC's 交易金额(收入/支出) are all '-', its 记账金额 columns hold the amounts.
+  const empty = (index: number) => sample.length > 0 && sample.every((row) => PLACEHOLDER.test(readCell(row[index] ?? '')));
+  const VALUES = new Set<Column>(['amount', 'inflow', 'outflow', 'currency']);
+  let weakPayee = -1;
+  for (const [tier, [column, pattern]] of HEADER_NAMES.entries()) {
     if (mapping[column] !== undefined) continue;
     if ((column === 'inflow' || column === 'outflow') && mapping.amount !== undefined) continue;
-    const index = keys.findIndex((key, i) => !taken.has(i) && pattern.test(key));
+    const index = keys.findIndex((key, i) => !taken.has(i) && pattern.test(key) && !(VALUES.has(column) && empty(i)));
     if (index < 0) continue;
     mapping[column] = index;
     taken.add(index);
+    if (tier === WEAK_PAYEE_TIER) weakPayee = index;
   }
+  // `Date, Description, Amount, Reference`: the Description is what the line was for, not a payee.
+  if (mapping.payee !== undefined && mapping.payee === weakPayee && mapping.description === undefined) {
+    mapping.description = mapping.payee;
+    delete mapping.payee;
+  }
+  return mapping;
+}
+
+/** The HEADER_NAMES tier that takes a "Description" column as the payee (guessMapping moves it to the description when nothing else is). */
+const WEAK_PAYEE_TIER = HEADER_NAMES.findIndex(([column, pattern]) => column === 'payee' && pattern.test('description'));
+
+/**
+ * The wizard's first mapping of a described file: columns by their names (guessMapping), or, in a
+ * file without a header row, by what the first rows hold (guessByContent); the date format the
+ * date column's cells allow; the lines to skip and the header setting the description found.
+ */
+export function guessFor(description: CsvDescription): Partial<CsvMapping> {
+  const columns = description.header ? guessMapping(description.headers, description.sample) : guessByContent(description.sample);
+  const dateFormat = columns.date === undefined ? undefined : guessDateFormat(description.sample.map((row) => row[columns.date ?? 0] ?? ''));
+  return { ...columns, ...(dateFormat ? { dateFormat } : {}), skipRows: description.skipRows, ...(description.header ? {} : { header: false }) };
+}
+
+/**
+ * Columns by their cells, for a file without a header row: the date is the first column whose
+ * cells are dates; of the columns of numbers, two side by side never filled in the same row are
+ * money out and money in (banks put the debit first), else the first is a signed amount; the
+ * description is the text column with the longest cells.
+ */
+export function guessByContent(sample: readonly (readonly string[])[]): Partial<CsvMapping> {
+  const width = Math.max(0, ...sample.map((row) => row.length));
+  const column = (index: number) => sample.map((row) => readCell(row[index] ?? ''));
+  const isDate = (cell: string) => DATE_FORMATS.some((format) => parseCsvDate(cell, format, 'UTC') !== null);
+  const isNumber = (cell: string) => /\d/.test(cell) && parseAmount(cell, '.') !== null;
+  const mapping: Partial<CsvMapping> = {};
+  const dates = [...Array(width).keys()].filter((i) => column(i).some((c) => c !== '') && column(i).every((c) => c === '' || isDate(c)));
+  if (dates.length > 0) mapping.date = dates[0];
+  const numbers = [...Array(width).keys()].filter((i) => i !== mapping.date && column(i).some(isNumber) && column(i).every((c) => PLACEHOLDER.test(c) || isNumber(c)));
+  const pair = numbers.findIndex(
+    (i, n) => numbers[n + 1] === i + 1 && sample.every((row) => PLACEHOLDER.test(readCell(row[i] ?? '')) || PLACEHOLDER.test(readCell(row[i + 1] ?? ''))),
+  );
+  if (pair >= 0) {
+    mapping.outflow = numbers[pair];
+    mapping.inflow = numbers[pair] + 1;
+  } else if (numbers.length > 0) mapping.amount = numbers[0];
+  const texts = [...Array(width).keys()].filter((i) => i !== mapping.date && !numbers.includes(i) && column(i).some((c) => c !== ''));
+  const longest = texts.sort((a, b) => column(b).join('').length - column(a).join('').length).at(0);
+  if (longest !== undefined) mapping.description = longest;
   return mapping;
 }

@@ -1,4 +1,4 @@
-import { decodeLabelledText, decodeXmlEntities, isZeroAmount, localDateTime, parseAmount, withoutPayee } from './shared';
+import { decodeLabelledText, decodeXmlEntities, localDateTime, parseAmount, withoutPayee } from './shared';
 import { StatementError, type InvalidLine, type ParseOptions, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
 /**
@@ -19,15 +19,18 @@ import { StatementError, type InvalidLine, type ParseOptions, type ParsedStateme
  * - a file whose `<OFX>` is never closed is cut off: 'truncated' (a partial download must not
  *   import silently short).
  *
- * Every bank (`STMTRS`) and credit card (`CCSTMTRS`) statement of the file is read; investment
- * statements are not (a file holding only those is 'notThisFormat'). Per `STMTTRN`:
+ * Every bank (`STMTRS`) and credit card (`CCSTMTRS`) statement of the file is read, and of an
+ * investment statement (`INVSTMTRS`) its cash lines (`INVBANKTRAN/STMTTRN`: what a brokerage's cash
+ * account paid and received, as a bank statement's lines); trades and positions are not (a file
+ * holding only those is 'notThisFormat'). Per `STMTTRN`:
  * - date: `DTUSER` (when the person paid, e.g. swiped the card) when present and valid, else
  *   `DTPOSTED` (when the bank booked it), since a record is dated when it happened;
  * - dates: `YYYYMMDD[HHMMSS[.XXX]][offset:zone]`; with a zone bracket (`[-5:EST]`, `[+8]`,
  *   `[0:GMT]`) the instant it names, without one the wall clock in `options.timeZone` (the spec
  *   says GMT then, but banks write their local day: reading it as GMT moves dates a day back);
  * - amount: `TRNAMT`, signed from the account holder's side (negative: expense, positive:
- *   income); `.` or `,` is the decimal mark (spec 3.2.9.1: no digit grouping); zero is invalid;
+ *   income); `.` or `,` is the decimal mark (spec 3.2.9.1: no digit grouping); zero is read (the
+ *   pipeline skips it: nothing moved);
  * - currency: `CURRENCY/CURSYM` (the amount is in that currency), else `CURDEF`. With
  *   `ORIGCURRENCY` the amount is already converted into `CURDEF`, so `CURDEF` stays;
  * - payee: `NAME`, else `PAYEE/NAME`; description: `MEMO` without the payee repeated, and
@@ -340,17 +343,24 @@ export const parseOfx: StatementParser = (bytes: Buffer, options: ParseOptions):
   const { root, complete } = readOfxTree(text.slice(start));
   if (!complete) throw new StatementError('truncated', 'The OFX file ends before its closing </OFX> tag: it is cut off (an interrupted download?). Download it again.');
 
-  const statements = collect(root, new Set(['STMTRS', 'CCSTMTRS']), []);
+  // An investment statement is read for its cash lines only (INVBANKTRAN: deposits, interest,
+  // fees of the account's cash); one without any is not a statement this import can read.
+  const investments = collect(root, new Set(['INVSTMTRS']), []);
+  const withCash = investments.filter((statement) => collect(statement, new Set(['INVBANKTRAN']), []).length > 0);
+  const statements = [...collect(root, new Set(['STMTRS', 'CCSTMTRS']), []), ...withCash];
   if (statements.length === 0) {
-    if (collect(root, new Set(['INVSTMTRS']), []).length > 0) {
-      throw new StatementError('notThisFormat', 'This OFX file holds an investment account statement; only bank and credit card statements can be imported.');
+    if (investments.length > 0) {
+      throw new StatementError(
+        'notThisFormat',
+        'This OFX file holds an investment account statement without cash lines (only trades and positions); bank and credit card statements, and the cash lines of an investment account, can be imported.',
+      );
     }
     const status = collect(root, new Set(['STATUS']), []).find((s) => leaf(s, 'CODE') !== '' && leaf(s, 'CODE') !== '0');
     const problem = status ? ` The bank reports error ${leaf(status, 'CODE')}${leaf(status, 'MESSAGE') ? ` (${leaf(status, 'MESSAGE')})` : ''}.` : '';
     throw new StatementError('empty', `The OFX file holds no bank or credit card statement.${problem}`);
   }
 
-  const accounts = statements.map((s) => leaf(s, 'BANKACCTFROM', 'ACCTID') || leaf(s, 'CCACCTFROM', 'ACCTID'));
+  const accounts = statements.map((s) => leaf(s, 'BANKACCTFROM', 'ACCTID') || leaf(s, 'CCACCTFROM', 'ACCTID') || leaf(s, 'INVACCTFROM', 'ACCTID'));
   const distinctAccounts = [...new Set(accounts.filter(Boolean))];
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
@@ -390,7 +400,6 @@ function readTransaction(trn: OfxNode, line: number, curdef: string, parseDate: 
   if (rawAmount === '') return { line, kind: 'missingField', reason: `Transaction ${line} has no amount (TRNAMT).` };
   const amount = parseOfxAmount(rawAmount);
   if (!amount) return { line, kind: 'badAmount', reason: `Transaction ${line}: the amount "${rawAmount}" is not a number.` };
-  if (isZeroAmount(amount.amount)) return { line, kind: 'badAmount', reason: `Transaction ${line}: the amount "${rawAmount}" is zero, so nothing moved.` };
 
   const posted = leaf(trn, 'DTPOSTED');
   const user = leaf(trn, 'DTUSER');

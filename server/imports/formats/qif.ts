@@ -1,5 +1,15 @@
-import { decodeLabelledText, isZeroAmount, localDateTime, parseAmount, withoutPayee } from './shared';
-import { StatementError, type InvalidLine, type ParseOptions, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
+import { decodeLabelledText, localDateTime, parseAmount, withoutPayee } from './shared';
+import {
+  DATE_ORDERS,
+  StatementError,
+  type DateOrder,
+  type InvalidLine,
+  type ParseOptions,
+  type ParsedStatement,
+  type StatementLine,
+  type StatementParser,
+  type StatementSniffer,
+} from './types';
 
 /**
  * QIF (Quicken Interchange Format) statements. A file is a series of sections, each opened by a
@@ -13,19 +23,23 @@ import { StatementError, type InvalidLine, type ParseOptions, type ParsedStateme
  * line's `method` names its account (a transfer between two of them then appears in both, as the
  * two accounts' sides of it).
  *
- * Fields: `D` date, `T` (or `U`) signed amount, `P` payee, `M` memo (description, without the payee
- * repeated), `L` category (sourceCategory; `[Account]` is a transfer: direction neutral), `N`
+ * Fields: `D` date, `T` (or `U`) signed amount (zero is read, and the pipeline skips it), `P` payee,
+ * `M` memo (description, without the payee repeated), `L` category (sourceCategory; `[Account]` is
+ * a transfer: direction neutral; with the payee `Opening Balance` it is the account's starting
+ * balance, `openingBalance`, which the pipeline skips), `N`
  * number ('No. 123' in the description when it is a number), `C` cleared status (not used: an
  * uncleared transaction still happened). Split lines (`S`, `E`, `$`, `%`) are ignored: `T` is
  * their total. QIF has no transaction ids: externalId is ''. `line` is the record's first line.
  * Money in is positive in every account type (a card's purchases are negative).
  *
- * Dates: `MM/DD/YY`, `MM/DD'YY` (Quicken's 2000s, also with a space: `1/ 5'04`), `M/D/YYYY`,
- * `DD/MM/YYYY`, `YYYY-MM-DD`, `DD.MM.YYYY`. Whether `01/02/2024` is 2 January or 1 February is
- * decided once for the whole file: day-first when any `/` or `-` date has a first part over 12,
- * otherwise month-first (Quicken's US convention). Dotted dates are always day-first. A date that
- * contradicts the file's order (second part over 12 in a day-first file) is invalid. Two-digit
- * years are 20YY after an apostrophe, otherwise 20YY below 70 and 19YY from 70.
+ * Dates: `MM/DD/YY`, `MM/DD'YY` (Quicken's 2000s, also with a space: `1/ 5'04`, and with one
+ * digit: `8/31' 0` is 2000), `M/D/YYYY`, `DD/MM/YYYY`, `YY/MM/DD`, `YYYY-MM-DD`, `DD.MM.YYYY`.
+ * Whether `01/02/03` is 2 January, 1 February or 3 February 2001 is decided once for the whole file
+ * (dateOrderOf): the order that reads the most dates, then the one whose dates lie closest
+ * together, then month-first (Quicken's US convention); when several orders read every date the
+ * statement says so (`dateOrder`) and `options.dateOrder` chooses. Dotted dates are always
+ * day-first. A date the file's order cannot read (second part over 12 in a day-first file) is
+ * invalid. Two-digit years are 20YY after an apostrophe, otherwise 20YY below 70 and 19YY from 70.
  *
  * The last record must end with `^`; one that does not is reported invalid (the file may be cut
  * off) rather than imported half.
@@ -42,11 +56,12 @@ const SPLIT_FIELDS = new Set(['S', 'E', '$', '%']);
 
 export const sniffQif: StatementSniffer = (bytes) => {
   const head = bytes
-    .subarray(0, 512)
+    .subarray(0, 4096)
     .toString('latin1')
     .replace(/\0/g, '')
     .replace(/^(?:\ufeff|ï»¿|þÿ|ÿþ)/, '');
-  return /^\s*!(?:type|account|option|clear)\b/i.test(head);
+  // Comment lines (`# …`) may come first.
+  return /^(?:\s*#[^\n]*\n)*\s*!(?:type|account|option|clear)\b/i.test(head);
 };
 
 /** The records of the transaction sections, the accounts they belong to, and whether the file had any such section. */
@@ -97,6 +112,8 @@ function readRecords(text: string): { records: QifRecord[]; accounts: string[]; 
       }
       continue;
     }
+    // Lines before the first `!` line that start with `#` are comments some tools write.
+    if (!sawHeader && text.startsWith('#')) continue;
     if (!sawHeader) {
       throw new StatementError(
         'notThisFormat',
@@ -118,7 +135,8 @@ function readRecords(text: string): { records: QifRecord[]; accounts: string[]; 
 
 const ISO_DATE = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/;
 const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})$/;
-const SLASHED_DATE = /^(\d{1,2})[/-](\d{1,2})(?:([/-])|(')|[/-]')(\d{4}|\d{2})$/;
+/** `12/31/2024`, `12/31/24`, `12/31'24`, `8/31' 0` (Quicken's 2000s: an apostrophe and one or two digits), `13/08/12` (year first). */
+const SLASHED_DATE = /^(\d{1,2})[/-](\d{1,2})(?:[/-]'?|')(\d{4}|\d{1,2})$/;
 
 function year(digits: string, apostrophe: boolean): number {
   const value = Number(digits);
@@ -126,27 +144,78 @@ function year(digits: string, apostrophe: boolean): number {
   return apostrophe || value < 70 ? 2000 + value : 1900 + value;
 }
 
+/** A QIF date written with `/` or `-`, its parts as written. */
+interface SlashedDate {
+  parts: [number, number, number];
+  /** The last part is the year for sure: four digits, or after an apostrophe. */
+  yearLast: boolean;
+  /** The last part as written, and whether an apostrophe marks it (Quicken's years 2000 and later). */
+  last: string;
+  apostrophe: boolean;
+}
+
+function slashed(text: string): SlashedDate | null {
+  const value = text.replace(/\s+/g, '');
+  const m = SLASHED_DATE.exec(value);
+  if (!m) return null;
+  const apostrophe = value.includes("'");
+  return { parts: [Number(m[1]), Number(m[2]), Number(m[3])], yearLast: apostrophe || m[3].length === 4, last: m[3], apostrophe };
+}
+
+/** A slashed date read in `order` → [year, month, day], or null when that order cannot read it. */
+function inOrder(date: SlashedDate, order: DateOrder): [number, number, number] | null {
+  const [a, b, c] = date.parts;
+  if (order === 'YMD') {
+    if (date.yearLast) return null;
+    return [year(String(a).padStart(2, '0'), false), b, c];
+  }
+  const y = year(date.last, date.apostrophe);
+  return order === 'MDY' ? [y, a, b] : [y, b, a];
+}
+
+const isCalendarDate = ([y, m, d]: [number, number, number]) => m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/**
+ * The order the file's `/` and `-` dates are written in (they all share one): the order that
+ * reads the most of them as real dates; among orders that read as many, the one whose dates lie
+ * closest together (a statement covers weeks, not decades: `13/08/12` … `13/3/3` are 2013 read
+ * year first, but 2003–2012 read day first), then month-first (Quicken's US habit), day-first,
+ * year-first. `possible` lists every order that reads as many: more than one is ambiguous, and
+ * the preview says so (the person can choose another, `dateOrder`).
+ */
+export function dateOrderOf(dates: readonly string[]): { used: DateOrder; possible: DateOrder[] } {
+  const read = dates.map(slashed).filter((d): d is SlashedDate => d !== null);
+  const scored = DATE_ORDERS.map((order) => {
+    const days = read.map((d) => inOrder(d, order)).filter((ymd): ymd is [number, number, number] => ymd !== null && isCalendarDate(ymd));
+    let first = Infinity;
+    let last = -Infinity;
+    for (const [y, m, d] of days) {
+      const at = Date.UTC(y, m - 1, d);
+      first = Math.min(first, at);
+      last = Math.max(last, at);
+    }
+    return { order, count: days.length, span: days.length > 0 ? last - first : 0 };
+  });
+  const best = Math.max(...scored.map((s) => s.count));
+  const possible = scored.filter((s) => s.count === best);
+  const used = [...possible].sort((a, b) => a.span - b.span)[0];
+  return { used: used.order, possible: best > 0 ? possible.map((s) => s.order) : [used.order] };
+}
+
+const ORDER_NAMES: Record<DateOrder, string> = { MDY: 'month/day/year', DMY: 'day/month/year', YMD: 'year/month/day' };
+
 /** A QIF date → [year, month, day], or a reason it cannot be read. */
-function readDate(text: string, dayFirst: boolean): [number, number, number] | string {
+function readDate(text: string, order: DateOrder): [number, number, number] | string {
   const value = text.replace(/\s+/g, '');
   let m = ISO_DATE.exec(value);
   if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
   m = DOTTED_DATE.exec(value);
   if (m) return [year(m[3], false), Number(m[2]), Number(m[1])];
-  m = SLASHED_DATE.exec(value);
-  if (!m) return `the date "${text}" is not a QIF date (such as 12/31/2024, 12/31'24, 31/12/2024 or 2024-12-31)`;
-  const first = Number(m[1]);
-  const second = Number(m[2]);
-  if (dayFirst && second > 12) return `the date "${text}" has a month over 12, though other dates of the file put the day first`;
-  return [year(m[5], value.includes("'")), dayFirst ? second : first, dayFirst ? first : second];
-}
-
-/** Day-first when any `/` or `-` date of the file starts with a number over 12. */
-function isDayFirst(dates: string[]): boolean {
-  return dates.some((text) => {
-    const m = SLASHED_DATE.exec(text.replace(/\s+/g, ''));
-    return m !== null && Number(m[1]) > 12;
-  });
+  const date = slashed(value);
+  if (!date) return `the date "${text}" is not a QIF date (such as 12/31/2024, 12/31'24, 31/12/2024 or 2024-12-31)`;
+  const ymd = inOrder(date, order);
+  if (ymd === null || ymd[1] < 1 || ymd[1] > 12) return `the date "${text}" cannot be read as ${ORDER_NAMES[order]}, the order of the file's other dates`;
+  return ymd;
 }
 
 /** A T/U amount: thousands commas (`-1,250.00`), or a decimal comma (`-12,50`, `1.234,56`). */
@@ -165,12 +234,13 @@ export const parseQif: StatementParser = (bytes: Buffer, options: ParseOptions):
       'This QIF file holds no bank, cash or card account section ("!Type:Bank", "!Type:CCard"…): investment accounts and lists cannot be imported.',
     );
   }
-  const dayFirst = isDayFirst(records.map((r) => r.fields.get('D') ?? ''));
+  const found = dateOrderOf(records.map((r) => r.fields.get('D') ?? ''));
+  const order = options.dateOrder ?? found.used;
   const midnights = new Map<string, number | null>();
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
   for (const record of records) {
-    const result = readRecord(record, dayFirst, (y, m, d) => {
+    const result = readRecord(record, order, (y, m, d) => {
       const key = `${y}-${m}-${d}`;
       let at = midnights.get(key);
       if (at === undefined) {
@@ -192,16 +262,18 @@ export const parseQif: StatementParser = (bytes: Buffer, options: ParseOptions):
       reason: `The record starting at line ${unterminated.line} is not ended by "^": the file may be cut off, so it was not imported.`,
     });
   }
-  return { format: 'qif', lines, invalid, account: accounts.length > 0 ? accounts.join(', ') : undefined };
+  const statement: ParsedStatement = { format: 'qif', lines, invalid, account: accounts.length > 0 ? accounts.join(', ') : undefined };
+  if (found.possible.length > 1) statement.dateOrder = { used: order, possible: found.possible };
+  return statement;
 };
 
-function readRecord(record: QifRecord, dayFirst: boolean, midnight: (y: number, m: number, d: number) => number | null): StatementLine | InvalidLine {
+function readRecord(record: QifRecord, order: DateOrder, midnight: (y: number, m: number, d: number) => number | null): StatementLine | InvalidLine {
   const { line, fields } = record;
   const rawDate = fields.get('D') ?? '';
   if (rawDate === '') return { line, kind: 'missingField', reason: `The record at line ${line} has no date (D line).` };
   const rawAmount = fields.get('T') || fields.get('U') || '';
   if (rawAmount === '') return { line, kind: 'missingField', reason: `The record at line ${line} has no amount (T line).` };
-  const ymd = readDate(rawDate, dayFirst);
+  const ymd = readDate(rawDate, order);
   if (typeof ymd === 'string') return { line, kind: 'badDate', reason: `Line ${line}: ${ymd}.` };
   const date = midnight(...ymd);
   if (date === null) return { line, kind: 'badDate', reason: `Line ${line}: the date "${rawDate}" does not exist.` };
@@ -211,15 +283,11 @@ function readRecord(record: QifRecord, dayFirst: boolean, midnight: (y: number, 
   const payee = fields.get('P') ?? '';
   const category = fields.get('L') ?? '';
   const transfer = /^\[[^\]]*\]/.test(category);
-  if (transfer && /^opening balance$/i.test(payee)) {
-    return { line, kind: 'badRow', reason: `Line ${line}: the "Opening Balance" record sets the account's starting balance; it is not a transaction, so it was not imported.` };
-  }
-  if (isZeroAmount(amount.amount)) return { line, kind: 'badAmount', reason: `Line ${line}: the amount "${rawAmount}" is zero, so nothing moved.` };
 
   let description = withoutPayee(fields.get('M') ?? '', payee);
   const number = fields.get('N') ?? '';
   if (/^\d+$/.test(number) && !`${payee} ${description}`.includes(number)) description = description ? `${description}; No. ${number}` : `No. ${number}`;
-  return {
+  const parsed: StatementLine = {
     line,
     date,
     amount: amount.amount,
@@ -230,4 +298,7 @@ function readRecord(record: QifRecord, dayFirst: boolean, midnight: (y: number, 
     externalId: '',
     sourceCategory: category || undefined,
   };
+  // Quicken's first record of an account: its starting balance, against the account itself.
+  if (transfer && /^opening balance$/i.test(payee)) parsed.openingBalance = true;
+  return parsed;
 }

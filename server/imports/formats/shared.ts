@@ -9,6 +9,9 @@ import { StatementError, type InvalidLine } from './types';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** What the refusal of a file that is not a payment app's bill suggests: a bank's own CSV is read by the generic CSV format. */
+export const AS_CSV = 'If it is a bank\'s CSV export, import it as "Other CSV" (format csv) and choose its columns.';
+
 /**
  * The file's text. A BOM decides; otherwise strict UTF-8, and when that fails GB18030 (a superset
  * of GBK, what Alipay's PC export writes). `expect` is a word the text must contain when decoded
@@ -357,6 +360,8 @@ export interface HeaderRow<F extends string> {
   names: Partial<Record<F, string>>;
   /** Cells up to the last non-empty header cell. */
   width: number;
+  /** The index of the last column a field is read from. */
+  lastColumn: number;
   /** The header ends with a delimiter (an empty last cell), so complete rows do too. */
   trailingDelimiter: boolean;
 }
@@ -380,6 +385,7 @@ export function findHeaderRow<F extends string>(rows: readonly { cells: readonly
     const names: Partial<Record<F, string>> = {};
     let count = 0;
     let width = 0;
+    let lastColumn = 0;
     cells.forEach((cell, index) => {
       const key = headerKey(cell);
       if (key !== '') width = index + 1;
@@ -387,12 +393,13 @@ export function findHeaderRow<F extends string>(rows: readonly { cells: readonly
       if (field !== undefined && columns[field] === undefined) {
         columns[field] = index;
         names[field] = cell.trim();
+        lastColumn = index;
         count++;
       }
     });
     if (count > bestCount) {
       bestCount = count;
-      best = { index: r, columns, names, width, trailingDelimiter: cells.length > width };
+      best = { index: r, columns, names, width, lastColumn, trailingDelimiter: cells.length > width };
     }
   }
   return best;
@@ -423,8 +430,8 @@ export function decodeChineseExport(bytes: Buffer, expected: RegExp, messages: {
 
 /**
  * What a data row of a bill export is before its cells are read: the summary after the rows
- * (`trailer` matches its first cell: `end`), an empty row (`blank`), a row cut off or with fewer
- * columns than the header (an invalid line saying so), or a row to read (null).
+ * (`trailer` matches its first cell: `end`), an empty row (`blank`), a row cut off or without a
+ * column that is read (an invalid line saying so), or a row to read (null).
  */
 export function rowShape(record: CsvRecord, header: HeaderRow<string>, trailer: RegExp): 'end' | 'blank' | InvalidLine | null {
   const { line, cells, unterminated, unfinished } = record;
@@ -432,7 +439,11 @@ export function rowShape(record: CsvRecord, header: HeaderRow<string>, trailer: 
   if (trailer.test(first)) return 'end';
   if (first === '' && cells.every((c) => cleanCell(c) === '')) return 'blank';
   const cutOff = unfinished && header.trailingDelimiter && cells.length === header.width;
-  if (unterminated || cells.length < header.width || cutOff) {
+  // A complete row (it ends with a line break) may lack cells after the last column read: WeChat's
+  // header ends with a second `备注` that many rows do not fill. A row without its line break
+  // (the file's last) that is short may be cut off: it is not read.
+  const short = cells.length < header.width && (unfinished || cells.length <= header.lastColumn);
+  if (unterminated || short || cutOff) {
     return { line, kind: 'badRow', reason: `The row has ${cells.length} of the ${header.width} columns of the header (the file may be cut off here, or the row was edited).` };
   }
   return null;

@@ -1,5 +1,5 @@
 import { describeCsv, guessFor, type CsvDelimiter, type CsvDescription } from './csv-mapped';
-import { parseStatement } from './registry';
+import { accountOf, guessFormat, parseStatement } from './registry';
 import { StatementError, type CsvMapping, type ParseOptions, type StatementFormat } from './types';
 
 /**
@@ -34,7 +34,10 @@ function describeForWizard(bytes: Buffer, variant: DescribeOptions): CsvDescript
 
 export type DescribeOptions = { skipRows?: number; delimiter?: CsvDelimiter; encoding?: CsvMapping['encoding']; header?: boolean };
 
-export type WorkerTask = { op: 'parse'; format: StatementFormat; bytes: Uint8Array; options: ParseOptions } | { op: 'describe'; bytes: Uint8Array; variants: DescribeOptions[] };
+export type WorkerTask =
+  | { op: 'parse'; format: StatementFormat; bytes: Uint8Array; options: ParseOptions }
+  | { op: 'describe'; bytes: Uint8Array; variants: DescribeOptions[] }
+  | { op: 'guess'; bytes: Uint8Array };
 export type WorkerJob = WorkerTask & { id: number };
 
 export type WorkerReply =
@@ -57,6 +60,12 @@ export async function runStatementJob(job: WorkerJob, post: (reply: WorkerReply)
 
 async function run(job: WorkerJob, post: (reply: WorkerReply) => void): Promise<void> {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+  if (job.op === 'guess') {
+    // Which format the file is (its header and structure), and the account it names.
+    const format = guessFormat(bytes);
+    post({ id: job.id, type: 'done', value: { format, account: accountOf(format, bytes) } });
+    return;
+  }
   if (job.op === 'describe') {
     // One answer per way of reading the file (the saved mappings' skipRows, delimiter, encoding).
     const value = job.variants.map((variant) => {

@@ -45,7 +45,13 @@ export interface StatementLine {
   cardTail?: string;
   /** The source's own category (Alipay 交易分类, WeChat 交易类型, QIF L, bank transaction code), for rules and the preview. */
   sourceCategory?: string;
+  /** The account's starting balance as the file writes it (QIF `Opening Balance`): not a transaction. */
+  openingBalance?: true;
 }
+
+/** The order of a date's parts where the file does not say it (QIF): month/day/year, day/month/year, year/month/day. */
+export const DATE_ORDERS = ['MDY', 'DMY', 'YMD'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
 
 /** A line that could not be read; the rest of the file still imports. */
 export interface InvalidLine {
@@ -64,6 +70,8 @@ export interface ParsedStatement {
   currency?: string;
   /** The account the file describes (OFX ACCTID, CAMT IBAN, Alipay account), for the preview's heading. */
   account?: string;
+  /** Set when the file's dates read as real dates in more than one order: the order used, and those possible (the person may choose). */
+  dateOrder?: { used: DateOrder; possible: DateOrder[] };
 }
 
 /** Column mapping of the generic CSV format (saved per source by the pipeline). Columns by 0-based index. */
@@ -85,8 +93,10 @@ export interface CsvMapping {
   decimal?: '.' | ',';
   /** A signed amount column: true when a positive number is money going out (some card statements). */
   positiveIsExpense?: boolean;
-  /** Rows to skip before the header row (default 0); the header row itself is always skipped. */
+  /** Lines before the header row (default: found, see csv-mapped.ts locateTable); the header row itself is not a transaction. */
   skipRows?: number;
+  /** false: the file has no header row, its first row (after skipRows) is a transaction (default: found). */
+  header?: boolean;
   /** Field delimiter; default: detected from the header line (',', ';', tab). */
   delimiter?: ',' | ';' | '\t';
   /**
@@ -101,6 +111,8 @@ export interface ParseOptions {
   timeZone: string;
   /** Only for 'csv'. */
   mapping?: CsvMapping;
+  /** Only for 'qif': the order of the dates' parts, when the person chose it (else the file's is worked out). */
+  dateOrder?: DateOrder;
 }
 
 /** A problem with the whole file: nothing is imported, the message says what to do. */

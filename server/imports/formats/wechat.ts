@@ -12,6 +12,7 @@ import {
   readCsvRecords,
   rowShape,
   withoutPayee,
+  AS_CSV,
   type CsvRecord,
 } from './shared';
 import { storedZip, unpackXlsxEntries } from './zip-budget';
@@ -22,7 +23,9 @@ import { StatementError, type Direction, type InvalidLine, type LineStatus, type
  * it in Excel) or XLSX (recent exports; the same layout in the first sheet). A block of titles
  * and totals (`微信昵称：[…]`, `共N笔记录`, `收入：…`, `中性交易：…`, notes), a
  * `----微信支付账单明细列表----` line, then `交易时间, 交易类型, 交易对方, 商品, 收/支, 金额(元),
- * 支付方式, 当前状态, 交易单号, 商户单号, 备注`. The header row is found by its column names.
+ * 支付方式, 当前状态, 交易单号, 商户单号, 备注`. The header row is found by its column names. Some
+ * exports end the header with a second `备注` that rows leave out: a complete row may stop after
+ * the last column read.
  *
  * Direction (收/支): 支出 → expense, 收入 → income, `/` (中性交易: 零钱充值, 零钱提现, 信用卡还款,
  * 转入零钱通, 理财通…) → neutral; a refund row without 收入 is still money coming back: income.
@@ -44,8 +47,9 @@ import { StatementError, type Direction, type InvalidLine, type LineStatus, type
  *     提现已到账, 还款成功)                                 → done
  *   anything else                                          → pending (shown, not booked as final)
  *
- * A refund's originalId: the 交易单号 of the payment in the file with the same 商户单号; else of the
- * one payment to the same 交易对方, at or before the refund, marked refunded (已全额退款 for the
+ * A refund's originalId: the 交易单号 of the payment in the file with the same 商户单号, or whose
+ * 商户单号 is the refund's own 交易单号 (a refunded red packet or transfer: `微信红包-退款`,
+ * `转账-退款` rows have no 交易对方 and no 商户单号); else of the one payment to the same 交易对方, at or before the refund, marked refunded (已全额退款 for the
  * same amount, 已退款(￥x) for x, or 已退款/已部分退款 for at least the refund). Without either
  * the refund has no originalId.
  *
@@ -114,8 +118,10 @@ interface Extra {
   refunded: 'all' | 'some' | 'none' | { amount: string };
 }
 
-function parseRows(rows: Row[], timeZone: string, isWechat: boolean): ParsedStatement {
+function parseRows(rows: Row[], timeZone: string): ParsedStatement {
   const header = findHeaderRow(rows, FIELDS);
+  // WeChat's own title lines above the table (a bank's rows naming 微信支付 are not them).
+  const isWechat = rows.slice(0, header?.index ?? 40).some((row) => WECHAT_MARK.test(row.cells[0] ?? ''));
   if (header === null) {
     if (isWechat) {
       throw new StatementError(
@@ -125,7 +131,7 @@ function parseRows(rows: Row[], timeZone: string, isWechat: boolean): ParsedStat
     }
     throw new StatementError(
       'notThisFormat',
-      'This is not a WeChat Pay bill export (微信支付账单明细): no header row with its columns (交易时间, 收/支, 金额(元), 当前状态) was found.',
+      `This is not a WeChat Pay bill export (微信支付账单明细): no header row with its columns (交易时间, 收/支, 金额(元), 当前状态) was found. ${AS_CSV}`,
     );
   }
   const { columns } = header;
@@ -133,7 +139,7 @@ function parseRows(rows: Row[], timeZone: string, isWechat: boolean): ParsedStat
   const missing = REQUIRED.filter(({ field }) => columns[field] === undefined).map(({ name }) => name);
   if (missing.length > 0) {
     if (!isWechat) {
-      throw new StatementError('notThisFormat', `This is not a WeChat Pay bill export (微信支付账单明细): its header lacks the columns ${missing.join(', ')}.`);
+      throw new StatementError('notThisFormat', `This is not a WeChat Pay bill export (微信支付账单明细): its header lacks the columns ${missing.join(', ')}. ${AS_CSV}`);
     }
     throw new StatementError(
       'missingColumns',
@@ -251,7 +257,10 @@ function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
   const refunds: StatementLine[] = [];
   lines.forEach((refund, i) => {
     if (refund.status !== 'refund') return;
-    const sameOrder = extras[i].merchantId === '' ? undefined : byMerchantId.get(extras[i].merchantId);
+    // A red packet's or a transfer's refund row (微信红包-退款, 转账-退款) names its payment by its
+    // own 交易单号, which is the payment's 商户单号.
+    const sameOrder =
+      (extras[i].merchantId === '' ? undefined : byMerchantId.get(extras[i].merchantId)) ?? (refund.externalId === '' ? undefined : byMerchantId.get(refund.externalId));
     if (sameOrder) refund.originalId = sameOrder.externalId;
     else refunds.push(refund);
   });
@@ -332,7 +341,7 @@ function decodeWechat(bytes: Buffer): string {
   return decodeChineseExport(bytes, EXPECTED_TEXT, {
     garbled:
       'The file could not be read as a WeChat Pay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Download the bill from WeChat again and import the file unchanged.',
-    notThisFormat: 'This is not a WeChat Pay bill export (微信支付账单明细): it has none of its headings or columns.',
+    notThisFormat: `This is not a WeChat Pay bill export (微信支付账单明细): it has none of its headings or columns. ${AS_CSV}`,
   });
 }
 
@@ -342,11 +351,10 @@ export const parseWechat: StatementParser = async (bytes, options) => {
   if (isZip(bytes)) {
     const rows = await readXlsx(bytes);
     if (rows.every((row) => row.cells.every((c) => c.trim() === ''))) throw new StatementError('empty', 'The spreadsheet is empty: download the WeChat Pay bill again.');
-    const isWechat = rows.slice(0, 40).some((row) => row.cells.some((c) => WECHAT_MARK.test(c)));
-    return parseRows(rows, options.timeZone, isWechat);
+    return parseRows(rows, options.timeZone);
   }
   const text = decodeWechat(bytes);
-  return parseRows(readCsvRecords(text), options.timeZone, WECHAT_MARK.test(text.slice(0, 5000)));
+  return parseRows(readCsvRecords(text), options.timeZone);
 };
 
 /** The start of an entry of a ZIP file (found through its central directory), inflated as far as `limit` compressed bytes go; '' when absent or unreadable. */
@@ -375,9 +383,23 @@ function zipEntryHead(bytes: Buffer, name: string, limit = 65_536): string {
   return '';
 }
 
-/** The first 4 KB (CSV) or the first strings of the workbook (XLSX) name WeChat Pay's bill or its header row. */
+/** A header row of WeChat Pay's bill among the rows: its columns 交易时间, 收/支, 金额(元) and 当前状态, found by name. */
+function hasWechatHeader(rows: readonly Row[]): boolean {
+  const header = findHeaderRow(rows.slice(0, 100), FIELDS);
+  return header !== null && REQUIRED.every(({ field }) => header.columns[field] !== undefined);
+}
+
+/**
+ * The file's header row is WeChat Pay's: in the first 16 KB of a CSV, or among the workbook's
+ * first strings (XLSX, whose title may be its own first string). The header and the structure
+ * decide, never a word in the rows: a bank's CSV whose rows name 微信支付 is not a WeChat bill.
+ */
 export const sniffWechat: StatementSniffer = (bytes) => {
-  if (isZip(bytes)) return WECHAT_MARK.test(zipEntryHead(bytes, 'xl/sharedStrings.xml') + zipEntryHead(bytes, 'xl/worksheets/sheet1.xml'));
-  const head = bytes.subarray(0, 4096);
-  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some((text) => WECHAT_MARK.test(text) || /交易单号[^\n]*商户单号/.test(text));
+  if (isZip(bytes)) {
+    const strings = zipEntryHead(bytes, 'xl/sharedStrings.xml') + zipEntryHead(bytes, 'xl/worksheets/sheet1.xml');
+    const cells = Array.from(strings.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g), (m) => m[1]);
+    return WECHAT_MARK.test(strings) || hasWechatHeader([{ line: 1, cells, unterminated: false, unfinished: false }]);
+  }
+  const head = bytes.subarray(0, 16_384);
+  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some((text) => hasWechatHeader(readCsvRecords(text)));
 };

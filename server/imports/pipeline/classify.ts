@@ -4,7 +4,7 @@ import type { StatementLine } from '../formats/types';
  * The bookkeeper's status rules (docs/import.md "What becomes a record"): which statement lines
  * become records, as what, and why the others do not. One payment is never counted twice.
  */
-export const SKIP_REASONS = ['failed', 'pending', 'closed', 'refundOfClosed', 'refundOfUnknown', 'ownTransfer', 'zero'] as const;
+export const SKIP_REASONS = ['failed', 'pending', 'closed', 'refundOfClosed', 'refundOfUnknown', 'ownTransfer', 'zero', 'openingBalance'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export const SKIP_TEXT: Record<SkipReason, string> = {
@@ -16,6 +16,7 @@ export const SKIP_TEXT: Record<SkipReason, string> = {
     'a refund of a payment that is neither in this file nor in your ledger (it may have been closed in an earlier file): include it if you recorded that payment yourself',
   ownTransfer: 'money moved between your own accounts (neither income nor expense): include it as a transfer if you keep both accounts here',
   zero: 'the amount is zero',
+  openingBalance: "the account's starting balance, not a transaction: give it as the asset's balance instead",
 };
 
 /**
@@ -36,6 +37,7 @@ export function closedIds(lines: readonly StatementLine[]): Set<string> {
 
 export function classify(line: StatementLine, original: OriginalState): Decision {
   if (/^0+(\.0+)?$/.test(line.amount)) return { kind: 'skip', reason: 'zero' };
+  if (line.openingBalance) return { kind: 'skip', reason: 'openingBalance' };
   switch (line.status) {
     case 'failed':
       return { kind: 'skip', reason: 'failed' };

@@ -18,11 +18,13 @@ export class CsvMappings {
   ) {}
 
   /** The columns of a CSV file, a guess at its mapping, and the mapping saved for its source (the columns then read as it reads them). */
-  async describe(userId: string, bytes: Buffer, options: { skipRows?: number; delimiter?: ',' | ';' | '\t' } = {}) {
-    const given = options.skipRows !== undefined || options.delimiter !== undefined;
+  async describe(userId: string, bytes: Buffer, options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; header?: boolean } = {}) {
+    const given = options.skipRows !== undefined || options.delimiter !== undefined || options.header !== undefined;
     const saved = given ? await this.savedFor(userId, (await this.read(bytes, options)).signature) : await this.findSaved(userId, bytes);
     const described =
-      saved && !given ? await this.read(bytes, { skipRows: saved.skipRows, delimiter: saved.delimiter, encoding: saved.encoding }) : await this.read(bytes, options);
+      saved && !given
+        ? await this.read(bytes, { skipRows: saved.skipRows, delimiter: saved.delimiter, encoding: saved.encoding, header: saved.header })
+        : await this.read(bytes, options);
     return { ...described, ...(saved ? { saved } : {}) };
   }
 
@@ -47,11 +49,11 @@ export class CsvMappings {
   private async findSaved(userId: string, bytes: Buffer): Promise<CsvMapping | undefined> {
     const prefix = keyOf(userId, '');
     const withOptions = (await this.app.db.local.entries<CsvMapping>(prefix)).filter(
-      ([, mapping]) => mapping.skipRows !== undefined || mapping.delimiter !== undefined || mapping.encoding !== undefined,
+      ([, mapping]) => mapping.skipRows !== undefined || mapping.delimiter !== undefined || mapping.encoding !== undefined || mapping.header !== undefined,
     );
     const readings = await this.reader.describe(bytes, [
       {},
-      ...withOptions.map(([, mapping]) => ({ skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding })),
+      ...withOptions.map(([, mapping]) => ({ skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding, header: mapping.header })),
     ]);
     const [plain, ...others] = readings;
     if (plain.ok) {
@@ -77,7 +79,7 @@ export class CsvMappings {
 
   private async read(
     bytes: Buffer,
-    options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; encoding?: CsvMapping['encoding'] },
+    options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; encoding?: CsvMapping['encoding']; header?: boolean },
   ): Promise<CsvDescription & { guess: Partial<CsvMapping> }> {
     const [reading] = await this.reader.describe(bytes, [options]);
     if (!reading.ok) throw importErrors.unreadableStatement('CSV', reading.message).with({ field: 'content', kind: reading.kind });

@@ -74,6 +74,12 @@ export class StatementReader {
     return { ...(value as Omit<ParsedStatement, 'lines' | 'invalid'> & { signature?: string }), lines, invalid };
   }
 
+  /** The format a file is (by its header and structure: formats/registry.ts guessFormat) and the account it names, read in a worker thread. */
+  async guess(bytes: Buffer): Promise<{ format: StatementFormat | null; account: string }> {
+    const { value } = await this.submit({ op: 'guess', bytes });
+    return value as { format: StatementFormat | null; account: string };
+  }
+
   /** A generic CSV's columns, read once per set of reading options (one answer each, in order). */
   async describe(bytes: Buffer, variants: DescribeOptions[]): Promise<DescribeResult[]> {
     const { value } = await this.submit({ op: 'describe', bytes, variants });

@@ -84,8 +84,10 @@ describe('StatementReader', () => {
 
   it('describes a generic CSV once per way of reading it', async () => {
     const csv = Buffer.from('skip me\nDate,Amount,Payee\n2024-01-05,-1.00,Shop\n');
-    const [plain, skipped] = await reader().describe(csv, [{}, { skipRows: 1 }]);
+    const [plain, skipped, found] = await reader().describe(csv, [{ skipRows: 0 }, { skipRows: 1 }, {}]);
     expect(plain).toMatchObject({ ok: true, description: { headers: ['skip me'] } });
     expect(skipped).toMatchObject({ ok: true, description: { headers: ['Date', 'Amount', 'Payee'], guess: { date: 0, amount: 1, payee: 2 } } });
+    // Without rows to skip, the line above the header row is skipped by itself.
+    expect(found).toMatchObject({ ok: true, description: { headers: ['Date', 'Amount', 'Payee'], skipRows: 1, guess: { date: 0, amount: 1, payee: 2, skipRows: 1 } } });
   });
 });

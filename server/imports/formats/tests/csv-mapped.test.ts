@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { describeCsv, guessDateFormat, guessMapping, parseCsvDate, parseMappedCsv } from '../csv-mapped';
+import { describeCsv, guessDateFormat, guessFor, guessMapping, parseCsvDate, parseMappedCsv } from '../csv-mapped';
 import { fixture as fixtureBytes, parseNow, statementError } from './helpers';
 import type { CsvMapping, ParsedStatement } from '../types';
 
@@ -96,7 +96,7 @@ describe('parseMappedCsv: bank exports', () => {
     expect(statementError(() => parse(bytes, { ...SPARKASSE, encoding: 'utf8' })).kind).toBe('encoding');
   });
 
-  it('reads a Chinese GBK bank export: money in / out with "-" placeholders, padded cells, 人民币, footer as invalid', () => {
+  it('reads a Chinese GBK bank export: money in / out with "-" placeholders, padded cells, 人民币, a zero row, footer as invalid', () => {
     const parsed = parse(fixture('cn-bank-gbk.csv'), CN_BANK, 'Asia/Shanghai');
     expect(parsed.currency).toBe('CNY');
     expect(parsed.lines.map((l) => [l.line, l.date, l.amount, l.direction, l.payee, l.description, l.externalId])).toEqual([
@@ -104,11 +104,10 @@ describe('parseMappedCsv: bank exports', () => {
       [7, Date.UTC(2024, 2, 2, 16), '35.50', 'expense', '财付通-美团外卖', '消费', '2024030300345'],
       [8, Date.UTC(2024, 2, 4, 16), '1000.00', 'expense', '李四', '转账', '2024030500078'],
       [9, Date.UTC(2024, 2, 9, 16), '12.00', 'income', '财付通-京东商城', '退款', '2024031000011'],
+      // Zero: read as written; the status rules skip it (docs/import.md, "amount 0").
+      [10, expect.any(Number), '0.00', expect.any(String), expect.any(String), expect.any(String), expect.any(String)],
     ]);
-    expect(parsed.invalid).toEqual([
-      { line: 10, kind: 'badAmount', reason: expect.stringContaining('zero') },
-      { line: 12, kind: 'badDate', reason: "'人民币合计' in '交易日期' is not a date in the YYYY-MM-DD format." },
-    ]);
+    expect(parsed.invalid).toEqual([{ line: 12, kind: 'badDate', reason: "'人民币合计' in '交易日期' is not a date in the YYYY-MM-DD format." }]);
   });
 });
 
@@ -132,21 +131,25 @@ describe('parseMappedCsv: amounts and directions', () => {
     ]);
   });
 
-  it('money in / out: both filled, both empty or both zero are invalid rows', () => {
-    const parsed = parse(rows('2024-01-05,A,,10.00,12.00', '2024-01-06,B,,,', '2024-01-07,C,,0,0.00'), { date: 0, payee: 1, inflow: 3, outflow: 4 });
-    expect(parsed.lines).toEqual([]);
+  it('money in / out: both filled or both empty are invalid rows; zero is read as zero (the pipeline skips it)', () => {
+    const parsed = parse(rows('2024-01-05,A,,10.00,12.00', '2024-01-06,B,,,', '2024-01-07,C,,0,0.00', '2024-01-08,D,,,+0.00'), { date: 0, payee: 1, inflow: 3, outflow: 4 });
+    expect(parsed.lines.map((l) => [l.line, l.payee, l.amount])).toEqual([
+      [4, 'C', '0'],
+      [5, 'D', '0.00'],
+    ]);
     expect(parsed.invalid).toEqual([
       { line: 2, kind: 'badAmount', reason: "Both money in ('10.00' in 'In') and money out ('12.00' in 'Out') are filled: a row must have one of them." },
       { line: 3, kind: 'missingField', reason: 'Both money in and money out are empty.' },
-      { line: 4, kind: 'badAmount', reason: "The amount is zero ('0' in 'In', '0.00' in 'Out')." },
     ]);
   });
 
-  it('a zero, empty or non-numeric signed amount is an invalid row naming the cell', () => {
-    const parsed = parse(rows('2024-01-05,A,0.00,,', '2024-01-06,B,,,', '2024-01-07,C,twelve,,', '2024-01-08,D,9.99,,'), { date: 0, payee: 1, amount: 2 });
-    expect(parsed.lines.map((l) => l.payee)).toEqual(['D']);
+  it('an empty or non-numeric signed amount is an invalid row naming the cell; a zero (`+0.00`) is read as zero', () => {
+    const parsed = parse(rows('2024-01-05,A,+0.00,,', '2024-01-06,B,,,', '2024-01-07,C,twelve,,', '2024-01-08,D,9.99,,'), { date: 0, payee: 1, amount: 2 });
+    expect(parsed.lines.map((l) => [l.payee, l.amount])).toEqual([
+      ['A', '0.00'],
+      ['D', '9.99'],
+    ]);
     expect(parsed.invalid).toEqual([
-      { line: 2, kind: 'badAmount', reason: "The amount '0.00' in 'Amount' is zero." },
       { line: 3, kind: 'missingField', reason: "The amount cell ('Amount') is empty." },
       { line: 4, kind: 'badAmount', reason: "'twelve' in 'Amount' is not an amount." },
     ]);
@@ -317,7 +320,7 @@ describe('parseMappedCsv: refused files and mappings', () => {
       "The mapping expects the amount in column index 9 and the description in column index 7, but the header row has only 7 columns (Transaction Date | Post Date | Description | Category | Type | Amount | Memo) when split at ','. Check the delimiter and the rows to skip, or map the columns again.",
     );
     // The German file split at ',' is one column wide.
-    expect(statementError(() => parse(fixture('de-sparkasse-1252.csv'), { ...SPARKASSE, delimiter: ',' })).message).toContain('only 1 column');
+    expect(statementError(() => parse(fixture('de-sparkasse-1252.csv'), { ...SPARKASSE, delimiter: ',', skipRows: 0 })).message).toContain('only 1 column');
   });
 
   it.each<[string, unknown, RegExp]>([
@@ -400,7 +403,7 @@ describe('describeCsv', () => {
 describe('guessMapping and guessDateFormat', () => {
   it('maps the fixtures’ headers', () => {
     expect(guessMapping(describeCsv(fixture('us-chase-credit.csv')).headers)).toEqual({ date: 0, payee: 2, category: 3, amount: 5, description: 6 });
-    expect(guessMapping(describeCsv(fixture('uk-nationwide-statement.csv'), { skipRows: 4 }).headers)).toEqual({ date: 0, category: 1, payee: 2, outflow: 3, inflow: 4 });
+    expect(guessMapping(describeCsv(fixture('uk-nationwide-statement.csv'), { skipRows: 4 }).headers)).toEqual({ date: 0, category: 1, description: 2, outflow: 3, inflow: 4 });
     expect(guessMapping(describeCsv(fixture('de-sparkasse-1252.csv')).headers)).toEqual({ date: 0, payee: 2, description: 4, amount: 5, currency: 6 });
     expect(guessMapping(describeCsv(fixture('cn-bank-gbk.csv'), { skipRows: 3 }).headers)).toEqual({
       date: 0,
@@ -419,14 +422,22 @@ describe('guessMapping and guessDateFormat', () => {
       ['Booking date', 'Payee', 'Description', 'Amount (GBP)', 'Reference number'],
       { date: 0, payee: 1, description: 2, amount: 3, externalId: 4 },
     ],
-    ['English debit / credit', ['Date', 'Description', 'Withdrawal', 'Deposit', 'Balance'], { date: 0, payee: 1, outflow: 2, inflow: 3 }],
+    ['English debit / credit', ['Date', 'Description', 'Withdrawal', 'Deposit', 'Balance'], { date: 0, description: 1, outflow: 2, inflow: 3 }],
     [
       'German Soll / Haben',
       ['Buchungsdatum', 'Wertstellung', 'Beguenstigter', 'Verwendungszweck', 'Soll', 'Haben', 'Waehrung'],
       { date: 0, payee: 2, description: 3, outflow: 4, inflow: 5, currency: 6 },
     ],
-    ['French', ['Date opération', 'Libellé', 'Débit', 'Crédit', 'Devise'], { date: 0, payee: 1, outflow: 2, inflow: 3, currency: 4 }],
-    ['Spanish', ['Fecha', 'Concepto', 'Importe', 'Divisa', 'Categoría'], { date: 0, payee: 1, amount: 2, currency: 3, category: 4 }],
+    ['French', ['Date opération', 'Libellé', 'Débit', 'Crédit', 'Devise'], { date: 0, description: 1, outflow: 2, inflow: 3, currency: 4 }],
+    ['Spanish', ['Fecha', 'Concepto', 'Importe', 'Divisa', 'Categoría'], { date: 0, description: 1, amount: 2, currency: 3, category: 4 }],
+    // Issue 36: the Description is what the line was for; a Reference is no payee and no memo.
+    ['English without a payee column', ['Date', 'Description', 'Amount', 'Reference'], { date: 0, description: 1, amount: 2 }],
+    ['English with a memo beside the description (Chase)', ['Date', 'Description', 'Amount', 'Memo'], { date: 0, payee: 1, amount: 2, description: 3 }],
+    [
+      'a billing amount and currency (HSBC)',
+      ['Date', 'Description', 'Billing amount', 'Billing currency', 'Balance', 'Balance currency'],
+      { date: 0, description: 1, amount: 2, currency: 3 },
+    ],
     ['Dutch', ['Datum', 'Naam / Omschrijving', 'Bedrag (EUR)', 'Mededelingen', 'Munt'], { date: 0, payee: 1, amount: 2, description: 3, currency: 4 }],
     [
       'Chinese (Alipay-like)',
@@ -470,5 +481,62 @@ describe('encoding detection', () => {
     const chinese = iconv.encode('日期,对方,金额\n2024-01-05,美团外卖,-3.50\n', 'gbk');
     expect(parse(german, { date: 0, payee: 1, amount: 2, dateFormat: 'DD.MM.YYYY', decimal: ',' }).lines[0].payee).toBe('Bäckerei Müßig');
     expect(parse(chinese, { date: 0, payee: 1, amount: 2 }).lines[0].payee).toBe('美团外卖');
+  });
+});
+
+describe('where the table starts (issue 35: real bank CSVs)', () => {
+  // csv/bank-preamble.csv: our own UK-style export with an account line, a period line, a blank
+  // line and an opening balance above the header row (the cells of those lines hold commas too).
+  // csv/no-header.csv: a Canadian-style export with no header row (date, description, debit, credit, balance).
+  // csv/placeholder-columns.csv: a Chinese bank's columns where the 交易金额 pair holds only '-'.
+
+  it('skips the lines above the header row by itself: describeCsv finds it, and a mapping without skipRows reads from it', () => {
+    const described = describeCsv(fixture('bank-preamble.csv'));
+    expect(described).toMatchObject({ skipRows: 4, header: true, headers: ['Date', 'Details', 'Money out', 'Money in', 'Balance'] });
+    expect(described.sample[0]).toEqual(['03/01/2025', 'CORNER SHOP', '12.40', '', '1,192.15']);
+    const parsed = parse(fixture('bank-preamble.csv'), { date: 0, description: 1, outflow: 2, inflow: 3, dateFormat: 'DD/MM/YYYY' });
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.lines.map((l) => [l.line, l.amount, l.direction, l.description])).toEqual([
+      [6, '12.40', 'expense', 'CORNER SHOP'],
+      [7, '2500.00', 'income', 'SALARY ACME LTD'],
+      [8, '45.00', 'expense', 'RAIL TICKET'],
+    ]);
+  });
+
+  it('the guess of a file with a preamble: the columns by name, the date format by the cells, the lines to skip', () => {
+    expect(guessFor(describeCsv(fixture('bank-preamble.csv')))).toEqual({ date: 0, description: 1, outflow: 2, inflow: 3, dateFormat: 'DD/MM/YYYY', skipRows: 4 });
+  });
+
+  it('notices a file without a header row: its first row is a transaction, not lost', () => {
+    const described = describeCsv(fixture('no-header.csv'));
+    expect(described).toMatchObject({ skipRows: 0, header: false, headers: ['', '', '', '', ''] });
+    expect(described.sample).toHaveLength(4);
+    expect(guessFor(described)).toEqual({ date: 0, description: 1, outflow: 2, inflow: 3, dateFormat: 'MM/DD/YYYY', skipRows: 0, header: false });
+    const mapping: CsvMapping = { date: 0, description: 1, outflow: 2, inflow: 3, dateFormat: 'MM/DD/YYYY' };
+    const parsed = parse(fixture('no-header.csv'), mapping);
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.lines.map((l) => [l.line, l.amount, l.direction])).toEqual([
+      [1, '54.20', 'expense'],
+      [2, '1800.00', 'income'],
+      [3, '4.75', 'expense'],
+      [4, '88.10', 'expense'],
+    ]);
+    // The person's "no header" choice, and its opposite, are followed.
+    expect(parse(fixture('no-header.csv'), { ...mapping, header: false }).lines).toHaveLength(4);
+    expect(parse(fixture('no-header.csv'), { ...mapping, header: true }).lines).toHaveLength(3);
+    expect(parse(fixture('us-chase-credit.csv'), { ...CHASE, header: false }).invalid[0]).toMatchObject({ line: 1, kind: 'badDate' });
+  });
+
+  it('gives a file without a header row the same signature next month, and not that of a file with one', () => {
+    const next = csv('02/02/2025,BOOK SHOP,12.00,,900.00\n02/03/2025,REFUND,,3.00,903.00\n');
+    expect(describeCsv(next).signature).toBe(describeCsv(fixture('no-header.csv')).signature);
+    expect(describeCsv(csv('Date,Description,Out,In,Balance\n02/02/2025,BOOK SHOP,12.00,,900.00\n')).signature).not.toBe(describeCsv(next).signature);
+  });
+
+  it('does not guess a column of "-" placeholders as the amount or the currency', () => {
+    const described = describeCsv(fixture('placeholder-columns.csv'));
+    expect(guessFor(described)).toEqual({ date: 0, description: 1, inflow: 5, outflow: 6, currency: 7, payee: 9, dateFormat: 'YYYY-MM-DD', skipRows: 0 });
+    // Without rows to look at, the names decide as before.
+    expect(guessMapping(described.headers)).toMatchObject({ inflow: 2, outflow: 3, currency: 4 });
   });
 });

@@ -38,7 +38,8 @@ describe('parseOfx: OFX 1.x SGML', () => {
     expect(parsed.format).toBe('ofx');
     expect(parsed.account).toBe('12300 000012345678');
     expect(parsed.currency).toBe('CAD');
-    expect(parsed.lines).toEqual([
+    expect(parsed.lines.find((l) => l.line === 4)).toMatchObject({ amount: '0.00' });
+    expect(parsed.lines.filter((l) => l.line !== 4)).toEqual([
       {
         line: 1,
         date: Date.UTC(2024, 3, 1, 17, 20, 17),
@@ -88,7 +89,8 @@ describe('parseOfx: OFX 1.x SGML', () => {
         sourceCategory: 'XFER',
       },
     ]);
-    expect(parsed.invalid).toEqual([{ line: 4, kind: 'badAmount', reason: expect.stringContaining('"0.00" is zero') }]);
+    // A zero row is read as written: the status rules skip it (docs/import.md, "amount 0").
+    expect(parsed.invalid).toEqual([]);
   });
 
   it('reads a QFX credit card statement: the card number, [0:GMT] dates, Intuit elements passed over, a memo repeating the payee dropped', () => {
@@ -252,7 +254,22 @@ describe('parseOfx: files it cannot read', () => {
     expect(error.message).toContain('not an OFX');
   });
 
-  it('refuses an investment statement as notThisFormat', () => {
+  it('reads the cash lines of an investment statement (INVBANKTRAN), not its trades (issue 35: a cash-management account is sent that way)', () => {
+    const cash = (fitid: string, amount: string, name: string) =>
+      `<INVBANKTRAN><STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240305<TRNAMT>${amount}<FITID>${fitid}<NAME>${name}</STMTTRN><SUBACCTFUND>CASH</INVBANKTRAN>`;
+    const trade = `<BUYSTOCK><INVBUY><INVTRAN><FITID>T-1<DTTRADE>20240304</INVTRAN><SECID><UNIQUEID>123<UNIQUEIDTYPE>CUSIP</SECID><UNITS>10<UNITPRICE>5<TOTAL>-50.00<SUBACCTSEC>CASH<SUBACCTFUND>CASH</INVBUY><BUYTYPE>BUY</BUYSTOCK>`;
+    const file =
+      `${SGML_HEADER}<OFX><INVSTMTMSGSRSV1><INVSTMTTRNRS><INVSTMTRS><DTASOF>20240301<CURDEF>USD<INVACCTFROM><BROKERID>b.com<ACCTID>777</INVACCTFROM>` +
+      `<INVTRANLIST><DTSTART>20240301<DTEND>20240331${trade}${cash('C-1', '-33.7200', 'CHECK PAID')}${cash('C-2', '1000.00', 'DEPOSIT')}</INVTRANLIST></INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>`;
+    const parsed = parse(Buffer.from(file));
+    expect(parsed.account).toBe('777');
+    expect(parsed.lines.map((l) => [l.externalId, l.amount, l.direction, l.payee, l.currency])).toEqual([
+      ['C-1', '33.7200', 'expense', 'CHECK PAID', 'USD'],
+      ['C-2', '1000.00', 'income', 'DEPOSIT', 'USD'],
+    ]);
+  });
+
+  it('refuses an investment statement without cash lines as notThisFormat', () => {
     const investment = `${SGML_HEADER}<OFX><INVSTMTMSGSRSV1><INVSTMTTRNRS><INVSTMTRS><DTASOF>20240301<CURDEF>USD<INVACCTFROM><BROKERID>b.com<ACCTID>1</INVACCTFROM></INVSTMTRS></INVSTMTTRNRS></INVSTMTMSGSRSV1></OFX>`;
     const error = statementError(() => parse(Buffer.from(investment)));
     expect(error.kind).toBe('notThisFormat');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQif, sniffQif } from '../qif';
+import { dateOrderOf, parseQif, sniffQif } from '../qif';
 import type { ParsedStatement } from '../types';
 import { fixture, parseNow, statementError } from './helpers';
 
@@ -32,7 +32,12 @@ describe('parseQif: bank files', () => {
     expect(parsed.account).toBeUndefined();
     expect(parsed.currency).toBeUndefined();
     const base = { status: 'done', externalId: '' };
-    expect(parsed.lines).toEqual([
+    // The opening balance and the zero line are read as written; the status rules skip them.
+    expect(parsed.lines.filter((l) => l.line === 2 || l.line === 47).map((l) => [l.line, l.amount, l.openingBalance])).toEqual([
+      [2, '1500.00', true],
+      [47, '0.00', undefined],
+    ]);
+    expect(parsed.lines.filter((l) => l.line !== 2 && l.line !== 47)).toEqual([
       {
         ...base,
         line: 8,
@@ -48,10 +53,7 @@ describe('parseQif: bank files', () => {
       { ...base, line: 34, date: Date.UTC(2024, 0, 31, 6), amount: '3200.00', direction: 'income', payee: 'ACME CORP', description: 'Payroll', sourceCategory: 'Salary' },
       { ...base, line: 42, date: Date.UTC(2024, 1, 3, 6), amount: '18.00', direction: 'expense', payee: 'The Coffee Shop', description: '' },
     ]);
-    expect(parsed.invalid).toEqual([
-      { line: 2, kind: 'badRow', reason: expect.stringContaining('Opening Balance') },
-      { line: 47, kind: 'badAmount', reason: expect.stringContaining('"0.00" is zero') },
-    ]);
+    expect(parsed.invalid).toEqual([]);
   });
 
   it('reads day-first dates when a first part is over 12, dotted dates, decimal commas', () => {
@@ -62,7 +64,7 @@ describe('parseQif: bank files', () => {
       [10, Date.UTC(2024, 5, 8, 22), '1234.56', 'expense', 'PRLV SEPA FOURNISSEUR ENERGIE', 'ECHEANCE 06/2024'],
       [15, Date.UTC(2024, 6, 4, 22), '11.99', 'expense', 'PRLV SEPA ONLINE SAS', ''],
     ]);
-    expect(parsed.invalid).toEqual([{ line: 19, kind: 'badDate', reason: expect.stringContaining('"12/13/2024" has a month over 12') }]);
+    expect(parsed.invalid).toEqual([{ line: 19, kind: 'badDate', reason: expect.stringContaining('"12/13/2024" cannot be read as day/month/year') }]);
   });
 
   it('decides the date order for the whole file: a later 13/06 makes an earlier 02/06 the 2nd of June', () => {
@@ -93,6 +95,43 @@ describe('parseQif: bank files', () => {
   it('ignores split lines (category, memo, amount, percent): T is the total', () => {
     const parsed = parse(qif('!Type:Bank\nD1/2/2024\nPGrocer\nSFood\nEfruit\n$-30.00\n%71.4\nSHousehold\nEsoap\n$-12.00\nT-42.00\n^\n'));
     expect(parsed.lines.map((l) => [l.amount, l.description, l.sourceCategory])).toEqual([['42.00', '', undefined]]);
+  });
+});
+
+describe('parseQif: what real exports write (issue 35)', () => {
+  it("reads Quicken's one-digit years of the 2000s (`8/31' 0`), after comment lines at the top, with a space after the section name", () => {
+    // qif/comments-2000s.qif: `#` comment lines, `!Type:Bank ` with a trailing space, CRLF, `6/ 1' 0` dates.
+    const parsed = parse(fixture('qif/comments-2000s.qif'));
+    expect(parsed.invalid).toEqual([]);
+    expect(parsed.lines.map((l) => [l.line, new Date(l.date).toISOString().slice(0, 10), l.amount, l.direction, l.openingBalance])).toEqual([
+      [5, '2000-06-01', '2000.00', 'neutral', true],
+      [11, '2000-06-15', '42.10', 'expense', undefined],
+      [16, '2009-06-30', '0.00', 'income', undefined],
+      [20, '2005-07-01', '1200.00', 'income', undefined],
+    ]);
+    expect(parsed.dateOrder).toBeUndefined();
+  });
+
+  it('recognises a file that starts with comment lines as QIF', () => {
+    expect(sniffQif(fixture('qif/comments-2000s.qif'))).toBe(true);
+  });
+
+  it('reads year-first dates (`21/09/04`) as the dates that lie together, and says the order was ambiguous', () => {
+    const parsed = parse(fixture('qif/year-first.qif'));
+    expect(parsed.lines.map((l) => new Date(l.date).toISOString().slice(0, 10))).toEqual(['2021-09-04', '2021-09-17', '2021-10-02', '2021-10-09']);
+    expect(parsed.dateOrder).toEqual({ used: 'YMD', possible: ['DMY', 'YMD'] });
+  });
+
+  it('reads the dates in the order the person chose', () => {
+    const parsed = parseNow(parseQif, fixture('qif/year-first.qif'), { timeZone: 'UTC', dateOrder: 'DMY' });
+    expect(parsed.lines.map((l) => new Date(l.date).toISOString().slice(0, 10))).toEqual(['2004-09-21', '2017-09-21', '2002-10-21', '2009-10-21']);
+    expect(parsed.dateOrder).toEqual({ used: 'DMY', possible: ['DMY', 'YMD'] });
+  });
+
+  it('says nothing when one order reads the dates: a first part over 12 is a day, a second over 12 a day', () => {
+    expect(dateOrderOf(['13/06/2024', '02/06/2024'])).toEqual({ used: 'DMY', possible: ['DMY'] });
+    expect(dateOrderOf(['06/13/2024', '06/02/2024'])).toEqual({ used: 'MDY', possible: ['MDY'] });
+    expect(dateOrderOf(["1/ 5'24", "1/ 6'24"])).toEqual({ used: 'MDY', possible: ['MDY', 'DMY'] });
   });
 });
 
@@ -132,7 +171,7 @@ describe('parseQif: files it cannot read', () => {
     const whole = fixture('qif/bank-us.qif').toString('latin1');
     const cut = whole.slice(0, whole.indexOf('T-18.00') + 9);
     const parsed = parse(Buffer.from(cut, 'latin1'));
-    expect(parsed.lines.map((l) => l.line)).toEqual([8, 18, 29, 34]);
+    expect(parsed.lines.map((l) => l.line)).toEqual([2, 8, 18, 29, 34]);
     expect(parsed.invalid.at(-1)).toEqual({ line: 42, kind: 'badRow', reason: expect.stringContaining('not ended by "^"') });
   });
 

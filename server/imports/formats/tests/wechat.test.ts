@@ -280,3 +280,35 @@ describe('the status table', () => {
     expect(wechatStatus(status, refundRow)).toBe(expected);
   });
 });
+
+describe('a WeChat Pay export whose header ends with a second 备注 (issue 35)', () => {
+  // wechat/wechat-double-note.csv: our own rows in the layout of such exports: rows of 11 cells
+  // (no second 备注) beside rows of 12, a red packet and a transfer given back in full with their
+  // `…-退款` rows (no 交易对方, no 商户单号; their 交易单号 is the payment's 商户单号), and a last row
+  // cut off without a line break.
+  const DOUBLE = readFileSync(path.join(import.meta.dirname, 'fixtures', 'wechat', 'wechat-double-note.csv'), 'utf8');
+
+  it('reads the complete rows that leave out the second 备注, and not the cut-off last row', async () => {
+    const statement = await parse(withBom(DOUBLE));
+    expect(statement.lines.map((l) => [l.line, l.direction, l.status, l.amount])).toEqual([
+      [7, 'expense', 'done', '6.50'],
+      [8, 'expense', 'closed', '66.00'],
+      [9, 'income', 'refund', '66.00'],
+      [10, 'expense', 'closed', '120.00'],
+      [11, 'income', 'refund', '120.00'],
+      [12, 'expense', 'done', '4.00'],
+      [13, 'income', 'done', '50.00'],
+    ]);
+    expect(statement.lines.find((l) => l.line === 12)?.description).toBe('饮料; 已优惠¥1.00');
+    expect(statement.invalid).toEqual([
+      { line: 14, kind: 'badRow', reason: 'The row has 8 of the 12 columns of the header (the file may be cut off here, or the row was edited).' },
+    ]);
+  });
+
+  it("links a red packet's and a transfer's refund row to its payment: the refund's 交易单号 is the payment's 商户单号", async () => {
+    const { lines } = await parse(withBom(DOUBLE));
+    const byLine = (line: number) => lines.find((l) => l.line === line);
+    expect(byLine(9)).toMatchObject({ status: 'refund', externalId: '1000039801202406035550001111', originalId: '100003980124060300054321000111' });
+    expect(byLine(11)).toMatchObject({ status: 'refund', externalId: '1000050001202406055550002222', originalId: '100005000124060500054321000222' });
+  });
+});
