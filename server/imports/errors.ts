@@ -31,6 +31,12 @@ export const importErrors = errorCatalogue(
       message: (seconds: number, ruleId: string) =>
         `Your rules took more than ${seconds} s on this file, so it was not imported${ruleId ? ` (the slowest is rule ${ruleId}, a regular expression)` : ''}: simplify regular-expression rules, or import the file in smaller parts.`,
     },
+    wrongAsset: {
+      code: 400,
+      status: 400,
+      message: (what: string, currency: string, asset: string, assetCurrency: string, suggestion: string) =>
+        `This ${what} is in ${currency}, but ${asset} keeps ${assetCurrency}: import it into an asset in ${currency}${suggestion ? ` (such as ${suggestion})` : ''}. Nothing was read into ${asset}.`,
+    },
     interruptedNotFound: { code: 404, status: 404, message: () => 'No such interrupted import: it was finished or forgotten, or is not yours.' },
     unknownImportTimeZone: { code: 400, status: 400, message: (zone: string) => `Unknown time zone "${zone}" (use an IANA name like "Asia/Shanghai").` },
     // — rules —

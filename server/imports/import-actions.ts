@@ -3,7 +3,7 @@ import { defineAction, defineActions, Params } from '../api/action';
 import { Id, OneOf, TimeZone } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { importErrors } from './errors';
-import { STATEMENT_FORMATS } from './formats/types';
+import { DATE_ORDERS, STATEMENT_FORMATS } from './formats/types';
 import { MAX_HELD_UPLOAD_BYTES, MAX_STATEMENT_BYTES } from './pipeline/import-service';
 
 /** base64 text of at most ~750 KB of file: fits the 1 MiB /api body with the rest of the params. */
@@ -25,7 +25,8 @@ export const MappingParam = Type.Object(
     dateFormat: Type.Optional(OneOf(['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'] as const)),
     decimal: Type.Optional(OneOf(['.', ','] as const)),
     positiveIsExpense: Type.Optional(Type.Boolean({ description: 'A positive amount is money going out (some card statements).' })),
-    skipRows: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Lines before the header row.' })),
+    skipRows: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Lines before the header row (default: found by the header names).' })),
+    header: Type.Optional(Type.Boolean({ description: 'false: the file has no header row, its first row is a transaction (default: found).' })),
     delimiter: Type.Optional(OneOf([',', ';', '\t'] as const)),
     encoding: Type.Optional(OneOf(['utf8', 'gbk', 'latin1'] as const)),
   },
@@ -58,10 +59,12 @@ const describeCsv = defineAction({
   params: Params({
     content: Type.Optional(Content('The file, base64 (or uploadId).')),
     uploadId: Type.Optional(UploadId),
-    skipRows: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    skipRows: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Lines before the header row (default: found).' })),
     delimiter: Type.Optional(OneOf([',', ';', '\t'] as const)),
+    header: Type.Optional(Type.Boolean({ description: 'false: the file has no header row (default: found).' })),
   }),
-  returns: '`{headers, delimiter, sample: [[cell…]…], signature, guess: {mapping…}, saved?: {mapping}}` (an upload stays usable for the preview)',
+  returns:
+    '`{headers, delimiter, skipRows, header, sample: [[cell…]…], signature, guess: {mapping…}, saved?: {mapping}}` — skipRows and header as found (lines above the header row are skipped by themselves; `header: false` for a file without one, its headers blank); the guess includes the date format its cells allow (an upload stays usable for the preview)',
   errors: [
     [importErrors.rows.unreadableStatement, 'not a CSV file'],
     [importErrors.rows.busy, 'too many files are being read right now: try again later'],
@@ -70,7 +73,25 @@ const describeCsv = defineAction({
     const service = ctx.app.services.imports;
     const bytes = params.uploadId ? service.peekUpload(ctx.user.id, params.uploadId) : params.content ? bytesOf(params.content) : undefined;
     if (!bytes) throw importErrors.needsContent().at('content');
-    return service.mappings.describe(ctx.user.id, bytes, { skipRows: params.skipRows, delimiter: params.delimiter });
+    return service.mappings.describe(ctx.user.id, bytes, { skipRows: params.skipRows, delimiter: params.delimiter, header: params.header });
+  },
+});
+
+const describe = defineAction({
+  summary: 'Which format a statement file is, and the asset it belongs to: what the import wizard sets for a file chosen.',
+  notes:
+    'The format is told by the file’s header and structure (the column names of an Alipay or WeChat Pay bill, an OFX header, a QIF `!Type` line, a CAMT document), never by words in its rows: a bank’s CSV that names 支付宝 as a payee is a CSV. ' +
+    '`asset`: for a payment app’s bill, your asset named like the app (支付宝 / Alipay, 微信 / WeChat); for a bank statement, the one asset named like the account it names or holding its last 4 digits. The file is read in a worker thread.',
+  auth: 'user',
+  params: Params({ content: Type.Optional(Content('The file, base64 (or uploadId).')), uploadId: Type.Optional(UploadId) }),
+  returns:
+    "`{format, account, asset?: {id, name, currency}}` — format: `alipay`, `wechat`, `ofx`, `qif`, `camt`, `csv`, or null for a file of none of them; account: what the file names near its top ('' if nothing)",
+  errors: [[importErrors.rows.busy, 'too many files are being read right now: try again later']],
+  handler: async (params, ctx) => {
+    const service = ctx.app.services.imports;
+    const bytes = params.uploadId ? service.peekUpload(ctx.user.id, params.uploadId) : params.content ? bytesOf(params.content) : undefined;
+    if (!bytes) throw importErrors.needsContent().at('content');
+    return service.describe(ctx.user.id, bytes);
   },
 });
 
@@ -90,14 +111,19 @@ const preview = defineAction({
     assetId: Id('The asset the statement is of (lines naming another card of yours go to that asset).', 40),
     timeZone: Type.Optional(TimeZone("IANA zone of the file's dates (default: this computer's).")),
     mapping: Type.Optional(MappingParam),
+    dateOrder: Type.Optional(
+      OneOf(DATE_ORDERS, { description: "QIF: the order of the dates' parts (month/day/year, day/month/year, year/month/day), when the preview said it is ambiguous." }),
+    ),
   }),
   returns:
-    '`{token, expiresAt, summary: {format, account, lines, create, duplicate, likelyDuplicate, skipped, invalid, ruled, newCategories}, create: [line], duplicates: [line with reason, matchId for likely ones], skipped: [line with reason, skipReason], invalid: [{line, kind, reason}]}` — ' +
+    '`{token, expiresAt, summary: {format, account, lines, create, duplicate, likelyDuplicate, skipped, invalid, ruled, newCategories, suggestedAsset?, dateOrder?}, create: [line], duplicates: [line with reason, matchId and match: {id, date, description, category, amount} for likely ones], skipped: [line with reason, skipReason], invalid: [{line, kind, reason}]}` — ' +
+    "suggestedAsset `{id, name}`: the asset the source belongs to (支付宝 for an Alipay bill) when another was chosen; dateOrder `{used, possible}`: the file's dates read in more than one order (QIF), the one used; " +
     'a line: `{line, date, type, amount, currency, asset, assetName, category, tags, description, payee, externalId, status, refund, rules: [{ruleId, fields}]}`; lists hold at most 200 each, counts are complete; ' +
     '`interrupted`: your imports that a crash cut off (as import.interrupted lists them)',
   errors: [
     [importErrors.rows.unreadableStatement, 'the file is not of this format, is cut off, or is in an unreadable encoding (data.kind says which)'],
     [importErrors.rows.mappingNeeded, 'a generic CSV without a mapping, and none saved for its columns'],
+    [importErrors.rows.wrongAsset, 'the asset keeps another currency than the whole file (data: currency, assetCurrency, suggestedAsset)'],
     [importErrors.rows.rulesTooSlow, 'your rules took longer than their budget on this file'],
     [importErrors.rows.busy, 'too many files are being read right now: try again later'],
     [commonErrors.rows.invalid, 'invalid params'],
@@ -106,7 +132,14 @@ const preview = defineAction({
     const service = ctx.app.services.imports;
     const bytes = params.uploadId ? service.peekUpload(ctx.user.id, params.uploadId) : params.content ? bytesOf(params.content) : undefined;
     if (!bytes) throw importErrors.needsContent().at('content');
-    const answer = await service.preview(ctx.user.id, { format: params.format, bytes, assetId: params.assetId, timeZone: params.timeZone, mapping: params.mapping });
+    const answer = await service.preview(ctx.user.id, {
+      format: params.format,
+      bytes,
+      assetId: params.assetId,
+      timeZone: params.timeZone,
+      mapping: params.mapping,
+      dateOrder: params.dateOrder,
+    });
     // The preview holds what it needs; the upload goes (a preview that failed keeps it for another try).
     if (params.uploadId) service.dropUpload(ctx.user.id, params.uploadId);
     return answer;
@@ -186,6 +219,7 @@ const forgetInterrupted = defineAction({
 
 export const importActions = defineActions({
   'import.upload': upload,
+  'import.describe': describe,
   'import.describeCsv': describeCsv,
   'import.preview': preview,
   'import.commit': commit,

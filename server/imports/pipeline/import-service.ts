@@ -2,9 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context';
 import { isTimeZone, localTimeZone } from '../../lib/calendar';
 import { commonErrors } from '../../lib/errors';
+import { formatMajor } from '../../lib/money';
 import type { RecordDoc } from '../../ledger/schema';
 import { importErrors } from '../errors';
-import { StatementError, type CsvMapping, type StatementFormat } from '../formats/types';
+import { StatementError, type CsvMapping, type DateOrder, type StatementFormat } from '../formats/types';
+import { MAPPED_KEYS } from '../source-categories';
+import { LearnedCategories } from './learned-categories';
+import { sourceAsset } from './source-asset';
 import { RulesTooSlow } from '../rules/rule-matcher';
 import type { RuleService } from '../rules/rule-service';
 import { CommitJournal, type JournalMeta } from './commit-journal';
@@ -41,6 +45,8 @@ export interface PreviewInput {
   assetId: string;
   timeZone?: string;
   mapping?: CsvMapping;
+  /** QIF: the order of the dates' parts, when the person chose it. */
+  dateOrder?: DateOrder;
 }
 
 export interface LineOverride {
@@ -80,6 +86,7 @@ export class ImportService {
   /** Bytes of all uploads held (MAX_HELD_UPLOAD_BYTES). */
   private heldUploadBytes = 0;
   readonly journal: CommitJournal;
+  readonly learned: LearnedCategories;
 
   constructor(
     private readonly app: AppContext,
@@ -88,6 +95,19 @@ export class ImportService {
     private readonly reader: StatementReader,
   ) {
     this.journal = new CommitJournal(app);
+    this.learned = new LearnedCategories(app);
+  }
+
+  /**
+   * Which format a file is (by its header and structure, read in a worker thread) and the asset it
+   * belongs to (source-asset.ts): 支付宝 for an Alipay bill, the card whose digits an OFX names.
+   * The wizard sets its format and asset from this.
+   */
+  async describe(userId: string, bytes: Buffer): Promise<{ format: StatementFormat | null; account: string; asset?: { id: string; name: string; currency: string } }> {
+    const { format, account } = await this.reader.guess(bytes);
+    const view = await this.app.services.ledger.views.get(userId);
+    const asset = sourceAsset(format, account, view.assets.values());
+    return { format, account, ...(asset ? { asset: { id: asset.id, name: asset.name, currency: asset.currency } } : {}) };
   }
 
   /** Ends the statement reading threads (the domain stops). */
@@ -156,13 +176,20 @@ export class ImportService {
     let statement;
     try {
       // Read in a worker thread, with a time budget (statement-reader.ts): the server's thread waits.
-      statement = await this.reader.parse(input.format, input.bytes, { timeZone, mapping });
+      statement = await this.reader.parse(input.format, input.bytes, { timeZone, mapping, ...(input.dateOrder ? { dateOrder: input.dateOrder } : {}) });
     } catch (error) {
       if (error instanceof StatementError) throw importErrors.unreadableStatement(FORMAT_NAMES[input.format], error.message).with({ field: 'content', kind: error.kind });
       throw error;
     }
     if (statement.lines.length + statement.invalid.length > MAX_LINES) throw importErrors.tooManyLines(MAX_LINES).at('content');
     const categories = await ledger.categories.list(userId);
+    const defaults = new Map<string, string>();
+    for (const type of ['expense', 'income'] as const) {
+      for (const key of MAPPED_KEYS[type]) {
+        const name = await ledger.categories.defaultCategoryName(userId, type, key);
+        if (name) defaults.set(`${type}:${key}`, name);
+      }
+    }
     const plan = await this.plan(statement, {
       userId,
       format: input.format,
@@ -175,10 +202,35 @@ export class ImportService {
       refundCategory: await ledger.categories.defaultCategoryName(userId, 'income', 'refund'),
       importedKeys: await ledger.importedKeys(userId),
       importKeysOf: this.importKeysOf,
+      sourceCategories: { learned: await this.learned.of(userId), defaults },
     });
+    // The asset chosen keeps another currency than the whole file: said once, instead of a line
+    // "in another currency" per row (skipped rows and rows of other assets would hide the cause).
+    const chosen = plan.chosenAsset ?? { matched: 0, mismatched: 0 };
+    if (statement.currency && statement.currency !== asset.currency && chosen.mismatched > 0 && chosen.matched === 0) {
+      const suggestion = sourceAsset(
+        input.format,
+        statement.account ?? '',
+        [...view.assets.values()].filter((a) => a.currency === statement.currency),
+      );
+      const other = suggestion ?? [...view.assets.values()].find((a) => !a.delFlag && a.currency === statement.currency);
+      throw importErrors
+        .wrongAsset(FORMAT_NAMES[input.format], statement.currency, asset.name, asset.currency, other?.name ?? '')
+        .with({ field: 'assetId', currency: statement.currency, assetCurrency: asset.currency, ...(other ? { suggestedAsset: { id: other.id, name: other.name } } : {}) });
+    }
     if (input.format === 'csv' && mapping && statement.signature) await this.mappings.rememberAs(userId, statement.signature, mapping);
     const held = this.hold(userId, plan);
-    return { token: held.token, expiresAt: held.expiresAt, ...this.summaryOf(plan, view), interrupted: await this.interrupted(userId) };
+    // The asset the source belongs to, when another was chosen (an Alipay bill into a bank card).
+    const belongs = sourceAsset(input.format, statement.account ?? '', view.assets.values());
+    const suggestedAsset = belongs && belongs.id !== asset.id && belongs.currency === asset.currency ? { id: belongs.id, name: belongs.name } : undefined;
+    const shown = await this.summaryOf(plan, view);
+    return {
+      token: held.token,
+      expiresAt: held.expiresAt,
+      ...shown,
+      summary: { ...shown.summary, ...(suggestedAsset ? { suggestedAsset } : {}), ...(plan.dateOrder ? { dateOrder: plan.dateOrder } : {}) },
+      interrupted: await this.interrupted(userId),
+    };
   }
 
   /** planImport, with the rules' time budget turned into a clear refusal. */
@@ -191,13 +243,21 @@ export class ImportService {
     }
   }
 
-  private summaryOf(plan: Plan, view: Awaited<ReturnType<AppContext['services']['ledger']['views']['get']>>) {
+  private async summaryOf(plan: Plan, view: Awaited<ReturnType<AppContext['services']['ledger']['views']['get']>>) {
     const by = (outcome: PlannedLine['outcome']) => plan.lines.filter((l) => l.outcome === outcome);
     const create = by('create');
     const duplicate = by('duplicate');
     const likely = by('likely');
     const skip = by('skip');
     const list = (lines: PlannedLine[]): LineView[] => lines.slice(0, PREVIEW_LIST).map((l) => lineView(l, view));
+    // Which record a likely duplicate looks like: its date, text and category, so the person can tell.
+    const matchIds = likely.slice(0, PREVIEW_LIST).flatMap((l) => (l.matchId ? [l.matchId] : []));
+    const records = new Map((matchIds.length > 0 ? await this.app.services.ledger.recordsByIds(matchIds) : []).map((doc) => [doc.id, doc]));
+    const withMatch = (line: LineView): LineView & { match?: { id: string; date: number; description: string; category: string; amount: number } } => {
+      const doc = line.matchId ? records.get(line.matchId) : undefined;
+      if (!doc) return line;
+      return { ...line, match: { id: doc.id, date: doc.date, description: doc.description, category: doc.category, amount: Number(formatMajor(doc.amount, line.currency)) } };
+    };
     return {
       summary: {
         format: plan.format,
@@ -212,7 +272,7 @@ export class ImportService {
         newCategories: plan.newCategories,
       },
       create: list(create),
-      duplicates: [...list(likely), ...list(duplicate)].slice(0, PREVIEW_LIST),
+      duplicates: [...list(likely).map(withMatch), ...list(duplicate)].slice(0, PREVIEW_LIST),
       skipped: list(skip),
       invalid: plan.invalid.slice(0, PREVIEW_LIST),
     };
@@ -261,6 +321,15 @@ export class ImportService {
       if (planned.outcome === 'duplicate' && override.include)
         throw importErrors.overrideNotAllowed(override.line, 'it was imported before, and an import never writes a payment twice').at(`overrides.${index}.include`);
       if (planned.skipReason === 'zero' && override.include) throw importErrors.overrideNotAllowed(override.line, 'its amount is zero').at(`overrides.${index}.include`);
+      if (planned.foreignCurrency !== undefined && override.include)
+        throw importErrors
+          .overrideNotAllowed(
+            override.line,
+            `its amount is in ${planned.foreignCurrency}, another currency than its asset: import the file into an asset in ${planned.foreignCurrency}`,
+          )
+          .at(`overrides.${index}.include`);
+      if (planned.skipReason === 'openingBalance' && override.include)
+        throw importErrors.overrideNotAllowed(override.line, "it is the account's starting balance, not a transaction").at(`overrides.${index}.include`);
       changes.set(override.line, { override, at: `overrides.${index}` });
     }
     const categories = await ledger.categories.list(userId);
@@ -314,6 +383,7 @@ export class ImportService {
     }
     if (journalId !== undefined) await this.journal.end(userId, journalId);
     this.previews.delete(token);
+    await this.learnFrom(userId, held.plan, docs, changes);
     return {
       created: result.created.length,
       alreadyImported: result.alreadyImported.length,
@@ -321,6 +391,34 @@ export class ImportService {
       likelyNow,
       recordIds: result.created.slice(0, PREVIEW_LIST).map((d) => d.id),
     };
+  }
+
+  /**
+   * What the person's category changes in a preview teach (docs/import.md, "Category"): a source
+   * category whose written lines all went to one category, at least one of them moved there by
+   * hand, goes there next time; and each line moved by hand counts towards a rule suggestion for
+   * its payee, as a re-categorised record does.
+   */
+  private async learnFrom(userId: string, plan: Plan, docs: readonly RecordDoc[], changes: ReadonlyMap<number, { override: LineOverride }>): Promise<void> {
+    const corrected = new Set([...changes.values()].filter((c) => c.override.category !== undefined).map((c) => c.override.line));
+    if (corrected.size === 0) return;
+    const written = new Map(docs.map((doc) => [doc.importKey, doc]));
+    const groups = new Map<string, { type: 'income' | 'expense'; source: string; categories: Set<string>; corrected: boolean }>();
+    const moved: Array<{ description: string; type: 'income' | 'expense'; to: string }> = [];
+    for (const line of plan.lines) {
+      const doc = written.get(line.doc.importKey);
+      if (!doc || (doc.type !== 'income' && doc.type !== 'expense')) continue;
+      if (corrected.has(line.line)) moved.push({ description: doc.description, type: doc.type, to: doc.category });
+      if (!line.sourceCategory || line.refund) continue;
+      const key = `${doc.type}:${line.sourceCategory}`;
+      const group = groups.get(key) ?? { type: doc.type, source: line.sourceCategory, categories: new Set<string>(), corrected: false };
+      group.categories.add(doc.category);
+      group.corrected ||= corrected.has(line.line);
+      groups.set(key, group);
+    }
+    const choices = [...groups.values()].filter((g) => g.corrected && g.categories.size === 1).map((g) => ({ type: g.type, source: g.source, category: [...g.categories][0] }));
+    await this.learned.learn(userId, choices);
+    await this.app.services.ruleSuggestions.noteMoves(userId, moved);
   }
 
   /** The importKeys of ledger records, by id (a likely duplicate from this source's own ids is another payment). */
@@ -379,6 +477,7 @@ export class ImportService {
     for (const [token, held] of this.previews) if (held.userId === userId) this.previews.delete(token);
     for (const [id, upload] of this.uploads) if (upload.userId === userId) this.dropUploadEntry(id);
     await this.journal.forgetUser(userId);
+    await this.learned.forgetUser(userId);
   }
 }
 

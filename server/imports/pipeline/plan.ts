@@ -4,6 +4,7 @@ import type { AssetDoc, RecordDoc } from '../../ledger/schema';
 import { lowerBoundByDate, type UserLedgerView } from '../../ledger/views';
 import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
 import { categoryKey, ruledCategory } from '../category-names';
+import { defaultKeyOf, sourceCategoryKey } from '../source-categories';
 import type { RuleBook } from '../rules/rule-matcher';
 import type { RuleApplication } from '../rules/rule-types';
 import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
@@ -36,6 +37,10 @@ export interface PlannedLine {
   skipReason?: SkipReason;
   /** The ledger record this line looks like (outcome 'likely') or is (when known). */
   matchId?: string;
+  /** A skipped line in another currency than its asset (it cannot be included): that currency. */
+  foreignCurrency?: string;
+  /** The source's own category (交易分类…), for learning from the person's corrections. */
+  sourceCategory?: string;
 }
 
 export interface InvalidPlanLine {
@@ -50,6 +55,10 @@ export interface Plan {
   lines: PlannedLine[];
   invalid: InvalidPlanLine[];
   newCategories: Array<{ type: 'income' | 'expense'; name: string }>;
+  /** Lines that go to the asset chosen for the file: in its currency, and in another. */
+  chosenAsset?: { matched: number; mismatched: number };
+  /** The file's dates read as real dates in more than one order (QIF): the order used and those possible. */
+  dateOrder?: ParsedStatement['dateOrder'];
 }
 
 export interface PlanContext {
@@ -68,6 +77,29 @@ export interface PlanContext {
   importKeysOf(ids: string[]): Promise<Map<string, string>>;
   /** The rules' time budget for this import (default RULE_BUDGET_MS). */
   ruleBudgetMs?: number;
+  /**
+   * How source categories become the person's: `learned` (`${type}:${sourceCategoryKey}` → a
+   * category the person chose for it before) and `defaults` (`${type}:${default key}` → the
+   * person's category of that default, renamed or not).
+   */
+  sourceCategories?: { learned: ReadonlyMap<string, string>; defaults: ReadonlyMap<string, string> };
+}
+
+/**
+ * The person's category for a source's category (交易分类, a QIF L, a bank's category column), in
+ * this order: the one they chose for it in an earlier import; one of theirs with its very name;
+ * the default category it is (餐饮美食 → the person's 餐饮 / Food, wherever renamed:
+ * source-categories.ts). Undefined when none.
+ */
+function categoryFromSource(source: string | undefined, type: 'income' | 'expense', ctx: PlanContext): string | undefined {
+  if (!source) return undefined;
+  const learned = ctx.sourceCategories?.learned.get(`${type}:${sourceCategoryKey(source)}`);
+  const live = learned === undefined ? undefined : ctx.categories.get(categoryKey(type, learned));
+  if (live) return live;
+  const named = ctx.categories.get(categoryKey(type, source));
+  if (named) return named;
+  const key = defaultKeyOf(type, source);
+  return key === undefined ? undefined : ctx.sourceCategories?.defaults.get(`${type}:${key}`);
 }
 
 /** The length of a text in characters (code points), counted only as far as `limit` + 1. */
@@ -107,16 +139,24 @@ function assetFor(line: StatementLine, ctx: PlanContext, byName: Map<string, Ass
     if (found) return found;
   }
   if (line.method) {
-    const found = byName.get(
-      line.method
-        .replace(/[(（].*$/, '')
-        .normalize('NFKC')
-        .trim()
-        .toLowerCase(),
-    );
+    const found = byName.get(methodName(line.method));
     if (found) return found;
   }
   return ctx.asset;
+}
+
+/**
+ * A payment method as an asset's name: without the card number in brackets and without what was
+ * added to the payment after `&` (`花呗&优惠`, `招商银行信用卡(1234)&红包`: a discount or a red
+ * packet paid part of it, the method is 花呗 or the card).
+ */
+export function methodName(method: string): string {
+  return method
+    .replace(/[&＆].*$/, '')
+    .replace(/[(（].*$/, '')
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase();
 }
 
 /** The ledger's description: "payee — what" (either alone when the other is empty or the same). */
@@ -157,6 +197,8 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
   const lines: PlannedLine[] = [];
   const newCategories = new Map<string, { type: 'income' | 'expense'; name: string }>();
 
+  let mismatchedOnChosen = 0;
+  let matchedOnChosen = 0;
   const rules = ctx.rules.runner({ budgetMs: ctx.ruleBudgetMs ?? RULE_BUDGET_MS, sliceMs: SLICE_MS });
   for (const line of statement.lines) {
     await rules.pause();
@@ -175,34 +217,38 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
       continue;
     }
     const asset = assetFor(line, ctx, byName, byTail);
-    if (line.currency && line.currency.toUpperCase() !== asset.currency) {
+    const decision = classify(line, originalOf(line));
+    // A line in another currency than its asset cannot be written there. One the status rules
+    // skip anyway stays skipped (and cannot be included); one to create is invalid, and counted:
+    // when the chosen asset is in another currency than the whole file, the preview says so once
+    // (import-service.ts, imports.wrongAsset) instead of listing every line.
+    const foreign = line.currency !== undefined && line.currency.toUpperCase() !== asset.currency ? line.currency.toUpperCase() : undefined;
+    if (foreign !== undefined && asset.id === ctx.asset.id) mismatchedOnChosen++;
+    else if (asset.id === ctx.asset.id) matchedOnChosen++;
+    if (foreign !== undefined && decision.kind === 'create') {
       invalid.push({
         line: line.line,
         kind: 'currencyMismatch',
-        reason: `the amount is in ${line.currency} but ${asset.name} keeps ${asset.currency}: choose an asset in ${line.currency}`,
+        reason: `the amount is in ${line.currency ?? ''} but ${asset.name} keeps ${asset.currency}: choose an asset in ${line.currency ?? ''}`,
       });
       continue;
     }
     let amount: number;
     try {
-      amount = toMinor(Number(line.amount), asset.currency);
+      amount = toMinor(Number(line.amount), foreign ?? asset.currency);
     } catch (error) {
       invalid.push({ line: line.line, kind: 'badAmount', reason: `amount ${line.amount}: ${(error as Error).message}` });
       continue;
     }
-    const decision = classify(line, originalOf(line));
     const type = decision.kind === 'create' ? decision.type : line.direction === 'income' ? 'income' : 'expense';
     const outcome = await rules.run({ description: described, payee: line.payee, amount: Number(line.amount), assetId: asset.id });
     const ruled = ruledCategory(outcome, type, ctx.categories);
     outcome.applied = ruled.applied;
     let category: string;
     if (ruled.category) category = ruled.category;
-    else {
-      const fromSource = line.sourceCategory ? ctx.categories.get(categoryKey(type, line.sourceCategory)) : undefined;
-      // Money back is income: the account's Refund category (退款), not the payment's expense category.
-      if (decision.kind === 'create' && decision.refund) category = ctx.refundCategory ?? ctx.fallback.income;
-      else category = fromSource ?? ctx.fallback[type];
-    }
+    // Money back is income: the account's Refund category (退款), not the payment's expense category.
+    else if (decision.kind === 'create' && decision.refund) category = ctx.refundCategory ?? ctx.fallback.income;
+    else category = categoryFromSource(line.sourceCategory, type, ctx) ?? ctx.fallback[type];
     if (!category) {
       category = 'Other';
       newCategories.set(categoryKey(type, category), { type, name: category });
@@ -253,6 +299,8 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
       refund: decision.kind === 'create' && decision.refund,
       outcome: 'create',
       reason: '',
+      ...(foreign !== undefined ? { foreignCurrency: foreign } : {}),
+      ...(line.sourceCategory ? { sourceCategory: line.sourceCategory } : {}),
     };
     if (ctx.importedKeys.has(importKey)) {
       planned.outcome = 'duplicate';
@@ -265,7 +313,15 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     lines.push(planned);
   }
   await markLikelyDuplicates(lines, ctx);
-  return { format: statement.format, account: statement.account, lines, invalid: invalid.sort((a, b) => a.line - b.line), newCategories: [...newCategories.values()] };
+  return {
+    format: statement.format,
+    account: statement.account,
+    lines,
+    invalid: invalid.sort((a, b) => a.line - b.line),
+    newCategories: [...newCategories.values()],
+    chosenAsset: { matched: matchedOnChosen, mismatched: mismatchedOnChosen },
+    ...(statement.dateOrder ? { dateOrder: statement.dateOrder } : {}),
+  };
 }
 
 /**
@@ -334,7 +390,7 @@ export async function markLikelyDuplicates(lines: PlannedLine[], ctx: Pick<PlanC
 /** A line as the preview shows it (amounts in major units). */
 export function lineView(planned: PlannedLine, view: UserLedgerView) {
   const asset = view.assets.get(planned.doc.asset);
-  const currency = asset?.currency ?? 'USD';
+  const currency = planned.foreignCurrency ?? asset?.currency ?? 'USD';
   return {
     line: planned.line,
     date: planned.doc.date,

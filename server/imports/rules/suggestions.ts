@@ -80,6 +80,18 @@ export class RuleSuggestions {
     return this.queue;
   }
 
+  /**
+   * Records the person moved to another category while importing them (a category chosen in the
+   * preview): counted like re-categorised records, by payee.
+   */
+  async noteMoves(userId: string, moves: ReadonlyArray<{ description: string; type: 'income' | 'expense'; to: string }>): Promise<void> {
+    for (const move of moves) {
+      const text = payeeOf(move.description);
+      if (!text || !move.to) continue;
+      await this.enqueue(() => this.count(userId, text, move.type, move.to));
+    }
+  }
+
   async list(userId: string): Promise<RuleSuggestion[]> {
     const state = await this.state(userId);
     const book = await this.rules.book(userId);
