@@ -225,7 +225,8 @@ const getMessage = defineAction({
   auth: 'user',
   params: Params({ id: TargetId('Push id (data.pushId of the /send answer).') }),
   returns:
-    '`{id, appId, appName, channelType, title, desp, status, summary, total, success, failed, results, caller, createdAt, finishedAt, url}`; results `[{recipient, name?, ok, class, errcode?, errmsg?, msgId?, attempts}]`',
+    '`{id, appId, appName, channelType, title, desp, html, status, summary, total, success, failed, results, caller, createdAt, finishedAt, url}`; results `[{recipient, name?, ok, class, errcode?, errmsg?, msgId?, attempts}]`; ' +
+    "`html` is `desp` rendered from Markdown through the message page's allow-list (as in push.recentFeed)",
   errors: [[pushErrors.rows.messageNotFound, 'no push with this id in your account (or it was pruned)']],
   handler: (params, ctx) => ctx.app.services.push.getMessage(ctx.user.id, params.id),
 });

@@ -299,7 +299,8 @@ export class PushService {
   async getMessage(userId: string, id: string) {
     const doc = await this.history.get(id);
     if (!doc || doc.userId !== userId) throw pushErrors.messageNotFound();
-    return this.messageOut(doc, true);
+    // `html`: the Markdown rendered as the message page and the feed show it (the UI showed the raw marks).
+    return { ...this.messageOut(doc, true), html: await feedHtml(doc.desp) };
   }
 
   // ---- the webhook ----

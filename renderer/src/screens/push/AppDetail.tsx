@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { AppActionDialog } from './AppActionDialog';
 import { AppEditor } from './AppEditor';
-import { useChannelText, useChannelTypes, type App } from './channel-types';
+import { useChannelText, useChannelTypes, useDeliveryText, type App } from './channel-types';
 import { Recipients } from './Recipients';
 import { SendTest } from './SendTest';
 
@@ -13,6 +13,7 @@ import { SendTest } from './SendTest';
 export function AppDetail({ app }: { app: App }) {
   const { t } = useTranslation();
   const words = useChannelText();
+  const delivery = useDeliveryText();
   const types = useChannelTypes();
   const channels = useApi('push.queryChannels', {});
   const [editing, setEditing] = useState(false);
@@ -36,7 +37,7 @@ export function AppDetail({ app }: { app: App }) {
             {app.name}
           </Title>
           <Text size="sm" c="dimmed">
-            {words.typeName(app.channelType)} · {t(`push.pushModes.${app.pushMode as 'all'}`)}
+            {words.typeName(app.channelType)} · {delivery(app)}
           </Text>
         </div>
         <Menu position="bottom-end">

@@ -6,12 +6,13 @@ import { useApi } from '../../lib/data';
 import { navigate } from '../../lib/router';
 import { AppDetail } from './AppDetail';
 import { AppEditor } from './AppEditor';
-import { useChannelText } from './channel-types';
+import { useChannelText, useDeliveryText } from './channel-types';
 
 /** Apps: the list on the left, the chosen app's URLs, recipients and test on the right. */
 export function AppsTab() {
   const { t } = useTranslation();
   const words = useChannelText();
+  const delivery = useDeliveryText();
   const apps = useApi('push.queryApps', {});
   const channels = useApi('push.queryChannels', {});
   const [selected, setSelected] = useState<string | null>(null);
@@ -56,7 +57,7 @@ export function AppsTab() {
                       {a.name}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {words.typeName(a.channelType)} · {t('push.recipientCount', { count: a.recipientCount })}
+                      {words.typeName(a.channelType)} · {delivery(a)}
                     </Text>
                   </div>
                 </UnstyledButton>

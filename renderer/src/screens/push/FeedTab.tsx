@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Empty } from '../../components/common';
 import { useFormat } from '../../lib/format';
@@ -35,9 +35,10 @@ export function FeedTab() {
           {items.map((m) => (
             <li key={m.id} className="pp-feed-item">
               <Group justify="space-between" wrap="nowrap" align="flex-start">
-                <Text fw={600} size="sm" className="pp-feed-title">
+                {/* The title opens the push's own page (/m/…: the whole text, on any device with the link). */}
+                <Anchor href={m.url} target="_blank" rel="noreferrer" fw={600} size="sm" className="pp-feed-title" title={t('push.openMessagePage')}>
                   {m.title}
-                </Text>
+                </Anchor>
                 <Text size="xs" c="dimmed">
                   {m.appName} · {f.date(m.createdAt, 'datetime')}
                 </Text>

@@ -6,6 +6,7 @@ import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { STATUS_COLORS } from './channel-types';
 import { MessageDetail } from './MessageDetail';
+import { markdownText } from '../../lib/markdown-text';
 
 /** Push history, newest first, filtered by app and outcome; a title opens the push with every recipient's result. */
 export function HistoryTab() {
@@ -69,7 +70,7 @@ export function HistoryTab() {
                     {m.title}
                   </Anchor>
                   <Text size="xs" c="dimmed" truncate maw={380}>
-                    {'despPreview' in m ? m.despPreview : ''}
+                    {'despPreview' in m ? markdownText(m.despPreview) : ''}
                   </Text>
                 </Table.Td>
                 <Table.Td>

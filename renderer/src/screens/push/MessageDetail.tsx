@@ -1,4 +1,4 @@
-import { Anchor, Badge, Code, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
@@ -32,10 +32,9 @@ export function MessageDetail({ id, onClose }: { id: string; onClose: () => void
               </Anchor>
             )}
           </Group>
-          {m.desp && (
-            <Code block className="pp-code">
-              {m.desp}
-            </Code>
+          {m.html && (
+            // The server's rendering of the Markdown through the message page's allow-list (sanitize-html): never raw text as HTML.
+            <div className="pp-markdown pp-message-body" data-testid="message-body" dangerouslySetInnerHTML={{ __html: m.html }} />
           )}
           <Title order={3} size="h6">
             {t('push.results')}

@@ -44,3 +44,19 @@ export function useChannelText() {
     optionLabel: (type: string, field: string, option: string) => optional(`${form(type)}.fields.${field}.options.${option}`) ?? option,
   };
 }
+
+/**
+ * Where an app's pushes go, in the same words in the app list and on the app: "Shown on this
+ * computer" for a channel without recipients (it said "0 recipients" in the list and "All
+ * recipients" on the app), "No recipients yet", or "2 recipients · to all at once" / "· first that
+ * works".
+ */
+export function useDeliveryText() {
+  const { t } = useTranslation();
+  const types = useChannelTypes();
+  return (app: Pick<App, 'channelType' | 'recipientCount' | 'pushMode'>): string => {
+    if (types?.of(app.channelType)?.recipients === false) return t('push.delivery.here');
+    if (app.recipientCount === 0) return t('push.delivery.nobody');
+    return `${t('push.recipientCount', { count: app.recipientCount })} · ${t(app.pushMode === 'first' ? 'push.delivery.first' : 'push.delivery.all')}`;
+  };
+}
