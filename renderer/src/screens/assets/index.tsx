@@ -11,8 +11,14 @@ import { Link, navigate, useSearchParam } from '../../lib/router';
 import { rateFormLink } from '../../components/MissingRates';
 import { AssetEditor } from './AssetEditor';
 import { DeleteAssetDialog } from './DeleteAssetDialog';
+import { AssetRegister } from './AssetRegister';
 
 export function AssetsPage() {
+  const registerOf = useSearchParam('asset');
+  return registerOf ? <AssetRegister id={registerOf} /> : <AssetList />;
+}
+
+function AssetList() {
   const { t } = useTranslation();
   const f = useFormat();
   const assets = useAssets();
@@ -106,9 +112,12 @@ export function AssetsPage() {
                 <Table.Tr key={a.id} data-testid={`asset-row-${a.name}`}>
                   <Table.Td className="pp-cell-fill">
                     <Group gap="xs" wrap="nowrap">
-                      <Text fw={500} truncate title={a.name}>
-                        {a.name}
-                      </Text>
+                      {/* The name opens the asset's register: its records with the balance after each. */}
+                      <Link href={`/assets?asset=${encodeURIComponent(a.id)}`} className="pp-asset-link" aria-label={t('assets.register.open', { name: a.name })}>
+                        <Text fw={500} truncate component="span" display="block" title={a.name}>
+                          {a.name}
+                        </Text>
+                      </Link>
                       {a.isDefault && (
                         <Badge size="sm" variant="light">
                           {t('assets.default')}
