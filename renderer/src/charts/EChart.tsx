@@ -3,6 +3,7 @@ import * as echarts from 'echarts/core';
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent, DataZoomComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
+import { useRef } from 'react';
 import { useComputedColorScheme } from '@mantine/core';
 import type { EChartsOption } from './types';
 
@@ -17,6 +18,7 @@ echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, Tool
  */
 export default function EChart({ option, className, label }: { option: EChartsOption; className?: string; label: string }) {
   const scheme = useComputedColorScheme('light');
+  const holder = useRef<HTMLDivElement>(null);
   const dark = scheme === 'dark';
   const text = dark ? '#c9c9c9' : '#495057';
   const grid = dark ? '#373a40' : '#e9ecef';
@@ -31,18 +33,28 @@ export default function EChart({ option, className, label }: { option: EChartsOp
   for (const axisKey of ['xAxis', 'yAxis'] as const) {
     const axis = themed[axisKey];
     if (axis && !Array.isArray(axis)) {
+      const own = axis as { axisLabel?: object };
       themed[axisKey] = {
         axisLine: { lineStyle: { color: grid } },
         splitLine: { lineStyle: { color: grid } },
-        axisLabel: { color: text },
         ...axis,
+        axisLabel: { color: text, ...own.axisLabel },
       };
     }
   }
   if (themed.legend && !Array.isArray(themed.legend)) themed.legend = { textStyle: { color: text }, ...themed.legend };
   return (
-    <div role="img" aria-label={label} className={className ?? 'pp-chart'}>
-      <ReactEChartsCore echarts={echarts} option={themed} notMerge lazyUpdate style={{ width: '100%', height: '100%' }} opts={{ renderer: 'canvas' }} />
+    <div role="img" aria-label={label} className={className ?? 'pp-chart'} ref={holder}>
+      <ReactEChartsCore
+        echarts={echarts}
+        option={themed}
+        notMerge
+        lazyUpdate
+        style={{ width: '100%', height: '100%' }}
+        opts={{ renderer: 'canvas' }}
+        // The chart is reachable from its element as \`pennypostChart\` (what the canvas shows can be read back: e2e tests, debugging).
+        onChartReady={(chart: unknown) => holder.current && Object.defineProperty(holder.current, 'pennypostChart', { value: chart, configurable: true })}
+      />
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Amount, Empty, ErrorNote, PageHeader, ProgressBar } from '../../components/common';
 import { bothAmounts } from '../../components/BothAmounts';
 import { Chart } from '../../charts/Chart';
+import { everyLabelAxis, moneyAxis, moneyTooltip, monthLabels } from '../../charts/chart-text';
 import { useApi } from '../../lib/data';
 import { startOfMonth, timeZone, useFormat } from '../../lib/format';
 import { languageCurrency } from '../../lib/locale';
@@ -92,15 +93,21 @@ export function DashboardPage() {
             <Chart
               label={t('dashboard.trendChart')}
               option={{
-                tooltip: { trigger: 'axis' },
+                tooltip: { trigger: 'axis', ...moneyTooltip(f, currency) },
                 legend: { top: 0 },
                 grid: { left: 8, right: 8, top: 36, bottom: 4, containLabel: true },
-                xAxis: { type: 'category', data: series.map((p) => f.date(p.startDate, 'month')) },
-                yAxis: { type: 'value' },
+                // Every month named, this one included (ECharts left every other label out).
+                xAxis: everyLabelAxis(
+                  monthLabels(
+                    f,
+                    series.map((p) => p.startDate),
+                  ),
+                ),
+                yAxis: moneyAxis(f, currency),
                 series: [
                   { name: t('common.income'), type: 'bar', data: series.map((p) => p.income), itemStyle: { color: '#12b886' } },
                   { name: t('common.expense'), type: 'bar', data: series.map((p) => p.expense), itemStyle: { color: '#fa5252' } },
-                  { name: t('common.net'), type: 'line', smooth: true, data: series.map((p) => p.net), itemStyle: { color: '#4c6ef5' } },
+                  { name: t('common.net'), type: 'line', smooth: false, data: series.map((p) => p.net), itemStyle: { color: '#4c6ef5' } },
                 ],
               }}
             />
@@ -152,13 +159,14 @@ export function DashboardPage() {
             <ul className="pp-plain-list" aria-label={t('dashboard.recent')}>
               {recent.data.list.map((r) => (
                 <li key={r.id}>
-                  <Group justify="space-between" wrap="nowrap" py={6}>
+                  <Group justify="space-between" wrap="nowrap" py={6} data-testid="recent-record">
                     <div style={{ minWidth: 0 }}>
+                      {/* The note first, as in the records list; a transfer's assets go to the line under it. */}
                       <Text size="sm" fw={500} truncate>
-                        {r.type === 'transfer' ? `${r.assetName} → ${(r as { toAssetName?: string }).toAssetName ?? ''}` : r.description || r.category}
+                        {r.description || (r.type === 'transfer' ? t('common.transfer') : r.category)}
                       </Text>
-                      <Text size="xs" c="dimmed">
-                        {f.date(r.date)} · {r.type === 'transfer' ? t('common.transfer') : r.category} · {r.assetName}
+                      <Text size="xs" c="dimmed" truncate>
+                        {f.date(r.date)} · {r.type === 'transfer' ? `${t('common.transfer')} · ${r.assetName} → ${r.toAssetName ?? ''}` : `${r.category} · ${r.assetName}`}
                       </Text>
                     </div>
                     {bothAmounts(f.locale, r) ?? <Amount amount={r.amount} currency={r.currency} type={r.type} />}

@@ -2,15 +2,16 @@ import { useMemo, useState } from 'react';
 import { Group, SegmentedControl, Select, Skeleton, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../../charts/Chart';
-import { Empty, ErrorNote, PageHeader } from '../../components/common';
+import { ErrorNote, PageHeader } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { addDays, fromDateInput, startOfMonth, timeZone, toDateInput, useFormat } from '../../lib/format';
 import { languageCurrency } from '../../lib/locale';
 import { defaultGroup, presetRange, type GroupBy, type Preset } from './ranges';
 import { Summary } from './Summary';
+import { AssetShare } from './AssetShare';
+import { CategoryShare } from './CategoryShare';
+import { everyLabelAxis, moneyAxis, moneyTooltip, monthLabels } from '../../charts/chart-text';
 import { DateField } from '../../components/DateField';
-
-const PIE_COLORS = ['#12b886', '#fa5252', '#4c6ef5', '#fab005', '#7950f2', '#15aabf', '#fd7e14', '#e64980', '#82c91e', '#868e96'];
 
 export function StatsPage() {
   const { t } = useTranslation();
@@ -18,7 +19,6 @@ export function StatsPage() {
   const [preset, setPreset] = useState<Preset>('last12Months');
   const [custom, setCustom] = useState(() => ({ from: toDateInput(startOfMonth(Date.now(), -2)), to: toDateInput(Date.now()) }));
   const [groupOverride, setGroupOverride] = useState<GroupBy | null>(null);
-  const [catType, setCatType] = useState<'expense' | 'income'>('expense');
 
   const range = useMemo(() => {
     if (preset !== 'custom') return presetRange(preset, Date.now());
@@ -30,19 +30,13 @@ export function StatsPage() {
   const groupBy = groupOverride ?? (range ? defaultGroup(range.start, range.end) : 'month');
 
   const ie = useApi('stats.getIncomeExpense', range ? { startDate: range.start, endDate: range.end, groupBy, timeZone } : null);
-  const cats = useApi('stats.getCategoryStats', range ? { type: catType, startDate: range.start, endDate: range.end, limit: 8 } : null);
   const balance = useApi('stats.getTrend', range ? { type: 'balance', startDate: range.start, endDate: range.end, groupBy, timeZone } : null);
   const assets = useApi('stats.getAssetStats', {});
 
   const currency = ie.data?.currency ?? assets.data?.currency ?? languageCurrency(f.locale);
   const series = ie.data?.series ?? [];
   const label = (ms: number) => (groupBy === 'month' ? f.date(ms, 'month') : groupBy === 'year' ? String(new Date(ms).getFullYear()) : f.date(ms, 'short'));
-  const pieData = cats.data
-    ? [
-        ...cats.data.categories.map((c) => ({ name: c.category, value: c.amount })),
-        ...(cats.data.other ? [{ name: t('stats.otherCategories'), value: cats.data.other.amount }] : []),
-      ]
-    : [];
+  const labels = (starts: number[]) => (groupBy === 'month' ? monthLabels(f, starts) : starts.map(label));
 
   return (
     <div className="pp-page">
@@ -86,10 +80,9 @@ export function StatsPage() {
         </Group>
       </div>
       <ErrorNote
-        error={ie.error ?? cats.error ?? balance.error}
+        error={ie.error ?? balance.error}
         onRetry={() => {
           ie.reload();
-          cats.reload();
           balance.reload();
         }}
       />
@@ -125,16 +118,17 @@ export function StatsPage() {
               label={t('stats.incomeVsExpenseChart')}
               className="pp-chart pp-chart-tall"
               option={{
-                tooltip: { trigger: 'axis' },
+                tooltip: { trigger: 'axis', ...moneyTooltip(f, currency) },
                 legend: { top: 0 },
                 grid: { left: 8, right: 8, top: 36, bottom: series.length > 40 ? 40 : 4, containLabel: true },
                 dataZoom: series.length > 40 ? [{ type: 'slider', height: 18, bottom: 4 }] : undefined,
-                xAxis: { type: 'category', data: series.map((p) => label(p.startDate)) },
-                yAxis: { type: 'value' },
+                xAxis: series.length <= 24 ? everyLabelAxis(labels(series.map((p) => p.startDate))) : { type: 'category', data: labels(series.map((p) => p.startDate)) },
+                yAxis: moneyAxis(f, currency),
                 series: [
                   { name: t('common.income'), type: 'bar', data: series.map((p) => p.income), itemStyle: { color: '#12b886' } },
                   { name: t('common.expense'), type: 'bar', data: series.map((p) => p.expense), itemStyle: { color: '#fa5252' } },
-                  { name: t('common.net'), type: 'line', smooth: true, data: series.map((p) => p.net), itemStyle: { color: '#4c6ef5' } },
+                  // Straight lines between the periods: a smoothed curve showed values no period had.
+                  { name: t('common.net'), type: 'line', smooth: false, data: series.map((p) => p.net), itemStyle: { color: '#4c6ef5' } },
                 ],
               }}
             />
@@ -143,68 +137,8 @@ export function StatsPage() {
           )}
         </section>
 
-        <section className="pp-card" aria-labelledby="st-cat">
-          <Group justify="space-between" mb="xs">
-            <Title order={2} size="h5" id="st-cat">
-              {t('stats.byCategory')}
-            </Title>
-            <SegmentedControl
-              size="xs"
-              aria-label={t('stats.categoryType')}
-              value={catType}
-              onChange={(v) => setCatType(v)}
-              data={[
-                { value: 'expense', label: t('common.expense') },
-                { value: 'income', label: t('common.income') },
-              ]}
-            />
-          </Group>
-          {!cats.data ? (
-            <Skeleton className="pp-chart" />
-          ) : pieData.length === 0 ? (
-            <Empty>{t('stats.noData')}</Empty>
-          ) : (
-            <Chart
-              label={t('stats.byCategoryChart')}
-              option={{
-                tooltip: { trigger: 'item' },
-                legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
-                color: PIE_COLORS,
-                series: [{ type: 'pie', radius: ['40%', '70%'], center: ['35%', '50%'], data: pieData, label: { show: false }, name: t('stats.byCategory') }],
-              }}
-            />
-          )}
-        </section>
-
-        <section className="pp-card" aria-labelledby="st-assets">
-          <Title order={2} size="h5" id="st-assets" mb="xs">
-            {t('stats.assetDistribution')}
-          </Title>
-          {!assets.data ? (
-            <Skeleton className="pp-chart" />
-          ) : assets.data.byType.length === 0 ? (
-            <Empty>{t('stats.noData')}</Empty>
-          ) : (
-            <Chart
-              label={t('stats.assetDistributionChart')}
-              option={{
-                tooltip: { trigger: 'item' },
-                legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
-                color: PIE_COLORS,
-                series: [
-                  {
-                    type: 'pie',
-                    radius: '70%',
-                    center: ['35%', '50%'],
-                    label: { show: false },
-                    name: t('stats.assetDistribution'),
-                    data: assets.data.byType.filter((b) => b.balance > 0).map((b) => ({ name: t(`assets.types.${b.type}`), value: b.balance })),
-                  },
-                ],
-              }}
-            />
-          )}
-        </section>
+        <CategoryShare range={range} />
+        <AssetShare />
 
         <section className="pp-card pp-span-2" aria-labelledby="st-balance">
           <Title order={2} size="h5" id="st-balance" mb="xs">
@@ -214,16 +148,20 @@ export function StatsPage() {
             <Chart
               label={t('stats.netWorthTrendChart')}
               option={{
-                tooltip: { trigger: 'axis' },
+                tooltip: { trigger: 'axis', ...moneyTooltip(f, balance.data.currency) },
                 grid: { left: 8, right: 8, top: 16, bottom: 4, containLabel: true },
-                xAxis: { type: 'category', data: balance.data.points.map((p) => label(p.startDate)) },
-                yAxis: { type: 'value', scale: true },
+                xAxis:
+                  balance.data.points.length <= 24
+                    ? everyLabelAxis(labels(balance.data.points.map((p) => p.startDate)))
+                    : { type: 'category', data: labels(balance.data.points.map((p) => p.startDate)) },
+                // From zero (it started near the smallest value, e.g. at 1,000, and made small changes look large).
+                yAxis: { ...moneyAxis(f, balance.data.currency), scale: false },
                 series: [
                   {
                     name: t('dashboard.netWorth'),
                     type: 'line',
                     areaStyle: { opacity: 0.15 },
-                    smooth: true,
+                    smooth: false,
                     data: balance.data.points.map((p) => p.value),
                     itemStyle: { color: '#12b886' },
                   },

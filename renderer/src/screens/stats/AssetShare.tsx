@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react';
+import { Skeleton, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client';
+import { Chart } from '../../charts/Chart';
+import { moneyTooltip } from '../../charts/chart-text';
+import { Empty } from '../../components/common';
+import { useFormat } from '../../lib/format';
+import { useAssets, type Asset } from '../../lib/ledger';
+import { PIE_COLORS } from './colors';
+
+interface Valued {
+  asset: Asset;
+  /** The balance in the base currency (null: no exchange rate). */
+  value: number | null;
+}
+
+/** Every asset's balance in the base currency, converted by the server (currency.convert) where it is another currency. */
+function useBaseValues(assets: readonly Asset[], base: string, ready: boolean): Valued[] | null {
+  const [values, setValues] = useState<Valued[] | null>(null);
+  const key = JSON.stringify(assets.map((a) => [a.id, a.balance, a.currency]).concat([[base]]));
+  useEffect(() => {
+    if (!ready) return;
+    let live = true;
+    void Promise.all(
+      assets.map(async (asset): Promise<Valued> => {
+        if (asset.currency === base || asset.balance === 0) return { asset, value: asset.currency === base ? asset.balance : 0 };
+        const converted = await call('currency.convert', { amount: Math.abs(asset.balance), from: asset.currency, to: base }).catch(() => ({ amount: null }));
+        return { asset, value: converted.amount === null ? null : Math.sign(asset.balance) * converted.amount };
+      }),
+    ).then((list) => live && setValues(list));
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- key: the assets' ids, balances and currencies, and the base
+  }, [key, ready]);
+  return values;
+}
+
+/**
+ * How the money is spread over the assets (it was by asset type): a pie of the assets with money
+ * on them, in the base currency, and every asset ranked by its value with its share of the total
+ * (issue 36, finding 15). Debts are listed, not drawn.
+ */
+export function AssetShare() {
+  const { t } = useTranslation();
+  const f = useFormat();
+  const assets = useAssets();
+  const base = assets.baseCurrency;
+  const values = useBaseValues(assets.list, base, assets.data !== undefined);
+  const ranked = values ? [...values].sort((a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity)) : null;
+  const positive = ranked?.filter((v) => v.value !== null && v.value > 0) ?? [];
+  const total = positive.reduce((sum, v) => sum + (v.value ?? 0), 0);
+  return (
+    <section className="pp-card" aria-labelledby="st-assets">
+      <Title order={2} size="h5" id="st-assets" mb="xs">
+        {t('stats.assetDistribution')}
+      </Title>
+      {!ranked ? (
+        <Skeleton className="pp-chart" />
+      ) : ranked.length === 0 ? (
+        <Empty>{t('stats.noData')}</Empty>
+      ) : (
+        <>
+          {positive.length > 0 && (
+            <Chart
+              label={t('stats.assetDistributionChart')}
+              option={{
+                tooltip: { trigger: 'item', ...moneyTooltip(f, base) },
+                legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+                color: PIE_COLORS,
+                series: [
+                  {
+                    type: 'pie',
+                    radius: '70%',
+                    center: ['25%', '50%'],
+                    name: t('stats.assetDistribution'),
+                    data: positive.map((v) => ({ name: v.asset.name, value: v.value })),
+                    label: { show: true, position: 'inside', fontSize: 11, formatter: (p: { percent: number }) => (p.percent >= 6 ? `${Math.round(p.percent)}%` : '') },
+                    labelLine: { show: false },
+                  },
+                ],
+              }}
+            />
+          )}
+          <Table mt="sm" verticalSpacing={4} aria-label={t('stats.rankedAssets')} data-testid="asset-ranking">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('records.asset')}</Table.Th>
+                <Table.Th ta="right">{t('assets.balance')}</Table.Th>
+                <Table.Th ta="right">{t('stats.inBase', { currency: base })}</Table.Th>
+                <Table.Th ta="right">{t('stats.share')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {ranked.map(({ asset, value }) => (
+                <Table.Tr key={asset.id}>
+                  <Table.Td>
+                    <Text size="sm" truncate title={asset.name}>
+                      {asset.name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right" className={`pp-num ${asset.balance < 0 ? 'pp-expense' : ''}`}>
+                    {f.money(asset.balance, asset.currency)}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {value === null ? t('assets.noRate') : f.money(value, base)}
+                  </Table.Td>
+                  <Table.Td ta="right" className="pp-num">
+                    {value !== null && value > 0 && total > 0 ? f.percent(value / total) : '—'}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </>
+      )}
+    </section>
+  );
+}
