@@ -2,21 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { LedgerRecord } from '../../lib/ledger';
 import { balanceBefore, registerRows } from './register';
 
-const record = (fields: Partial<LedgerRecord> & Pick<LedgerRecord, 'type' | 'amount'>): LedgerRecord =>
-  ({
-    id: Math.random().toString(36),
-    currency: 'CNY',
-    category: '',
-    asset: 'cash',
-    assetName: 'Cash',
-    description: '',
-    date: 0,
-    tags: [],
-    attachments: [],
-    createdAt: 0,
-    updatedAt: 0,
-    ...fields,
-  });
+const record = (fields: Partial<LedgerRecord> & Pick<LedgerRecord, 'type' | 'amount'>): LedgerRecord => ({
+  id: Math.random().toString(36),
+  currency: 'CNY',
+  category: '',
+  asset: 'cash',
+  assetName: 'Cash',
+  description: '',
+  date: 0,
+  tags: [],
+  attachments: [],
+  createdAt: 0,
+  updatedAt: 0,
+  ...fields,
+});
 
 describe("an asset's register: each record with the balance after it (issue 36, finding 16)", () => {
   it('walks back from the current balance: income, expense, a transfer out with its fee, one in across currencies', () => {
