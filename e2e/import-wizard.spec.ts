@@ -4,7 +4,7 @@ import { api, registerAccount, signInPage, type Account } from './api';
 import { startE2eServer, watchPage } from './support';
 
 /**
- * The statement import wizard (Settings → Import & export): an Alipay bill previewed line by line
+ * The import wizard (Settings → Import & export, and Import on Records): an Alipay bill previewed line by line
  * (created, likely duplicate, skipped with the reason, a move between one's own accounts booked as
  * a transfer), imported, found on Records, and imported again without creating anything; a bank's
  * CSV through the column mapping; a file that is not what it claims to be.
@@ -73,7 +73,7 @@ test('an Alipay bill: preview with reasons, a likely duplicate, a transfer, impo
   });
 
   await page.goto(`${running.server.url}/settings?tab=data`);
-  const wizard = page.getByRole('region', { name: 'Import a bank or payment-app statement' });
+  const wizard = page.getByRole('region', { name: 'Import records from a file' });
   await expect(wizard).toBeVisible();
   await chooseFile(page, 'alipay_record_20261127.csv', ALIPAY);
   await expect(wizard.getByRole('combobox', { name: 'Format' })).toHaveValue('Alipay 支付宝');
@@ -81,7 +81,7 @@ test('an Alipay bill: preview with reasons, a likely duplicate, a transfer, impo
   await wizard.getByRole('button', { name: 'Preview' }).click();
 
   const preview = wizard.getByTestId('statement-preview');
-  await expect(preview.getByTestId('statement-summary')).toHaveText('6 lines: 1 to create, 1 likely duplicates, 0 already imported, 4 skipped, 0 unreadable.');
+  await expect(preview.getByTestId('statement-summary')).toHaveText('6 lines: 1 to create, 1 likely duplicate, 0 already imported, 4 skipped, 0 unreadable.');
   const create = preview.getByTestId('preview-create');
   await expect(create.getByTestId('preview-line')).toHaveCount(1);
   await expect(create).toContainText('星巴克 — 拿铁');
@@ -99,7 +99,7 @@ test('an Alipay bill: preview with reasons, a likely duplicate, a transfer, impo
 
   // The likely duplicate is imported anyway.
   await preview.getByRole('tab', { name: 'Likely duplicates (1)' }).click();
-  await expect(preview.getByTestId('preview-likely')).toContainText('Looks like a record already in your ledger');
+  await expect(preview.getByTestId('preview-likely')).toContainText('Looks like “dinner” of');
   await preview.getByRole('checkbox', { name: 'Import line 17 anyway' }).check();
 
   // No serious accessibility problem in the wizard's preview.
@@ -139,7 +139,7 @@ test("a bank's CSV goes through the column mapping", async ({ page }) => {
   const csv = ['Posted,Details,Money,Reference', '11/20/2026,Coffee shop,-4.50,REF1', '11/21/2026,ACME payroll,2500.00,REF2', '11/22/2026,Groceries,-62.10,REF3'].join('\n');
 
   await page.goto(`${running.server.url}/settings?tab=data`);
-  const wizard = page.getByRole('region', { name: 'Import a bank or payment-app statement' });
+  const wizard = page.getByRole('region', { name: 'Import records from a file' });
   await chooseFile(page, 'checking.csv', csv);
   await expect(wizard.getByRole('combobox', { name: 'Format' })).toHaveValue('Other CSV (choose the columns)');
   await wizard.getByRole('button', { name: 'Next: columns' }).click();
@@ -194,7 +194,7 @@ test('a file over 700 KB is sent in parts, previewed with complete counts and th
   });
 
   await page.goto(`${running.server.url}/settings?tab=data`);
-  const wizard = page.getByRole('region', { name: 'Import a bank or payment-app statement' });
+  const wizard = page.getByRole('region', { name: 'Import records from a file' });
   await chooseFile(page, 'savings.csv', csv);
   await wizard.getByRole('button', { name: 'Next: columns' }).click();
   await expect(wizard.getByTestId('csv-mapping')).toBeVisible();
@@ -209,7 +209,15 @@ test('a file over 700 KB is sent in parts, previewed with complete counts and th
   await expect(preview.getByTestId('preview-create').getByTestId('preview-line')).toHaveCount(200);
   await expect(preview.getByRole('button', { name: 'Import 13000 records' })).toBeVisible();
   // Two parts, kept for the mapping step and used up by the preview: no content sent inline.
-  expect(calls.filter((action) => action.startsWith('import.'))).toEqual(['import.upload', 'import.upload', 'import.describeCsv', 'import.preview']);
+  // (import.interrupted: the import screen asks once whether an import was cut off.)
+  expect(calls.filter((action) => action.startsWith('import.'))).toEqual([
+    'import.interrupted',
+    'import.upload',
+    'import.upload',
+    'import.describe',
+    'import.describeCsv',
+    'import.preview',
+  ]);
   await preview.getByRole('button', { name: 'Cancel' }).click();
   await expect(preview).toBeHidden();
   watch.expectClean();
@@ -219,7 +227,7 @@ test('a file that is not what its format says shows why it cannot be imported', 
   const account = await open(page);
   await call(account, 'asset.create', { name: 'Wallet', type: 'cash', currency: 'CNY' });
   await page.goto(`${running.server.url}/settings?tab=data`);
-  const wizard = page.getByRole('region', { name: 'Import a bank or payment-app statement' });
+  const wizard = page.getByRole('region', { name: 'Import records from a file' });
   await chooseFile(page, 'notes.csv', 'hello,world\nthis is,not a bill\n');
   await wizard.getByRole('combobox', { name: 'Format' }).click();
   await page.getByRole('option', { name: 'Alipay 支付宝' }).click();

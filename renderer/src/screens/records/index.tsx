@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/common';
 import { Icon } from '../../components/icons';
 import { useSearchParam } from '../../lib/router';
 import { usePhone } from '../../lib/use-phone';
+import { ImportButton } from '../settings/import/ImportButton';
 import { EntryForm } from './EntryForm';
 import { RecordList } from './RecordList';
 import { SearchBox } from './SearchBox';
@@ -38,6 +39,7 @@ export function RecordsPage() {
   return (
     <div className="pp-page">
       <PageHeader title={t('records.title')}>
+        <ImportButton />
         {phone && !formOpen && (
           <Button leftSection={<Icon name="plus" size={16} />} ref={addButton} onClick={() => setFormOpen(true)}>
             {t('records.add')}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, SegmentedControl, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CsvDescription, CsvMapping, MappingDraft } from './types';
 
@@ -31,6 +31,7 @@ export function CsvMappingStep({
   described,
   mapping,
   onChange,
+  onReading,
   busy,
   onBack,
   onNext,
@@ -38,11 +39,14 @@ export function CsvMappingStep({
   described: CsvDescription;
   mapping: MappingDraft;
   onChange: (mapping: MappingDraft) => void;
+  /** Read the file again with other lines to skip, or with or without a header row. */
+  onReading: (reading: { skipRows: number; header: boolean }) => void;
   busy: boolean;
   onBack: () => void;
   onNext: () => void;
 }) {
   const { t } = useTranslation();
+  const [skipRows, setSkipRows] = useState<number>(described.skipRows);
   const [split, setSplit] = useState(mapping.amount === undefined && (mapping.inflow !== undefined || mapping.outflow !== undefined));
   const columns = described.headers.map((header, index) => ({ value: String(index), label: header.trim() || t('imports.mapping.column', { n: index + 1 }) }));
   const set = (column: Column, value: string | null) => {
@@ -81,6 +85,31 @@ export function CsvMappingStep({
       <Text size="sm" c="dimmed">
         {described.saved ? t('imports.mapping.saved') : t('imports.mapping.guessed')}
       </Text>
+      {/* Where the table starts: found by the server (lines above the header row skipped, a file without one noticed), changeable. */}
+      <Group align="flex-end" gap="md">
+        <NumberInput
+          w={220}
+          label={t('imports.mapping.skipRows')}
+          min={0}
+          max={100}
+          allowDecimal={false}
+          value={skipRows}
+          onChange={(v) => setSkipRows(typeof v === 'number' ? v : 0)}
+          onBlur={() => skipRows !== described.skipRows && onReading({ skipRows, header: described.header })}
+        />
+        <Checkbox
+          mb={6}
+          label={t('imports.mapping.noHeader')}
+          checked={!described.header}
+          onChange={(e) => onReading({ skipRows, header: !e.currentTarget.checked })}
+          data-testid="csv-no-header"
+        />
+      </Group>
+      {!described.header && (
+        <Text size="sm" role="status" data-testid="csv-no-header-note">
+          {t('imports.mapping.noHeaderFound')}
+        </Text>
+      )}
       <div className="pp-table-wrap">
         <Table aria-label={t('imports.mapping.sample')} withTableBorder striped fz="xs">
           <Table.Thead>

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../../lib/format';
 import { useAssets, useCategories } from '../../../lib/ledger';
 import { InvalidTable, LinesTable } from './PreviewTables';
-import type { LineOverride, PreviewLine, PreviewResult } from './types';
+import type { DateOrder, LineOverride, PreviewLine, PreviewResult } from './types';
 
 /** Lines listed per tab by import.preview (the counts are complete). */
 const PREVIEW_LIST = 200;
@@ -46,6 +46,8 @@ export function ImportPreview({
   assetId,
   busy,
   onCommit,
+  onUseAsset,
+  onDateOrder,
   onBack,
   onCancel,
 }: {
@@ -55,6 +57,10 @@ export function ImportPreview({
   assetId: string;
   busy: boolean;
   onCommit: (overrides: LineOverride[]) => void;
+  /** Preview the file again into another asset (the one its source belongs to). */
+  onUseAsset: (id: string) => void;
+  /** Preview the file again with its dates read in another order (QIF). */
+  onDateOrder: (order: DateOrder) => void;
   onBack: () => void;
   onCancel: () => void;
 }) {
@@ -109,14 +115,42 @@ export function ImportPreview({
       </Title>
       <Text size="sm" data-testid="statement-summary">
         {t('imports.preview.summary', {
-          lines: f.number(summary.lines),
-          create: f.number(summary.create),
-          likely: f.number(summary.likelyDuplicate),
-          duplicate: f.number(summary.duplicate),
-          skipped: f.number(summary.skipped),
-          invalid: f.number(summary.invalid),
+          lines: t('imports.preview.counts.lines', { count: summary.lines, n: f.number(summary.lines) }),
+          parts: (
+            [
+              ['create', summary.create],
+              ['likely', summary.likelyDuplicate],
+              ['duplicate', summary.duplicate],
+              ['skipped', summary.skipped],
+              ['invalid', summary.invalid],
+            ] as const
+          )
+            .map(([key, count]) => t(`imports.preview.counts.${key}`, { count, n: f.number(count) }))
+            .join(t('imports.preview.counts.separator')),
         })}
       </Text>
+      {summary.suggestedAsset && (
+        <Alert color="yellow" role="status" data-testid="statement-suggested-asset">
+          <Text size="sm">{t('imports.preview.otherAsset', { format: t(`imports.formats.${summary.format}`), name: summary.suggestedAsset.name })}</Text>
+          <Button size="xs" mt="xs" variant="light" onClick={() => onUseAsset(summary.suggestedAsset?.id ?? '')} loading={busy}>
+            {t('imports.useAsset', { name: summary.suggestedAsset.name })}
+          </Button>
+        </Alert>
+      )}
+      {summary.dateOrder && (
+        <Alert color="yellow" role="status" data-testid="statement-date-order">
+          <Text size="sm">{t('imports.preview.dateOrderAmbiguous')}</Text>
+          <Select
+            mt="xs"
+            maw={320}
+            label={t('imports.preview.dateOrder')}
+            data={summary.dateOrder.possible.map((order) => ({ value: order, label: t(`imports.preview.dateOrders.${order}`) }))}
+            value={summary.dateOrder.used}
+            onChange={(v) => v && v !== summary.dateOrder?.used && onDateOrder(v)}
+            allowDeselect={false}
+          />
+        </Alert>
+      )}
       {(summary.account || summary.ruled > 0 || summary.newCategories.length > 0) && (
         <Text size="xs" c="dimmed">
           {[

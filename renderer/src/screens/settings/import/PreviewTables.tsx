@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Amount, Empty } from '../../../components/common';
 import { RuleBadge } from '../../../components/RuleBadge';
 import { useFormat } from '../../../lib/format';
-import type { InvalidLine, PreviewLine } from './types';
+import type { InvalidLine, LikelyLine, PreviewLine } from './types';
 
 /** Rows shown at first, and added by "Show more" (a statement can have thousands). */
 const PAGE = 100;
@@ -16,7 +16,7 @@ type Kind = 'create' | 'likely' | 'duplicate' | 'skipped';
 type Option = { value: string; label: string };
 
 /** The reasons a line is skipped that the UI words itself (import.preview `skipReason`). */
-const SKIP_REASONS = new Set(['failed', 'pending', 'closed', 'refundOfClosed', 'refundOfUnknown', 'ownTransfer', 'zero']);
+const SKIP_REASONS = new Set(['failed', 'pending', 'closed', 'refundOfClosed', 'refundOfUnknown', 'ownTransfer', 'zero', 'openingBalance']);
 /** The kinds of unreadable lines the UI names (the server's sentence says the details). */
 const INVALID_KINDS = new Set(['badDate', 'badAmount', 'badDirection', 'missingField', 'badRow', 'currencyMismatch', 'tooLong']);
 
@@ -69,9 +69,15 @@ export function LinesTable({
   const f = useFormat();
   const [shown, setShown] = useState(PAGE);
   if (lines.length === 0) return <Empty>{t('imports.preview.none')}</Empty>;
-  const reasonOf = (line: PreviewLine) =>
+  const reasonOf = (line: LikelyLine) =>
     kind === 'likely'
-      ? t('imports.preview.likelyReason')
+      ? line.match
+        ? t('imports.preview.likelyMatch', {
+            date: f.date(line.match.date),
+            description: line.match.description || line.match.category,
+            amount: f.money(line.match.amount, line.currency),
+          })
+        : t('imports.preview.likelyReason')
       : line.skipReason && SKIP_REASONS.has(line.skipReason)
         ? t(`imports.skip.${line.skipReason as 'zero'}`)
         : (line.reason ?? '');

@@ -2,7 +2,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { Alert, Button, Group, Progress, Select, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../../api/client';
+import { ApiCallError, call } from '../../../api/client';
 import { ErrorNote } from '../../../components/common';
 import { useAction } from '../../../lib/data';
 import { timeZone } from '../../../lib/format';
@@ -10,8 +10,10 @@ import { useAssets } from '../../../lib/ledger';
 import { Link } from '../../../lib/router';
 import { CsvMappingStep, mappingComplete } from './CsvMappingStep';
 import { ImportPreview } from './ImportPreview';
+import { InterruptedImports } from './InterruptedImports';
+import { isLedgerCsv, LedgerCsvImport } from './LedgerCsvImport';
 import { guessFormat, INLINE_LIMIT, PART_BYTES, partsOf, STATEMENT_FORMATS, timeZones, toBase64, type StatementFormat } from './statement-file';
-import type { CommitResult, CsvDescription, CsvMapping, LineOverride, MappingDraft, PreviewResult, StatementSource } from './types';
+import type { CommitResult, CsvDescription, CsvMapping, DateOrder, LineOverride, MappingDraft, PreviewResult, StatementSource } from './types';
 
 interface ChosenFile {
   name: string;
@@ -19,13 +21,24 @@ interface ChosenFile {
 }
 
 type Step = 'file' | 'mapping' | 'preview';
+/** What the wizard imports a file as: a statement format, or PennyPost's own CSV (accounting.importCsv). */
+type ImportFormat = StatementFormat | 'pennypost';
+
+/** The asset a file belongs to by what it is, when the server could tell (import.describe). */
+interface Belongs {
+  id: string;
+  name: string;
+}
 
 /**
- * Settings → Import & export: a bank or payment-app statement (Alipay, WeChat Pay, OFX/QFX, QIF,
- * CAMT.053 or any CSV) in three steps: the file, its format, the asset and the time zone; for a
- * generic CSV the columns; then the preview (what is created, what looks like a duplicate, what
- * was imported before, what is skipped and why) where lines can be left out or included, and the
- * import itself. Large files are sent ahead in parts (import.upload).
+ * The one Import (Settings → Import & export, and Import on the Records screen): any file of
+ * records. A bank or payment-app statement (Alipay, WeChat Pay, OFX/QFX, QIF, CAMT.053 or any CSV)
+ * in three steps: the file, whose format and asset the server recognises (import.describe: the
+ * format by its header and structure, 支付宝 for an Alipay bill); for a generic CSV its columns;
+ * then the preview (what is created, what looks like which record already there, what was
+ * imported before, what is skipped and why), where lines can be left out or included, and the
+ * import itself. PennyPost's own CSV goes to its own check (LedgerCsvImport). An import a crash
+ * cut off is offered to be finished first. Large files are sent ahead in parts (import.upload).
  */
 export function StatementImport() {
   const { t } = useTranslation();
@@ -33,8 +46,9 @@ export function StatementImport() {
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [file, setFile] = useState<ChosenFile | null>(null);
-  const [format, setFormat] = useState<StatementFormat>('csv');
+  const [format, setFormat] = useState<ImportFormat>('csv');
   const [assetId, setAssetId] = useState<string | null>(null);
+  const [belongs, setBelongs] = useState<Belongs | null>(null);
   const [zone, setZone] = useState(timeZone);
   const [step, setStep] = useState<Step>('file');
   const [described, setDescribed] = useState<CsvDescription | null>(null);
@@ -42,7 +56,10 @@ export function StatementImport() {
   const [preview, setPreview] = useState<PreviewResult | null>(null);
   const [sending, setSending] = useState<{ done: number; total: number } | null>(null);
   const [result, setResult] = useState<CommitResult | null>(null);
+  const [ledgerFile, setLedgerFile] = useState<ChosenFile | null>(null);
   const uploaded = useRef<string | null>(null);
+  /** What the person chose themselves while the server was reading the file (its answer does not override it). */
+  const touched = useRef({ format: false, asset: false });
   const action = useAction();
   const asset = (assetId ? assets.byId.get(assetId) : undefined) ?? assets.defaultAsset;
 
@@ -52,23 +69,10 @@ export function StatementImport() {
     setDescribed(null);
     setMapping(null);
     setPreview(null);
+    setBelongs(null);
+    setLedgerFile(null);
     uploaded.current = null;
     action.setError(null);
-  };
-
-  const choose = async (chosen: File | undefined) => {
-    if (!chosen) return;
-    const bytes = new Uint8Array(await chosen.arrayBuffer());
-    reset();
-    setResult(null);
-    setFile({ name: chosen.name, bytes });
-    setFormat(guessFormat(chosen.name, bytes.subarray(0, 4096)));
-    if (fileInput.current) fileInput.current.value = '';
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    void choose(event.dataTransfer.files[0]);
   };
 
   /** The file for the server: inline when small, else uploaded in parts once (the upload is kept for the next steps). */
@@ -90,10 +94,50 @@ export function StatementImport() {
     return { uploadId: uploadId ?? '' };
   };
 
-  const runPreview = async (withMapping?: CsvMapping) => {
-    if (!file || !asset) return;
+  const choose = async (chosen: File | undefined) => {
+    if (!chosen) return;
+    const bytes = new Uint8Array(await chosen.arrayBuffer());
+    reset();
+    touched.current = { format: false, asset: false };
+    setResult(null);
+    setFile({ name: chosen.name, bytes });
+    if (fileInput.current) fileInput.current.value = '';
+    const head = bytes.subarray(0, 4096);
+    if (isLedgerCsv(head)) {
+      setFormat('pennypost');
+      return;
+    }
+    // The server tells the format by the file's header and structure, and the asset it belongs to.
+    setFormat(guessFormat(chosen.name, head));
+    const answer = await action.run(async () => call('import.describe', await source(bytes)), { invalidate: false });
+    if (answer?.format && !touched.current.format) setFormat(answer.format);
+    if (answer?.asset && !touched.current.asset) {
+      setAssetId(answer.asset.id);
+      setBelongs({ id: answer.asset.id, name: answer.asset.name });
+    }
+    // A file the server cannot place still goes on: the person chooses its format.
+    action.setError(null);
+  };
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void choose(event.dataTransfer.files[0]);
+  };
+
+  const runPreview = async (options: { mapping?: CsvMapping; dateOrder?: DateOrder; assetId?: string } = {}) => {
+    if (!file || format === 'pennypost') return;
+    const into = options.assetId ?? asset?.id;
+    if (!into) return;
     const answer = await action.run(
-      async () => call('import.preview', { format, ...(await source(file.bytes)), assetId: asset.id, timeZone: zone, ...(withMapping ? { mapping: withMapping } : {}) }),
+      async () =>
+        call('import.preview', {
+          format,
+          ...(await source(file.bytes)),
+          assetId: into,
+          timeZone: zone,
+          ...(options.mapping ? { mapping: options.mapping } : {}),
+          ...(options.dateOrder ? { dateOrder: options.dateOrder } : {}),
+        }),
       { invalidate: false },
     );
     // A preview uses its upload up: going back and previewing again sends the file again.
@@ -104,13 +148,27 @@ export function StatementImport() {
     }
   };
   const next = async () => {
-    if (!file || !asset) return;
+    if (!file) return;
+    if (format === 'pennypost') {
+      setLedgerFile({ ...file });
+      return;
+    }
+    if (!asset) return;
     if (format !== 'csv') return runPreview();
     const answer = await action.run(async () => call('import.describeCsv', await source(file.bytes)), { invalidate: false });
     if (answer) {
       setDescribed(answer);
       setMapping(answer.saved ?? answer.guess);
       setStep('mapping');
+    }
+  };
+  /** The CSV read again with other lines to skip or another header setting (the mapping step's choices). */
+  const redescribe = async (reading: { skipRows: number; header: boolean }) => {
+    if (!file) return;
+    const answer = await action.run(async () => call('import.describeCsv', { ...(await source(file.bytes)), ...reading }), { invalidate: false });
+    if (answer) {
+      setDescribed(answer);
+      setMapping((current) => ({ ...(current ?? {}), ...answer.guess, ...reading }));
     }
   };
   const commit = async (overrides: LineOverride[]) => {
@@ -122,8 +180,14 @@ export function StatementImport() {
       setResult(answer);
     }
   };
+  /** Another asset for the same file (the one it belongs to): previewed again into it. */
+  const switchAsset = (id: string) => {
+    setAssetId(id);
+    void runPreview({ ...(mapping && mappingComplete(mapping) ? { mapping } : {}), assetId: id });
+  };
+  const wrongAsset = wrongAssetSuggestion(action.error);
 
-  const formatOptions = STATEMENT_FORMATS.map((f) => ({ value: f, label: t(`imports.formats.${f}`) }));
+  const formatOptions = [...STATEMENT_FORMATS, 'pennypost' as const].map((f) => ({ value: f, label: t(`imports.formats.${f}`) }));
   const assetOptions = assets.active.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
   return (
     <section className="pp-card" aria-labelledby="set-statement" data-testid="statement-import">
@@ -133,6 +197,7 @@ export function StatementImport() {
       <Text size="sm" c="dimmed" mb="sm">
         {t('imports.hint')}
       </Text>
+      <InterruptedImports />
       <input
         ref={fileInput}
         type="file"
@@ -168,16 +233,43 @@ export function StatementImport() {
             </Alert>
           ) : (
             <div className="pp-grid pp-grid-3" style={{ gap: 12 }}>
-              <Select label={t('imports.format')} data={formatOptions} value={format} onChange={(v) => v && setFormat(v)} allowDeselect={false} />
-              <Select label={t('imports.asset')} data={assetOptions} value={asset?.id ?? null} onChange={setAssetId} allowDeselect={false} searchable />
-              <Select label={t('imports.timeZone')} data={timeZones(zone)} value={zone} onChange={(v) => v && setZone(v)} allowDeselect={false} searchable limit={50} />
+              <Select
+                label={t('imports.format')}
+                data={formatOptions}
+                value={format}
+                onChange={(v) => {
+                  touched.current.format = true;
+                  if (v) setFormat(v);
+                  setLedgerFile(null);
+                }}
+                allowDeselect={false}
+              />
+              {format !== 'pennypost' && (
+                <>
+                  <Select
+                    label={t('imports.asset')}
+                    data={assetOptions}
+                    value={asset?.id ?? null}
+                    onChange={(v) => {
+                      touched.current.asset = true;
+                      setAssetId(v);
+                    }}
+                    allowDeselect={false}
+                    searchable
+                    description={belongs && belongs.id === asset?.id ? t('imports.belongs', { format: t(`imports.formats.${format}`) }) : undefined}
+                  />
+                  <Select label={t('imports.timeZone')} data={timeZones(zone)} value={zone} onChange={(v) => v && setZone(v)} allowDeselect={false} searchable limit={50} />
+                </>
+              )}
             </div>
           )}
-          <Group>
-            <Button onClick={() => void next()} disabled={!file || !asset || sending !== null} loading={action.busy}>
-              {format === 'csv' ? t('imports.toMapping') : t('imports.toPreview')}
-            </Button>
-          </Group>
+          {!ledgerFile && (
+            <Group>
+              <Button onClick={() => void next()} disabled={!file || (format !== 'pennypost' && !asset) || sending !== null} loading={action.busy}>
+                {format === 'csv' ? t('imports.toMapping') : t('imports.toPreview')}
+              </Button>
+            </Group>
+          )}
         </Stack>
       )}
       {step === 'mapping' && described && mapping && (
@@ -185,13 +277,14 @@ export function StatementImport() {
           described={described}
           mapping={mapping}
           onChange={setMapping}
+          onReading={(reading) => void redescribe(reading)}
           busy={action.busy}
           onBack={() => {
             action.setError(null);
             setStep('file');
           }}
           onNext={() => {
-            if (mappingComplete(mapping)) void runPreview(mapping);
+            if (mappingComplete(mapping)) void runPreview({ mapping });
           }}
         />
       )}
@@ -203,6 +296,8 @@ export function StatementImport() {
           assetId={asset?.id ?? ''}
           busy={action.busy}
           onCommit={(overrides) => void commit(overrides)}
+          onUseAsset={switchAsset}
+          onDateOrder={(dateOrder) => void runPreview({ dateOrder })}
           onBack={() => {
             action.setError(null);
             setPreview(null);
@@ -220,12 +315,27 @@ export function StatementImport() {
         </div>
       )}
       <ErrorNote error={action.error} />
+      {wrongAsset && (
+        <Button size="xs" variant="light" onClick={() => switchAsset(wrongAsset.id)} data-testid="use-suggested-asset">
+          {t('imports.useAsset', { name: wrongAsset.name })}
+        </Button>
+      )}
       {result && (
         <Alert color="teal" mt="sm" role="status" data-testid="statement-result" withCloseButton onClose={() => setResult(null)} closeButtonLabel={t('common.close')}>
-          {t('imports.result', { created: result.created, alreadyImported: result.alreadyImported, leftOut: result.leftOut })}{' '}
+          {t('imports.result', { count: result.created, created: result.created, alreadyImported: result.alreadyImported, leftOut: result.leftOut })}{' '}
           <Link href="/records">{t('imports.seeRecords')}</Link>
         </Alert>
       )}
+      <div className="pp-import-own-wrap" style={{ marginTop: 16 }}>
+        <LedgerCsvImport file={ledgerFile} />
+      </div>
     </section>
   );
+}
+
+/** The asset in the file's currency the server named when the chosen one keeps another (400 imports.wrongAsset). */
+function wrongAssetSuggestion(error: ApiCallError | null): Belongs | null {
+  if (!error || error.reason?.name !== 'imports.wrongAsset') return null;
+  const data = error.data as { suggestedAsset?: Belongs } | null;
+  return data?.suggestedAsset ?? null;
 }

@@ -28,10 +28,15 @@ function headTexts(head: Uint8Array): string[] {
   return texts;
 }
 
+/** A line of the head that is the header row of Alipay's or WeChat Pay's bill (its column names, not words in its rows). */
+const ALIPAY_HEADER = /^[^\n]*收\/支[^\n]*交易状态[^\n]*$/m;
+const WECHAT_HEADER = /^[^\n]*收\/支[^\n]*当前状态[^\n]*$/m;
+
 /**
- * The format by the file's extension, and for a CSV (or a file of unknown kind) by its first bytes:
- * 支付宝 → Alipay, 微信支付 → WeChat Pay; OFX, QIF and CAMT files are recognised by their
- * opening too when they are named otherwise.
+ * The wizard's first guess while the server reads the file (import.describe decides): the format
+ * by the file's extension, and for a CSV (or a file of unknown kind) by its header row (Alipay's
+ * and WeChat Pay's column names, never a merchant named in a row: a bank's CSV names 支付宝 too);
+ * OFX, QIF and CAMT files are recognised by their opening when they are named otherwise.
  */
 export function guessFormat(name: string, head: Uint8Array): StatementFormat {
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase() ?? '';
@@ -40,8 +45,8 @@ export function guessFormat(name: string, head: Uint8Array): StatementFormat {
   if (extension === 'xml') return 'camt';
   if (extension === 'xlsx') return 'wechat';
   const texts = headTexts(head);
-  if (texts.some((text) => text.includes('支付宝'))) return 'alipay';
-  if (texts.some((text) => text.includes('微信支付'))) return 'wechat';
+  if (texts.some((text) => ALIPAY_HEADER.test(text))) return 'alipay';
+  if (texts.some((text) => WECHAT_HEADER.test(text))) return 'wechat';
   const text = texts[0].trimStart();
   if (/^OFXHEADER|<OFX>/i.test(text)) return 'ofx';
   if (/^!(Type|Account|Option)/i.test(text)) return 'qif';

@@ -14,3 +14,7 @@ export type MappingDraft = Partial<CsvMapping>;
 export type LineOverride = NonNullable<ParamsOf<'import.commit'>['overrides']>[number];
 /** Where the server reads the file from: the bytes themselves, or an earlier upload. */
 export type StatementSource = { content: string } | { uploadId: string };
+/** The order of a QIF file's date parts, when the preview says it is ambiguous. */
+export type DateOrder = NonNullable<ParamsOf<'import.preview'>['dateOrder']>;
+/** A likely duplicate's line, with the record it looks like. */
+export type LikelyLine = PreviewLine & { match?: { id: string; date: number; description: string; category: string; amount: number } };
