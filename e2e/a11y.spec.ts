@@ -173,6 +173,36 @@ for (const variant of [
     await finish(variant.name, findings, watch, context);
   });
 
+  test(`no serious or critical axe violation on a phone (390 × 844): Records with its form and filters, an asset's register, Statistics (${variant.name})`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const l = variant.language;
+    const findings: Finding[] = [];
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const watch = watchPage(page);
+    await signInPage(page, owner, { language: l, scheme: variant.scheme });
+    await page.goto(`${running.server.url}/records`);
+    await expect(
+      page
+        .getByRole('list', { name: tr(l, 'records.list') })
+        .getByRole('listitem')
+        .first(),
+    ).toBeVisible();
+    await check(page, 'phone /records', findings);
+    await page.getByRole('button', { name: tr(l, 'records.add'), exact: true }).click();
+    await page.getByRole('button', { name: tr(l, 'records.showFilters') }).click();
+    await expect(page.getByRole('search', { name: tr(l, 'records.filters') })).toBeVisible();
+    await check(page, 'phone /records, form and filters open', findings, 'main');
+    await page.goto(`${running.server.url}/assets`);
+    await page.getByRole('link', { name: tr(l, 'assets.register.open', { name: 'Everyday card' }) }).click();
+    await expect(page.getByTestId('register-row').first()).toBeVisible();
+    await check(page, "phone: an asset's register", findings, 'main');
+    await page.goto(`${running.server.url}/stats`);
+    await expect(page.getByTestId('category-ranking')).toBeVisible();
+    await check(page, 'phone /stats', findings, 'main');
+    await finish(`${variant.name} phone`, findings, watch, context);
+  });
+
   test(`no serious or critical axe violation in the main dialogs (${variant.name})`, async ({ browser }) => {
     test.setTimeout(120_000); // 23–36 s measured on 2 cores at a load average of 14–18
     const l = variant.language;
