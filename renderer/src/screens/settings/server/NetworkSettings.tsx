@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
 import { ErrorNote } from '../../../components/common';
 import { useAction, useApi } from '../../../lib/data';
+import { useSession } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
 
 export function NetworkSettings() {
@@ -13,8 +14,10 @@ export function NetworkSettings() {
   const save = useAction();
   const [publicBaseUrl, setPublicBaseUrl] = useState<string | null>(null);
   const [hosts, setHosts] = useState<string[] | null>(null);
+  const owner = useSession().user.role === 'owner';
   const s = settings.data;
-  const update = (network: { lan?: boolean; lanApi?: boolean; publicBaseUrl?: string; allowedHosts?: string[] }) => save.run(() => call('settings.update', { network }));
+  const update = (network: { lan?: boolean; lanApi?: boolean; publicBaseUrl?: string; allowedHosts?: string[]; localDestinations?: 'owner' | 'ownerAndAdmins' }) =>
+    save.run(() => call('settings.update', { network }));
   return (
     <section className="pp-card" aria-labelledby="set-network">
       <Title order={2} size="h5" id="set-network" mb="xs">
@@ -45,6 +48,14 @@ export function NetworkSettings() {
             checked={s.network.lanApi}
             disabled={save.busy || !s.network.lan}
             onChange={(e) => void update({ lanApi: e.currentTarget.checked })}
+          />
+          <Switch
+            label={t('settings.localDestinations')}
+            description={owner ? t('settings.localDestinationsHint') : t('settings.localDestinationsOwnerOnly')}
+            checked={s.network.localDestinations === 'ownerAndAdmins'}
+            disabled={save.busy || !owner}
+            onChange={(e) => void update({ localDestinations: e.currentTarget.checked ? 'ownerAndAdmins' : 'owner' })}
+            data-testid="local-destinations"
           />
           {s.restartRequired && (
             <Alert color="yellow" role="status">
