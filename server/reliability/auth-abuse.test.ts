@@ -121,6 +121,7 @@ describe("another user's ids on every action", () => {
       if (group === 'recurring') return 'recurring';
       if (group === 'rule') return 'rule';
       if (group === 'inbox') return 'draft';
+      if (group === 'import') return 'interrupted';
       return null;
     }
     if (['asset', 'fromAsset', 'toAsset', 'assetId'].includes(param)) return 'asset';
@@ -158,6 +159,7 @@ describe("another user's ids on every action", () => {
     rule: [404],
     draft: [404],
     upload: [404],
+    interrupted: [404],
   };
 
   it('answers the not-found code of the resource, never the owner’s data, and changes nothing of theirs', { timeout: 60_000 }, async () => {
@@ -216,6 +218,10 @@ describe("another user's ids on every action", () => {
     const inbox = await ok(base, 'inbox.getKey', {}, alice.token);
     await request(`${base}/in/${inbox.inboxKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: 3, merchant: SECRET }) });
     A.draft = (await ok(base, 'inbox.query', {}, alice.token)).list[0].id;
+    // An import of Alice's that a crash cut off (the journal a commit leaves when the process dies; import-crash.test.ts makes one with a real kill).
+    const journal = t.server.app.services.imports.journal;
+    A.interrupted = await journal.begin(alice.id, { format: 'csv', account: SECRET, newCategories: [] }, []);
+    journal.release(A.interrupted);
     A.upload = (await ok(base, 'import.upload', { content: Buffer.from(`Date,Payee,Amount\n2026-01-01,${SECRET},-1\n`).toString('base64') }, alice.token)).uploadId;
 
     // Mallory has her own things of each kind, so her requests are otherwise valid.
@@ -300,6 +306,8 @@ describe("another user's ids on every action", () => {
     expect(bytes.status).toBe(404);
     expect(bytes.raw ?? '').not.toContain('hello');
     expect(await snapshotOf(base, alice.token)).toBe(before);
+    // Her interrupted import is still hers to finish or forget.
+    expect((await ok(base, 'import.interrupted', {}, alice.token)).imports.map((item: { id: string }) => item.id)).toEqual([A.interrupted]);
     // Her scheduled push still waits.
     expect((await ok(base, 'push.queryScheduled', {}, alice.token)).list.map((p: { id: string }) => p.id)).toEqual([A.scheduled]);
   });
