@@ -1,20 +1,16 @@
-import type { OutboundScope } from '../../http/outbound-policy';
 import { createHmac } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
-import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
-import { signingSecretField, webhookUrlField } from './fields';
-import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
-import { destinationKey, urlEndpoints } from './urls';
+import { defineRobotChannel } from './robot-driver';
+import { fitBytes, GROUP_RECIPIENT, groupedTitle, mentionsAll, parseRobotUrl, robotAnswer, robotPush, type RobotPush } from './robots';
 
 /**
  * DingTalk custom robots (docs/push.md §3 "DingTalk robot"): the channel holds the robot's webhook
  * URL (its `access_token` is the credential) and, when the robot's security setting is 加签, the
  * signing secret (`SEC…`): every request then carries `timestamp` (ms) and
  * `sign = urlencode(base64(HmacSHA256(key = secret, msg = timestamp + "\n" + secret)))`.
- * Pushes go to the robot's group as `markdown` messages.
+ * Pushes go to the robot's group as `markdown` messages. A declaration over ./robot-driver.ts.
  */
 
 export const DINGTALK_EXAMPLE_URL = 'https://oapi.dingtalk.com/robot/send?access_token=XXXXXX';
@@ -23,22 +19,10 @@ const DINGTALK_HOSTS = ['oapi.dingtalk.com'] as const;
 /** PennyPost cuts a DingTalk Markdown text here (UTF-8 bytes; DingTalk refuses messages over 20,000). */
 export const DINGTALK_TEXT_MAX_BYTES = 18_000;
 
-const config = Type.Object({
-  webhookUrl: webhookUrlField(
-    "the robot's webhook URL (…/robot/send?access_token=…; any http(s) host with that path, e.g. a proxy). It holds the access token: returned masked as `•••• host …last 4 of the token`.",
-    DINGTALK_EXAMPLE_URL,
-  ),
-  signingSecret: signingSecretField(
-    "the robot's signing secret (加签, starts with SEC) when its security setting uses one; every request is then signed. Returned masked; a new webhookUrl needs it entered again.",
-  ),
-});
-
 export interface DingtalkConfig {
   webhookUrl: string;
   signingSecret: string;
 }
-
-const SECRETS = { webhookUrl: 'webhook URL', signingSecret: 'signing secret' };
 
 /** The access token of a DingTalk webhook URL (…/robot/send?access_token=…), or null for another shape. */
 function tokenOf(url: URL): string | null {
@@ -122,70 +106,43 @@ export function dingtalkFailure(errcode: number, errmsg: string): Outcome {
   }
 }
 
-export async function dingtalkSend(scope: OutboundScope, channel: DingtalkConfig, body: DingtalkMessage, now: number, timeoutMs: number): Promise<Outcome> {
-  const answer = await postRobot(scope, 'DingTalk', dingtalkUrl(channel, now), body, timeoutMs);
-  if (answer.kind === 'failed') return answer.outcome;
-  const errcode = codeOf(answer.body.errcode);
-  if (errcode === 0) return { ok: true };
-  if (errcode === undefined)
-    return { ok: false, cls: 'transient', errcode: answer.status, message: `DingTalk answered without an errcode (HTTP ${answer.status}); is the webhook URL right?` };
-  const errmsg = redact(typeof answer.body.errmsg === 'string' ? answer.body.errmsg : '', [tokenOf(new URL(channel.webhookUrl)) ?? '', channel.signingSecret]);
-  return dingtalkFailure(errcode, errmsg);
-}
-
-export const dingtalkChannel: ChannelDriver<DingtalkConfig, RobotPush, 'dingtalk'> = {
+export const dingtalkChannel = defineRobotChannel<'dingtalk', DingtalkConfig, RobotPush, DingtalkMessage>({
   type: 'dingtalk',
-  config,
-  secrets: SECRETS,
-  movedBy: ['webhookUrl'],
-  summary: ['webhookUrl'],
+  service: 'DingTalk',
   self: GROUP_RECIPIENT,
-
-  normalize(input) {
-    const webhookUrl = text(input, 'webhookUrl').trim();
-    const { url } = parseRobotUrl(webhookUrl, { name: 'DingTalk robot', hosts: DINGTALK_HOSTS, example: DINGTALK_EXAMPLE_URL, credentialOf: tokenOf });
-    if (url.searchParams.has('timestamp') || url.searchParams.has('sign')) {
-      throw commonErrors.invalid('params.config.webhookUrl: leave out timestamp and sign; PennyPost signs each request with the signingSecret').at('config.webhookUrl');
-    }
-    const signingSecret = text(input, 'signingSecret').trim();
-    if (signingSecret && !/^SEC[A-Za-z0-9]{8,250}$/.test(signingSecret)) {
-      throw commonErrors
-        .invalid("params.config.signingSecret must be the robot's signing secret as DingTalk shows it under 加签 (SEC followed by letters and digits), or empty")
-        .at('config.signingSecret');
-    }
-    return { webhookUrl, signingSecret };
+  noRecipients: "DingTalk robot apps deliver to the robot's group and need no recipients; push to the app key directly.",
+  summary: ['webhookUrl'],
+  webhookUrl: {
+    description:
+      "the robot's webhook URL (…/robot/send?access_token=…; any http(s) host with that path, e.g. a proxy). It holds the access token: returned masked as `•••• host …last 4 of the token`.",
+    example: DINGTALK_EXAMPLE_URL,
+    check(value) {
+      const { url } = parseRobotUrl(value, { name: 'DingTalk robot', hosts: DINGTALK_HOSTS, example: DINGTALK_EXAMPLE_URL, credentialOf: tokenOf });
+      if (url.searchParams.has('timestamp') || url.searchParams.has('sign')) {
+        throw commonErrors.invalid('params.config.webhookUrl: leave out timestamp and sign; PennyPost signs each request with the signingSecret').at('config.webhookUrl');
+      }
+    },
+    credentialOf: tokenOf,
   },
-
-  destination: (channel) => destinationKey(channel.webhookUrl),
-
-  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
-
-  mask: (channel) => ({ ...maskSecrets(channel, SECRETS), webhookUrl: maskRobotUrl(channel.webhookUrl, tokenOf) }),
-
-  checkAddress() {
-    throw commonErrors.invalid("DingTalk robot apps deliver to the robot's group and need no recipients; push to the app key directly.").at('appId');
+  signingSecret: {
+    description:
+      "the robot's signing secret (加签, starts with SEC) when its security setting uses one; every request is then signed. Returned masked; a new webhookUrl needs it entered again.",
+    shape: /^SEC[A-Za-z0-9]{8,250}$/,
+    refusal: "must be the robot's signing secret as DingTalk shows it under 加签 (SEC followed by letters and digits), or empty",
   },
-  recipientLabel: (_channel, address) => address,
-  keepsRecipients: () => null,
-
+  complete: ({ webhookUrl, signingSecret = '' }) => ({ webhookUrl, signingSecret }),
   render: robotPush,
-
-  connect: ({ clock, outbound }) => ({
-    delivery: (channel, dingtalk, message) => {
-      const body = dingtalkMessage(message);
-      // Signed per attempt: a retry carries a fresh timestamp.
-      return { send: async (_recipient, timeoutMs) => dingtalkSend(await outbound(channel.userId), dingtalk, body, clock.now(), timeoutMs) };
-    },
-
-    async test(channel, dingtalk, { timeoutMs, time }) {
-      const outcome = await dingtalkSend(
-        await outbound(channel.userId),
-        dingtalk,
-        dingtalkMessage({ ...testMessage(channel, time), priority: 'normal', group: '' }),
-        clock.now(),
-        timeoutMs,
-      );
-      return testResultOf(outcome, `DingTalk accepted the robot's webhook${dingtalk.signingSecret ? ' and signature' : ''} and posted a test message to its group.`);
-    },
-  }),
-};
+  body: (_config, push) => dingtalkMessage(push),
+  // Signed per attempt: a retry carries a fresh timestamp.
+  request: (config, body, now) => ({ url: dingtalkUrl(config, now), body }),
+  classify: (answer, config) =>
+    robotAnswer(answer, {
+      service: 'DingTalk',
+      code: ['errcode'],
+      text: ['errmsg'],
+      noun: 'an errcode',
+      secrets: [tokenOf(new URL(config.webhookUrl)) ?? '', config.signingSecret],
+      failure: dingtalkFailure,
+    }),
+  tested: (config) => `DingTalk accepted the robot's webhook${config.signingSecret ? ' and signature' : ''} and posted a test message to its group.`,
+});

@@ -1,20 +1,18 @@
-import { Type } from '@sinclair/typebox';
-import type { OutboundScope } from '../../http/outbound-policy';
 import { commonErrors } from '../../lib/errors';
-import type { Outcome } from '../deliver';
 import { call, type CallAnswer } from '../http-client';
 import type { Priority } from '../message-options';
-import { honouringRateLimit, jsonOf, retryAfterHeader, scrub, seconds, unreachable, type Attempt } from './chat-http';
+import { jsonOf, retryAfterHeader, scrub, seconds, unreachable, type Attempt } from './chat-http';
 import { cutText } from './chat-text';
-import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
-import { webhookUrlField } from './fields';
-import { destinationKey, isHttpUrl, urlEndpoints } from './urls';
+import type { OutgoingMessage } from './driver';
+import { defineRobotChannel } from './robot-driver';
+import { isHttpUrl } from './urls';
 
 /**
  * Discord incoming webhooks (docs/push.md "Discord"): the channel holds the webhook URL a Discord
  * channel's Integrations page hands out (a secret: it is the credential) and delivers to that
  * channel, so its apps keep no recipients. A push is one message with an embed (title, Markdown
- * description, page link, a colour per priority); `?wait=true` makes Discord answer its id.
+ * description, page link, a colour per priority); `?wait=true` makes Discord answer its id. A
+ * declaration over ./robot-driver.ts.
  */
 
 export interface DiscordConfig {
@@ -24,15 +22,6 @@ export interface DiscordConfig {
 export interface DiscordMessage {
   body: Record<string, unknown>;
 }
-
-const config = Type.Object({
-  webhookUrl: webhookUrlField(
-    'Discord webhook URL (https://discord.com/api/webhooks/{id}/{token}; any http(s) host with that path, e.g. a proxy). Returned masked: send the masked value back or leave it out to keep it.',
-    'https://discord.com/api/webhooks/123456789012345678/abcDEF…',
-  ),
-});
-
-const SECRETS = { webhookUrl: 'webhook URL' };
 
 const PATH_SHAPE = /^\/api\/(v\d{1,2}\/)?webhooks\/\d{5,25}\/[A-Za-z0-9_-]{20,200}\/?$/;
 
@@ -117,75 +106,43 @@ function withWait(webhookUrl: string): URL {
   return url;
 }
 
-export function discordSend(scope: OutboundScope, channel: DiscordConfig, message: DiscordMessage, timeoutMs: number): Promise<Outcome> {
-  const body = JSON.stringify(message.body);
-  return honouringRateLimit(timeoutMs, async (left) => {
-    try {
-      const answer = await call(scope, withWait(channel.webhookUrl), { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body, timeoutMs: left });
-      return discordOutcome(channel.webhookUrl, answer);
-    } catch (error) {
-      return { outcome: unreachable('Discord', error) };
-    }
-  });
-}
-
-export const discordChannel: ChannelDriver<DiscordConfig, DiscordMessage, 'discord'> = {
+export const discordChannel = defineRobotChannel<'discord', DiscordConfig, DiscordMessage, Record<string, unknown>>({
   type: 'discord',
-  config,
-  secrets: SECRETS,
-  movedBy: ['webhookUrl'],
-  summary: [],
+  service: 'Discord',
   self: { label: 'discord', name: "The webhook's channel", address: 'discord' },
-
-  normalize(input) {
-    const webhookUrl = text(input, 'webhookUrl').trim();
-    const problem = 'params.config.webhookUrl is required: the webhook URL from the Discord channel’s Integrations → Webhooks (https://discord.com/api/webhooks/{id}/{token})';
-    if (!isHttpUrl(webhookUrl)) throw commonErrors.invalid(problem).at('config.webhookUrl');
-    const url = new URL(webhookUrl);
-    const query = [...url.searchParams.keys()];
-    if (!PATH_SHAPE.test(url.pathname) || url.hash || url.username || query.some((key) => key !== 'thread_id') || !/^\d*$/.test(url.searchParams.get('thread_id') ?? '')) {
-      throw commonErrors.invalid(problem).at('config.webhookUrl');
-    }
-    return { webhookUrl };
-  },
-
-  destination: (channel) => destinationKey(channel.webhookUrl),
-
-  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
-
-  mask: (channel) => maskSecrets(channel, SECRETS),
-
-  checkAddress() {
-    throw commonErrors.invalid('Discord apps deliver to the channel their webhook URL names and need no recipients; push to the app key directly.').at('appId');
-  },
-
-  recipientLabel: (_channel, address) => address,
-  keepsRecipients: () => null,
-
-  render: (message) => ({ body: discordBody(message) }),
-
-  connect: (env) => ({
-    delivery: (channel, discord, message) => ({
-      send: async (_recipient, timeoutMs) => discordSend(await env.outbound(channel.userId), discord, message, timeoutMs),
-    }),
-
-    async test(channel, discord, { address, timeoutMs, time }) {
-      const scope = await env.outbound(channel.userId);
-      if (address === undefined) {
-        try {
-          const answer = await call(scope, discord.webhookUrl, { method: 'GET', timeoutMs });
-          const { outcome } = discordOutcome(discord.webhookUrl, answer);
-          if (!outcome.ok) return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
-          const name = (jsonOf(answer) as { name?: unknown } | null)?.name;
-          return { ok: true, message: `Discord knows this webhook${typeof name === 'string' ? ` ("${scrub(name, [])}")` : ''}.` };
-        } catch (error) {
-          const failure = unreachable('Discord', error);
-          return { ok: false, message: failure.message, class: failure.cls };
-        }
+  noRecipients: 'Discord apps deliver to the channel their webhook URL names and need no recipients; push to the app key directly.',
+  summary: [],
+  webhookUrl: {
+    description:
+      'Discord webhook URL (https://discord.com/api/webhooks/{id}/{token}; any http(s) host with that path, e.g. a proxy). Returned masked: send the masked value back or leave it out to keep it.',
+    example: 'https://discord.com/api/webhooks/123456789012345678/abcDEF…',
+    check(webhookUrl) {
+      const problem = 'params.config.webhookUrl is required: the webhook URL from the Discord channel’s Integrations → Webhooks (https://discord.com/api/webhooks/{id}/{token})';
+      if (!isHttpUrl(webhookUrl)) throw commonErrors.invalid(problem).at('config.webhookUrl');
+      const url = new URL(webhookUrl);
+      const query = [...url.searchParams.keys()];
+      if (!PATH_SHAPE.test(url.pathname) || url.hash || url.username || query.some((key) => key !== 'thread_id') || !/^\d*$/.test(url.searchParams.get('thread_id') ?? '')) {
+        throw commonErrors.invalid(problem).at('config.webhookUrl');
       }
-      const { title, desp } = testMessage(channel, time);
-      const outcome = await discordSend(scope, discord, { body: discordBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost', time }) }, timeoutMs);
-      return testResultOf(outcome, "Discord posted a test message in the webhook's channel.");
     },
-  }),
-};
+  },
+  render: (message) => ({ body: discordBody(message) }),
+  body: (_config, message) => message.body,
+  request: (config, body) => ({ url: withWait(config.webhookUrl), body }),
+  classify: (answer, config) => discordOutcome(config.webhookUrl, answer),
+  tested: () => "Discord posted a test message in the webhook's channel.",
+
+  // Without an address a test reads the webhook (Discord answers its name) and posts nothing.
+  async probe(scope, discord, timeoutMs) {
+    try {
+      const answer = await call(scope, discord.webhookUrl, { method: 'GET', timeoutMs });
+      const { outcome } = discordOutcome(discord.webhookUrl, answer);
+      if (!outcome.ok) return { ok: false, message: outcome.message, class: outcome.cls, errcode: outcome.errcode };
+      const name = (jsonOf(answer) as { name?: unknown } | null)?.name;
+      return { ok: true, message: `Discord knows this webhook${typeof name === 'string' ? ` ("${scrub(name, [])}")` : ''}.` };
+    } catch (error) {
+      const failure = unreachable('Discord', error);
+      return { ok: false, message: failure.message, class: failure.cls };
+    }
+  },
+});

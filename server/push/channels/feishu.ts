@@ -1,13 +1,8 @@
-import type { OutboundScope } from '../../http/outbound-policy';
 import { createHmac } from 'node:crypto';
-import { Type } from '@sinclair/typebox';
-import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
-import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
-import { signingSecretField, webhookUrlField } from './fields';
-import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
-import { destinationKey, urlEndpoints } from './urls';
+import { defineRobotChannel } from './robot-driver';
+import { fitBytes, GROUP_RECIPIENT, groupedTitle, mentionsAll, parseRobotUrl, robotAnswer, robotPush, type RobotPush } from './robots';
 
 /**
  * Feishu / Lark custom bots (docs/push.md §3 "Feishu / Lark bot"): the channel holds the bot's
@@ -15,7 +10,8 @@ import { destinationKey, urlEndpoints } from './urls';
  * Lark) and, when the bot's security setting is "signature verification", its secret: the body
  * then carries `timestamp` (seconds, a string) and `sign = base64(HmacSHA256(key = timestamp + "\n"
  * + secret, msg = ""))`. Pushes go to the bot's group as `interactive` cards: the title in a
- * coloured header, the desp as the card's Markdown, a button to the message page.
+ * coloured header, the desp as the card's Markdown, a button to the message page. A declaration
+ * over ./robot-driver.ts.
  */
 
 export const FEISHU_EXAMPLE_URL = 'https://open.feishu.cn/open-apis/bot/v2/hook/xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
@@ -24,22 +20,10 @@ const FEISHU_HOSTS = ['open.feishu.cn', 'open.larksuite.com'] as const;
 /** PennyPost cuts a card's Markdown here (UTF-8 bytes): Feishu refuses request bodies over 20 KB. */
 export const FEISHU_MARKDOWN_MAX_BYTES = 16_000;
 
-const config = Type.Object({
-  webhookUrl: webhookUrlField(
-    "the bot's webhook URL (…/open-apis/bot/v2/hook/…; open.feishu.cn for Feishu, open.larksuite.com for Lark, or any http(s) host with that path). It holds the hook id: returned masked as `•••• host …last 4 of the id`.",
-    FEISHU_EXAMPLE_URL,
-  ),
-  signingSecret: signingSecretField(
-    "the bot's secret when its security setting is signature verification (签名校验); every request is then signed. Returned masked; a new webhookUrl needs it entered again.",
-  ),
-});
-
 export interface FeishuConfig {
   webhookUrl: string;
   signingSecret: string;
 }
-
-const SECRETS = { webhookUrl: 'webhook URL', signingSecret: 'signing secret' };
 
 /** The hook id of a Feishu/Lark webhook URL (…/open-apis/bot/v2/hook/{id}), or null for another shape. */
 function hookIdOf(url: URL): string | null {
@@ -141,70 +125,41 @@ export function feishuFailure(service: string, code: number, msg: string): Outco
   }
 }
 
-export async function feishuSend(scope: OutboundScope, channel: FeishuConfig, card: FeishuCard, now: number, timeoutMs: number): Promise<Outcome> {
-  const service = feishuName(channel.webhookUrl);
-  const answer = await postRobot(scope, service, channel.webhookUrl, feishuBody(channel, card, now), timeoutMs);
-  if (answer.kind === 'failed') return answer.outcome;
-  // The v2 hook answers {code, msg, data}; older answers carry {StatusCode, StatusMessage}.
-  const code = codeOf(answer.body.code) ?? codeOf(answer.body.StatusCode);
-  if (code === 0) return { ok: true };
-  if (code === undefined)
-    return { ok: false, cls: 'transient', errcode: answer.status, message: `${service} answered without a code (HTTP ${answer.status}); is the webhook URL right?` };
-  const said = typeof answer.body.msg === 'string' ? answer.body.msg : typeof answer.body.StatusMessage === 'string' ? answer.body.StatusMessage : '';
-  return feishuFailure(service, code, redact(said, [hookIdOf(new URL(channel.webhookUrl)) ?? '', channel.signingSecret]));
-}
-
-export const feishuChannel: ChannelDriver<FeishuConfig, RobotPush, 'feishu'> = {
+export const feishuChannel = defineRobotChannel<'feishu', FeishuConfig, RobotPush, FeishuCard>({
   type: 'feishu',
-  config,
-  secrets: SECRETS,
-  movedBy: ['webhookUrl'],
-  summary: ['webhookUrl'],
+  service: (config) => feishuName(config.webhookUrl),
   self: GROUP_RECIPIENT,
-
-  normalize(input) {
-    const webhookUrl = text(input, 'webhookUrl').trim();
-    parseRobotUrl(webhookUrl, { name: 'Feishu/Lark bot', hosts: FEISHU_HOSTS, example: FEISHU_EXAMPLE_URL, credentialOf: hookIdOf });
-    const signingSecret = text(input, 'signingSecret').trim();
-    if (signingSecret && !/^[A-Za-z0-9_-]{8,256}$/.test(signingSecret)) {
-      throw commonErrors
-        .invalid("params.config.signingSecret must be the bot's secret as Feishu/Lark shows it under signature verification (letters and digits), or empty")
-        .at('config.signingSecret');
-    }
-    return { webhookUrl, signingSecret };
+  noRecipients: "Feishu/Lark bot apps deliver to the bot's group and need no recipients; push to the app key directly.",
+  summary: ['webhookUrl'],
+  webhookUrl: {
+    description:
+      "the bot's webhook URL (…/open-apis/bot/v2/hook/…; open.feishu.cn for Feishu, open.larksuite.com for Lark, or any http(s) host with that path). It holds the hook id: returned masked as `•••• host …last 4 of the id`.",
+    example: FEISHU_EXAMPLE_URL,
+    check: (value) => parseRobotUrl(value, { name: 'Feishu/Lark bot', hosts: FEISHU_HOSTS, example: FEISHU_EXAMPLE_URL, credentialOf: hookIdOf }),
+    credentialOf: hookIdOf,
   },
-
-  destination: (channel) => destinationKey(channel.webhookUrl),
-
-  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
-
-  mask: (channel) => ({ ...maskSecrets(channel, SECRETS), webhookUrl: maskRobotUrl(channel.webhookUrl, hookIdOf) }),
-
-  checkAddress() {
-    throw commonErrors.invalid("Feishu/Lark bot apps deliver to the bot's group and need no recipients; push to the app key directly.").at('appId');
+  signingSecret: {
+    description:
+      "the bot's secret when its security setting is signature verification (签名校验); every request is then signed. Returned masked; a new webhookUrl needs it entered again.",
+    shape: /^[A-Za-z0-9_-]{8,256}$/,
+    refusal: "must be the bot's secret as Feishu/Lark shows it under signature verification (letters and digits), or empty",
   },
-  recipientLabel: (_channel, address) => address,
-  keepsRecipients: () => null,
-
+  complete: ({ webhookUrl, signingSecret = '' }) => ({ webhookUrl, signingSecret }),
   render: robotPush,
-
-  connect: ({ clock, outbound }) => ({
-    delivery: (channel, feishu, message) => {
-      const card = feishuCard(message);
-      // Signed per attempt: a retry carries a fresh timestamp.
-      return { send: async (_recipient, timeoutMs) => feishuSend(await outbound(channel.userId), feishu, card, clock.now(), timeoutMs) };
-    },
-
-    async test(channel, feishu, { timeoutMs, time }) {
-      const outcome = await feishuSend(
-        await outbound(channel.userId),
-        feishu,
-        feishuCard({ ...testMessage(channel, time), priority: 'normal', group: '' }),
-        clock.now(),
-        timeoutMs,
-      );
-      const service = feishuName(feishu.webhookUrl);
-      return testResultOf(outcome, `${service} accepted the bot's webhook${feishu.signingSecret ? ' and signature' : ''} and posted a test card to its group.`);
-    },
-  }),
-};
+  body: (_config, push) => feishuCard(push),
+  // Signed per attempt: a retry carries a fresh timestamp.
+  request: (config, card, now) => ({ url: config.webhookUrl, body: feishuBody(config, card, now) }),
+  // The v2 hook answers {code, msg, data}; older answers carry {StatusCode, StatusMessage}.
+  classify: (answer, config) => {
+    const service = feishuName(config.webhookUrl);
+    return robotAnswer(answer, {
+      service,
+      code: ['code', 'StatusCode'],
+      text: ['msg', 'StatusMessage'],
+      noun: 'a code',
+      secrets: [hookIdOf(new URL(config.webhookUrl)) ?? '', config.signingSecret],
+      failure: (code, said) => feishuFailure(service, code, said),
+    });
+  },
+  tested: (config) => `${feishuName(config.webhookUrl)} accepted the bot's webhook${config.signingSecret ? ' and signature' : ''} and posted a test card to its group.`,
+});

@@ -1,7 +1,7 @@
-import type { OutboundScope } from '../../http/outbound-policy';
 import { commonErrors } from '../../lib/errors';
-import { call, CallError } from '../http-client';
 import type { Outcome } from '../deliver';
+import type { CallAnswer } from '../http-client';
+import { jsonOf, type Attempt } from './chat-http';
 import type { Priority } from '../message-options';
 import type { OutgoingMessage, Recipient } from './driver';
 import { isHttpUrl } from './urls';
@@ -10,7 +10,8 @@ import { isHttpUrl } from './urls';
  * What the group-robot channels (WeCom, DingTalk, Feishu/Lark: ./wecom.ts, ./dingtalk.ts,
  * ./feishu.ts) share: a webhook URL that embeds the robot's key (a secret, masked so that the
  * service still shows), the one recipient (the robot's group), byte-exact truncation that keeps the
- * message page link, and one JSON POST whose answer each driver classifies.
+ * message page link, and how their JSON answers read (robotAnswer). The drivers are declarations
+ * over ./robot-driver.ts, like Discord's and Slack's.
  */
 
 /** The one recipient of a robot channel: the group its webhook posts to. */
@@ -119,43 +120,47 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out.length > 200 ? out.slice(0, 200) + '…' : out;
 }
 
-/** A service's JSON answer, or how the call failed before one came. */
-export type RobotAnswer = { kind: 'json'; status: number; body: Record<string, unknown> } | { kind: 'failed'; outcome: Outcome };
+/** How a group robot's answer reads: where its code and its text are, and what its codes mean. */
+export interface RobotAnswerShape {
+  service: string;
+  /** The fields that may hold the code (0 = delivered), first found wins. */
+  code: readonly string[];
+  /** The fields that may hold the service's words, first found wins. */
+  text: readonly string[];
+  /** What the code is called when it is missing ('an errcode'). */
+  noun: string;
+  /** The channel's secrets, cut out of the service's words before they are quoted. */
+  secrets: readonly string[];
+  /** A code other than 0 in the error classes, with the service's words (already redacted). */
+  failure(code: number, said: string): Outcome;
+}
 
-/** POSTs a JSON body to a robot webhook; network errors, 5xx, 429 and non-JSON answers become outcomes. */
-export async function postRobot(scope: OutboundScope, service: string, url: string, body: unknown, timeoutMs: number): Promise<RobotAnswer> {
-  let answer;
-  try {
-    answer = await call(scope, url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body), timeoutMs });
-  } catch (error) {
-    if (error instanceof CallError && error.kind === 'refused')
-      return { kind: 'failed', outcome: { ok: false, cls: 'systemic', message: `PennyPost did not send to ${service}: ${error.message}` } };
-    const reason = error instanceof CallError ? error.message : 'network error';
-    return { kind: 'failed', outcome: { ok: false, cls: 'transient', message: `${service} could not be reached: ${reason}.` } };
-  }
+/**
+ * A group robot's answer in the error classes: a JSON object under HTTP 500 (and not 429) is read
+ * for its code; 429, 5xx and 408 are transient, 401/403/404 and 3xx systemic, other non-JSON
+ * answers transient.
+ */
+export function robotAnswer(answer: CallAnswer, shape: RobotAnswerShape): Attempt {
   const { status } = answer;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.text);
-  } catch {
-    parsed = undefined;
+  const { service } = shape;
+  const json = jsonOf(answer);
+  if (json && status < 500 && status !== 429) {
+    const code = shape.code.map((field) => codeOf(json[field])).find((value) => value !== undefined);
+    if (code === 0) return { outcome: { ok: true } };
+    if (code === undefined)
+      return { outcome: { ok: false, cls: 'transient', errcode: status, message: `${service} answered without ${shape.noun} (HTTP ${status}); is the webhook URL right?` } };
+    const said = shape.text.map((field) => json[field]).find((value) => typeof value === 'string');
+    return { outcome: shape.failure(code, redact(typeof said === 'string' ? said : '', shape.secrets)) };
   }
-  if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && status < 500 && status !== 429) {
-    return { kind: 'json', status, body: parsed as Record<string, unknown> };
-  }
-  if (status === 429) return { kind: 'failed', outcome: { ok: false, cls: 'transient', errcode: status, message: `${service} asks to slow down (HTTP 429).` } };
-  if (status >= 500 || status === 408) return { kind: 'failed', outcome: { ok: false, cls: 'transient', errcode: status, message: `${service} failed (HTTP ${status}).` } };
+  if (status === 429) return { outcome: { ok: false, cls: 'transient', errcode: status, message: `${service} asks to slow down (HTTP 429).` } };
+  if (status >= 500 || status === 408) return { outcome: { ok: false, cls: 'transient', errcode: status, message: `${service} failed (HTTP ${status}).` } };
   if (status === 404 || status === 401 || status === 403) {
-    return {
-      kind: 'failed',
-      outcome: { ok: false, cls: 'systemic', errcode: status, message: `${service} does not know this webhook (HTTP ${status}): check the channel's webhook URL.` },
-    };
+    return { outcome: { ok: false, cls: 'systemic', errcode: status, message: `${service} does not know this webhook (HTTP ${status}): check the channel's webhook URL.` } };
   }
   if (status >= 300 && status < 400) {
-    return { kind: 'failed', outcome: { ok: false, cls: 'systemic', errcode: status, message: `The webhook URL redirects (HTTP ${status}): use the robot's own webhook URL.` } };
+    return { outcome: { ok: false, cls: 'systemic', errcode: status, message: `The webhook URL redirects (HTTP ${status}): use the robot's own webhook URL.` } };
   }
   return {
-    kind: 'failed',
     outcome: { ok: false, cls: 'transient', errcode: status, message: `${service} answered something that is not its JSON (HTTP ${status}); is the channel's webhook URL right?` },
   };
 }

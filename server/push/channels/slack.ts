@@ -1,19 +1,17 @@
-import { Type } from '@sinclair/typebox';
-import type { OutboundScope } from '../../http/outbound-policy';
 import { commonErrors } from '../../lib/errors';
-import type { Outcome } from '../deliver';
-import { call, type CallAnswer } from '../http-client';
-import { honouringRateLimit, retryAfterHeader, scrub, seconds, unreachable, type Attempt } from './chat-http';
+import type { CallAnswer } from '../http-client';
+import { retryAfterHeader, scrub, seconds, type Attempt } from './chat-http';
 import { cutText, fitChatText, renderChatText, slackMrkdwn } from './chat-text';
-import { maskSecrets, testMessage, text, type ChannelDriver, type OutgoingMessage, testResultOf } from './driver';
-import { webhookUrlField } from './fields';
-import { destinationKey, isHttpUrl, urlEndpoints } from './urls';
+import type { OutgoingMessage } from './driver';
+import { defineRobotChannel } from './robot-driver';
+import { isHttpUrl } from './urls';
 
 /**
  * Slack incoming webhooks (docs/push.md "Slack"): the channel holds the webhook URL of a Slack app
  * (a secret: it is the credential) and delivers to the Slack channel it was made for, so its apps
  * keep no recipients. A push is a header block (the title), a section in mrkdwn (the desp, from
- * Markdown) and a context line (group and app); `text` is the notification's fallback.
+ * Markdown) and a context line (group and app); `text` is the notification's fallback. A
+ * declaration over ./robot-driver.ts.
  */
 
 export interface SlackConfig {
@@ -23,15 +21,6 @@ export interface SlackConfig {
 export interface SlackMessage {
   body: Record<string, unknown>;
 }
-
-const config = Type.Object({
-  webhookUrl: webhookUrlField(
-    'Slack incoming webhook URL (https://hooks.slack.com/services/T…/B…/…; any http(s) host with that path, e.g. a proxy). Returned masked: send the masked value back or leave it out to keep it.',
-    'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXX…',
-  ),
-});
-
-const SECRETS = { webhookUrl: 'webhook URL' };
 
 const PATH_SHAPE = /^\/services\/T[A-Z0-9]{2,20}\/B[A-Z0-9]{2,20}\/[A-Za-z0-9]{8,64}\/?$/;
 
@@ -85,70 +74,27 @@ export function slackOutcome(webhookUrl: string, answer: CallAnswer): Attempt {
   return { outcome: { ok: false, cls: 'recipient', errcode: status, message: `Slack refused the message (HTTP ${status})${quoted}.` } };
 }
 
-export function slackSend(scope: OutboundScope, channel: SlackConfig, message: SlackMessage, timeoutMs: number): Promise<Outcome> {
-  const body = JSON.stringify(message.body);
-  return honouringRateLimit(timeoutMs, async (left) => {
-    try {
-      const answer = await call(scope, channel.webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8', accept: '*/*' },
-        body,
-        timeoutMs: left,
-      });
-      return slackOutcome(channel.webhookUrl, answer);
-    } catch (error) {
-      return { outcome: unreachable('Slack', error) };
-    }
-  });
-}
-
-export const slackChannel: ChannelDriver<SlackConfig, SlackMessage, 'slack'> = {
+export const slackChannel = defineRobotChannel<'slack', SlackConfig, SlackMessage, Record<string, unknown>>({
   type: 'slack',
-  config,
-  secrets: SECRETS,
-  movedBy: ['webhookUrl'],
-  summary: [],
+  service: 'Slack',
   self: { label: 'slack', name: "The webhook's channel", address: 'slack' },
-
-  normalize(input) {
-    const webhookUrl = text(input, 'webhookUrl').trim();
-    const problem = 'params.config.webhookUrl is required: the incoming webhook URL of your Slack app (https://hooks.slack.com/services/T…/B…/…)';
-    if (!isHttpUrl(webhookUrl)) throw commonErrors.invalid(problem).at('config.webhookUrl');
-    const url = new URL(webhookUrl);
-    if (!PATH_SHAPE.test(url.pathname) || url.search || url.hash || url.username) throw commonErrors.invalid(problem).at('config.webhookUrl');
-    return { webhookUrl };
-  },
-
-  destination: (channel) => destinationKey(channel.webhookUrl),
-
-  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
-
-  mask: (channel) => maskSecrets(channel, SECRETS),
-
-  checkAddress() {
-    throw commonErrors.invalid('Slack apps deliver to the channel their webhook URL was made for and need no recipients; push to the app key directly.').at('appId');
-  },
-
-  recipientLabel: (_channel, address) => address,
-  keepsRecipients: () => null,
-
-  render: (message) => ({ body: slackBody(message) }),
-
-  connect: (env) => ({
-    delivery: (channel, slack, message) => ({
-      send: async (_recipient, timeoutMs) => slackSend(await env.outbound(channel.userId), slack, message, timeoutMs),
-    }),
-
-    // Slack's incoming webhooks have no read-only check: a test always posts the test message.
-    async test(channel, slack, { timeoutMs, time }) {
-      const { title, desp } = testMessage(channel, time);
-      const outcome = await slackSend(
-        await env.outbound(channel.userId),
-        slack,
-        { body: slackBody({ title, desp, priority: 'normal', group: '', appName: 'PennyPost' }) },
-        timeoutMs,
-      );
-      return testResultOf(outcome, "Slack posted a test message in the webhook's channel.");
+  noRecipients: 'Slack apps deliver to the channel their webhook URL was made for and need no recipients; push to the app key directly.',
+  summary: [],
+  webhookUrl: {
+    description:
+      'Slack incoming webhook URL (https://hooks.slack.com/services/T…/B…/…; any http(s) host with that path, e.g. a proxy). Returned masked: send the masked value back or leave it out to keep it.',
+    example: 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXX…',
+    check(webhookUrl) {
+      const problem = 'params.config.webhookUrl is required: the incoming webhook URL of your Slack app (https://hooks.slack.com/services/T…/B…/…)';
+      if (!isHttpUrl(webhookUrl)) throw commonErrors.invalid(problem).at('config.webhookUrl');
+      const url = new URL(webhookUrl);
+      if (!PATH_SHAPE.test(url.pathname) || url.search || url.hash || url.username) throw commonErrors.invalid(problem).at('config.webhookUrl');
     },
-  }),
-};
+  },
+  render: (message) => ({ body: slackBody(message) }),
+  body: (_config, message) => message.body,
+  headers: { accept: '*/*' },
+  classify: (answer, config) => slackOutcome(config.webhookUrl, answer),
+  // Slack's incoming webhooks have no read-only check: a test always posts the test message.
+  tested: () => "Slack posted a test message in the webhook's channel.",
+});

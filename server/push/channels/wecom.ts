@@ -1,19 +1,16 @@
-import type { OutboundScope } from '../../http/outbound-policy';
 import { Type } from '@sinclair/typebox';
 import { OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
 import type { Outcome } from '../deliver';
 import type { Priority } from '../message-options';
-import { maskSecrets, testMessage, text, type ChannelDriver, testResultOf } from './driver';
-import { webhookUrlField } from './fields';
-import { codeOf, fitBytes, GROUP_RECIPIENT, groupedTitle, maskRobotUrl, mentionsAll, parseRobotUrl, postRobot, redact, robotPush, type RobotPush } from './robots';
-import { destinationKey, urlEndpoints } from './urls';
+import { defineRobotChannel } from './robot-driver';
+import { fitBytes, GROUP_RECIPIENT, groupedTitle, mentionsAll, parseRobotUrl, robotAnswer, robotPush, type RobotPush } from './robots';
 
 /**
  * WeCom (企业微信) group robots (docs/push.md §3 "WeCom group robot"): the channel holds the robot's
  * webhook URL, whose `key` is the credential; every push goes to the robot's group as a `markdown`
  * message (WeCom's subset, 4096 bytes) or a `text` message (2048 bytes, the only form that can
- * mention everyone).
+ * mention everyone). A declaration over ./robot-driver.ts.
  */
 
 export const WECOM_EXAMPLE_URL = 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx-4bc4-97a0-0ec2sifa5aaa';
@@ -25,24 +22,10 @@ export type WecomFormat = (typeof WECOM_FORMATS)[number];
 export const WECOM_MARKDOWN_MAX_BYTES = 4096;
 export const WECOM_TEXT_MAX_BYTES = 2048;
 
-const config = Type.Object({
-  webhookUrl: webhookUrlField(
-    "the group robot's webhook URL (…/cgi-bin/webhook/send?key=…; any http(s) host with that path, e.g. a proxy). It holds the robot's key: returned masked as `•••• host …last 4 of the key`.",
-    WECOM_EXAMPLE_URL,
-  ),
-  wecomFormat: Type.Optional(
-    OneOf(WECOM_FORMATS, {
-      description: '"markdown" (default: WeCom\'s Markdown subset, 4096 bytes) or "text" (2048 bytes; shown everywhere, also in WeChat). Urgent pushes go as text with @all.',
-    }),
-  ),
-});
-
 export interface WecomConfig {
   webhookUrl: string;
   wecomFormat: WecomFormat;
 }
-
-const SECRETS = { webhookUrl: 'webhook URL' };
 
 /** The robot key of a WeCom webhook URL (…/cgi-bin/webhook/send?key=…), or null for another shape. */
 function keyOf(url: URL): string | null {
@@ -92,56 +75,34 @@ export function wecomFailure(errcode: number, errmsg: string): Outcome {
   }
 }
 
-export async function wecomSend(scope: OutboundScope, channel: WecomConfig, body: WecomMessage, timeoutMs: number): Promise<Outcome> {
-  const answer = await postRobot(scope, 'WeCom', channel.webhookUrl, body, timeoutMs);
-  if (answer.kind === 'failed') return answer.outcome;
-  const errcode = codeOf(answer.body.errcode);
-  if (errcode === 0) return { ok: true };
-  const errmsg = redact(typeof answer.body.errmsg === 'string' ? answer.body.errmsg : '', [keyOf(new URL(channel.webhookUrl)) ?? '']);
-  if (errcode === undefined)
-    return { ok: false, cls: 'transient', errcode: answer.status, message: `WeCom answered without an errcode (HTTP ${answer.status}); is the webhook URL right?` };
-  return wecomFailure(errcode, errmsg);
-}
-
-export const wecomChannel: ChannelDriver<WecomConfig, RobotPush, 'wecom'> = {
+export const wecomChannel = defineRobotChannel<'wecom', WecomConfig, RobotPush, WecomMessage>({
   type: 'wecom',
-  config,
-  secrets: SECRETS,
-  movedBy: ['webhookUrl'],
-  summary: ['webhookUrl', 'wecomFormat'],
+  service: 'WeCom',
   self: GROUP_RECIPIENT,
-
-  normalize(input) {
-    const webhookUrl = text(input, 'webhookUrl').trim();
-    parseRobotUrl(webhookUrl, { name: 'WeCom group robot', hosts: WECOM_HOSTS, example: WECOM_EXAMPLE_URL, credentialOf: keyOf });
+  noRecipients: "WeCom robot apps deliver to the robot's group and need no recipients; push to the app key directly.",
+  summary: ['webhookUrl', 'wecomFormat'],
+  webhookUrl: {
+    description:
+      "the group robot's webhook URL (…/cgi-bin/webhook/send?key=…; any http(s) host with that path, e.g. a proxy). It holds the robot's key: returned masked as `•••• host …last 4 of the key`.",
+    example: WECOM_EXAMPLE_URL,
+    check: (value) => parseRobotUrl(value, { name: 'WeCom group robot', hosts: WECOM_HOSTS, example: WECOM_EXAMPLE_URL, credentialOf: keyOf }),
+    credentialOf: keyOf,
+  },
+  fields: {
+    wecomFormat: Type.Optional(
+      OneOf(WECOM_FORMATS, {
+        description: '"markdown" (default: WeCom\'s Markdown subset, 4096 bytes) or "text" (2048 bytes; shown everywhere, also in WeChat). Urgent pushes go as text with @all.',
+      }),
+    ),
+  },
+  complete({ webhookUrl }, input) {
     const format = input.wecomFormat === undefined || input.wecomFormat === '' ? 'markdown' : input.wecomFormat;
     if (!WECOM_FORMATS.includes(format as WecomFormat)) throw commonErrors.invalid('params.config.wecomFormat must be "markdown" or "text"').at('config.wecomFormat');
     return { webhookUrl, wecomFormat: format as WecomFormat };
   },
-
-  destination: (channel) => destinationKey(channel.webhookUrl),
-
-  endpoints: (channel) => urlEndpoints('webhookUrl', channel.webhookUrl),
-
-  mask: (channel) => ({ ...maskSecrets(channel, SECRETS), webhookUrl: maskRobotUrl(channel.webhookUrl, keyOf) }),
-
-  checkAddress() {
-    throw commonErrors.invalid("WeCom robot apps deliver to the robot's group and need no recipients; push to the app key directly.").at('appId');
-  },
-  recipientLabel: (_channel, address) => address,
-  keepsRecipients: () => null,
-
   render: robotPush,
-
-  connect: (env) => ({
-    delivery: (channel, wecom, message) => {
-      const body = wecomMessage(wecom, message);
-      return { send: async (_recipient, timeoutMs) => wecomSend(await env.outbound(channel.userId), wecom, body, timeoutMs) };
-    },
-
-    async test(channel, wecom, { timeoutMs, time }) {
-      const outcome = await wecomSend(await env.outbound(channel.userId), wecom, wecomMessage(wecom, { ...testMessage(channel, time), priority: 'normal', group: '' }), timeoutMs);
-      return testResultOf(outcome, "WeCom accepted the robot's webhook and posted a test message to its group.");
-    },
-  }),
-};
+  body: wecomMessage,
+  classify: (answer, config) =>
+    robotAnswer(answer, { service: 'WeCom', code: ['errcode'], text: ['errmsg'], noun: 'an errcode', secrets: [keyOf(new URL(config.webhookUrl)) ?? ''], failure: wecomFailure }),
+  tested: () => "WeCom accepted the robot's webhook and posted a test message to its group.",
+});
