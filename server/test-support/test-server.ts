@@ -4,6 +4,15 @@ import { createLogger } from '../lib/logger';
 import type { Envelope } from '../http/envelope';
 import { mergeSettings, type SettingsPatch } from '../config/settings';
 import { tempDir } from './temp-dirs';
+import type { PasswordCost } from '../users/password';
+import { TEST_PASSWORD_COST, useTestPasswordCost } from './password-cost';
+
+export { TEST_PASSWORD_COST } from './password-cost';
+
+export interface TestServerOptions extends Partial<ServerOptions> {
+  /** Default TEST_PASSWORD_COST; a test of the production cost passes DEFAULT_PASSWORD_COST. */
+  passwordCost?: PasswordCost;
+}
 
 /** A temporary data dir, removed after the test file (test-support/temp-dirs.ts) if the test does not remove it first. */
 export function tempDataDir(label = 'pp'): string {
@@ -28,12 +37,14 @@ export interface TestServer {
 }
 
 /** A real PennyPost on 127.0.0.1, port 0, with a fresh (or given) data dir. */
-export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
   // Tests sign in and call far more often than people do; the rate limits have their own tests,
   // which set the limits they check.
   const settings = mergeSettings({ rateLimit: { authPerAddress: 100_000, apiPerToken: 1_000_000 } }, options.settings ?? {}) as SettingsPatch;
-  const server = await startServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), ...options, settings, dataDir });
+  const { passwordCost = TEST_PASSWORD_COST, ...serverOptions } = options;
+  const server = await startServer({ port: 0, host: '127.0.0.1', logger: createLogger('silent'), ...serverOptions, settings, dataDir });
+  useTestPasswordCost(server.app, passwordCost); // before the first request: startServer hashes nothing
   const url = server.url;
   const doFetch = (pathname: string, init?: RequestInit) => fetch(url + pathname, init);
   return {

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { AppContext } from '../app-context';
 import type { AuthUser } from '../api/action';
 import { usersErrors } from './errors';
-import { hashPassword } from './password';
+import { hashPassword, passwordCostOf } from './password';
 import type { UserDoc, UserRole } from './schema';
 import type { InviteRecord } from './invites';
 import type { UserService } from './service';
@@ -105,7 +105,7 @@ export class HouseholdService {
     }
     let temporaryPassword = '';
     for (let i = 0; i < 16; i++) temporaryPassword += (i > 0 && i % 4 === 0 ? '-' : '') + TEMP_ALPHABET[randomInt(TEMP_ALPHABET.length)];
-    await this.users.patch(userId, { passwordHash: await hashPassword(temporaryPassword), mustChangePassword: true });
+    await this.users.patch(userId, { passwordHash: await hashPassword(temporaryPassword, passwordCostOf(this.app)), mustChangePassword: true });
     await this.users.sessions.revokeAllOf(userId);
     return { userId, temporaryPassword };
   }

@@ -6,7 +6,7 @@ import { isTimeZone, localTimeZone } from '../lib/calendar';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId, randomBase62 } from '../lib/ids';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../lib/languages';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import { dummyPasswordHash, hashPassword, passwordCostOf, verifyPassword } from './password';
 import { LoginLockout } from './lockout';
 import { SessionService } from './sessions';
 import type { UserDoc, UserRole } from './schema';
@@ -192,7 +192,7 @@ export class UserService implements Authenticator {
     const email = normalizeEmail(input.email);
     const key = usernameKey(input.username);
     // Hash outside the lock: it is the slow part and does not depend on the checks.
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, passwordCostOf(this.app));
     const user = await this.writes.run('users', async () => {
       if (await this.findOneBy('email', email)) throw usersErrors.emailTaken().at('email');
       if (await this.findOneBy('usernameKey', key)) throw usersErrors.usernameTaken().at('username');
@@ -238,7 +238,7 @@ export class UserService implements Authenticator {
     const lockedUntil = await this.lockout.lockedUntil(lockKey);
     if (lockedUntil) throw this.lockedError(lockedUntil);
     const user = await this.findOneBy(field, name);
-    const ok = await verifyPassword(input.password, user?.passwordHash || (await dummyPasswordHash()));
+    const ok = await verifyPassword(input.password, user?.passwordHash || (await dummyPasswordHash(passwordCostOf(this.app))));
     if (!user || !user.passwordHash || !ok) {
       const lockedNow = await this.lockout.recordFailure(lockKey);
       if (lockedNow) throw this.lockedError(lockedNow);
@@ -347,7 +347,7 @@ export class UserService implements Authenticator {
       if (!ok) throw usersErrors.currentPasswordWrong().at('currentPassword');
       if (await verifyPassword(input.newPassword, user.passwordHash)) throw usersErrors.samePassword().at('newPassword');
     }
-    const passwordHash = await hashPassword(input.newPassword);
+    const passwordHash = await hashPassword(input.newPassword, passwordCostOf(this.app));
     const updated = await this.patch(userId, { passwordHash, mustChangePassword: false });
     await this.sessions.revokeAllOf(userId, sessionId);
     return publicUser(updated);
