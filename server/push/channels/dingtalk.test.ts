@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { DomainError } from '../../lib/errors';
-import { FakeDingtalk } from '../../test-support/fakes/fake-dingtalk';
+import { FakeDingtalk } from '../../test-support/fakes/fake-robot';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { dingtalkChannel, dingtalkMessage, dingtalkSign, dingtalkUrl, DINGTALK_TEXT_MAX_BYTES } from './dingtalk';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
 import { DomainError } from '../../lib/errors';
-import { FakeDiscord } from '../../test-support/fakes/fake-discord';
+import { FakeDiscord } from '../../test-support/fakes/fake-robot';
 import { listenFake } from '../../test-support/fakes/listen';
 import { DesktopHub } from '../desktop';
 import type { Outcome } from '../deliver';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { DomainError } from '../../lib/errors';
-import { FakeFeishu } from '../../test-support/fakes/fake-feishu';
+import { FakeFeishu } from '../../test-support/fakes/fake-robot';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { feishuBody, feishuCard, feishuChannel, feishuFailure, feishuName, feishuSign, FEISHU_MARKDOWN_MAX_BYTES } from './feishu';

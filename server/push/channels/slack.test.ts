@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
 import { DomainError } from '../../lib/errors';
-import { FakeSlack } from '../../test-support/fakes/fake-slack';
+import { FakeSlack } from '../../test-support/fakes/fake-robot';
 import { DesktopHub } from '../desktop';
 import type { Outcome } from '../deliver';
 import type { AppForm, OutgoingMessage } from './driver';

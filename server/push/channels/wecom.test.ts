@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { DomainError } from '../../lib/errors';
-import { FakeWecom } from '../../test-support/fakes/fake-wecom';
+import { FakeWecom } from '../../test-support/fakes/fake-robot';
 import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { wecomChannel, wecomMessage, WECOM_MARKDOWN_MAX_BYTES, WECOM_TEXT_MAX_BYTES } from './wecom';

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
-import { FakeDiscord } from '../../test-support/fakes/fake-discord';
-import { FakeSlack } from '../../test-support/fakes/fake-slack';
+import { FakeDiscord, FakeSlack } from '../../test-support/fakes/fake-robot';
 import { FakeTelegram } from '../../test-support/fakes/fake-telegram';
 import { startPushServer, type PushTestServer } from './helpers';
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
-import { FakeDingtalk } from '../../test-support/fakes/fake-dingtalk';
-import { FakeFeishu } from '../../test-support/fakes/fake-feishu';
-import { FakeWecom } from '../../test-support/fakes/fake-wecom';
+import { FakeDingtalk, FakeFeishu, FakeWecom } from '../../test-support/fakes/fake-robot';
 import { startPushServer, type PushTestServer } from './helpers';
 
 /**

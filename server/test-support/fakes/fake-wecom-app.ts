@@ -1,5 +1,5 @@
 import { listenFake, type FakeServer } from './listen';
-import { sendReply, type FakeReply } from './robot-reply';
+import { sendReply, type FakeReply } from './fake-robot';
 
 /**
  * A WeCom (企业微信) company's server API for one self-built application, as WeCom's documentation
