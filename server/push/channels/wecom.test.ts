@@ -7,7 +7,10 @@ import type { OutgoingMessage } from './driver';
 import { wecomChannel, wecomMessage, WECOM_MARKDOWN_MAX_BYTES, WECOM_TEXT_MAX_BYTES } from './wecom';
 import { withOutbound } from '../tests/channel-env';
 
-/** The WeCom group-robot driver on its own: config, masking, rendering, and delivery to the fake WeCom. */
+/**
+ * The WeCom group-robot driver on its own: its message format, rendering, and what is WeCom's own in
+ * delivery to the fake WeCom. What every robot channel does is in robot-channels.test.ts.
+ */
 
 const KEY = '693a91f6-7f0e-4bc4-97a0-0ec2a1fa5a1b';
 const message: OutgoingMessage = {
@@ -39,45 +42,9 @@ function refusal(run: () => unknown): DomainError {
 describe('wecom config', () => {
   const official = `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${KEY}`;
 
-  it('takes the webhook URL (any host with WeCom’s path and key) and defaults to Markdown', () => {
-    expect(wecomChannel.normalize({ webhookUrl: ` ${official} ` })).toEqual({ webhookUrl: official, wecomFormat: 'markdown' });
+  it('takes the message format (the URL checks are in robot-channels.test.ts)', () => {
     expect(wecomChannel.normalize({ webhookUrl: `http://127.0.0.1:9/cgi-bin/webhook/send?key=${KEY}`, wecomFormat: 'text' }).wecomFormat).toBe('text');
-  });
-
-  it('refuses what cannot be a WeCom robot, naming the field and never echoing the URL', () => {
-    const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{}, /webhookUrl is required/],
-      [{ webhookUrl: 'not a url' }, /must be an http\(s\) URL/],
-      [{ webhookUrl: 'https://qyapi.weixin.qq.com/cgi-bin/webhook/send' }, /shape of a WeCom group robot's webhook URL/],
-      [{ webhookUrl: 'https://example.net/hook?key=abcdefgh1234' }, /shape/],
-      [{ webhookUrl: `http://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${KEY}` }, /must start with https:\/\//],
-      [{ webhookUrl: 'https://oapi.dingtalk.com/robot/send?access_token=abcdef123456' }, /webhook URL of a DingTalk robot: create a channel of that type/],
-    ];
-    for (const [input, pattern] of cases) {
-      const error = refusal(() => wecomChannel.normalize(input));
-      expect(error.field).toBe('config.webhookUrl');
-      expect(error.message).toMatch(pattern);
-      expect(error.message).not.toContain('abcdef123456');
-    }
     expect(refusal(() => wecomChannel.normalize({ webhookUrl: official, wecomFormat: 'news' })).field).toBe('config.wecomFormat');
-  });
-
-  it('masks the URL so that the service shows but the key does not; the URL is the destination', () => {
-    const config = wecomChannel.normalize({ webhookUrl: official });
-    const masked = wecomChannel.mask(config);
-    expect(masked).toEqual({ webhookUrl: '•••• qyapi.weixin.qq.com …5a1b', wecomFormat: 'markdown' });
-    expect(JSON.stringify(masked)).not.toContain(KEY.slice(0, 8));
-    expect(wecomChannel.secrets).toEqual({ webhookUrl: 'webhook URL' });
-    expect(wecomChannel.destination(config)).toBe(official);
-    expect(wecomChannel.destination({ ...config, webhookUrl: official.replace('5a1b', '5a1c') })).not.toBe(wecomChannel.destination(config));
-  });
-
-  it('keeps no recipients: every push goes to the robot’s group', () => {
-    expect(wecomChannel.self).toMatchObject({ label: 'group', address: 'group' });
-    expect(refusal(() => wecomChannel.checkAddress(wecomChannel.normalize({ webhookUrl: official }), 'someone'))).toMatchObject({
-      field: 'appId',
-      message: expect.stringMatching(/need no recipients/),
-    });
   });
 });
 
@@ -144,38 +111,10 @@ describe('wecom delivery (fake WeCom)', () => {
     expect(fake.sent[1]).toMatchObject({ msgtype: 'text', mentioned: ['@all'] });
   });
 
-  it('classifies WeCom’s answers: unknown key systemic, rate limit transient (not retried at once), bad content recipient', async () => {
-    const unknown = await link
-      .delivery(channel, wecomChannel.normalize({ webhookUrl: fake.hook('0000-unknown-key-0000') }), wecomChannel.render(message, app))
-      .send(wecomChannel.self!, 1000);
-    expect(unknown).toMatchObject({ ok: false, cls: 'systemic', errcode: 93000, message: expect.stringMatching(/does not know this robot key/) });
-    fake.resetLimits();
-    fake.perMinute = 1;
-    expect(await send()).toEqual({ ok: true });
-    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: 45009, retryable: false, message: expect.stringMatching(/20 messages a minute/) });
-    fake.perMinute = 1000;
+  it('classifies WeCom’s content refusals as the message’s, and its busy answer as transient', async () => {
     fake.steps.push({ errcode: 40058, errmsg: 'markdown.content exceed max length 4096' }, { errcode: 44004, errmsg: 'empty content' }, { errcode: -1, errmsg: 'system error' });
     expect(await send()).toMatchObject({ ok: false, cls: 'recipient', errcode: 40058, message: expect.stringMatching(/refused the message's content/) });
     expect(await send()).toMatchObject({ ok: false, cls: 'recipient', errcode: 44004 });
     expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: -1 });
-    fake.steps.push({ errcode: 12345, errmsg: `something about ${KEY}` }, { status: 502 });
-    const other = await send();
-    expect(other).toMatchObject({ ok: false, cls: 'recipient', errcode: 12345 });
-    expect(JSON.stringify(other)).not.toContain(KEY);
-    expect(await send()).toMatchObject({ ok: false, cls: 'transient', errcode: 502 });
-  });
-
-  it('an unreachable WeCom is transient, and the message never names the URL', async () => {
-    const closed = wecomChannel.normalize({ webhookUrl: `http://127.0.0.1:1/cgi-bin/webhook/send?key=${KEY}` });
-    const outcome = await link.delivery(channel, closed, wecomChannel.render(message, app)).send(wecomChannel.self!, 1000);
-    expect(outcome).toMatchObject({ ok: false, cls: 'transient', message: expect.stringMatching(/could not be reached/) });
-    expect(JSON.stringify(outcome)).not.toContain(KEY);
-  });
-
-  it('tests the channel by posting a test message to the group', async () => {
-    expect(await link.test(channel, config, { timeoutMs: 1000, time: message.time })).toEqual({ ok: true, message: expect.stringMatching(/posted a test message/) });
-    expect(fake.sent.at(-1)?.content).toMatch(/^\*\*PennyPost test message\*\*\n\nThis is a test of the channel "Ops group"/);
-    const broken = wecomChannel.normalize({ webhookUrl: fake.hook('0000-unknown-key-0000') });
-    expect(await link.test(channel, broken, { timeoutMs: 1000, time: message.time })).toMatchObject({ ok: false, class: 'systemic', errcode: 93000 });
   });
 });
