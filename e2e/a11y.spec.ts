@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
 import { ROUTES } from '../renderer/src/screens/routes';
-import { startE2eServer, watchPage } from './support';
+import { startE2eServer, untilStill, watchPage } from './support';
 
 /**
  * Accessibility (issue 19): axe-core on the sign-in page, every screen of the route table with
@@ -106,7 +106,7 @@ async function checkDialog(page: Page, where: string, open: () => Promise<void>,
   await open();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
-  await page.waitForTimeout(250); // the opening transition (contrast is measured on the final colours)
+  await untilStill(page); // the opening transition is over (contrast is measured on the final colours)
   await check(page, where, findings, '[role="dialog"]');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);

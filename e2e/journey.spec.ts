@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { startE2eServer, watchPage } from './support';
+import { startE2eServer, untilStill, watchPage } from './support';
 import { FakeWechatMp } from '../server/test-support/fakes/fake-wechat-mp';
 
 /**
@@ -37,7 +37,7 @@ test.afterEach(() => {
 async function shot(name: string) {
   // Toasts come and go; close them so the screenshot shows the screen itself.
   for (const close of await page.locator('.mantine-Notification-root .mantine-CloseButton-root').all()) await close.click({ timeout: 1000 }).catch(() => undefined);
-  await page.waitForTimeout(500); // let chart and toast animations settle
+  await untilStill(page); // chart and toast animations settle
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 }
 /** Mantine's SegmentedControl hides its radios: click the label, then check the radio is on. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
 import { ROUTES } from '../renderer/src/screens/routes';
-import { startE2eServer, watchPage } from './support';
+import { startE2eServer, untilStill, watchPage } from './support';
 
 /**
  * Every screen at the smallest supported window (1024×700), in the dark theme and in Chinese:
@@ -68,7 +68,7 @@ for (const variant of [
       await expect(page.getByRole('heading', { level: 1, name: variant.language === 'en' ? screen.en : screen.zh })).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', variant.scheme);
       await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0, { timeout: 10_000 });
-      await page.waitForTimeout(350); // chart animations
+      await untilStill(page); // chart animations
       const overflow = await page.evaluate(() => {
         const main = document.querySelector('main');
         return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, main: main ? main.scrollWidth - main.clientWidth : 0 };

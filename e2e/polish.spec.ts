@@ -1,6 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
-import { startE2eServer, watchPage } from './support';
+import { startE2eServer, untilStill, watchPage } from './support';
 
 /**
  * Issue 19, findings 7–9: the push feed (history, Markdown, "New channel"), the savings game
@@ -217,7 +217,7 @@ test.describe('finishing touches', () => {
       const types = page.getByRole('radiogroup').first();
       await expectPillOnLabel(types);
       await types.locator('label').nth(1).click();
-      await page.waitForTimeout(300);
+      await untilStill(page); // the pill has slid over
       await expectPillOnLabel(types);
     }
   });

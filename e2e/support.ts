@@ -4,11 +4,13 @@ import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { startServer, type RunningServer, type ServerOptions } from '../server/server';
 import { createLogger } from '../server/lib/logger';
+import { useTestPasswordCost } from '../server/test-support/password-cost';
 
 /** A real PennyPost for a browser test: 127.0.0.1, port 0, its own temp data dir, the built UI. */
 export async function startE2eServer(options: Partial<ServerOptions> = {}): Promise<{ server: RunningServer; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-e2e-'));
   const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', logger: createLogger('warn'), ...options });
+  useTestPasswordCost(server.app); // cheap password hashes for the tests' sign-ups
   return {
     server,
     dataDir,
@@ -41,4 +43,30 @@ export function watchPage(page: Page) {
       expect(problems).toEqual([]);
     },
   };
+}
+
+/**
+ * Resolves once the page is still: no finite CSS animation or transition running and no change to
+ * the DOM (a chart drawing itself moves its SVG) for 100 ms. Endless animations (spinners) are not
+ * waited for. A condition, not a fixed wait: it ends as soon as the screen has settled.
+ */
+export async function untilStill(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const QUIET_MS = 100;
+        let last = performance.now();
+        const observer = new MutationObserver(() => (last = performance.now()));
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+        const moving = () => document.getAnimations().some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity);
+        const check = () => {
+          if (moving()) last = performance.now();
+          if (performance.now() - last >= QUIET_MS) {
+            observer.disconnect();
+            resolve();
+          } else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
 }

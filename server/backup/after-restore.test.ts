@@ -32,19 +32,20 @@ async function feedUntil(title: string, trigger: () => Promise<unknown>): Promis
   const decoder = new TextDecoder();
   let text = '';
   await trigger();
-  const deadline = Date.now() + 5000;
+  // A deadline, not a wait: it ends the read only when the push never comes.
+  const deadline = setTimeout(() => controller.abort(), 5000);
   try {
-    while (Date.now() < deadline) {
-      const { value, done } = await Promise.race([
-        reader.read(),
-        new Promise<{ value: undefined; done: true }>((r) => setTimeout(() => r({ value: undefined, done: true }), 5000)),
-      ]);
+    for (;;) {
+      const { value, done } = await reader.read();
       if (done) return false;
       text += decoder.decode(value);
       if (text.includes(title)) return true;
     }
-    return false;
+  } catch (error) {
+    if (controller.signal.aborted) return false;
+    throw error;
   } finally {
+    clearTimeout(deadline);
     controller.abort();
   }
 }

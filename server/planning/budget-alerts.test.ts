@@ -66,8 +66,8 @@ describe('budget alerts', () => {
     const budget = (await t.api('budget.create', { name: 'All', categories: 'all', amount: 10, startMonth: '2026-03' }, u.token)).data;
     await t.server.app.services.budgetAlerts.tick(); // the check the new budget scheduled is done: only the record can start the next
     await t.api('accounting.create', { type: 'expense', amount: 9, asset: cash, date: clock.now() }, u.token);
-    await new Promise((resolve) => setTimeout(resolve, ALERT_DEBOUNCE_MS + 700));
-    expect(keysOf(u.id)).toEqual([`budget80 ${budget.id}:2026-03:80`]);
+    // The check runs once the debounce (real time, not the clock) has passed: no tick asked for it.
+    await expect.poll(() => keysOf(u.id), { timeout: ALERT_DEBOUNCE_MS + 10_000 }).toEqual([`budget80 ${budget.id}:2026-03:80`]);
 
     const off = await registerUser(t);
     const offCash = await createAsset(t, off, { balance: 1000 });
@@ -94,7 +94,6 @@ describe('budget alerts', () => {
     const records = t.server.app.db.collection<RecordDoc>('records');
     // 20 records of the last 12 hours (90 % expenses), as a replication would write them.
     await seedSyntheticRecords(records, { userId: u.id, assets: [cash], count: 20, years: 0.5 / 365, end: clock.now(), seed: 9 });
-    await new Promise((resolve) => setTimeout(resolve, ALERT_DEBOUNCE_MS + 700));
-    expect(keysOf(u.id)).toEqual([`budget100 ${budget.id}:2026-03:100`]);
+    await expect.poll(() => keysOf(u.id), { timeout: ALERT_DEBOUNCE_MS + 10_000 }).toEqual([`budget100 ${budget.id}:2026-03:100`]);
   });
 });

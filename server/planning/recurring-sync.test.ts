@@ -72,13 +72,25 @@ describe('two synced PennyPosts', () => {
       await home.api('sync.start', {}, a.token);
       await laptop.api('sync.start', {}, b.token);
       await inSync(home, a);
-      await new Promise((r) => setTimeout(r, 1000));
+      // Until both have pushed and pulled: with other ids the laptop would keep its own records
+      // beside home's, and CouchDB would hold both, so this would never hold.
+      const remoteKeys = async () => {
+        const remote = await couch.client('pp_rec_records').allDocs({ include_docs: true });
+        return (remote.rows as Array<{ doc: { importKey: string } }>)
+          .map((row) => row.doc.importKey)
+          .filter((k) => k.startsWith('recurring:'))
+          .sort();
+      };
+      const expectedKeys = written.map((w) => `recurring:${rule.id}:${w.split(' ')[1]}`).sort();
+      const same = (x: string[], y: string[]) => JSON.stringify(x) === JSON.stringify(y);
+      await eventually(
+        async () => ({ home: await occurrencesOf(homeApi, a.token), laptop: await occurrencesOf(laptopApi, b.token), remote: await remoteKeys() }),
+        (now) => same(now.home, written) && same(now.laptop, written) && same(now.remote, expectedKeys),
+      );
       await inSync(home, a);
       expect(await occurrencesOf(homeApi, a.token)).toEqual(written);
       expect(await occurrencesOf(laptopApi, b.token)).toEqual(written);
-      const remote = await couch.client('pp_rec_records').allDocs({ include_docs: true });
-      const remoteKeys = (remote.rows as Array<{ doc: { importKey: string } }>).map((row) => row.doc.importKey).filter((k) => k.startsWith('recurring:'));
-      expect(remoteKeys.sort()).toEqual(written.map((w) => `recurring:${rule.id}:${w.split(' ')[1]}`).sort());
+      expect(await remoteKeys()).toEqual(expectedKeys);
     } finally {
       await home.close();
       await laptop.stop();

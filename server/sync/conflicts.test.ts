@@ -127,7 +127,7 @@ describe('edit against delete: the later one wins, whichever PennyPost syncs fir
       () => homeRecord(id),
       (r) => r?.description === 'edited later, synced first',
     );
-    await pause(300);
+    await inSync(home, a); // whatever home had to push (its delete, were it to win) has gone up
     expect((await remoteRecord(id))?.description).toBe('edited later, synced first');
     expect((await laptopRecord(id))?.description).toBe('edited later, synced first');
   }, 60_000);
@@ -150,7 +150,7 @@ describe('edit against delete: the later one wins, whichever PennyPost syncs fir
         async () => (await laptop.api('accounting.get', { id }, b.token)).code,
         (code) => code === 3001,
       );
-      await pause(300);
+      await inSync(home, a); // home has pushed what it had (its delete) and pulled what it was sent
       expect((await home.api('accounting.get', { id }, a.token)).code, first).toBe(3001);
       expect(await remoteRecord(id), first).toBeNull();
     }

@@ -38,6 +38,7 @@ it('after the server is back, every collection (idle ones too) stops showing pau
     );
     for (const c of paused.data!.collections) expect(c.lastError, c.collection).toMatch(/^Cannot reach .*; retrying every 2 s\.$/);
     const away = couch.requests.length;
+    // fixed-wait-ok: an outage longer than one 2 s retry period is the case tested
     await new Promise((r) => setTimeout(r, 3000));
 
     await couch.start();
@@ -88,6 +89,7 @@ it('a live change made on the server after it is back arrives in every idle coll
       (): Promise<Status> => t.api('sync.status', {}, u.token),
       (s: Status) => !!s.data && s.data.collections.some((c) => c.state === 'paused'),
     );
+    // fixed-wait-ok: an outage longer than one 2 s retry period is the case tested
     await new Promise((r) => setTimeout(r, 2500));
     await couch.start();
     const cat = { _id: 'catfromserver1', userId: u.id, type: 'expense', name: 'From the server', icon: '', position: 99, createdAt: Date.now(), updatedAt: Date.now() };

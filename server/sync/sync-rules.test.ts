@@ -2,7 +2,20 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, reasonFor, statusOf, type SyncUser, couchRecord } from '../test-support/sync';
+import {
+  balanceOf,
+  configureSync,
+  COUCH_START_TIMEOUT,
+  eventually,
+  FAST,
+  inSync,
+  phoneAccount,
+  reasonFor,
+  rechecksDone,
+  statusOf,
+  type SyncUser,
+  couchRecord,
+} from '../test-support/sync';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must
@@ -408,7 +421,7 @@ describe('issue 16, finding 6: a phone writes records that pass the schema but b
     // waiting for an asset that can never come) and the record on the unknown asset still waits.
     await t.api('asset.create', { name: 'Another', type: 'cash', balance: 0 }, u.token);
     await inSync(t, u);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the re-check of waiting documents runs
+    await rechecksDone(t, u); // the re-check of waiting documents has run
     const later = await statusOf(t, u, 'records');
     const laterReason = (id: string) => later.ignored.find((i) => i.id === id)?.reason;
     expect(laterReason('f6-unknown-asset')).toMatch(/^waiting for the asset asset-nobody-made/);

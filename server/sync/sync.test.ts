@@ -322,7 +322,8 @@ describe('offline and errors', () => {
       );
       expect(failed.data.collections[0].lastError).toMatch(/^CouchDB refused the (username or password\.|password for user temp\b)/);
       const before = couch.requests.length;
-      await new Promise((r) => setTimeout(r, 1500)); // 7 retry periods
+      // fixed-wait-ok: seven retry periods (0.2 s) pass: that no retry storm comes in them is what is tested
+      await new Promise((r) => setTimeout(r, 1500));
       expect(couch.requests.length - before).toBeLessThanOrEqual(1);
     } finally {
       await t.close();
@@ -351,6 +352,7 @@ describe('offline and errors', () => {
       );
       expect(status.data.collections.map((c: { lastError: string | null }) => c.lastError)).toEqual([null, null]);
       const before = couch.requests.length;
+      // fixed-wait-ok: five retry periods pass: that no push loop runs in them is what is tested
       await new Promise((r) => setTimeout(r, 1000));
       expect(couch.requests.length - before).toBeLessThan(10); // no push loop
       expect((await t.api('asset.detail', { id: cash }, u.token)).data.balance).toBe(10);

@@ -50,6 +50,20 @@ export async function inSync(t: TestServer, u: SyncUser): Promise<void> {
   await t.server.app.services.sync.awaitInSync(u.id);
 }
 
+/**
+ * Resolves once the re-checks of waiting documents that the writes so far asked for have run
+ * (server/sync/user-gates.ts: a write starts a 20 ms timer, which queues the re-check). Reads the
+ * sync service's per-account gates, which nothing else shows.
+ */
+export async function rechecksDone(t: TestServer, u: SyncUser): Promise<void> {
+  const sync = t.server.app.services.sync as unknown as { users: Map<string, { gates: { idle(): Promise<void> } }> };
+  // Past the 20 ms timer: Node fires timers in the order they are due.
+  await new Promise((r) => setTimeout(r, 25));
+  const gates = sync.users.get(u.id)?.gates;
+  if (!gates) throw new Error('no sync running for this account');
+  await gates.idle();
+}
+
 export async function balanceOf(t: TestServer, u: SyncUser, assetId: string): Promise<number> {
   return (await t.api('asset.detail', { id: assetId }, u.token)).data?.balance;
 }

@@ -99,8 +99,13 @@ describe('goalReached', () => {
     await h.restart();
     const again = h.t.server.app.db.collection<GoalDoc>('goals');
     await again.upsert({ ...synced, updatedAt: synced.updatedAt + 1 });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(shownTo(user, /^Goal reached/)).toHaveLength(2);
+    // A goal completed after that write is announced: the write before it has been seen by then.
+    await again.insert({ ...synced, id: newId(clock.now()), title: 'Marker' });
+    await eventually(
+      () => shownTo(user, /^Goal reached: Marker/),
+      (list) => list.length === 1,
+    );
+    expect(shownTo(user, /^Goal reached/).map((m) => m.title)).toEqual(['Goal reached: New bike', 'Goal reached: Laptop', 'Goal reached: Marker']);
   });
 });
 

@@ -73,9 +73,14 @@ describe('the scheduled-push timer at shutdown', () => {
     clock.advance(1200);
     const other = await t.push(`/send/${appKey}`, { json: { title: 'cancelled', delay: '1h' } });
     expect((await t.call('push.cancelScheduled', { id: other.body.data.pushId })).code).toBe(200);
+    const armedBy = Date.now(); // the timer was re-armed before this: due by armedBy + 100 ms
     await t.close();
     clock.advance(1000);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Node fires timers in the order they are due: once this one fires, the push timer would have
+    // fired (had the close not stopped it), and its failed run would be logged a few turns later.
+    // fixed-wait-ok: waits out the 100 ms timer whose stopping is what is tested (at most 101 ms)
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, armedBy + 101 - Date.now())));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(seen).toEqual([]);
     expect(lines.filter((line) => /scheduled push/.test(line))).toEqual([]);
   });
