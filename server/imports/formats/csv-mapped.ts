@@ -2,20 +2,20 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { restoreCell } from '../../lib/spreadsheet-cells';
-import { cachedLocalDateTime, cleanCell, csvRecords, decodeText, isZeroAmount, parseAmount } from './shared';
+import { csvRecords, decodeText, isZeroAmount, parseAmount } from './shared';
 import { StatementError, type CsvMapping, type InvalidLine, type StatementLine, type StatementParser } from './types';
+import { COLUMNS, DATE_FORMATS, HEADER_NAMES, headerKey, PLACEHOLDER, readCell, type Column, type DateFormat } from './csv-columns';
+import { parseCsvDate } from './csv-dates';
 
 /**
  * The generic CSV format: any bank's CSV export, read through a column mapping the person chose in
  * the import wizard. describeCsv shows the wizard the header and a sample, guessMapping and
- * guessDateFormat pre-fill the choices, and the pipeline saves the mapping per source under
+ * guessDateFormat (./csv-guess.ts, ./csv-dates.ts) pre-fill the choices, and the pipeline saves the mapping per source under
  * describeCsv's signature. Cells are text only: nothing is ever evaluated, and the apostrophe an
  * export puts before formula-looking text (`'=…`) is dropped again (restoreCell).
  */
 
 export type CsvDelimiter = ',' | ';' | '\t';
-type DateFormat = NonNullable<CsvMapping['dateFormat']>;
 type Encoding = NonNullable<CsvMapping['encoding']>;
 
 export interface CsvDescription {
@@ -33,10 +33,7 @@ export interface CsvDescription {
 }
 
 const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
-const DATE_FORMATS: readonly DateFormat[] = ['YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'DD.MM.YYYY'];
 const ENCODINGS: readonly Encoding[] = ['utf8', 'gbk', 'latin1'];
-const COLUMNS = ['date', 'amount', 'inflow', 'outflow', 'payee', 'description', 'externalId', 'currency', 'category'] as const;
-type Column = (typeof COLUMNS)[number];
 const LABELS: Partial<Record<Column, string>> = { inflow: 'money-in', outflow: 'money-out', externalId: 'transaction id' };
 const label = (column: Column) => LABELS[column] ?? column;
 
@@ -351,10 +348,6 @@ function detectDelimiter(body: string): CsvDelimiter {
   return best;
 }
 
-function readCell(text: string): string {
-  return restoreCell(cleanCell(text));
-}
-
 function countNewlines(text: string): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
@@ -398,95 +391,6 @@ function readRows(prepared: Prepared, limit?: number): Row[] {
 }
 
 // Cells: dates, amounts, currencies
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** 'Jan', 'Sept', 'December' → 1–12; 0 when not an English month name. */
-function monthNumber(name: string): number {
-  const lower = name.toLowerCase();
-  if (lower.length < 3) return 0;
-  const index = MONTHS.findIndex((month) => month.startsWith(lower) || (lower === 'sept' && month === 'september'));
-  return index + 1;
-}
-
-function fullYear(text: string): number {
-  const year = Number(text);
-  if (text.length !== 2) return year;
-  return year < 70 ? 2000 + year : 1900 + year;
-}
-
-const TIME = /^(?:[T\s]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(?:\s*([ap])\.?m\.?)?(?:\s*(Z|[+-]\d{2}(?::?\d{2})?))?)?\s*$/i;
-
-/** Year, month, day (by the format) and the rest of the cell, or null when the date part does not match the format. */
-function dateParts(text: string, format: DateFormat): { y: number; m: number; d: number; rest: string } | null {
-  let match: RegExpExecArray | null;
-  const done = (y: number, m: number, d: number) => ({ y, m, d, rest: text.slice(match?.[0].length ?? 0) });
-  switch (format) {
-    case 'YYYY-MM-DD':
-      if ((match = /^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)/.exec(text))) return done(Number(match[1]), Number(match[3]), Number(match[4]));
-      if ((match = /^(\d{4})(\d{2})(\d{2})(?!\d)/.exec(text))) return done(Number(match[1]), Number(match[2]), Number(match[3]));
-      if ((match = /^(\d{4})年(\d{1,2})月(\d{1,2})日?/.exec(text))) return done(Number(match[1]), Number(match[2]), Number(match[3]));
-      return null;
-    case 'DD.MM.YYYY':
-      if ((match = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[3]), Number(match[2]), Number(match[1]));
-      return null;
-    case 'DD/MM/YYYY':
-      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[4]), Number(match[3]), Number(match[1]));
-      // '13 Jun 2025', '13-Jun-25' (UK exports)
-      if ((match = /^(\d{1,2})[\s-]([A-Za-z]{3,9})\.?[\s-](\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[3]), monthNumber(match[2]), Number(match[1]));
-      return null;
-    case 'MM/DD/YYYY':
-      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[4]), Number(match[1]), Number(match[3]));
-      // 'Jun 13, 2025'
-      if ((match = /^([A-Za-z]{3,9})\.?\s(\d{1,2}),?\s(\d{4})(?!\d)/.exec(text))) return done(Number(match[3]), monthNumber(match[1]), Number(match[2]));
-      return null;
-  }
-}
-
-/** A date cell in `format`, optionally followed by a time (24-hour or am/pm) and a UTC offset → ms, or null. */
-export function parseCsvDate(cell: string, format: DateFormat, timeZone: string): number | null {
-  const text = cell.trim();
-  const parts = dateParts(text, format);
-  if (!parts) return null;
-  const time = TIME.exec(parts.rest);
-  if (!time) return null;
-  let hour = Number(time[1] || 0);
-  if (time[4]) {
-    if (hour < 1 || hour > 12) return null;
-    hour = (hour % 12) + (time[4].toLowerCase() === 'p' ? 12 : 0);
-  }
-  const minute = Number(time[2] || 0);
-  const second = Number(time[3] || 0);
-  const zone = time[5];
-  if (!zone) return cachedLocalDateTime(parts.y, parts.m, parts.d, timeZone, hour, minute, second);
-  const utc = cachedLocalDateTime(parts.y, parts.m, parts.d, 'UTC', hour, minute, second);
-  if (utc === null) return null;
-  if (zone.toUpperCase() === 'Z') return utc;
-  const offset = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
-  if (!offset) return null;
-  const minutes = Number(offset[2]) * 60 + Number(offset[3] || 0);
-  return utc - (offset[1] === '-' ? -minutes : minutes) * 60_000;
-}
-
-/**
- * The date format that reads the most of `samples` (the date column's first cells, e.g. from
- * describeCsv), or undefined when none reads them or the day-first and month-first readings tie
- * ('05/01/2024' alone could be either: the person has to choose).
- */
-export function guessDateFormat(samples: string[]): CsvMapping['dateFormat'] {
-  const cells = samples.map((s) => readCell(s)).filter((s) => s !== '');
-  let best: DateFormat[] = [];
-  let bestCount = 0;
-  for (const format of DATE_FORMATS) {
-    const count = cells.filter((cell) => parseCsvDate(cell, format, 'UTC') !== null).length;
-    if (count > bestCount) [best, bestCount] = [[format], count];
-    else if (count === bestCount && count > 0) best.push(format);
-  }
-  return best.length === 1 ? best[0] : undefined;
-}
-
-/** A cell that says "nothing here": empty, '-', '—', '/'. */
-const PLACEHOLDER = /^[-–—/]*$/;
 
 /** An amount cell → { amount, negative }; a RowProblem when it is not a number in the file's decimal style. */
 /**
@@ -662,119 +566,4 @@ export function describeCsv(bytes: Buffer, options: Reading = {}): CsvDescriptio
     sample: rows.slice(0, 5).map((r) => r.cells),
     signature: layoutSignature([`(no header: ${width} columns, date in ${dateAt})`]),
   };
-}
-
-const UMLAUTS: Record<string, string | undefined> = { ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss' };
-
-/** A header cell for matching: lower case, umlauts as ae/oe/ue, other accents dropped, spaces collapsed. */
-function headerKey(header: string): string {
-  return readCell(header)
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[äöüß]/g, (c) => UMLAUTS[c] ?? c)
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*:$/, '');
-}
-
-/** '(EUR)', '(元)', '[GBP]' after a header name. */
-const UNIT = String.raw`(?:\s*[([](?:[a-z]{3}|[€$£¥]|元|人民币)[)\]])?`;
-
-/** Per column, header names from the most to the least telling; a tier applies only to columns no earlier tier took. */
-const HEADER_NAMES = [
-  String.raw`date=(?:transaction|trans\.?|txn|booking|operation) date|buchungstag|buchungsdatum|date(?: de l'?operation| operation| de transaction)?|datum|fecha(?: (?:de )?operacion)?|交易日期|交易时间|记账日期|交易日|日期`,
-  String.raw`date=post(?:ed|ing)? date|date posted|value date|valutadatum|wertstellung|date de valeur|fecha valor`,
-  String.raw`amount=amount|transaction amount|billing amount|posted amount|betrag|umsatz|montant|importe|bedrag|金额|交易金额|发生额|debit\/credit|credit\/debit`,
-  String.raw`inflow=credits?|credit amount|deposits?|paid in|money in|in|haben|eingang|gutschrift|recettes?|abonos?|ingresos?|收入|收入金额|存入|存入金额|贷方金额|贷方发生额|(?:交易|记账)金额\(收入\)`,
-  String.raw`outflow=debits?|debit amount|withdrawals?|paid out|money out|out|soll|ausgang|belastung|depenses?|cargos?|gastos?|支出|支出金额|支取|支取金额|借方金额|借方发生额|(?:交易|记账)金额\(支出\)`,
-  String.raw`externalId=transaction (?:id|number|reference)|reference (?:number|no\.?)|ref\.? no\.?|id|fitid|transaktions-?id|transaktionsnummer|numero de transaction|transactie ?id|流水号|交易流水号|交易单号|交易号|凭证号`,
-  String.raw`currency=currency|ccy|curr|billing currency|transaction currency|waehrung|devise|monnaie|moneda|divisa|munt|币种|货币|交易币种|记账币种|币别`,
-  String.raw`category=categor(?:y|ie|ia)|kategorie|分类|类别|交易分类`,
-  String.raw`payee=payee|payee name|merchant|merchant name|beneficiary|counterparty|counterparty name|recipient`,
-  String.raw`payee=(?:auftraggeber ?\/ ?)?(?:empfaenger|beguenstigter|zahlungsempfaenger)(?: ?\/ ?zahlungspflichtiger)?|(?:name )?zahlungsbeteiligter|beneficiaire|tiers|beneficiario|ordenante|tegenpartij|naam tegenpartij|naam ?\/ ?omschrijving|name|naam|对方|交易对方|对方户名|对方名称|对方账户名|商户名称|收\/付款方`,
-  String.raw`description=memo|verwendungszweck|notes?|remarks?|details|narrative|mitteilung|communication|commentaire|observaciones|mededelingen|摘要|备注|附言|用途|交易摘要|交易详情`,
-  // A "Description" column is the payee when the file has a memo column beside it (Chase:
-  // Description, Memo), else it is the description (see guessMapping).
-  String.raw`payee=description|merchant\/description|libelle|concepto|omschrijving|beschreibung`,
-  String.raw`description=description|transaction description|buchungstext|libelle|concepto|omschrijving|beschreibung`,
-  String.raw`category=transaction type|type|交易类型`,
-].map((tier): [Column, RegExp] => {
-  const at = tier.indexOf('=');
-  const column = COLUMNS.find((c) => c === tier.slice(0, at));
-  if (column === undefined) throw new Error(`No such column: ${tier}`);
-  return [column, new RegExp(`^(?:${tier.slice(at + 1)})${UNIT}$`)];
-});
-
-/**
- * A first mapping from the header names of common bank exports (English, German, French,
- * Spanish, Dutch, Chinese). Only columns it recognises are set; a signed amount column wins over
- * money-in/money-out columns. The date format cannot be told from a header: see guessDateFormat.
- */
-export function guessMapping(headers: string[], sample: readonly (readonly string[])[] = []): Partial<CsvMapping> {
-  const keys = headers.map(headerKey);
-  const taken = new Set<number>();
-  const mapping: Partial<CsvMapping> = {};
-  // A column of money or currency whose sample rows hold only placeholders ('-', '/', nothing) is
-  // not the one: ICBC's 交易金额(收入/支出) are all '-', its 记账金额 columns hold the amounts.
-  const empty = (index: number) => sample.length > 0 && sample.every((row) => PLACEHOLDER.test(readCell(row[index] ?? '')));
-  const VALUES = new Set<Column>(['amount', 'inflow', 'outflow', 'currency']);
-  let weakPayee = -1;
-  for (const [tier, [column, pattern]] of HEADER_NAMES.entries()) {
-    if (mapping[column] !== undefined) continue;
-    if ((column === 'inflow' || column === 'outflow') && mapping.amount !== undefined) continue;
-    const index = keys.findIndex((key, i) => !taken.has(i) && pattern.test(key) && !(VALUES.has(column) && empty(i)));
-    if (index < 0) continue;
-    mapping[column] = index;
-    taken.add(index);
-    if (tier === WEAK_PAYEE_TIER) weakPayee = index;
-  }
-  // `Date, Description, Amount, Reference`: the Description is what the line was for, not a payee.
-  if (mapping.payee !== undefined && mapping.payee === weakPayee && mapping.description === undefined) {
-    mapping.description = mapping.payee;
-    delete mapping.payee;
-  }
-  return mapping;
-}
-
-/** The HEADER_NAMES tier that takes a "Description" column as the payee (guessMapping moves it to the description when nothing else is). */
-const WEAK_PAYEE_TIER = HEADER_NAMES.findIndex(([column, pattern]) => column === 'payee' && pattern.test('description'));
-
-/**
- * The wizard's first mapping of a described file: columns by their names (guessMapping), or, in a
- * file without a header row, by what the first rows hold (guessByContent); the date format the
- * date column's cells allow; the lines to skip and the header setting the description found.
- */
-export function guessFor(description: CsvDescription): Partial<CsvMapping> {
-  const columns = description.header ? guessMapping(description.headers, description.sample) : guessByContent(description.sample);
-  const dateFormat = columns.date === undefined ? undefined : guessDateFormat(description.sample.map((row) => row[columns.date ?? 0] ?? ''));
-  return { ...columns, ...(dateFormat ? { dateFormat } : {}), skipRows: description.skipRows, ...(description.header ? {} : { header: false }) };
-}
-
-/**
- * Columns by their cells, for a file without a header row: the date is the first column whose
- * cells are dates; of the columns of numbers, two side by side never filled in the same row are
- * money out and money in (banks put the debit first), else the first is a signed amount; the
- * description is the text column with the longest cells.
- */
-export function guessByContent(sample: readonly (readonly string[])[]): Partial<CsvMapping> {
-  const width = Math.max(0, ...sample.map((row) => row.length));
-  const column = (index: number) => sample.map((row) => readCell(row[index] ?? ''));
-  const isDate = (cell: string) => DATE_FORMATS.some((format) => parseCsvDate(cell, format, 'UTC') !== null);
-  const isNumber = (cell: string) => /\d/.test(cell) && parseAmount(cell, '.') !== null;
-  const mapping: Partial<CsvMapping> = {};
-  const dates = [...Array(width).keys()].filter((i) => column(i).some((c) => c !== '') && column(i).every((c) => c === '' || isDate(c)));
-  if (dates.length > 0) mapping.date = dates[0];
-  const numbers = [...Array(width).keys()].filter((i) => i !== mapping.date && column(i).some(isNumber) && column(i).every((c) => PLACEHOLDER.test(c) || isNumber(c)));
-  const pair = numbers.findIndex(
-    (i, n) => numbers[n + 1] === i + 1 && sample.every((row) => PLACEHOLDER.test(readCell(row[i] ?? '')) || PLACEHOLDER.test(readCell(row[i + 1] ?? ''))),
-  );
-  if (pair >= 0) {
-    mapping.outflow = numbers[pair];
-    mapping.inflow = numbers[pair] + 1;
-  } else if (numbers.length > 0) mapping.amount = numbers[0];
-  const texts = [...Array(width).keys()].filter((i) => i !== mapping.date && !numbers.includes(i) && column(i).some((c) => c !== ''));
-  const longest = texts.sort((a, b) => column(b).join('').length - column(a).join('').length).at(0);
-  if (longest !== undefined) mapping.description = longest;
-  return mapping;
 }

@@ -1,4 +1,5 @@
-import { describeCsv, guessFor, type CsvDelimiter, type CsvDescription } from './csv-mapped';
+import { guessFor } from './csv-guess';
+import { describeCsv, type CsvDelimiter, type CsvDescription } from './csv-mapped';
 import { accountOf, guessFormat, parseStatement } from './registry';
 import { StatementError, type CsvMapping, type ParseOptions, type StatementFormat } from './types';
 

@@ -1,6 +1,8 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { describeCsv, guessDateFormat, guessFor, guessMapping, parseCsvDate, parseMappedCsv } from '../csv-mapped';
+import { guessDateFormat, parseCsvDate } from '../csv-dates';
+import { guessFor, guessMapping } from '../csv-guess';
+import { describeCsv, parseMappedCsv } from '../csv-mapped';
 import { fixture as fixtureBytes, parseNow, statementError } from './helpers';
 import type { CsvMapping, ParsedStatement } from '../types';
 

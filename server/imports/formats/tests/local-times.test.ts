@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsvDate } from '../csv-mapped';
+import { parseCsvDate } from '../csv-dates';
 import { localDateTime, localDateTimeParser, parseLocalDateTime } from '../shared';
 
 /**
