@@ -5,18 +5,29 @@
  *   ground   server/lib            domain-neutral helpers: errors, money, clock, ids, logger
  *            server/config, db     paths, settings, secrets; the database and its storage
  *   frame    server/api, http,     the wrappers every domain is mounted in (actions, router, routes,
- *            app-context, domain   rate limits, network policy)
- *   domains  server/<domain>/      users, ledger, files, links, savings, push, settings, sync,
- *                                  app-info, backup: each owns its schemas, actions and service
+ *            app-context, domain,  rate limits, network policy, the vocabulary of sync rules)
+ *            sync-rules
+ *   domains  server/<domain>/      every other folder of server/ (read from the disk below, so a new
+ *                                  folder is a domain at once): each owns its schemas, actions and
+ *                                  service, and shows other domains only its index.ts and public.ts
  *   top      server/server.ts, domains.ts, cli*.ts, data-tools/, test-support/, bench/, electron/
  *
  * An import may only run down (or sideways inside one floor). Tests sit above everything.
  */
-const DOMAINS = '(users|ledger|files|links|savings|push|settings|sync|app-info|backup)';
+const { readdirSync } = require('node:fs');
+const path = require('node:path');
+
+/** Folders of server/ that are not domains: the ground, the frame and the top. Every other folder is a domain. */
+const NOT_DOMAINS = new Set(['lib', 'config', 'db', 'api', 'http', 'data-tools', 'test-support', 'reliability']);
+const DOMAIN_NAMES = readdirSync(path.join(__dirname, 'server'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !NOT_DOMAINS.has(entry.name))
+  .map((entry) => entry.name)
+  .sort();
+const DOMAINS = `(${DOMAIN_NAMES.join('|')})`;
 const TEST = '\\.test\\.tsx?$|(^|/)tests/';
 const GROUND_LIB = '^server/lib/';
 const GROUND_STORE = '^server/(config|db)/';
-const FRAME = '^server/(api|http)/|^server/(app-context|domain)\\.ts$';
+const FRAME = '^server/(api|http)/|^server/(app-context|domain|sync-rules)\\.ts$';
 const DOMAIN = `^server/${DOMAINS}/`;
 const TOP = '^server/(server|domains|cli|cli-options|work-thread)\\.ts$|^server/(data-tools|test-support|reliability)/|^bench/|^electron/|^scripts/';
 
@@ -49,6 +60,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/http/', pathNot: TEST },
       to: { path: '^server/api/' },
+    },
+    {
+      name: 'domains-meet-at-their-public-surface',
+      comment:
+        'A domain uses another domain only through what that domain publishes: its index.ts (the domain and the services it puts in app.services) and its public.ts (the types, errors and helpers other domains may use). Everything else in a domain folder is its own.',
+      severity: 'error',
+      from: { path: `^server/${DOMAINS}/`, pathNot: TEST },
+      to: { path: `^server/${DOMAINS}/`, pathNot: ['^server/$1/', `^server/${DOMAINS}/(index|public)\\.ts$`] },
     },
     {
       name: 'domains-do-not-reach-up',

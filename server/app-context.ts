@@ -60,3 +60,13 @@ export function liveService<K extends keyof ServiceMap>(app: AppContext, name: K
     },
   });
 }
+
+/**
+ * A service of a domain this one declares in `uses` (server/domain.ts): `undefined` when that
+ * domain is not part of this server (a test server may run a few domains) or has not started yet
+ * (it starts after the caller). The one place where the map is read as partial; domains never cast
+ * `app.services` themselves.
+ */
+export function optionalService<K extends keyof ServiceMap>(app: Pick<AppContext, 'services'>, name: K): ServiceMap[K] | undefined {
+  return (app.services as Partial<ServiceMap>)[name];
+}

@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkDomainOrder } from './domain';
 import { allDomains } from './domains';
 
 /**
@@ -54,5 +56,103 @@ describe('the structure of the code', () => {
       }
     }
     expect(trespasses).toEqual([]);
+  });
+
+  it('lets every domain reach only the services it declares: needs as app.services, uses through optionalService', () => {
+    const domains = allDomains();
+    const names = new Set(domains.map((d) => d.name));
+    // Which domain publishes each service: the ServiceMap entries each domain's folder declares.
+    const ownerOfService = new Map<string, string>();
+    for (const file of files.filter((f) => !isTest(f))) {
+      const folder = /^server\/([a-z-]+)\//.exec(file)?.[1];
+      if (!folder || !names.has(folder)) continue;
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      for (const block of text.matchAll(/interface ServiceMap \{([\s\S]*?)\n {2}\}/g)) {
+        for (const entry of block[1].matchAll(/^\s+(\w+)\??:/gm)) ownerOfService.set(entry[1], folder);
+      }
+    }
+    expect(ownerOfService.size).toBeGreaterThan(10);
+    const problems: string[] = [];
+    for (const domain of domains) {
+      const needs = new Set(domain.needs ?? []);
+      const uses = new Set(domain.uses ?? []);
+      for (const name of [...needs, ...uses]) if (!names.has(name)) problems.push(`${domain.name} declares "${name}", which is no domain`);
+      for (const name of needs) if (uses.has(name)) problems.push(`${domain.name} both needs and uses ${name}`);
+      const own = files.filter((f) => f.startsWith(`server/${domain.name}/`) && !isTest(f));
+      for (const file of own) {
+        const text = readFileSync(path.join(ROOT, file), 'utf8');
+        if (/services as\b|as (?:Partial<)?ServiceMap\b|:\s*Partial<ServiceMap>/.test(text)) problems.push(`${file} casts app.services`);
+        for (const found of text.matchAll(/\bservices\.(?<direct>\w+)|liveService\(\s*[\w.]+,\s*'(?<live>\w+)'\)/g)) {
+          const service = found.groups?.direct ?? found.groups?.live ?? '';
+          const owner = ownerOfService.get(service);
+          if (owner && owner !== domain.name && !needs.has(owner)) {
+            problems.push(
+              `${file} uses app.services.${service} of ${owner}: add "${owner}" to the needs of ${domain.name} (or reach it through optionalService and list it in uses)`,
+            );
+          }
+        }
+        for (const found of text.matchAll(/optionalService\(\s*[\w.]+,\s*'(\w+)'\)/g)) {
+          const owner = ownerOfService.get(found[1]);
+          if (owner && owner !== domain.name && !uses.has(owner) && !needs.has(owner))
+            problems.push(`${file} reaches ${found[1]} of ${owner} through optionalService: list "${owner}" in the uses of ${domain.name}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // And the start order keeps every need: each domain starts after those it needs.
+    expect(() => checkDomainOrder(domains)).not.toThrow();
+  });
+
+  it('refuses a start order in which a domain needs one that starts after it, or is missing', () => {
+    expect(() => checkDomainOrder([{ name: 'ledger', needs: ['users'] }, { name: 'users' }])).toThrow('The ledger domain needs the users domain, which starts after it.');
+    expect(() => checkDomainOrder([{ name: 'ledger', needs: ['users'] }])).toThrow('which is not part of this server');
+    expect(() => checkDomainOrder([{ name: 'users' }, { name: 'ledger', needs: ['users'], uses: ['backup'] }])).not.toThrow();
+  });
+
+  describe('the layer check (.dependency-cruiser.cjs)', () => {
+    /** Runs the layer check on `files` (paths under the repository) and answers the names of the rules they break. */
+    const brokenRules = (files: string[]): string[] => {
+      let output: string;
+      try {
+        output = execFileSync(path.join(ROOT, 'node_modules/.bin/depcruise'), [...files, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+        });
+      } catch (error) {
+        output = (error as { stdout?: string }).stdout ?? ''; // depcruise exits non-zero when it finds violations
+      }
+      const report = JSON.parse(output) as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
+      return report.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+    };
+
+    it('knows every folder of server/ as a domain unless it is the ground, the frame or the top', async () => {
+      const layers = (await import(path.join(ROOT, '.dependency-cruiser.cjs'))) as { default: { forbidden: Array<{ name: string; from: { path?: string } }> } };
+      const rule = layers.default.forbidden.find((r) => r.name === 'domains-meet-at-their-public-surface');
+      const folders = readdirSync(path.join(ROOT, 'server'), { withFileTypes: true }).filter((e) => e.isDirectory());
+      const domainFolders = folders.filter((f) => new RegExp(rule?.from.path ?? '^$').test(`server/${f.name}/x.ts`)).map((f) => f.name);
+      expect(domainFolders.sort()).toEqual(
+        allDomains()
+          .map((d) => d.name)
+          .sort(),
+      );
+    });
+
+    it("fails when a domain, or a folder made today, imports another domain's internals; passes through index.ts and public.ts", { timeout: 60_000 }, () => {
+      const probeDir = path.join(ROOT, 'server', 'zz-layer-probe');
+      const inLedger = path.join(ROOT, 'server', 'ledger', 'zz-layer-probe.ts');
+      try {
+        mkdirSync(probeDir);
+        writeFileSync(path.join(probeDir, 'new-domain.ts'), "import { importErrors } from '../imports/errors';\nexport const probe = importErrors;\n");
+        writeFileSync(path.join(probeDir, 'through-public.ts'), "import { ledgerErrors } from '../ledger/public';\nexport const probe = ledgerErrors;\n");
+        writeFileSync(inLedger, "import { planningErrors } from '../planning/errors';\nexport const probe = planningErrors;\n");
+        expect(brokenRules(['server/zz-layer-probe', 'server/ledger/zz-layer-probe.ts'])).toEqual([
+          'domains-meet-at-their-public-surface: server/ledger/zz-layer-probe.ts → server/planning/errors.ts',
+          'domains-meet-at-their-public-surface: server/zz-layer-probe/new-domain.ts → server/imports/errors.ts',
+        ]);
+      } finally {
+        rmSync(probeDir, { recursive: true, force: true });
+        rmSync(inLedger, { force: true });
+      }
+    });
   });
 });

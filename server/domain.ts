@@ -11,6 +11,18 @@ import type { CollectionDefinition } from './db/collections';
  */
 export interface Domain {
   name: string;
+  /**
+   * Domains whose services this one uses as `app.services.<name>`: they must be part of the server
+   * and start before it (checked at start, `checkDomainOrder`).
+   */
+  needs?: readonly string[];
+  /**
+   * Domains whose services it uses when they are there, through `optionalService(app, name)`
+   * (typed `| undefined`): they may be absent or start after it (a restore's snapshot, the weekly
+   * summary's budgets). `server/domains.test.ts` proves that each domain reaches only the services
+   * it declares here, and only the way it declares.
+   */
+  uses?: readonly string[];
   collections?: readonly CollectionDefinition[];
   /**
    * The domain's error catalogue (`<domain>/errors.ts`): one row per error it answers with. Typed
@@ -47,4 +59,24 @@ export function defineDomain<D extends Domain>(domain: D): D {
 /** Every domain's error catalogue, by domain name (docs/api.md names the rows with it). */
 export function cataloguesOf(domains: readonly Domain[]): Record<string, { rows: Record<string, ErrorRow> }> {
   return Object.fromEntries(domains.flatMap((d) => (d.errors ? [[d.name, d.errors] as const] : [])));
+}
+
+/**
+ * Refuses a list of domains in which a domain needs one that is missing or starts after it, or
+ * names itself: the server would fail later, at the first request that reaches the service.
+ */
+export function checkDomainOrder(domains: readonly Pick<Domain, 'name' | 'needs' | 'uses'>[]): void {
+  const seen = new Set<string>();
+  for (const domain of domains) {
+    for (const name of [...(domain.needs ?? []), ...(domain.uses ?? [])]) {
+      if (name === domain.name) throw new Error(`The ${domain.name} domain lists itself among the domains it needs or uses.`);
+    }
+    for (const name of domain.needs ?? []) {
+      if (!seen.has(name)) {
+        const later = domains.some((d) => d.name === name);
+        throw new Error(`The ${domain.name} domain needs the ${name} domain, which ${later ? 'starts after it' : 'is not part of this server'}.`);
+      }
+    }
+    seen.add(domain.name);
+  }
 }

@@ -21,8 +21,8 @@ import { usersDomain } from './users';
  */
 const DOMAINS = [
   usersDomain,
-  ledgerDomain,
   filesDomain,
+  ledgerDomain,
   linksDomain,
   savingsDomain,
   pushDomain,

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { RxDocument } from 'rxdb';
-import type { AppContext, ServiceMap } from './app-context';
+import { optionalService, type AppContext, type ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
 import { PACKAGE_ROOT, packageVersion } from './app-info/package-root';
 import { recordRunVersion, snapshotBeforeUpgrade } from './backup/upgrade';
@@ -17,7 +17,7 @@ import { finishInterruptedRestore } from './backup/restore';
 import { MaintenanceGate } from './http/maintenance';
 import type { Domain } from './domain';
 import { allDomains } from './domains';
-import { actionsOf } from './domain';
+import { actionsOf, checkDomainOrder } from './domain';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
 import { securityHeaders } from './http/security-headers';
@@ -96,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const settings = new SettingsStore(dataDir, options.settings);
   const log = options.logger ?? createLogger(settings.get().log.level);
   const domains = options.domains ?? allDomains();
+  checkDomainOrder(domains);
   // A snapshot restore that a crash interrupted is finished (or undone) before the database opens.
   const interrupted = await finishInterruptedRestore(dataDir);
   if (interrupted) log.warn('backup: ' + interrupted);
@@ -203,7 +204,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         actions: actionsOf(domains),
         authenticator: {
           authenticate: (token) => {
-            const { users } = app.services as Partial<ServiceMap>; // a server may run without the users domain
+            const users = optionalService(app, 'users'); // a server may run without the users domain
             if (!users) throw new Error('no users domain');
             return users.authenticate(token);
           },

@@ -7,6 +7,7 @@ import { BackupService } from './service';
 export function backupDomain() {
   return defineDomain({
     name: 'backup',
+    uses: ['users', 'notify'],
     actions: backupActions,
     errors: backupErrors,
     async start(app) {

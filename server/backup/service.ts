@@ -1,6 +1,6 @@
 import { DomainError } from '../lib/errors';
 import { backupErrors } from './errors';
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import type { Settings } from '../config/settings';
 import { describeError } from '../lib/logger';
 import {
@@ -88,7 +88,7 @@ export class BackupService {
     try {
       const newest = this.list().find((s) => s.status === 'ok');
       if (newest && this.app.clock.now() - newest.createdAt < DAY) return null;
-      const { users } = this.app.services as Partial<ServiceMap>; // the users domain may not be loaded
+      const users = optionalService(this.app, 'users'); // the users domain may not be loaded
       if (!users || (await users.count()) === 0 || this.hasStopped()) return null;
       return await this.createSnapshot('daily');
     } catch (error) {
@@ -196,7 +196,7 @@ export class BackupService {
       this.app.log.error('backup: snapshot failed', { id, reason, ...describeError(error) });
       recordFailure(this.app.dataDir, { id, createdAt: now, reason, error: (error as Partial<Error>).message ?? String(error) });
       // The person's reminders (server/notify/) tell of a failed automatic snapshot.
-      if (reason === 'daily') void (this.app.services as Partial<ServiceMap>).notify?.backupFailed({ id, at: now });
+      if (reason === 'daily') void optionalService(this.app, 'notify')?.backupFailed({ id, at: now });
       throw backupErrors.snapshotFailed((error as Error).message).with({ id });
     } finally {
       this.current = null;

@@ -13,6 +13,8 @@ export function filesDomain() {
   let timer: NodeJS.Timeout | undefined;
   return defineDomain({
     name: 'files',
+    needs: ['users'],
+    uses: ['ledger'],
     errors: filesErrors,
     collections: [filesCollection],
     actions: fileActions,

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { RxCollection, RxDocument } from 'rxdb';
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
@@ -263,7 +263,7 @@ export class FileService {
 
   /** How many of the user's accounting records list this file among their attachments (the ledger's count; 0 without a ledger). */
   async countAttachedRecords(userId: string, fileId: string): Promise<number> {
-    const ledger = (this.app.services as Partial<ServiceMap>).ledger;
+    const ledger = optionalService(this.app, 'ledger');
     return ledger ? ledger.countRecordsAttaching(userId, fileId) : 0;
   }
 

@@ -30,6 +30,8 @@ export function importsDomain() {
   let stopRenames: (() => void) | undefined;
   return defineDomain({
     name: 'imports',
+    needs: ['users', 'ledger', 'push'],
+    uses: ['backup'],
     errors: importErrors,
     actions: { ...importActions, ...ruleActions, ...inboxActions },
     start(app) {

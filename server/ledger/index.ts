@@ -25,6 +25,8 @@ export function ledgerDomain() {
   let stopped = false;
   return defineDomain({
     name: 'ledger',
+    needs: ['users'],
+    uses: ['files', 'backup'],
     collections: ledgerCollections,
     errors: ledgerErrors,
     actions: ledgerActions,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Ms, TimeZone } from '../api/params';
-import type { AppContext } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { isTimeZone } from '../lib/calendar';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
@@ -16,7 +16,7 @@ interface Snapshots {
 
 /** The backup domain's service; absent when the server runs without that domain (tests, tools). */
 function snapshots(app: AppContext): Snapshots | undefined {
-  return (app.services as { backup?: Snapshots }).backup;
+  return optionalService(app, 'backup');
 }
 
 const DocList = Type.Array(Type.Object({ id: Id() }, { additionalProperties: true }), { maxItems: 200_000 });

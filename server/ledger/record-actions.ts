@@ -3,7 +3,7 @@ import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Money, Ms, Page, PageSize, Text, TimeZone } from '../api/params';
 import { isTimeZone, localTimeZone } from '../lib/calendar';
 import { commonErrors } from '../lib/errors';
-import { filesErrors } from '../files/errors';
+import { filesErrors } from '../files/public';
 import { ledgerErrors } from './errors';
 import { OUT_OF_RANGE_ERROR } from './limits';
 import { listRecords } from './record-list';

@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
 import { importedKeys, writeImportedRecords, type ImportedRecordsResult } from './statement-writes';
-import type { AppContext } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { newId } from '../lib/ids';
 import { languageCurrency } from '../lib/languages';
@@ -50,7 +50,7 @@ export class LedgerService {
   }
 
   private get files(): FileAttachments | undefined {
-    return (this.app.services as { files?: FileAttachments }).files;
+    return optionalService(this.app, 'files');
   }
 
   /** Runs a read-check-write of one user's ledger without interleaving with their other writes. */

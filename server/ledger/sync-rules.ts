@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import { isCurrencyCode, MAX_MINOR } from '../lib/money';
-import { accept, registerSyncRule, reject, waitFor, type SyncRuleContext, type SyncVerdict } from '../sync/rules';
+import { accept, registerSyncRule, reject, waitFor, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
 import type { AssetDoc, RecordDoc } from './schema';
 
 /**

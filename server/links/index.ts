@@ -9,6 +9,7 @@ import { LinkService } from './service';
 export function linksDomain() {
   return defineDomain({
     name: 'links',
+    needs: ['users'],
     errors: linksErrors,
     collections: [linksCollection],
     actions: linkActions,

@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { baseUrlOf, Signer } from '../files/signing';
+import { baseUrlOf, Signer } from '../files/public';
 import { ThisServer } from '../http/this-server';
 import { newId, randomBase62 } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';

@@ -14,6 +14,8 @@ export function notifyDomain() {
   let notifier: PushNotifier | undefined;
   return defineDomain({
     name: 'notify',
+    needs: ['users', 'push'],
+    uses: ['savings', 'sync', 'planning'],
     errors: notifyErrors,
     actions: notifyActions,
     start(app) {

@@ -1,8 +1,8 @@
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { localTimeZone } from '../lib/calendar';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
-import type { SendData } from '../push/send-answer';
+import type { SendData } from '../push/public';
 import { isOn, MARK_PREFIX, normalize, NotifyConfigs, type NotifyConfig, type NotifyInput } from './config';
 import { messageLanguage } from './messages';
 import { notifyErrors } from './errors';
@@ -188,7 +188,7 @@ export class PushNotifier implements Notifier {
 
   private async sendWeekly(userId: string, week: string, now: number): Promise<void> {
     if (await this.app.db.local.get(`${MARK_PREFIX}${userId}:weeklySummary:${week}`)) return;
-    const planning = (this.app.services as Partial<ServiceMap>).planning;
+    const planning = optionalService(this.app, 'planning'); // starts after notify; absent on servers without it
     const language = messageLanguage(await this.app.services.users.language(userId));
     const message = await composeWeeklySummary(planning, userId, now, this.timeZone, week, language);
     await this.emit(userId, 'weeklySummary', week, message);

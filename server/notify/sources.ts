@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { describeError } from '../lib/logger';
 import { EPISODE_PREFIX } from './config';
 import { backupMessage, goalMessage, messageLanguage, shownTime, syncMessage, type MessageLanguage } from './messages';
@@ -42,12 +42,8 @@ export class EventSources {
     private readonly notifier: SourceNotifier,
   ) {}
 
-  private get services(): Partial<ServiceMap> {
-    return this.app.services;
-  }
-
   start(): void {
-    const savings = this.services.savings;
+    const savings = optionalService(this.app, 'savings');
     if (!savings) return;
     this.goals = savings.watchGoals((goal) => {
       if (goal.status !== 'completed' || goal.completedAt <= 0 || this.app.clock.now() - goal.completedAt > GOAL_FRESH_MS) return;
@@ -59,7 +55,7 @@ export class EventSources {
 
   /** The language the account reads its reminders in. */
   private async language(userId: string): Promise<MessageLanguage> {
-    return messageLanguage(await this.services.users?.language(userId));
+    return messageLanguage(await optionalService(this.app, 'users')?.language(userId));
   }
 
   stop(): void {
@@ -88,7 +84,7 @@ export class EventSources {
    * SYNC_RECOVERED_MS or is stopped. Key: the episode's start.
    */
   async checkSync(userId: string, now: number): Promise<void> {
-    const sync = this.services.sync;
+    const sync = optionalService(this.app, 'sync');
     if (!sync) return;
     const local = this.app.db.local;
     const key = this.episodeKey(userId);
@@ -121,7 +117,7 @@ export class EventSources {
   /** The automatic daily snapshot failed: the owner and admins who want backup problems hear of it once (key: the snapshot's id). */
   async backupFailed(failure: { id: string; at: number }): Promise<void> {
     const at = shownTime(failure.at, this.notifier.timeZone);
-    const users = this.services.users;
+    const users = optionalService(this.app, 'users');
     for (const userId of await this.notifier.accountsWanting('backupProblem')) {
       // Snapshots are the server's, managed by its owner and admins: members are not told.
       const user = users ? await users.findById(userId) : null;

@@ -1,4 +1,4 @@
-import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../planning/types';
+import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from './planning-queries';
 import { WEEKDAYS, type Weekday } from './config';
 import { escapeMd, moneyText, type MessageLanguage } from './messages';
 import type { NotifyMessage } from './types';

@@ -1,6 +1,6 @@
-import { escapeMd, moneyText, type MessageLanguage } from '../notify/messages';
-import type { NotifyMessage } from '../notify/types';
-import type { UpcomingOccurrence } from './types';
+import { escapeMd, moneyText, type MessageLanguage } from '../notify/public';
+import type { NotifyMessage } from '../notify/public';
+import type { UpcomingOccurrence } from '../notify/public';
 
 /**
  * The billDue reminder of one occurrence, in the account's language: what, how much and when,

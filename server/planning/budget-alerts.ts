@@ -1,9 +1,9 @@
 import type { AppContext } from '../app-context';
 import { localTimeZone } from '../lib/calendar';
-import { moneyText } from '../notify/messages';
+import { moneyText } from '../notify/public';
 import { alertLevel } from './budget-figures';
 import { monthOf } from './months';
-import type { BudgetFigure } from './types';
+import type { BudgetFigure } from '../notify/public';
 
 /** How long record changes are gathered before a user's budgets are checked (an import writes thousands). */
 export const ALERT_DEBOUNCE_MS = 2_000;

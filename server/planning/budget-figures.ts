@@ -1,6 +1,6 @@
-import type { PeriodExpenses } from '../ledger/spending';
+import type { PeriodExpenses } from '../ledger/public';
 import type { PlanDoc } from './schema';
-import type { BudgetFigure } from './types';
+import type { BudgetFigure } from '../notify/public';
 
 /**
  * The arithmetic of budgets (docs/budgets.md, "Budgets"), apart from storage and the ledger:

@@ -3,15 +3,15 @@ import type { AppContext } from '../app-context';
 import { isTimeZone, localTimeZone, zonedMidnight } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { toMinor } from '../lib/money';
-import type { CategoryRename } from '../ledger/categories';
-import type { MissingRate } from '../ledger/stats';
-import type { PeriodExpenses } from '../ledger/spending';
+import type { CategoryRename } from '../ledger/public';
+import type { MissingRate } from '../ledger/public';
+import type { PeriodExpenses } from '../ledger/public';
 import { figureOf, spentOf } from './budget-figures';
 import { budgetView, figureView, type BudgetFigureView, type BudgetView } from './budget-view';
 import { planningErrors } from './errors';
 import { localDate, monthIndex, monthIndexAt, monthStart } from './months';
 import { EMPTY_RULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
-import type { BudgetFigure } from './types';
+import type { BudgetFigure } from '../notify/public';
 
 export interface BudgetInput {
   name: string;

@@ -1,6 +1,6 @@
 import { toMajor } from '../lib/money';
 import type { PlanDoc } from './schema';
-import type { BudgetFigure } from './types';
+import type { BudgetFigure } from '../notify/public';
 
 /** How budgets and their figures are shown by the actions: major units, category ids and names. */
 

@@ -7,7 +7,7 @@ import { recurringActions } from './recurring-actions';
 import { RecurringService } from './recurring-service';
 import { planningCollections } from './schema';
 import { registerPlanningSyncRules } from './sync-rules';
-import type { PlanningQueries } from './types';
+import type { PlanningQueries } from '../notify/public';
 
 declare module '../app-context' {
   interface ServiceMap {
@@ -27,6 +27,7 @@ export function planningDomain() {
   let alerts: BudgetAlerts | undefined;
   return defineDomain({
     name: 'planning',
+    needs: ['users', 'ledger', 'notify'],
     collections: planningCollections,
     errors: planningErrors,
     actions: { ...budgetActions, ...recurringActions },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Money, OneOf, Page, PageSize, Text, TimeZone } from '../api/params';
-import { ledgerErrors } from '../ledger/errors';
+import { ledgerErrors } from '../ledger/public';
 import { toMajor } from '../lib/money';
 import { commonErrors } from '../lib/errors';
 import { planningErrors } from './errors';

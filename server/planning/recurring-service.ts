@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context';
-import type { CategoryRename } from '../ledger/categories';
+import type { CategoryRename } from '../ledger/public';
 import { isTimeZone, localTimeZone, zonedMidnight } from '../lib/calendar';
 import { newId } from '../lib/ids';
 import { toMajor, toMinor } from '../lib/money';
@@ -8,10 +8,10 @@ import { dateOfDay, dayOfDate, lastOccurrenceBy, occurrenceOn, occurrences, type
 import { RecurringScheduler } from './recurring-scheduler';
 import { nextPending, occurrenceImportKey, occurrenceRecordId, plans, SKIPPED_MAX, specOf, type RecurringView } from './recurring-store';
 import { EMPTY_TEMPLATE, type PlanDoc, type RecurrenceRuleDoc, type RecurringFreq, type RecurringMode, type RecurringTemplateDoc, type Weekday } from './schema';
-import { messageLanguage } from '../notify/messages';
-import type { Notifier } from '../notify/types';
+import { messageLanguage } from '../notify/public';
+import type { Notifier } from '../notify/public';
 import { billReminder } from './bill-reminder';
-import type { UpcomingOccurrence } from './types';
+import type { UpcomingOccurrence } from '../notify/public';
 
 const DAY_MS = 86_400_000;
 /** How far back recurring.upcoming looks for `confirm` occurrences nobody confirmed or skipped. */

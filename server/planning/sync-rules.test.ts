@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncRuleContext } from '../sync/rules';
+import type { SyncRuleContext } from '../sync-rules';
 import { EMPTY_RULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
 import { validateSyncedPlan } from './sync-rules';
 

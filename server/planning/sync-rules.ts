@@ -1,7 +1,7 @@
 import type { AppContext } from '../app-context';
 import { isTimeZone } from '../lib/calendar';
 import { isCurrencyCode, MAX_MINOR } from '../lib/money';
-import { accept, registerSyncRule, reject, type SyncRuleContext, type SyncVerdict } from '../sync/rules';
+import { accept, registerSyncRule, reject, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
 import { RULE_TIME_MAX } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS, type PlanDoc } from './schema';
 

@@ -1,4 +1,4 @@
-import { liveService, type ServiceMap } from '../app-context';
+import { liveService, optionalService } from '../app-context';
 import { defineDomain } from '../domain';
 import { pushActions } from './actions';
 import { pushErrors } from './errors';
@@ -19,6 +19,7 @@ export function pushDomain(options: PushOptions = {}) {
   const changes = new ChangeNotices();
   return defineDomain({
     name: 'push',
+    needs: ['users'],
     collections: pushCollections,
     errors: pushErrors,
     actions: pushActions,
@@ -41,8 +42,7 @@ export function pushDomain(options: PushOptions = {}) {
     async stop(app) {
       if (timer) clearInterval(timer);
       // Set by start; stop does not count on it having got that far.
-      const services: Partial<ServiceMap> = app.services;
-      await services.push?.stop();
+      await optionalService(app, 'push')?.stop();
     },
   });
 }

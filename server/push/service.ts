@@ -1,4 +1,4 @@
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { OutboundPolicy } from '../http/outbound-policy';
 import { commonErrors } from '../lib/errors';
 import { ChannelConfigs } from './channel-configs';
@@ -53,8 +53,7 @@ export class PushService {
   ) {
     this.desktop = options.desktop ?? new DesktopHub();
     this.changes = options.changes ?? new ChangeNotices();
-    const services: Partial<ServiceMap> = app.services;
-    this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await services.users?.findById(userId))?.role ?? null });
+    this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await optionalService(app, 'users')?.findById(userId))?.role ?? null });
     this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets), this.outbound));
     this.history = new HistoryStore(app);
     this.pages = new PageTokens(app.secrets.get('push-page'));

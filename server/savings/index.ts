@@ -10,6 +10,7 @@ export function savingsDomain() {
   let service: SavingsService | undefined;
   return defineDomain({
     name: 'savings',
+    needs: ['users', 'ledger'],
     collections: savingsCollections,
     errors: savingsErrors,
     actions: savingsActions,

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context';
-import type { UserDoc } from '../users/schema';
+import type { UserDoc } from '../users/public';
 import type { AchievementsService } from './achievements-service';
 import type { BookkeepingStats } from './bookkeeping-stats';
 import { Calendar, longestRun } from './calendar';

@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock';
-import { SYNC_CLOCK_SKEW_MS } from '../sync/rules';
-import type { SyncedCollection } from '../sync/synced-collections';
+import { SYNC_CLOCK_SKEW_MS } from '../sync-rules';
+import type { SyncedCollection } from '../sync-rules';
 import type { AchievementsService } from './achievements-service';
 import { ACHIEVEMENTS } from './catalogue';
 import { coinsOf } from './coins';

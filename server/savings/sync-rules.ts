@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import { isCurrencyCode } from '../lib/money';
-import { accept, registerSyncRule, reject, SYNC_CLOCK_SKEW_MS, waitFor, type SyncRuleContext, type SyncVerdict } from '../sync/rules';
+import { accept, registerSyncRule, reject, SYNC_CLOCK_SKEW_MS, waitFor, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
 import { ACHIEVEMENTS } from './catalogue';
 import { findStock } from './market';
 import type { AchievementDoc, GoalDoc, TradeDoc } from './schema';

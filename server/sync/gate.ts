@@ -1,6 +1,6 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { accept, syncRuleOf, waitFor, type SyncedDoc, type SyncRuleContext, type SyncVerdict } from './rules';
+import { accept, syncRuleOf, waitFor, type SyncedDoc, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /**

@@ -1,10 +1,10 @@
 import type { RxCollection } from 'rxdb';
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { defineDomain } from '../domain';
 import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
 import { syncErrors } from './errors';
-import type { SyncedDoc } from './rules';
+import type { SyncedDoc } from '../sync-rules';
 import { SyncService } from './service';
 import { syncedCollections } from './synced-collections';
 
@@ -32,6 +32,7 @@ function stampDeletes(app: AppContext): void {
 export function syncDomain() {
   return defineDomain({
     name: 'sync',
+    needs: ['users'],
     errors: syncErrors,
     actions: syncActions,
     async start(app) {
@@ -43,13 +44,11 @@ export function syncDomain() {
     },
     async forgetUser(app, userId) {
       // Before the documents go: their deletions must not replicate to the person's CouchDB.
-      const services: Partial<ServiceMap> = app.services;
-      await services.sync?.remove(userId);
-      await services.syncConflicts?.forget(userId);
+      await optionalService(app, 'sync')?.remove(userId);
+      await optionalService(app, 'syncConflicts')?.forget(userId);
     },
     async stop(app) {
-      const services: Partial<ServiceMap> = app.services;
-      await services.sync?.stopAll();
+      await optionalService(app, 'sync')?.stopAll();
     },
   });
 }

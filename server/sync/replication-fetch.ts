@@ -6,7 +6,7 @@ import { OutboundCallError, outboundRequest, type OutboundAnswer } from '../http
 import { authHeader, tooLargeMessage } from './couch-client';
 import type { AdmitMode, RemoteDoc, SyncGate } from './gate';
 import { LinkStoppedError, type SyncLink } from './link';
-import type { SyncedDoc } from './rules';
+import type { SyncedDoc } from '../sync-rules';
 
 /**
  * The `fetch` that PennyPost hands to RxDB's CouchDB replication for one user and collection.

@@ -1,12 +1,12 @@
 import type { RxCollection } from 'rxdb';
 import { replicateCouchDB, type RxCouchDBReplicationState } from 'rxdb/plugins/replication-couchdb';
 import type { Subscription } from 'rxjs';
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import type { SyncGate } from './gate';
 import type { SyncLink } from './link';
 import type { OutboundScope } from '../http/outbound-policy';
 import { createReplicationFetch } from './replication-fetch';
-import type { SyncedDoc } from './rules';
+import type { SyncedDoc } from '../sync-rules';
 import type { SyncedCollection } from './synced-collections';
 
 /**
@@ -151,8 +151,7 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
     // What a conflict resolution overwrote goes to the conflict log (server/sync/conflict-log.ts).
     replication.conflict$.subscribe((conflict) => {
       // The conflict log is published by the sync domain's start (index.ts); without it nothing is logged.
-      const services: Partial<ServiceMap> = app.services;
-      void services.syncConflicts
+      void optionalService(app, 'syncConflicts')
         ?.record(userId, name, collection.schema.primaryPath, conflict.input)
         .catch((error: unknown) => app.log.warn('sync: recording a conflict failed', { collection: name, error: (error as Error).message }));
     }),

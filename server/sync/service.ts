@@ -1,5 +1,5 @@
 import type { RxCollection } from 'rxdb';
-import type { AppContext, ServiceMap } from '../app-context';
+import { optionalService, type AppContext } from '../app-context';
 import { endpointOfUrl, OutboundPolicy } from '../http/outbound-policy';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { couchFetch, CouchError, ensureDatabase, toDomainError, type CouchTarget } from './couch-client';
@@ -8,7 +8,7 @@ import { syncErrors } from './errors';
 import { dropWaiting } from './gate';
 import { SyncLink } from './link';
 import { replicateCollection, type CollectionSync, type SyncState } from './replication';
-import type { SyncedDoc } from './rules';
+import type { SyncedDoc } from '../sync-rules';
 import { UserGates } from './user-gates';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
@@ -82,8 +82,7 @@ export class SyncService {
   private readonly outbound: OutboundPolicy;
 
   constructor(private readonly app: AppContext) {
-    const services: Partial<ServiceMap> = app.services;
-    this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await services.users?.findById(userId))?.role ?? null });
+    this.outbound = new OutboundPolicy(app, { roleOf: async (userId) => (await optionalService(app, 'users')?.findById(userId))?.role ?? null });
   }
 
   private settings() {

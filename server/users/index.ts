@@ -1,4 +1,4 @@
-import type { ServiceMap } from '../app-context';
+import { optionalService } from '../app-context';
 import { defineDomain } from '../domain';
 import { userActions } from './actions';
 import { localeActions } from './locale-actions';
@@ -28,7 +28,7 @@ export function usersDomain() {
       timer.unref();
     },
     stop(app) {
-      const { users } = app.services as Partial<ServiceMap>; // unset when start failed early
+      const users = optionalService(app, 'users'); // unset when start failed early
       users?.stop();
       if (timer) clearInterval(timer);
     },

@@ -1,3 +1,4 @@
+import { optionalService } from '../../app-context';
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../../api/action';
 import { Id, Ms, OneOf } from '../../api/params';
@@ -15,7 +16,7 @@ const getKey = defineAction({
   returns: '`{inboxKey, url}`',
   handler: async (params, ctx) => {
     const inboxKey = await ctx.app.services.inbox.key(ctx.user.id, params.rotate ?? false);
-    const base = (ctx.app.services as { push?: { baseUrl(): string } }).push?.baseUrl() ?? ctx.app.listening?.url ?? '';
+    const base = optionalService(ctx.app, 'push')?.baseUrl() ?? ctx.app.listening?.url ?? '';
     return { inboxKey, url: `${base}/in/${inboxKey}` };
   },
 });

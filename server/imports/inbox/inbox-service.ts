@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AppContext, ServiceMap } from '../../app-context';
+import { optionalService, type AppContext } from '../../app-context';
 import { DomainError } from '../../lib/errors';
 import { digestId, newId } from '../../lib/ids';
 import { KeyedMutex } from '../../lib/keyed-mutex';
 import { toMinor } from '../../lib/money';
-import type { AssetDoc } from '../../ledger/schema';
-import type { UserLedgerView } from '../../ledger/views';
+import type { AssetDoc } from '../../ledger/public';
+import type { UserLedgerView } from '../../ledger/public';
 import { importErrors } from '../errors';
 import { categoryNames, ruledCategory } from '../category-names';
 import type { RuleService } from '../rules/rule-service';
@@ -159,8 +159,7 @@ export class InboxService {
 
   /** The person's open windows show the new draft (or record) now, not at their next poll (push's feed stream, docs/ui.md "Inbox"). */
   private announced<T>(userId: string, answer: T): T {
-    const services: Partial<ServiceMap> = this.app.services;
-    services.push?.announce(userId, 'inbox');
+    optionalService(this.app, 'push')?.announce(userId, 'inbox');
     return answer;
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../app-context';
-import type { RecordDoc } from '../../ledger/schema';
+import type { RecordDoc } from '../../ledger/public';
 import type { StatementFormat } from '../formats/types';
 
 /** Records per stored part of a journal (one local-store value each, about 2 MB). */

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from '../../app-context';
+import { optionalService, type AppContext } from '../../app-context';
 import { isTimeZone, localTimeZone } from '../../lib/calendar';
 import { commonErrors } from '../../lib/errors';
 import { formatMajor } from '../../lib/money';
-import type { RecordDoc } from '../../ledger/schema';
+import type { RecordDoc } from '../../ledger/public';
 import { importErrors } from '../errors';
 import { StatementError, type CsvMapping, type DateOrder, type StatementFormat } from '../formats/types';
 import { MAPPED_KEYS } from '../source-categories';
@@ -373,7 +373,7 @@ export class ImportService {
       return out;
     };
     let journalId: string | undefined;
-    await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
+    await optionalService(this.app, 'backup')?.snapshotBefore('import');
     let result;
     try {
       result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels, guard);
@@ -455,7 +455,7 @@ export class ImportService {
     try {
       const docs: RecordDoc[] = [];
       for await (const part of this.journal.records(meta)) docs.push(...part);
-      await (this.app.services as { backup?: { snapshotBefore(reason: 'import'): Promise<unknown> } }).backup?.snapshotBefore('import');
+      await optionalService(this.app, 'backup')?.snapshotBefore('import');
       const labels = docs.map((_d, i) => `Record ${i + 1} of the interrupted import`);
       const result = await this.app.services.ledger.writeImported(userId, docs, meta.newCategories, 'id', labels);
       await this.journal.end(userId, id);

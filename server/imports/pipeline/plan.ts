@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatMajor, toMinor } from '../../lib/money';
-import type { AssetDoc, RecordDoc } from '../../ledger/schema';
-import { lowerBoundByDate, type UserLedgerView } from '../../ledger/views';
+import type { AssetDoc, RecordDoc } from '../../ledger/public';
+import { lowerBoundByDate, type UserLedgerView } from '../../ledger/public';
 import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
 import { categoryKey, ruledCategory } from '../category-names';
 import { defaultKeyOf, sourceCategoryKey } from '../source-categories';

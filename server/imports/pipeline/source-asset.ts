@@ -1,4 +1,4 @@
-import type { AssetDoc } from '../../ledger/schema';
+import type { AssetDoc } from '../../ledger/public';
 import type { StatementFormat } from '../formats/types';
 
 /** The names people give the balance of a payment app, by the app's bill format. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../../planning/types';
+import type { BudgetFigure, PlanningQueries, UpcomingOccurrence } from '../planning-queries';
 import { billReminder } from '../../planning/bill-reminder';
 import { backupMessage, goalMessage, syncMessage } from '../messages';
 import { composeWeeklySummary, dueWeek, isoWeek, localTime } from '../weekly';

@@ -1,5 +1,4 @@
-import type { AppContext } from '../app-context';
-import type { SyncedCollection } from './synced-collections';
+import type { AppContext } from './app-context';
 
 /**
  * The domain rules of synced documents (docs/sync.md, "Domain rules"). The schema says what a
@@ -16,6 +15,12 @@ import type { SyncedCollection } from './synced-collections';
 
 /** A document as the sync sees it: plain JSON fields (each collection's schema says which). */
 export type SyncedDoc = Record<string, unknown>;
+
+/**
+ * The collections that sync to CouchDB, as a type, so that a rule names a collection that exists
+ * (server/sync/synced-collections.test.ts checks it is exactly the definitions marked `sync`).
+ */
+export type SyncedCollection = 'assets' | 'records' | 'categories' | 'rates' | 'goals' | 'trades' | 'achievements' | 'links' | 'files' | 'plans';
 
 /** What a rule says about one incoming document. */
 export type SyncVerdict =

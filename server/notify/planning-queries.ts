@@ -1,6 +1,7 @@
 /**
- * What other domains (the reminders of server/notify/) may ask of budgets and recurring rules:
- * app.services.planning. Amounts are minor units.
+ * What the reminders (the weekly summary) ask of budgets and recurring rules. Notify declares it
+ * and the planning domain, which starts after notify, provides it as its `planning` service: the
+ * arrow runs from planning down to notify, never back. Amounts are minor units.
  */
 
 /** One budget's figures for one month (budget.query's list item, in minor units). */
