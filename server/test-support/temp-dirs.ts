@@ -23,12 +23,9 @@ export function removeTempDirs(): void {
   made.clear();
 }
 
-// In a Vitest test file: registered when the file's first helper imports this module, so it runs
-// after the file's own afterAll hooks (Vitest runs them last registered first). Elsewhere (the
-// benchmarks use the same helpers): when the process ends.
-if (process.env.VITEST) {
-  const { afterAll } = await import('vitest');
-  afterAll(removeTempDirs);
-} else {
-  process.on('exit', removeTempDirs);
-}
+// Under Vitest, server/test-support/vitest-setup.ts (a setup file, run before each test file)
+// registers removeTempDirs as the file's first afterAll hook, so it runs after the file's own ones
+// (Vitest runs them last registered first). Not here: test files share their workers' modules
+// (vitest.config.ts, isolate: false), so this module is imported once for many files. Elsewhere
+// (the benchmarks use the same helpers): when the process ends.
+if (!process.env.VITEST) process.on('exit', removeTempDirs);
