@@ -109,6 +109,31 @@ describe('the structure of the code', () => {
     expect(() => checkDomainOrder([{ name: 'users' }, { name: 'ledger', needs: ['users'], uses: ['backup'] }])).not.toThrow();
   });
 
+  it('makes every stored record in the record factory: no other module writes searchText', () => {
+    const writers = files
+      .filter((f) => f.startsWith('server/') && !isTest(f) && f !== 'server/ledger/record-factory.ts')
+      .filter((f) => /\bsearchText\s*(:|=(?!=))/.test(readFileSync(path.join(ROOT, f), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')));
+    // The ledger's read-side shapes (views, snapshots) hold a copy of the stored searchText; they write no record.
+    const readSide = ['server/ledger/entry.ts', 'server/ledger/views.ts', 'server/ledger/view-snapshot.ts', 'server/ledger/schema.ts'];
+    expect(writers.filter((f) => !readSide.includes(f))).toEqual([]);
+  });
+
+  it('keeps the record factory and what it imports free of Node, for the phone', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(path.join(ROOT, file), 'utf8');
+      // Type-only imports are erased from a bundle; what runs is what the value imports bring.
+      for (const [, spec] of text.matchAll(/^import (?!type )[^;]*? from '([^']+)';/gm)) {
+        expect(spec, `${file} imports ${spec}`).not.toMatch(/^node:|^(fs|path|crypto|os|buffer|child_process|worker_threads)$/);
+        if (spec.startsWith('.')) visit(path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec)) + '.ts');
+      }
+    };
+    visit('server/ledger/record-factory.ts');
+    expect([...seen].sort()).toEqual(['server/ledger/record-factory.ts', 'server/ledger/text-limits.ts']);
+  });
+
   describe('the layer check (.dependency-cruiser.cjs)', () => {
     /** Runs the layer check on `files` (paths under the repository) and answers the names of the rules they break. */
     const brokenRules = (files: string[]): string[] => {

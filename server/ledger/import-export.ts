@@ -10,7 +10,7 @@ import { ledgerErrors } from './errors';
 import { importKeyIndex } from './import-keys';
 import { assertLedgerInRange } from './limits';
 import type { AssetDoc, RecordDoc, RecordType } from './schema';
-import { RECORD_TEXT } from './text-limits';
+import { newRecord, recordTextProblems } from './record-factory';
 import type { LedgerService } from './service';
 import type { UserLedgerView } from './views';
 
@@ -235,41 +235,20 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
           return 0;
         }
       };
-      const doc: RecordDoc = {
-        id: '', // given to the rows that are written or previewed, below
-        userId,
-        type: type as RecordType, // an unknown type is an error of the row (above): it is not written
-        amount: asset && amountNumber ? toMinorSafe(amountNumber, asset.currency, 'amount') : 0,
-        asset: asset?.id ?? '',
-        toAsset: '',
-        toAmount: 0,
-        fee: 0,
-        category: '',
-        description: cell('description'),
-        searchText: '',
-        date: date ?? 0,
-        tags: cell('tags')
-          ? [
-              ...new Set(
-                cell('tags')
-                  .split(/[;,]/)
-                  .map((t) => t.trim())
-                  .filter(Boolean),
-              ),
-            ]
-          : [],
-        attachments: [],
-        importKey: '',
-        createdAt: now,
-        updatedAt: now,
-      };
-      // Too long is a problem of the row, as in accounting.create: nothing is cut without a word.
-      const length = (text: string) => Array.from(text).length;
-      if (length(doc.description) > RECORD_TEXT.description) errors.push(`description has ${length(doc.description)} characters, at most ${RECORD_TEXT.description}`);
-      if (doc.tags.length > RECORD_TEXT.tags) errors.push(`${doc.tags.length} tags, at most ${RECORD_TEXT.tags}`);
-      for (const tag of doc.tags)
-        if (length(tag) > RECORD_TEXT.tag) errors.push(`tag "${Array.from(tag).slice(0, 12).join('')}…" has ${length(tag)} characters, at most ${RECORD_TEXT.tag}`);
-      doc.searchText = doc.description.normalize('NFKC').toLowerCase();
+      // The record factory makes the stored shape and says what keeps its text out (record-factory.ts);
+      // too long is a problem of the row, as in accounting.create: nothing is cut without a word.
+      const doc: RecordDoc = newRecord(
+        {
+          type: type as RecordType, // an unknown type is an error of the row (above): it is not written
+          amount: asset && amountNumber ? toMinorSafe(amountNumber, asset.currency, 'amount') : 0,
+          asset: asset?.id ?? '',
+          description: cell('description'),
+          date: date ?? 0,
+          tags: cell('tags') ? cell('tags').split(/[;,]/) : [],
+        },
+        { id: '', userId, now }, // the id is given to the rows that are written or previewed, below
+      );
+      errors.push(...recordTextProblems(doc));
       let newCategory: ParsedRow['newCategory'];
       if (type === 'transfer') {
         const target = assetsByName.get(cell('toAsset').normalize('NFKC').toLowerCase());

@@ -6,6 +6,7 @@ import { legacyDefaultKey } from './default-categories';
 import { ledgerErrors } from './errors';
 import { assertLedgerInRange } from './limits';
 import { isValidRate } from './rate-book';
+import { newRecord, recordTextProblems } from './record-factory';
 import { ASSET_STATUSES, ASSET_TYPES, type AssetDoc, type CategoryDoc, type RateDoc, type RecordDoc } from './schema';
 import type { LedgerService } from './service';
 
@@ -107,7 +108,12 @@ export async function restore(app: AppContext, service: LedgerService, userId: s
     const assetIds = new Set([...assets.map((a) => a.id), ...view.assets.keys()]);
     const records: RecordDoc[] = [];
     for (const r of data.records ?? []) {
-      const doc: RecordDoc = { ...r, id: map(r.id), userId, asset: map(r.asset), toAsset: r.toAsset ? map(r.toAsset) : '', attachments: [] };
+      // Through the record factory like every other writer: searchText is made from the description
+      // (never taken from the file), tags are cleaned, and text over the limits refuses the backup.
+      const made = newRecord({ ...r, asset: map(r.asset), toAsset: r.toAsset ? map(r.toAsset) : '', attachments: [] }, { id: map(r.id), userId, now: r.createdAt });
+      const doc: RecordDoc = { ...made, updatedAt: r.updatedAt };
+      const textProblems = recordTextProblems(doc);
+      if (textProblems.length > 0) throw bad(`record ${r.id}: ${textProblems.join('; ')}`);
       if (!assetIds.has(doc.asset) || (doc.type === 'transfer' && !assetIds.has(doc.toAsset))) throw bad(`record ${r.id} refers to an asset that is not in the backup`);
       records.push(doc);
     }

@@ -9,3 +9,5 @@ export type { CategoryRename } from './categories';
 export type { MissingRate } from './stats';
 export type { PeriodExpenses } from './spending';
 export { ledgerErrors } from './errors';
+export { RECORD_TEXT } from './text-limits';
+export { cleanTags, newRecord, recordTextProblems, searchTextOf, withText, type RecordFields, type RecordStamp } from './record-factory';

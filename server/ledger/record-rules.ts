@@ -3,6 +3,7 @@ import { inRange, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/mo
 import type { CategoryService } from './categories';
 import { ledgerErrors } from './errors';
 import { assertLedgerInRange } from './limits';
+import { editedRecord, newRecord, withText } from './record-factory';
 import { NEGATIVE_ALLOWED, RECORD_TYPES, type AssetDoc, type RecordDoc, type RecordType } from './schema';
 import { effectsOf, type Entry, type UserLedgerView } from './views';
 
@@ -67,15 +68,6 @@ export interface RecordContext {
   checkAttachments(ids: string[]): Promise<string[]>;
 }
 
-function normalizeTags(tags: string[] | undefined): string[] {
-  const out: string[] = [];
-  for (const tag of tags ?? []) {
-    const t = tag.normalize('NFKC').trim();
-    if (t && !out.includes(t)) out.push(t);
-  }
-  return out;
-}
-
 /** A live (not deleted) asset of this user, or 2001 blaming `field`. */
 export function liveAsset(view: UserLedgerView, id: string, field = 'asset'): AssetDoc {
   const asset = view.assets.get(id);
@@ -131,27 +123,8 @@ export function checkBalances(view: UserLedgerView, before: BalanceEntry[], afte
 export async function buildRecord(context: RecordContext, userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
   const type = checkRecordType(input.type);
   const now = context.now;
-  const doc: RecordDoc = current
-    ? { ...current, tags: [...current.tags], attachments: [...current.attachments] }
-    : {
-        id: newId(now),
-        userId,
-        type,
-        amount: 0,
-        asset: '',
-        toAsset: '',
-        toAmount: 0,
-        fee: 0,
-        category: '',
-        description: '',
-        searchText: '',
-        date: now,
-        tags: [],
-        attachments: [],
-        importKey: '',
-        createdAt: now,
-        updatedAt: now,
-      };
+  // The record factory makes the stored shape (defaults, tags, searchText, updatedAt): record-factory.ts.
+  const doc: RecordDoc = current ? editedRecord(current, now) : newRecord({ type, amount: 0, asset: '', date: now }, { id: newId(now), userId, now });
   if (type === 'transfer') {
     if (input.category !== undefined && input.category !== '') throw ledgerErrors.transferWithCategory().at('category');
     const fromId = input.fromAsset ?? input.asset ?? current?.asset;
@@ -207,13 +180,7 @@ export async function buildRecord(context: RecordContext, userId: string, view: 
     if (input.category !== undefined) doc.category = await context.categories.resolve(userId, type, input.category);
     else if (!current) doc.category = await context.categories.fallbackName(userId, type);
   }
-  if (input.description !== undefined) {
-    doc.description = input.description;
-    doc.searchText = input.description.normalize('NFKC').toLowerCase();
-  }
   if (input.date !== undefined) doc.date = input.date;
-  if (input.tags !== undefined) doc.tags = normalizeTags(input.tags);
   if (input.attachments !== undefined) doc.attachments = await context.checkAttachments(input.attachments);
-  if (current) doc.updatedAt = Math.max(now, current.updatedAt + 1);
-  return doc;
+  return withText(doc, { description: input.description, tags: input.tags });
 }

@@ -3,7 +3,7 @@ import { optionalService, type AppContext } from '../../app-context';
 import { isTimeZone, localTimeZone } from '../../lib/calendar';
 import { commonErrors } from '../../lib/errors';
 import { formatMajor } from '../../lib/money';
-import type { RecordDoc } from '../../ledger/public';
+import { withText, type RecordDoc } from '../../ledger/public';
 import { importErrors } from '../errors';
 import { StatementError, type CsvMapping, type DateOrder, type StatementFormat } from '../formats/types';
 import { MAPPED_KEYS } from '../source-categories';
@@ -526,10 +526,5 @@ function applyOverride(
     if (!name) throw commonErrors.invalid(`there is no ${doc.type} category "${override.category}"`).at(`${ctx.at}.category`);
     doc.category = name;
   }
-  if (override.tags !== undefined) doc.tags = [...new Set(override.tags.map((t) => t.trim()).filter(Boolean))];
-  if (override.description !== undefined) {
-    doc.description = override.description;
-    doc.searchText = override.description.normalize('NFKC').toLowerCase();
-  }
-  return doc;
+  return withText(doc, { description: override.description, tags: override.tags });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatMajor, toMinor } from '../../lib/money';
 import type { AssetDoc, RecordDoc } from '../../ledger/public';
-import { lowerBoundByDate, type UserLedgerView } from '../../ledger/public';
+import { lowerBoundByDate, newRecord, RECORD_TEXT, recordTextProblems, type UserLedgerView } from '../../ledger/public';
 import type { ParsedStatement, StatementFormat, StatementLine } from '../formats/types';
 import { categoryKey, ruledCategory } from '../category-names';
 import { defaultKeyOf, sourceCategoryKey } from '../source-categories';
@@ -9,14 +9,12 @@ import type { RuleBook } from '../rules/rule-matcher';
 import type { RuleApplication } from '../rules/rule-types';
 import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
 
-/** Longest text a record keeps (the ledger's limits). */
-export const DESCRIPTION_MAX = 1000;
+/** Longest text a record keeps (the ledger's limit). */
+export const DESCRIPTION_MAX = RECORD_TEXT.description;
 /** How long the rules of one import may take in all (docs/import.md, "Budgets"); past it the import is refused (RulesTooSlow). */
 export const RULE_BUDGET_MS = 30_000;
 /** Planning gives the server's thread back at least this often. */
 export const SLICE_MS = 20;
-const TAG_MAX = 32;
-const TAGS_MAX = 20;
 /** A payment in two files is "likely the same" when the dates are this close (a bank books a card payment a day or two later). */
 export const LIKELY_DAYS = 3;
 
@@ -255,9 +253,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     }
     const description = outcome.set.description ?? described;
     const tags = outcome.set.tags ?? [];
-    const problems: string[] = [];
-    if (Array.from(description).length > DESCRIPTION_MAX) problems.push(`the description has ${Array.from(description).length} characters, at most ${DESCRIPTION_MAX}`);
-    if (tags.length > TAGS_MAX || tags.some((t) => Array.from(t).length > TAG_MAX)) problems.push(`rules give it more than ${TAGS_MAX} tags or a tag over ${TAG_MAX} characters`);
+    const problems = recordTextProblems({ description, tags });
     if (problems.length > 0) {
       invalid.push({ line: line.line, kind: 'tooLong', reason: problems.join('; ') });
       continue;
@@ -269,25 +265,7 @@ export async function planImport(statement: ParsedStatement, ctx: PlanContext): 
     const seen = occurrences.get(base) ?? 0;
     occurrences.set(base, seen + 1);
     const importKey = seen === 0 ? base : `${base}#${seen}`;
-    const doc: RecordDoc = {
-      id: '',
-      userId: ctx.userId,
-      type,
-      amount,
-      asset: asset.id,
-      toAsset: '',
-      toAmount: 0,
-      fee: 0,
-      category,
-      description,
-      searchText: description.normalize('NFKC').toLowerCase(),
-      date: line.date,
-      tags,
-      attachments: [],
-      importKey,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    };
+    const doc: RecordDoc = newRecord({ type, amount, asset: asset.id, category, description, date: line.date, tags, importKey }, { id: '', userId: ctx.userId, now: ctx.now });
     const planned: PlannedLine = {
       line: line.line,
       doc,
