@@ -7,13 +7,15 @@ import addFormats from 'ajv-formats';
 import { transformSync } from 'esbuild';
 import { allDomains } from '../server/domains';
 import { actionsOf } from '../server/domain';
+import { ASSET_TYPES } from '../server/ledger/schema';
 
 /**
  * The UI's check of params before sending (docs/ui.md, "Error messages"), generated from the same
  * action schemas the server validates with: Ajv *standalone* code (the renderer's CSP forbids
  * `eval`, so ajv cannot compile in the window), the server's own words for a failure
  * (server/api/validation-words.ts), the hints of patterns, and each top-level param's limits for
- * the forms (maxLength etc.). `npx tsx scripts/gen-validators.ts` rewrites the files;
+ * the forms (maxLength etc.), and the lists the UI shares with the server (public actions, asset
+ * types) in shared-lists.json. `npx tsx scripts/gen-validators.ts` rewrites the files;
  * scripts/validators.test.ts fails when they drift from the schemas.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,9 +86,17 @@ export function generatedValidators(): Record<string, string> {
     `/** The hint of each pattern, by action and ajv schemaPath. */\nexport const hints = ${JSON.stringify(hints)};`,
     words,
   ].join('\n');
+  // Lists the UI needs of the server, derived here rather than copied into the UI's code.
+  const sharedLists = {
+    /** Actions that answer without a session: the client sends no token with them. */
+    publicActions: actions.filter((a) => a.auth === 'public').map((a) => a.name),
+    /** The asset types, in the ledger's order (the asset form's choices). */
+    assetTypes: [...ASSET_TYPES],
+  };
   return {
     'validators.js': validators,
     'param-limits.json': `${JSON.stringify(limits, null, 1)}\n`,
+    'shared-lists.json': `${JSON.stringify(sharedLists, null, 1)}\n`,
   };
 }
 

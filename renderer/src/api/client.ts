@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActionDefinition } from '../../../server/api/action';
 import type { ActionDeclarations } from '../../../server/domains';
 import type { MissingRate } from '../../../server/ledger/stats';
+import sharedLists from './generated/shared-lists.json';
 import { paramsRefusal, preloadValidators } from './check-params';
 
 /**
@@ -77,7 +78,8 @@ export class ApiCallError extends Error {
 // The validators chunk loads beside the first screen, before the first call needs it.
 void preloadValidators();
 
-const PUBLIC_ACTIONS = new Set<string>(['user.login', 'user.register', 'user.verifyToken', 'user.registrationInfo', 'user.desktopSignIn']);
+/** Actions that answer without a session (their spec says `auth: 'public'`; scripts/gen-validators.ts lists them). */
+const PUBLIC_ACTIONS = new Set<string>(sharedLists.publicActions);
 /** Codes that mean "your sign-in is no longer good" on an authenticated call. */
 export const SESSION_CODES = new Set([401, 1001, 1003]);
 

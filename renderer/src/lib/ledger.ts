@@ -3,11 +3,14 @@ import { call, putBytes, type ResultOf } from '../api/client';
 import { currentLanguage } from '../i18n';
 import { useApi } from './data';
 import { languageCurrency } from './locale';
+import sharedLists from '../api/generated/shared-lists.json';
+import type { AssetType } from '../../../server/ledger/schema';
 
 export type Asset = ResultOf<'asset.query'>['list'][number];
 export type LedgerRecord = ResultOf<'accounting.query'>['list'][number];
 export type Category = ResultOf<'category.list'>['list'][number];
-export const ASSET_TYPES = ['cash', 'debit_card', 'credit_card', 'ewallet', 'savings', 'investment', 'loan', 'other'] as const;
+/** The ledger's asset types, in its order (generated from server/ledger/schema.ts by scripts/gen-validators.ts). */
+export const ASSET_TYPES = sharedLists.assetTypes as readonly AssetType[];
 export const RECORD_TYPES = ['expense', 'income', 'transfer'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
