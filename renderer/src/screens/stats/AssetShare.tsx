@@ -83,36 +83,38 @@ export function AssetShare() {
               }}
             />
           )}
-          <Table mt="sm" verticalSpacing={4} aria-label={t('stats.rankedAssets')} data-testid="asset-ranking">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('records.asset')}</Table.Th>
-                <Table.Th ta="right">{t('assets.balance')}</Table.Th>
-                <Table.Th ta="right">{t('stats.inBase', { currency: base })}</Table.Th>
-                <Table.Th ta="right">{t('stats.share')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {ranked.map(({ asset, value }) => (
-                <Table.Tr key={asset.id}>
-                  <Table.Td>
-                    <Text size="sm" truncate title={asset.name}>
-                      {asset.name}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ta="right" className={`pp-num ${asset.balance < 0 ? 'pp-expense' : ''}`}>
-                    {f.money(asset.balance, asset.currency)}
-                  </Table.Td>
-                  <Table.Td ta="right" className="pp-num">
-                    {value === null ? t('assets.noRate') : f.money(value, base)}
-                  </Table.Td>
-                  <Table.Td ta="right" className="pp-num">
-                    {value !== null && value > 0 && total > 0 ? f.percent(value / total) : '—'}
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={340} type="native" mt="sm">
+            <Table verticalSpacing={4} aria-label={t('stats.rankedAssets')} data-testid="asset-ranking">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('records.asset')}</Table.Th>
+                  <Table.Th ta="right">{t('assets.balance')}</Table.Th>
+                  <Table.Th ta="right">{t('stats.inBase', { currency: base })}</Table.Th>
+                  <Table.Th ta="right">{t('stats.share')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {ranked.map(({ asset, value }) => (
+                  <Table.Tr key={asset.id}>
+                    <Table.Td>
+                      <Text size="sm" truncate title={asset.name}>
+                        {asset.name}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td ta="right" className={`pp-num ${asset.balance < 0 ? 'pp-expense' : ''}`}>
+                      {f.money(asset.balance, asset.currency)}
+                    </Table.Td>
+                    <Table.Td ta="right" className="pp-num">
+                      {value === null ? t('assets.noRate') : f.money(value, base)}
+                    </Table.Td>
+                    <Table.Td ta="right" className="pp-num">
+                      {value !== null && value > 0 && total > 0 ? f.percent(value / total) : '—'}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </>
       )}
     </section>

@@ -77,34 +77,36 @@ export function CategoryShare({ range }: { range: { start: number; end: number }
               ],
             }}
           />
-          <Table mt="sm" verticalSpacing={4} aria-label={t('stats.rankedCategories')} data-testid="category-ranking">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('stats.rank')}</Table.Th>
-                <Table.Th>{t('records.category')}</Table.Th>
-                <Table.Th ta="right">{t('records.amount')}</Table.Th>
-                <Table.Th ta="right">{t('stats.share')}</Table.Th>
-                <Table.Th ta="right">{t('stats.records')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row, i) => (
-                <Table.Tr key={row.name}>
-                  <Table.Td className="pp-num">{i + 1}</Table.Td>
-                  <Table.Td>{row.name}</Table.Td>
-                  <Table.Td ta="right" className="pp-num">
-                    {f.money(row.amount, data.currency)}
-                  </Table.Td>
-                  <Table.Td ta="right" className="pp-num">
-                    {f.percent(row.share)}
-                  </Table.Td>
-                  <Table.Td ta="right" className="pp-num">
-                    {f.number(row.count)}
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={340} type="native" mt="sm">
+            <Table verticalSpacing={4} aria-label={t('stats.rankedCategories')} data-testid="category-ranking">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('stats.rank')}</Table.Th>
+                  <Table.Th>{t('records.category')}</Table.Th>
+                  <Table.Th ta="right">{t('records.amount')}</Table.Th>
+                  <Table.Th ta="right">{t('stats.share')}</Table.Th>
+                  <Table.Th ta="right">{t('stats.records')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((row, i) => (
+                  <Table.Tr key={row.name}>
+                    <Table.Td className="pp-num">{i + 1}</Table.Td>
+                    <Table.Td>{row.name}</Table.Td>
+                    <Table.Td ta="right" className="pp-num">
+                      {f.money(row.amount, data.currency)}
+                    </Table.Td>
+                    <Table.Td ta="right" className="pp-num">
+                      {f.percent(row.share)}
+                    </Table.Td>
+                    <Table.Td ta="right" className="pp-num">
+                      {f.number(row.count)}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         </>
       )}
     </section>
