@@ -225,6 +225,3 @@ export async function withToolDatabase<T>(dataDir: string, work: (db: AppDatabas
   }
 }
 
-export function formatMinor(value: bigint | number | null): string {
-  return value === null ? 'unreadable' : String(value);
-}

@@ -31,13 +31,8 @@ function divRound(num: bigint, den: bigint): bigint {
 
 /**
  * Converts minor units of `from` to minor units of `to` at `rate` (exact decimal arithmetic,
- * rounded half away from zero to the target currency's minor unit).
+ * rounded half away from zero to the target currency's minor unit), as an exact integer.
  */
-export function convertMinor(amount: number, from: string, to: string, rateText: string, inverse = false): number {
-  return Number(convertMinorExact(amount, from, to, rateText, inverse));
-}
-
-/** convertMinor without the final rounding to a double: the exact integer result. */
 export function convertMinorExact(amount: number | bigint, from: string, to: string, rateText: string, inverse = false): bigint {
   const { num, den } = rational(rateText);
   const scale = BigInt(currencyDecimals(to)) - BigInt(currencyDecimals(from));

@@ -14,8 +14,6 @@ export const ASSET_TYPES = ['cash', 'debit_card', 'credit_card', 'ewallet', 'sav
 export type AssetType = (typeof ASSET_TYPES)[number];
 /** Types whose balance may go below zero (you owe the bank). */
 export const NEGATIVE_ALLOWED: ReadonlySet<AssetType> = new Set<AssetType>(['credit_card', 'loan']);
-/** Types counted as liabilities in net-worth statistics when their balance is negative or always. */
-export const LIABILITY_TYPES: ReadonlySet<AssetType> = new Set<AssetType>(['credit_card', 'loan']);
 
 export const ASSET_STATUSES = ['normal', 'archived'] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];

@@ -33,7 +33,6 @@ export interface NotifyInput {
 export const CONFIG_PREFIX = 'notify:config:';
 export const MARK_PREFIX = 'notify:mark:';
 export const EPISODE_PREFIX = 'notify:sync-episode:';
-export const STATE_KEY = 'notify:state';
 
 /** Whether an event is on in a configuration. */
 export function isOn(config: NotifyConfig | undefined, event: NotifyEvent): boolean {

@@ -12,7 +12,6 @@ import { Bool, EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
  */
 
 export const PLAN_KINDS = ['budget', 'recurring'] as const;
-export type PlanKind = (typeof PLAN_KINDS)[number];
 
 export const RECURRING_FREQS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
 export type RecurringFreq = (typeof RECURRING_FREQS)[number];

@@ -222,5 +222,3 @@ export const ACHIEVEMENTS: readonly AchievementDefinition[] = [
     measure: (s) => Math.floor(Math.max(0, s.portfolioProfit) / 100),
   },
 ];
-
-export const ACHIEVEMENT_IDS: ReadonlySet<string> = new Set(ACHIEVEMENTS.map((a) => a.id));

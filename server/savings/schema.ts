@@ -50,7 +50,6 @@ export const GoalDocument = Type.Object({
 export type GoalDoc = Static<typeof GoalDocument>;
 
 export const TRADE_KINDS = ['grant', 'reward', 'buy', 'sell'] as const;
-export type TradeKind = (typeof TRADE_KINDS)[number];
 
 /** Why coins were credited (kind grant/reward); '' for buys and sells. */
 export const REWARD_REASONS = ['', 'welcome', 'saving_day', 'goal_completed', 'achievement'] as const;

@@ -34,7 +34,11 @@ export type ResultOf<N extends ActionName> = N extends keyof RefinedResults ? Re
 
 type IsLoose<T> = 0 extends 1 & T ? true : unknown extends T ? true : string extends keyof T ? true : false;
 type LooseActions = { [N in ActionName]: IsLoose<InferredResult<N>> extends true ? N : never }[ActionName];
-/** Compile-time contract: every loosely typed result is refined above. */
+/**
+ * Compile-time contract: every loosely typed result is refined above (nothing imports it; it
+ * fails to compile when a result is left loose).
+ * @public
+ */
 export const everyLooseResultRefined: Exclude<LooseActions, keyof RefinedResults> extends never ? true : never = true;
 
 /** An error answer of the API (or of the network: code 0). */

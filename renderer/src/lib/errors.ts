@@ -69,17 +69,6 @@ export function useErrorText(): (error: unknown) => string {
   return (error: unknown) => errorText(i18n, error);
 }
 
-/**
- * The error's message when it concerns `field`: the param itself (`params.tags`), an entry of it
- * (`params.tags[1]`) or a key inside it (`params.config.url` for `config`); else null.
- */
-export function fieldError(error: ApiCallError | null, field: string, text: (e: unknown) => string): string | null {
-  if (!error) return null;
-  const path = error.path;
-  if (path === null || (path !== field && !path.startsWith(`${field}[`) && !path.startsWith(`${field}.`))) return null;
-  return text(error);
-}
-
 /** Why a CSV row cannot be imported (accounting.importCsv `invalid[].problems`), in words. */
 export function useImportProblemText(): (problem: { kind: string; args: readonly string[] }) => string {
   const { i18n } = useTranslation();

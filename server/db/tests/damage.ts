@@ -77,10 +77,6 @@ export function inventory(dataDir: string): Record<string, number> {
   return out;
 }
 
-export function biggest(files: string[]): string {
-  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
-}
-
 /**
  * Flips `count` bytes inside the table block that holds the middle document of `collection`
  * (found with LevelDB's own block offsets, approximateSize), so requests reading that

@@ -39,10 +39,6 @@ export type AnyChannelDriver = ChannelDriver<object>;
 
 const byType = new Map<string, AnyChannelDriver>(DRIVERS.map((driver) => [driver.type, driver]));
 
-export function isChannelType(type: string): type is ChannelType {
-  return byType.has(type);
-}
-
 /** The driver of a stored channel type (a type no driver knows is a bug: the API only takes known ones). */
 export function channelDriver(type: string): AnyChannelDriver {
   const driver = byType.get(type);

@@ -96,14 +96,6 @@ export function header(req: Request, name: string): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
-/** The first non-empty of a request's headers, in order. */
-export function firstHeader(req: Request, names: readonly string[]): string {
-  for (const name of names) {
-    const value = header(req, name);
-    if (value !== '') return value;
-  }
-  return '';
-}
 
 /** Longest title made from a message's first line when the caller sent no title. */
 const DERIVED_TITLE_MAX = 100;

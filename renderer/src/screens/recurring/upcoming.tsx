@@ -6,8 +6,6 @@ import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { useFormat } from '../../lib/format';
 
-export type UpcomingItem = ResultOf<'recurring.upcoming'>['list'][number];
-
 /**
  * The coming occurrences of recurring records (recurring.upcoming), overdue `confirm` ones first
  * and flagged; each `confirm` one has its one-tap Confirm, every one a Skip. `limit` shortens the
