@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { call, type ResultOf } from '../../api/client';
+import { call } from '../../api/client';
 import { Empty, ErrorNote } from '../../components/common';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
