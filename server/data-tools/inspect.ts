@@ -224,4 +224,3 @@ export async function withToolDatabase<T>(dataDir: string, work: (db: AppDatabas
     await db.close().catch(() => undefined);
   }
 }
-

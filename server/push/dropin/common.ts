@@ -96,7 +96,6 @@ export function header(req: Request, name: string): string {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
-
 /** Longest title made from a message's first line when the caller sent no title. */
 const DERIVED_TITLE_MAX = 100;
 
