@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { createAsset, assetBalance } from '../test-support/ledger';
+import { commonErrors } from '../lib/errors';
+import { ledgerErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /** Issue 19: transfers across currencies shown and edited completely; text never cut silently. */
 
@@ -38,12 +41,12 @@ describe('currency.convert', () => {
     expect(saved.data.toAmount).toBe(suggested.data.amount);
     expect(suggested.data.amount).toBe(87.61); // 12.34 × 7.1 = 87.614
 
-    expect((await t.api('currency.convert', { amount: 1.999, from: 'USD', to: 'CNY' }, u.token)).code).toBe(400);
-    expect((await t.api('currency.convert', { amount: 0, from: 'USD', to: 'CNY' }, u.token)).code).toBe(3003);
+    expectRefusal(await t.api('currency.convert', { amount: 1.999, from: 'USD', to: 'CNY' }, u.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('currency.convert', { amount: 0, from: 'USD', to: 'CNY' }, u.token), ledgerErrors.rows.invalidAmount);
     const unknown = await t.api('currency.convert', { amount: 1, from: 'USD', to: 'XYZ' }, u.token);
-    expect(unknown.code).toBe(400);
+    expectRefusal(unknown, ledgerErrors.rows.unknownCurrency);
     expect(unknown.data).toMatchObject({ field: 'params.to' });
-    expect((await t.api('currency.convert', { amount: 1, from: 'USD', to: 'CNY' })).status).toBe(401);
+    expectRefusal(await t.api('currency.convert', { amount: 1, from: 'USD', to: 'CNY' }), commonErrors.rows.unauthorized);
   });
 });
 
@@ -85,7 +88,7 @@ describe('accounting.update of a transfer across currencies', () => {
     expect(await balance(u, cny)).toBe(140);
 
     const wrong = await t.api('accounting.update', { id, toAmount: 1.234 }, u.token);
-    expect(wrong.code).toBe(400);
+    expectRefusal(wrong, commonErrors.rows.invalid);
     expect(wrong.data).toMatchObject({ field: 'params.toAmount' });
     expect((await t.api('accounting.get', { id }, u.token)).data.toAmount).toBe(140);
   });
@@ -100,7 +103,7 @@ describe('text limits', () => {
     expect(fits.code).toBe(200);
     expect(fits.data.description).toBe(emoji);
     const long = await t.api('accounting.create', { type: 'expense', amount: 1, asset: cash, description: `${emoji}x` }, u.token);
-    expect(long.code).toBe(400);
+    expectRefusal(long, commonErrors.rows.invalid);
     expect(long.data).toMatchObject({ field: 'params.description' });
     expect((await t.api('asset.create', { name: 'n'.repeat(101), type: 'cash', currency: 'USD' }, u.token)).data).toMatchObject({ field: 'params.name' });
   });

@@ -4,6 +4,8 @@ import { newId } from '../lib/ids';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { createAsset } from '../test-support/ledger';
 import type { RecordDoc } from './schema';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /** Issue 15, finding 6: every amount and every derived sum stays exact, or the write is refused. */
 
@@ -52,8 +54,7 @@ describe('finding 6: ten expenses of 9,999,999,999,999.99 plus one of 0.01 on a 
     expect((await t.api('accounting.create', { type: 'expense', amount: NEAR, asset: card }, u.token)).code).toBe(200);
     for (let i = 1; i < 10; i++) {
       const refused = await t.api('accounting.create', { type: 'expense', amount: NEAR, asset: card }, u.token);
-      expect(refused.status).toBe(400);
-      expect(refused.code).toBe(400);
+      expectRefusal(refused, commonErrors.rows.invalid);
       expect(refused.message).toContain('10,000,000,000,000.00 USD');
       expect(refused.data).toMatchObject({ field: 'params.amount', currency: 'USD', limit: 10_000_000_000_000, limitMinor: 1e15, assetId: card });
     }
@@ -62,7 +63,7 @@ describe('finding 6: ten expenses of 9,999,999,999,999.99 plus one of 0.01 on a 
     expect(detail).toMatchObject({ balance: -10_000_000_000_000, recordCount: 2 });
     expect(detail.inexact).toBeUndefined();
     // One more cent is refused too; the balance is exactly the limit.
-    expect((await t.api('accounting.create', { type: 'expense', amount: 0.01, asset: card }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.create', { type: 'expense', amount: 0.01, asset: card }, u.token), commonErrors.rows.invalid);
     expect(await t.api('asset.checkBalances', {}, u.token)).toMatchObject({ data: { ok: true, mismatches: [] } });
     const list = (await t.api('accounting.query', {}, u.token)).data;
     expect(list.total).toBe(2);
@@ -83,7 +84,7 @@ describe('finding 6: ten expenses of 9,999,999,999,999.99 plus one of 0.01 on a 
     const sent = await notice({ amount: NEAR, type: 'expense', merchant: 'Shop', cardTail: '4321' });
     expect(sent.status).toBe(200);
     const confirm = await t.api('inbox.confirm', { id: sent.body.data.id }, u.token);
-    expect(confirm.status).toBe(400);
+    expectRefusal(confirm, commonErrors.rows.invalid);
     expect(confirm.message).toContain('10,000,000,000,000.00 USD');
     expect((await t.api('inbox.query', {}, u.token)).data.list).toHaveLength(1);
     // A rule that confirms at once: nothing is written, the notice waits as a draft.
@@ -92,7 +93,7 @@ describe('finding 6: ten expenses of 9,999,999,999,999.99 plus one of 0.01 on a 
     expect(auto.status).toBe(200);
     expect(auto.body.data.autoConfirmed).toBe(false);
     expect((await t.api('inbox.query', {}, u.token)).data.list).toHaveLength(2);
-    expect((await t.api('inbox.confirm', { id: auto.body.data.id }, u.token)).status).toBe(400);
+    expectRefusal(await t.api('inbox.confirm', { id: auto.body.data.id }, u.token), commonErrors.rows.invalid);
     expect((await t.api('asset.detail', { id: card }, u.token)).data.balance).toBe(-NEAR);
     expect((await t.api('asset.checkBalances', {}, u.token)).data).toMatchObject({ ok: true });
   });
@@ -114,7 +115,7 @@ describe('finding 6: ten expenses of 9,999,999,999,999.99 plus one of 0.01 on a 
     const stats = (await t.api('stats.getAssetStats', {}, u.token)).data;
     expect(stats.inexact).toEqual(expect.arrayContaining(['netWorth', 'liabilities']));
     // A write that moves the balance back towards the range is accepted; further out is not.
-    expect((await t.api('accounting.create', { type: 'expense', amount: 1, asset: card }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.create', { type: 'expense', amount: 1, asset: card }, u.token), commonErrors.rows.invalid);
     expect((await t.api('accounting.create', { type: 'income', amount: NEAR, asset: card }, u.token)).code).toBe(200);
     expect((await t.api('asset.checkBalances', {}, u.token)).data.outOfRange[0].balance).toBe(-8_999_999_999_999_992);
   });
@@ -126,27 +127,27 @@ describe('every other write of the ledger stays within the range', () => {
     const bank = await asset(u, { name: 'Bank', balance: NEAR });
     const card = await asset(u, { name: 'Card', type: 'credit_card' });
     const fee = await t.api('accounting.create', { type: 'transfer', amount: NEAR, fee: 0.02, fromAsset: bank, toAsset: card }, u.token);
-    expect(fee.code).toBe(400);
+    expectRefusal(fee, commonErrors.rows.invalid);
     expect(fee.message).toMatch(/amount \+ fee would be beyond ±10,000,000,000,000\.00 USD/);
     // The target would pass the limit: refused.
     expect((await t.api('accounting.create', { type: 'income', amount: NEAR, asset: card }, u.token)).code).toBe(200);
     const over = await t.api('accounting.create', { type: 'transfer', amount: 1, fromAsset: bank, toAsset: card }, u.token);
-    expect(over.code).toBe(400);
+    expectRefusal(over, commonErrors.rows.invalid);
     expect(over.data).toMatchObject({ assetId: card, limit: 10_000_000_000_000 });
     // An opening balance that would take the balance out of range.
     const opening = await t.api('asset.update', { id: card, openingBalance: 1 }, u.token);
-    expect(opening.code).toBe(400);
+    expectRefusal(opening, commonErrors.rows.invalid);
     expect(opening.data.field).toBe('params.openingBalance');
     // Deleting an expense can push a balance up beyond the limit.
     const spend = await t.api('accounting.create', { type: 'expense', amount: 5, asset: card }, u.token);
     expect((await t.api('accounting.create', { type: 'income', amount: 5, asset: card }, u.token)).code).toBe(200);
-    expect((await t.api('accounting.delete', { id: spend.data.id }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.delete', { id: spend.data.id }, u.token), commonErrors.rows.invalid);
     // Across currencies: a converted amount beyond the target's limit.
     const yen = await asset(u, { name: 'Yen', currency: 'JPY', type: 'credit_card' });
     const kwd = await asset(u, { name: 'Dinar', currency: 'KWD', balance: 2000 });
     expect((await t.api('currency.setRate', { from: 'KWD', to: 'JPY', rate: '999999999999' }, u.token)).code).toBe(200);
     const converted = await t.api('accounting.create', { type: 'transfer', amount: 1001, fromAsset: kwd, toAsset: yen }, u.token);
-    expect(converted.code).toBe(400);
+    expectRefusal(converted, commonErrors.rows.invalid);
     expect(converted.message).toContain('1,000,000,000,000,000 JPY');
     expect((await t.api('accounting.create', { type: 'expense', amount: 1_000_000_000_000.001, asset: kwd }, u.token)).message).toContain('1,000,000,000,000.000 KWD');
     expect(await t.api('asset.checkBalances', {}, u.token)).toMatchObject({ data: { ok: true } });

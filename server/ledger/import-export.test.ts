@@ -4,6 +4,8 @@ import { registerUser, startTestServer, type TestServer } from '../test-support/
 import { seedSyntheticRecords } from '../test-support/synthetic-records';
 import { ImportKeyIndex, importKeyIndex } from './import-keys';
 import type { RecordDoc } from './schema';
+import { ledgerErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
@@ -61,8 +63,8 @@ describe('CSV import', () => {
   it('refuses unreadable files and missing columns', async () => {
     const { u } = await setup();
     expect((await t.api('accounting.importCsv', { csv: 'date,amount\n2026-01-01,5', dryRun: true }, u.token)).message).toMatch(/needs a "type" column/);
-    expect((await t.api('accounting.importCsv', { csv: 'date,type,amount,asset\n"unterminated', dryRun: true }, u.token)).code).toBe(400);
-    expect((await t.api('accounting.importCsv', { csv: CSV, dryRun: true, timeZone: 'Nowhere/City' }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.importCsv', { csv: 'date,type,amount,asset\n"unterminated', dryRun: true }, u.token), ledgerErrors.rows.csvUnreadable);
+    expectRefusal(await t.api('accounting.importCsv', { csv: CSV, dryRun: true, timeZone: 'Nowhere/City' }, u.token), ledgerErrors.rows.unknownTimeZone);
   });
 });
 
@@ -254,7 +256,7 @@ describe('backup and restore', () => {
     expect(snapshot.data.records).toHaveLength(3);
     expect(JSON.stringify(snapshot.data)).not.toContain(u.id);
 
-    expect((await t.api('ledger.restore', { backup: snapshot.data }, u.token)).code).toBe(409);
+    expectRefusal(await t.api('ledger.restore', { backup: snapshot.data }, u.token), ledgerErrors.rows.restoreNeedsEmptyLedger);
 
     const fresh = await registerUser(t);
     const { records, ...head } = snapshot.data;
@@ -277,12 +279,12 @@ describe('backup and restore', () => {
     expect((await t.api('currency.get', {}, fresh.token)).data).toEqual({ baseCurrency: 'USD', explicit: true });
 
     const garbage = await t.api('ledger.restore', { backup: { format: 'other', version: 1 } }, (await registerUser(t)).token);
-    expect(garbage.code).toBe(400);
+    expectRefusal(garbage, ledgerErrors.rows.invalidBackup);
     const broken = await t.api(
       'ledger.restore',
       { backup: { format: 'pennypost-ledger-backup', version: 1, records: [{ id: 'x', asset: 'missing' }] } },
       (await registerUser(t)).token,
     );
-    expect(broken.code).toBe(400);
+    expectRefusal(broken, ledgerErrors.rows.invalidBackup);
   });
 });

@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { createAsset, assetBalance } from '../test-support/ledger';
+import { commonErrors } from '../lib/errors';
+import { ledgerErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
@@ -39,29 +42,28 @@ describe('assets', () => {
 
     expect((await t.api('asset.delete', { id: cash }, u.token)).data).toEqual({ deleted: true });
     expect((await t.api('asset.query', {}, u.token)).data.total).toBe(1);
-    expect((await t.api('asset.detail', { id: cash }, u.token)).code).toBe(2001);
-    expect((await t.api('asset.delete', { id: cash }, u.token)).code).toBe(2001);
+    expectRefusal(await t.api('asset.detail', { id: cash }, u.token), ledgerErrors.rows.assetNotFound);
+    expectRefusal(await t.api('asset.delete', { id: cash }, u.token), ledgerErrors.rows.assetNotFound);
     // the records stay, still shown with the deleted asset's name
     const records = await t.api('accounting.query', {}, u.token);
     expect(records.data.list[0]).toMatchObject({ assetName: 'Wallet', amount: 5.25 });
     // and records can no longer be written to it
-    expect((await t.api('accounting.create', { type: 'income', amount: 1, asset: cash }, u.token)).code).toBe(2001);
+    expectRefusal(await t.api('accounting.create', { type: 'income', amount: 1, asset: cash }, u.token), ledgerErrors.rows.assetNotFound);
   });
 
   it('validates types, statuses, currencies, decimals and pages', async () => {
     const u = await registerUser(t);
     const badType = await t.api('asset.create', { name: 'X', type: 'piggybank' }, u.token);
-    expect(badType.code).toBe(2003);
-    expect(badType.status).toBe(400);
-    expect((await t.api('asset.create', { name: 'X', type: 'cash', currency: 'usd' }, u.token)).code).toBe(400);
-    expect((await t.api('asset.create', { name: 'X', type: 'cash', currency: 'ZZZ' }, u.token)).code).toBe(400);
+    expectRefusal(badType, ledgerErrors.rows.invalidAssetType);
+    expectRefusal(await t.api('asset.create', { name: 'X', type: 'cash', currency: 'usd' }, u.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('asset.create', { name: 'X', type: 'cash', currency: 'ZZZ' }, u.token), ledgerErrors.rows.unknownCurrency);
     expect((await t.api('asset.create', { name: 'X', type: 'cash', currency: 'JPY', balance: 10.5 }, u.token)).message).toMatch(/JPY allows \(0\)/);
-    expect((await t.api('asset.create', { name: 'X', type: 'cash', balance: -1 }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('asset.create', { name: 'X', type: 'cash', balance: -1 }, u.token), ledgerErrors.rows.negativeOpeningBalance);
     expect((await t.api('asset.create', { name: 'Visa', type: 'credit_card', balance: -250 }, u.token)).code).toBe(200);
-    expect((await t.api('asset.query', { type: 'piggybank' }, u.token)).code).toBe(2003);
-    expect((await t.api('asset.query', { status: 'gone' }, u.token)).code).toBe(400);
-    expect((await t.api('asset.query', { pageSize: 201 }, u.token)).code).toBe(400);
-    expect((await t.api('asset.query', { page: 0 }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('asset.query', { type: 'piggybank' }, u.token), ledgerErrors.rows.invalidAssetType);
+    expectRefusal(await t.api('asset.query', { status: 'gone' }, u.token), ledgerErrors.rows.unknownAssetStatusFilter);
+    expectRefusal(await t.api('asset.query', { pageSize: 201 }, u.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('asset.query', { page: 0 }, u.token), commonErrors.rows.invalid);
     const paged = await t.api('asset.query', { page: 2, pageSize: 1 }, u.token);
     expect(paged.data).toMatchObject({ total: 1, page: 2, pageSize: 1, list: [] });
   });
@@ -86,10 +88,10 @@ describe('assets', () => {
     const loaded = (await t.api('asset.detail', { id: a }, u.token)).data;
     expect((await t.api('asset.update', { id: a, name: 'First', expectedUpdatedAt: loaded.updatedAt }, u.token)).code).toBe(200);
     const stale = await t.api('asset.update', { id: a, name: 'Second', expectedUpdatedAt: loaded.updatedAt }, u.token);
-    expect(stale.code).toBe(409);
+    expectRefusal(stale, ledgerErrors.rows.changedElsewhere);
     expect((await t.api('asset.update', { id: a, currency: 'EUR' }, u.token)).code).toBe(200);
     await t.api('accounting.create', { type: 'expense', amount: 1, asset: a }, u.token);
-    expect((await t.api('asset.update', { id: a, currency: 'GBP' }, u.token)).code).toBe(409);
+    expectRefusal(await t.api('asset.update', { id: a, currency: 'GBP' }, u.token), ledgerErrors.rows.currencyLocked);
   });
 });
 
@@ -157,7 +159,7 @@ describe('records', () => {
     const usd = await asset(u, { name: 'USD', balance: 100 });
     const jpy = await asset(u, { name: 'JPY', currency: 'JPY' });
     const noRate = await t.api('accounting.create', { type: 'transfer', amount: 10, fromAsset: usd, toAsset: jpy }, u.token);
-    expect(noRate.code).toBe(400);
+    expectRefusal(noRate, ledgerErrors.rows.toAmountNeeded);
     expect(noRate.message).toMatch(/toAmount is required.*USD to JPY/);
     expect((await t.api('accounting.create', { type: 'transfer', amount: 10, fromAsset: usd, toAsset: jpy, toAmount: 1500.5 }, u.token)).message).toMatch(/JPY/);
     const withAmount = await t.api('accounting.create', { type: 'transfer', amount: 10, fromAsset: usd, toAsset: jpy, toAmount: 1498 }, u.token);
@@ -178,7 +180,7 @@ describe('records', () => {
     const kwd = await asset(u, { currency: 'KWD', balance: 1.005 });
     await t.api('accounting.create', { type: 'income', amount: 0.001, asset: kwd }, u.token);
     expect(await balance(u, kwd)).toBe(1.006);
-    expect((await t.api('accounting.create', { type: 'income', amount: 0.0001, asset: kwd }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.create', { type: 'income', amount: 0.0001, asset: kwd }, u.token), commonErrors.rows.invalid);
     const jpy = await asset(u, { currency: 'JPY', balance: 1000 });
     await t.api('accounting.create', { type: 'expense', amount: 333, asset: jpy }, u.token);
     expect(await balance(u, jpy)).toBe(667);
@@ -209,11 +211,11 @@ describe('records', () => {
     expect((await t.api('accounting.query', { text: 'coffee' }, u.token)).data.total).toBe(2);
     expect((await t.api('accounting.query', { tag: 'work' }, u.token)).data.total).toBe(1);
     expect((await t.api('accounting.query', { type: 'income' }, u.token)).data.total).toBe(1);
-    expect((await t.api('accounting.query', { type: 'bogus' }, u.token)).code).toBe(3002);
+    expectRefusal(await t.api('accounting.query', { type: 'bogus' }, u.token), ledgerErrors.rows.unknownRecordTypeFilter);
     expect((await t.api('accounting.query', { asset: cash }, u.token)).data.total).toBe(3); // incl. transfer target
     const range = await t.api('accounting.query', { startDate: day(2), endDate: day(4) }, u.token);
     expect(range.data.list.map((r: { date: number }) => r.date)).toEqual([day(3), day(2)]);
-    expect((await t.api('accounting.query', { startDate: day(4), endDate: day(2) }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.query', { startDate: day(4), endDate: day(2) }, u.token), ledgerErrors.rows.endBeforeStart);
     const page2 = await t.api('accounting.query', { page: 2, pageSize: 2 }, u.token);
     expect(page2.data.list.map((r: { date: number }) => r.date)).toEqual([day(3), day(2)]);
     expect(page2.data.total).toBe(5);
@@ -256,15 +258,15 @@ describe('records', () => {
     expect(updated.data).toMatchObject({ amount: 40, category: 'Health', description: 'pharmacy', tags: ['a'] });
     expect(await balance(u, cash)).toBe(60);
     const stale = await t.api('accounting.update', { id: created.id, amount: 50, expectedUpdatedAt: created.updatedAt }, u.token);
-    expect(stale.code).toBe(409);
+    expectRefusal(stale, ledgerErrors.rows.changedElsewhere);
     expect(await balance(u, cash)).toBe(60);
-    expect((await t.api('accounting.update', { id: created.id, asset: bank }, u.token)).code).toBe(2002); // bank has 0
-    expect((await t.api('accounting.update', { id: created.id, amount: 0 }, u.token)).code).toBe(3003);
-    expect((await t.api('accounting.update', { id: created.id, fee: 1 }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('accounting.update', { id: created.id, asset: bank }, u.token), ledgerErrors.rows.insufficientBalance); // bank has 0
+    expectRefusal(await t.api('accounting.update', { id: created.id, amount: 0 }, u.token), ledgerErrors.rows.invalidAmount);
+    expectRefusal(await t.api('accounting.update', { id: created.id, fee: 1 }, u.token), ledgerErrors.rows.transferFieldsOnly);
     expect((await t.api('accounting.delete', { id: created.id }, u.token)).data).toMatchObject({ deleted: true, undoToken: expect.any(String) });
     expect(await balance(u, cash)).toBe(100);
-    expect((await t.api('accounting.delete', { id: created.id }, u.token)).code).toBe(3001);
-    expect((await t.api('accounting.update', { id: 'nope', amount: 1 }, u.token)).code).toBe(3001);
+    expectRefusal(await t.api('accounting.delete', { id: created.id }, u.token), ledgerErrors.rows.recordNotFound);
+    expectRefusal(await t.api('accounting.update', { id: 'nope', amount: 1 }, u.token), ledgerErrors.rows.recordNotFound);
   });
 
   it("keeps users apart: another user's ids answer not-found and change nothing", async () => {
@@ -273,14 +275,14 @@ describe('records', () => {
     const aliceCash = await asset(alice, { balance: 100 });
     const record = (await t.api('accounting.create', { type: 'expense', amount: 10, asset: aliceCash }, alice.token)).data;
     const bobCash = await asset(bob, { balance: 100 });
-    expect((await t.api('asset.detail', { id: aliceCash }, bob.token)).code).toBe(2001);
-    expect((await t.api('asset.update', { id: aliceCash, name: 'mine' }, bob.token)).code).toBe(2001);
-    expect((await t.api('asset.delete', { id: aliceCash }, bob.token)).code).toBe(2001);
-    expect((await t.api('accounting.create', { type: 'expense', amount: 1, asset: aliceCash }, bob.token)).code).toBe(2001);
-    expect((await t.api('accounting.create', { type: 'transfer', amount: 1, fromAsset: bobCash, toAsset: aliceCash }, bob.token)).code).toBe(2001);
-    expect((await t.api('accounting.get', { id: record.id }, bob.token)).code).toBe(3001);
-    expect((await t.api('accounting.update', { id: record.id, amount: 1 }, bob.token)).code).toBe(3001);
-    expect((await t.api('accounting.delete', { id: record.id }, bob.token)).code).toBe(3001);
+    expectRefusal(await t.api('asset.detail', { id: aliceCash }, bob.token), ledgerErrors.rows.assetNotFound);
+    expectRefusal(await t.api('asset.update', { id: aliceCash, name: 'mine' }, bob.token), ledgerErrors.rows.assetNotFound);
+    expectRefusal(await t.api('asset.delete', { id: aliceCash }, bob.token), ledgerErrors.rows.assetNotFound);
+    expectRefusal(await t.api('accounting.create', { type: 'expense', amount: 1, asset: aliceCash }, bob.token), ledgerErrors.rows.assetNotFound);
+    expectRefusal(await t.api('accounting.create', { type: 'transfer', amount: 1, fromAsset: bobCash, toAsset: aliceCash }, bob.token), ledgerErrors.rows.assetNotFound);
+    expectRefusal(await t.api('accounting.get', { id: record.id }, bob.token), ledgerErrors.rows.recordNotFound);
+    expectRefusal(await t.api('accounting.update', { id: record.id, amount: 1 }, bob.token), ledgerErrors.rows.recordNotFound);
+    expectRefusal(await t.api('accounting.delete', { id: record.id }, bob.token), ledgerErrors.rows.recordNotFound);
     expect((await t.api('accounting.query', { asset: aliceCash }, bob.token)).data.total).toBe(0);
     expect((await t.api('asset.query', {}, bob.token)).data.list.map((a: { id: string }) => a.id)).toEqual([bobCash]);
     expect(await balance(alice, aliceCash)).toBe(90);
@@ -334,17 +336,17 @@ describe('categories', () => {
     const list = await t.api('category.list', { type: 'expense' }, u.token);
     expect(list.data.list.map((c: { name: string }) => c.name)).toContain('Food');
     const pets = (await t.api('category.create', { type: 'expense', name: 'Pets' }, u.token)).data;
-    expect((await t.api('category.create', { type: 'expense', name: 'pets' }, u.token)).code).toBe(409);
+    expectRefusal(await t.api('category.create', { type: 'expense', name: 'pets' }, u.token), ledgerErrors.rows.categoryExists);
     await t.api('accounting.create', { type: 'expense', amount: 3, asset: cash, category: 'pets' }, u.token);
     const renamed = await t.api('category.update', { id: pets.id, name: 'Animals' }, u.token);
     expect(renamed.data.name).toBe('Animals');
     expect((await t.api('accounting.query', {}, u.token)).data.list[0].category).toBe('Animals');
-    expect((await t.api('category.delete', { id: pets.id }, u.token)).code).toBe(409);
+    expectRefusal(await t.api('category.delete', { id: pets.id }, u.token), ledgerErrors.rows.categoryInUse);
     expect((await t.api('category.delete', { id: pets.id, moveTo: 'Other' }, u.token)).data).toEqual({ deleted: true, movedRecords: 1 });
     expect((await t.api('accounting.query', {}, u.token)).data.list[0].category).toBe('Other');
     const other = await registerUser(t);
     const foodOfU = (await t.api('category.list', { type: 'expense' }, u.token)).data.list[0];
-    expect((await t.api('category.delete', { id: foodOfU.id }, other.token)).code).toBe(404);
+    expectRefusal(await t.api('category.delete', { id: foodOfU.id }, other.token), ledgerErrors.rows.categoryNotFound);
   });
 });
 
@@ -407,9 +409,9 @@ describe('currencies and statistics', () => {
     ]);
     const expenseTrend = await t.api('stats.getTrend', { type: 'expense', ...range, groupBy: 'month', timeZone: 'UTC' }, u.token);
     expect(expenseTrend.data.points).toEqual([{ label: '2026-01', startDate: range.startDate, endDate: range.endDate, value: 111 }]);
-    expect((await t.api('stats.getTrend', { type: 'balance', startDate: 10, endDate: 5 }, u.token)).code).toBe(400);
-    expect((await t.api('stats.getIncomeExpense', { ...range, timeZone: 'Mars/Olympus' }, u.token)).code).toBe(400);
-    expect((await t.api('stats.getIncomeExpense', { ...range, groupBy: 'decade' }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('stats.getTrend', { type: 'balance', startDate: 10, endDate: 5 }, u.token), ledgerErrors.rows.endBeforeStart);
+    expectRefusal(await t.api('stats.getIncomeExpense', { ...range, timeZone: 'Mars/Olympus' }, u.token), ledgerErrors.rows.unknownTimeZone);
+    expectRefusal(await t.api('stats.getIncomeExpense', { ...range, groupBy: 'decade' }, u.token), commonErrors.rows.invalid);
   });
 
   it('derives the base currency from the first asset until one is set', async () => {
@@ -419,9 +421,9 @@ describe('currencies and statistics', () => {
     expect((await t.api('currency.get', {}, u.token)).data).toEqual({ baseCurrency: 'CNY', explicit: false });
     expect((await t.api('currency.setBase', { currency: 'EUR' }, u.token)).data).toEqual({ baseCurrency: 'EUR' });
     expect((await t.api('currency.get', {}, u.token)).data).toEqual({ baseCurrency: 'EUR', explicit: true });
-    expect((await t.api('currency.setBase', { currency: 'XYZ' }, u.token)).code).toBe(400);
-    expect((await t.api('currency.setRate', { from: 'EUR', to: 'EUR', rate: 1 }, u.token)).code).toBe(400);
-    expect((await t.api('currency.setRate', { from: 'EUR', to: 'CNY', rate: '-1' }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('currency.setBase', { currency: 'XYZ' }, u.token), ledgerErrors.rows.unknownCurrency);
+    expectRefusal(await t.api('currency.setRate', { from: 'EUR', to: 'EUR', rate: 1 }, u.token), ledgerErrors.rows.sameCurrencyRate);
+    expectRefusal(await t.api('currency.setRate', { from: 'EUR', to: 'CNY', rate: '-1' }, u.token), ledgerErrors.rows.invalidRate);
     const set = await t.api('currency.setRate', { from: 'EUR', to: 'CNY', rate: 7.81, date: 1000 }, u.token);
     expect(set.data).toMatchObject({ from: 'EUR', to: 'CNY', rate: '7.81', date: 1000 });
     await t.api('currency.setRate', { from: 'EUR', to: 'CNY', rate: '7.9', date: 1000 }, u.token);

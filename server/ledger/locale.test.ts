@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { commonErrors } from '../lib/errors';
+import { usersErrors } from '../users/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -55,11 +58,11 @@ describe('the language chosen at sign-up', () => {
   it('refuses an unknown language with a 400 naming the field, and creates nothing', async () => {
     const name = `badlang${process.pid}`;
     const answer = await t.api('user.register', { username: name, email: `${name}@example.com`, password: 'correct horse battery', language: 'fr' });
-    expect(answer.status).toBe(400);
+    expectRefusal(answer, commonErrors.rows.invalid);
     expect(answer.message).toContain('params.language');
     expect(answer.message).toContain('"zh-CN"');
     const login = await t.api('user.login', { email: `${name}@example.com`, password: 'correct horse battery' });
-    expect(login.status).toBe(401);
+    expectRefusal(login, usersErrors.rows.invalidCredentials);
     // The same name and email are still free.
     expect((await t.api('user.register', { username: name, email: `${name}@example.com`, password: 'correct horse battery' })).status).toBe(200);
   });
@@ -108,9 +111,9 @@ describe('category.renameDefaults', () => {
     expect((await t.api('category.renameDefaults', { language: 'zh-CN' }, a.token)).data.renamed).toBe(11 + 6);
     expect((await names(b.token, 'expense'))[0]).toBe('Food');
     const bad = await t.api('category.renameDefaults', { language: 'de' }, b.token);
-    expect(bad.status).toBe(400);
+    expectRefusal(bad, commonErrors.rows.invalid);
     expect(bad.message).toContain('params.language');
     expect((await names(b.token, 'expense'))[0]).toBe('Food');
-    expect((await t.api('category.renameDefaults', { language: 'en' }, undefined)).status).toBe(401);
+    expectRefusal(await t.api('category.renameDefaults', { language: 'en' }, undefined), commonErrors.rows.unauthorized);
   });
 });

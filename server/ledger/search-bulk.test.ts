@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { ledgerErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
@@ -80,11 +82,11 @@ describe('accounting.query q (search)', () => {
     const { u } = await ledger();
     for (const q of ['>abc', '2026-13', '"open', '200..100']) {
       const answer = await t.api('accounting.query', { q }, u.token);
-      expect(answer.status).toBe(400);
+      expectRefusal(answer, ledgerErrors.rows.badSearch);
       expect(answer.data.field).toBe('params.q');
       expect(answer.message).not.toContain('params.');
     }
-    expect((await t.api('accounting.query', { q: 'x', timeZone: 'Mars/Base' }, u.token)).status).toBe(400);
+    expectRefusal(await t.api('accounting.query', { q: 'x', timeZone: 'Mars/Base' }, u.token), ledgerErrors.rows.unknownTimeZone);
   });
 });
 
@@ -107,7 +109,7 @@ describe('bulk changes and undo', () => {
     expect(await ok('accounting.undo', { token: changed.undoToken }, u)).toEqual({ restored: 2 });
     expect(await snapshot(u)).toEqual(before);
     // each token works once
-    expect((await t.api('accounting.undo', { token: changed.undoToken }, u.token)).status).toBe(404);
+    expectRefusal(await t.api('accounting.undo', { token: changed.undoToken }, u.token), ledgerErrors.rows.undoUnavailable);
   });
 
   it('is all or nothing: a foreign id, a transfer given a category, an unknown category change nothing', async () => {
@@ -118,19 +120,19 @@ describe('bulk changes and undo', () => {
     const foreign = await t.api('accounting.bulkDelete', { ids: [r.coffee, other.r.coffee] }, u.token);
     expect(foreign).toMatchObject({ code: 3001, status: 404 });
     expect(foreign.data.ids).toEqual([other.r.coffee]);
-    expect((await t.api('accounting.bulkUpdate', { ids: [r.coffee, other.r.big], addTags: ['x'] }, u.token)).code).toBe(3001);
-    expect((await t.api('accounting.bulkUpdate', { ids: [r.coffee, r.move], category: 'Food' }, u.token)).status).toBe(400);
-    expect((await t.api('accounting.bulkUpdate', { ids: [r.coffee, r.salary], category: 'Food' }, u.token)).status).toBe(400); // Salary is income; no income "Food"
-    expect((await t.api('accounting.bulkUpdate', { ids: [r.coffee] }, u.token)).status).toBe(400);
+    expectRefusal(await t.api('accounting.bulkUpdate', { ids: [r.coffee, other.r.big], addTags: ['x'] }, u.token), ledgerErrors.rows.recordNotFound);
+    expectRefusal(await t.api('accounting.bulkUpdate', { ids: [r.coffee, r.move], category: 'Food' }, u.token), ledgerErrors.rows.bulkTransferCategory);
+    expectRefusal(await t.api('accounting.bulkUpdate', { ids: [r.coffee, r.salary], category: 'Food' }, u.token), ledgerErrors.rows.unknownCategory); // Salary is income; no income "Food"
+    expectRefusal(await t.api('accounting.bulkUpdate', { ids: [r.coffee] }, u.token), ledgerErrors.rows.bulkNothingToDo);
     const tooMany = Array.from({ length: 20 }, (_, i) => `t${i}`);
-    expect((await t.api('accounting.bulkUpdate', { ids: [r.coffee, r.lunch], addTags: tooMany }, u.token)).status).toBe(400);
+    expectRefusal(await t.api('accounting.bulkUpdate', { ids: [r.coffee, r.lunch], addTags: tooMany }, u.token), ledgerErrors.rows.bulkTooManyTags);
     // deleting the salary would take the cash wallet below zero: refused whole
-    expect((await t.api('accounting.bulkDelete', { ids: [r.coffee, r.salary] }, u.token)).code).toBe(2002);
+    expectRefusal(await t.api('accounting.bulkDelete', { ids: [r.coffee, r.salary] }, u.token), ledgerErrors.rows.insufficientBalance);
     expect(await snapshot(u)).toEqual(before);
     expect(await snapshot(other.u)).toEqual(otherBefore);
     // another user cannot use my undo token
     const mine = await ok('accounting.bulkDelete', { ids: [r.coffee] }, u);
-    expect((await t.api('accounting.undo', { token: mine.undoToken }, other.u.token)).status).toBe(404);
+    expectRefusal(await t.api('accounting.undo', { token: mine.undoToken }, other.u.token), ledgerErrors.rows.undoUnavailable);
   });
 
   it('deletes many and undo brings them back with the same ids (over the tombstones), balances following', async () => {
@@ -172,6 +174,6 @@ describe('bulk changes and undo', () => {
     const dated = await ok('accounting.duplicate', { id: r.coffee, date: day(11, 20) }, u);
     expect(dated).toMatchObject({ amount: 35.5, category: 'Food', tags: ['trip'], date: day(11, 20) });
     const other = await registerUser(t);
-    expect((await t.api('accounting.duplicate', { id: r.coffee }, other.token)).code).toBe(3001);
+    expectRefusal(await t.api('accounting.duplicate', { id: r.coffee }, other.token), ledgerErrors.rows.recordNotFound);
   });
 });
