@@ -7,6 +7,9 @@ import { networkPolicy } from '../http/network-policy';
 import { normalizeSettings } from '../config/settings';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { HTML_PAGE, putBytes, tinyJpeg, tinyPdf, tinyPng, uploadFile } from '../test-support/files';
+import { commonErrors } from '../lib/errors';
+import { filesErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const START = Date.UTC(2026, 2, 1, 9, 0, 0);
 
@@ -120,8 +123,8 @@ describe('files: upload flow and serving', () => {
     expect(page2.data.list.map((f: any) => f.fileName)).toEqual(['r0.png']);
     const all = await t.api('file.query', { pageSize: 100 }, carol.token);
     expect(all.data.total).toBe(5);
-    expect((await t.api('file.query', { pageSize: 101 }, carol.token)).status).toBe(400);
-    expect((await t.api('file.query', { page: 0 }, carol.token)).status).toBe(400);
+    expectRefusal(await t.api('file.query', { pageSize: 101 }, carol.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('file.query', { page: 0 }, carol.token), commonErrors.rows.invalid);
   });
 
   it('checks type and size at file.upload: 5003 (415), 5002 (413), 400, 401', async () => {
@@ -145,7 +148,7 @@ describe('files: upload flow and serving', () => {
     ]) {
       expect((await t.api('file.upload', params, alice.token)).status, JSON.stringify(params)).toBe(400);
     }
-    expect((await t.api('file.upload', { fileName: 'a.png', fileType: 'image/png', fileSize: 10 })).status).toBe(401);
+    expectRefusal(await t.api('file.upload', { fileName: 'a.png', fileType: 'image/png', fileSize: 10 }), commonErrors.rows.unauthorized);
   });
 
   it('refuses an HTML page declared as PNG (5003, 415) and keeps nothing', async () => {
@@ -273,7 +276,7 @@ describe('files: upload flow and serving', () => {
     expect(late.status).toBe(410);
     expect((await late.json()).message).toMatch(/expired/);
     expect((await putBytes(t.url + String(ticket.data.uploadUrl), png)).status).toBe(404);
-    expect((await t.api('file.delete', { fileId: ticket.data.fileId }, alice.token)).code).toBe(5001);
+    expectRefusal(await t.api('file.delete', { fileId: ticket.data.fileId }, alice.token), filesErrors.rows.fileNotFound);
   });
 
   it('sweeps pending files whose upload URL expired', async () => {
@@ -344,7 +347,7 @@ describe('files: upload flow and serving', () => {
     expect(forced).toMatchObject({ status: 200, data: { deleted: true, fileId: id, detachedRecords: 2 } });
     expect(existsSync(path.join(t.dataDir, 'files', id))).toBe(false);
     expect((await t.fetch(`/files/${id}`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
-    expect((await t.api('file.delete', { fileId: id }, alice.token)).code).toBe(5001);
+    expectRefusal(await t.api('file.delete', { fileId: id }, alice.token), filesErrors.rows.fileNotFound);
     const [described] = await t.server.app.services.files.describe(alice.id, [id]);
     expect(described.missing).toBe(true);
 
@@ -397,7 +400,7 @@ describe('files: limits re-checked when the bytes arrive', () => {
     expect(put2.status).toBe(415);
     expect(await put2.json()).toMatchObject({ code: 5003, data: { allowedTypes: ['image/jpeg'] } });
     // text/html in the settings is ignored: PennyPost never accepts it.
-    expect((await t.api('file.upload', { fileName: 'x.html', fileType: 'text/html', fileSize: 10 }, user.token)).code).toBe(5003);
+    expectRefusal(await t.api('file.upload', { fileName: 'x.html', fileType: 'text/html', fileSize: 10 }, user.token), filesErrors.rows.invalidFileType);
 
     // A body larger than the maximum that lies about its size is cut short with 5002.
     t.server.app.settings.update({ files: { maxBytes: 100, allowedTypes: ['image/png'] } });

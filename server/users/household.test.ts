@@ -13,6 +13,10 @@ import { ManualClock } from '../lib/clock';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { tinyPng, uploadFile } from '../test-support/files';
 import { withDeadline } from '../test-support/deadline';
+import { apiErrors } from '../api/errors';
+import { signInErrors } from '../http/sign-in';
+import { usersErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const PASSWORD = 'correct horse battery';
 const ACTIONS = actionsOf(allDomains());
@@ -49,10 +53,9 @@ describe('roles', () => {
       { push: { retentionDays: 1 } },
     ]) {
       const answer = await t.api('settings.update', patch, member.token);
-      expect(answer.status).toBe(403);
-      expect(answer.code).toBe(1004);
+      expectRefusal(answer, apiErrors.rows.adminOnly);
     }
-    expect((await t.api('settings.get', {}, member.token)).code).toBe(1004);
+    expectRefusal(await t.api('settings.get', {}, member.token), apiErrors.rows.adminOnly);
     let after: string;
     try {
       after = readFileSync(file, 'utf8');
@@ -101,16 +104,16 @@ describe('roles', () => {
   it('admins named by the owner change settings but cannot manage the owner or other admins; only the owner names admins', async () => {
     const admin = await registerUser(t, { username: 'admin1' });
     const other = await registerUser(t, { username: 'admin2' });
-    expect((await t.api('user.setRole', { userId: admin.id, role: 'admin' }, member.token)).code).toBe(1004);
+    expectRefusal(await t.api('user.setRole', { userId: admin.id, role: 'admin' }, member.token), apiErrors.rows.ownerOnly);
     expect((await t.api('user.setRole', { userId: admin.id, role: 'admin' }, owner.token)).data.role).toBe('admin');
     expect((await t.api('user.setRole', { userId: other.id, role: 'admin' }, owner.token)).data.role).toBe('admin');
     expect((await t.api('settings.update', { push: { retentionDays: 31 } }, admin.token)).code).toBe(200);
-    expect((await t.api('user.setRole', { userId: member.id, role: 'admin' }, admin.token)).code).toBe(1004);
-    expect((await t.api('user.disable', { userId: owner.id }, admin.token)).code).toBe(1004);
-    expect((await t.api('user.disable', { userId: other.id }, admin.token)).code).toBe(1004);
-    expect((await t.api('user.createInvite', { role: 'admin' }, admin.token)).code).toBe(1004);
+    expectRefusal(await t.api('user.setRole', { userId: member.id, role: 'admin' }, admin.token), apiErrors.rows.ownerOnly);
+    expectRefusal(await t.api('user.disable', { userId: owner.id }, admin.token), usersErrors.rows.ownerUnchangeable);
+    expectRefusal(await t.api('user.disable', { userId: other.id }, admin.token), usersErrors.rows.onlyOwnerManagesAdmins);
+    expectRefusal(await t.api('user.createInvite', { role: 'admin' }, admin.token), usersErrors.rows.onlyOwnerInvitesAdmins);
     expect((await t.api('user.createInvite', { role: 'member' }, admin.token)).code).toBe(200);
-    expect((await t.api('user.setRole', { userId: owner.id, role: 'member' }, owner.token)).code).toBe(400);
+    expectRefusal(await t.api('user.setRole', { userId: owner.id, role: 'member' }, owner.token), usersErrors.rows.ownAccount);
     const list = (await t.api('user.listMembers', {}, admin.token)).data;
     expect(list.members[0]).toMatchObject({ id: owner.id, role: 'owner' });
     expect(JSON.stringify(list)).not.toMatch(/scrypt|passwordHash|token/);
@@ -159,30 +162,30 @@ describe('registration policy and invites', () => {
   it('invite: a code works once, in any case and spacing, and gives its role; without one the sign-up is refused', async () => {
     await t.api('settings.update', { registration: { fromThisComputer: 'invite' } }, owner.token);
     const noCode = await t.api('user.register', { username: 'kid', email: 'kid@example.com', password: PASSWORD });
-    expect(noCode.status).toBe(403);
+    expectRefusal(noCode, usersErrors.rows.inviteNeeded);
     expect(noCode.message).toMatch(/invite code/);
     const invite = (await t.api('user.createInvite', { role: 'admin' }, owner.token)).data;
     expect(invite.code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect((await t.api('user.listMembers', {}, owner.token)).data.invites.map((i: { id: string }) => i.id)).toContain(invite.id);
     // A failed sign-up (taken username) does not use up the code.
-    expect((await t.api('user.register', { username: 'boss', email: 'x@example.com', password: PASSWORD, inviteCode: invite.code })).status).toBe(409);
+    expectRefusal(await t.api('user.register', { username: 'boss', email: 'x@example.com', password: PASSWORD, inviteCode: invite.code }), usersErrors.rows.usernameTaken);
     const typed = invite.code.toLowerCase().replace(/-/g, ' ');
     const joined = await t.api('user.register', { username: 'kid', email: 'kid@example.com', password: PASSWORD, inviteCode: typed });
     expect(joined.code).toBe(200);
     expect(joined.data.role).toBe('admin');
     const again = await t.api('user.register', { username: 'kid2', email: 'kid2@example.com', password: PASSWORD, inviteCode: invite.code });
-    expect(again.status).toBe(400);
+    expectRefusal(again, usersErrors.rows.inviteCodeInvalid);
     expect(again.message).toMatch(/already used, has expired or was revoked/);
     const revoked = (await t.api('user.createInvite', {}, owner.token)).data;
     expect((await t.api('user.revokeInvite', { id: revoked.id }, owner.token)).code).toBe(200);
-    expect((await t.api('user.register', { username: 'kid3', email: 'kid3@example.com', password: PASSWORD, inviteCode: revoked.code })).status).toBe(400);
+    expectRefusal(await t.api('user.register', { username: 'kid3', email: 'kid3@example.com', password: PASSWORD, inviteCode: revoked.code }), usersErrors.rows.inviteCodeInvalid);
   });
 
   it('closed: nobody signs up, not even with a code', async () => {
     const invite = (await t.api('user.createInvite', {}, owner.token)).data;
     await t.api('settings.update', { registration: { fromThisComputer: 'closed' } }, owner.token);
     const answer = await t.api('user.register', { username: 'late', email: 'late@example.com', password: PASSWORD, inviteCode: invite.code });
-    expect(answer.status).toBe(403);
+    expectRefusal(answer, usersErrors.rows.signUpsClosed);
     expect(answer.message).toMatch(/closed/);
     await t.api('settings.update', { registration: { fromThisComputer: 'open' } }, owner.token);
   });
@@ -215,12 +218,12 @@ describe('disable, reset, delete', () => {
   it('a disabled member cannot sign in or use an old token; enabled again they can', async () => {
     const kid = await registerUser(t, { username: 'kiddo' });
     expect((await t.api('user.disable', { userId: kid.id }, owner.token)).data.disabled).toBe(true);
-    expect((await t.api('asset.query', {}, kid.token)).status).toBe(401);
+    expectRefusal(await t.api('asset.query', {}, kid.token), usersErrors.rows.sessionSignedOut);
     const login = await t.api('user.login', { email: kid.email, password: PASSWORD });
-    expect(login.code).toBe(1004);
+    expectRefusal(login, usersErrors.rows.accountDisabled);
     expect(login.message).toMatch(/disabled/);
     // A wrong password says only that: nothing about the account being disabled.
-    expect((await t.api('user.login', { email: kid.email, password: 'wrong password!' })).code).toBe(1002);
+    expectRefusal(await t.api('user.login', { email: kid.email, password: 'wrong password!' }), usersErrors.rows.invalidCredentials);
     await t.api('user.enable', { userId: kid.id }, owner.token);
     expect((await t.api('user.login', { email: kid.email, password: PASSWORD })).code).toBe(200);
   });
@@ -228,14 +231,14 @@ describe('disable, reset, delete', () => {
   it('a password reset gives a temporary password that only opens the change-password step', async () => {
     const kid = await registerUser(t, { username: 'teen' });
     const { temporaryPassword } = (await t.api('user.resetPassword', { userId: kid.id }, owner.token)).data;
-    expect((await t.api('asset.query', {}, kid.token)).status).toBe(401);
-    expect((await t.api('user.login', { email: kid.email, password: PASSWORD })).code).toBe(1002);
+    expectRefusal(await t.api('asset.query', {}, kid.token), usersErrors.rows.sessionSignedOut);
+    expectRefusal(await t.api('user.login', { email: kid.email, password: PASSWORD }), usersErrors.rows.invalidCredentials);
     const signedIn = await t.api('user.login', { email: kid.email, password: temporaryPassword });
     expect(signedIn.data.mustChangePassword).toBe(true);
     const blocked = await t.api('asset.query', {}, signedIn.data.token);
-    expect(blocked.status).toBe(403);
+    expectRefusal(blocked, signInErrors.rows.mustChangePassword);
     expect(blocked.message).toMatch(/new password/);
-    expect((await t.api('user.changePassword', { currentPassword: temporaryPassword, newPassword: temporaryPassword }, signedIn.data.token)).status).toBe(400);
+    expectRefusal(await t.api('user.changePassword', { currentPassword: temporaryPassword, newPassword: temporaryPassword }, signedIn.data.token), usersErrors.rows.samePassword);
     const changed = await t.api('user.changePassword', { currentPassword: temporaryPassword, newPassword: 'a brand new secret' }, signedIn.data.token);
     expect(changed.data.mustChangePassword).toBe(false);
     expect((await t.api('asset.query', {}, signedIn.data.token)).code).toBe(200);
@@ -263,19 +266,19 @@ describe('disable, reset, delete', () => {
     await t.api('shortlink.create', { url: 'https://example.com/kid' }, kid.token);
     await t.api('savings.createGoal', { title: 'Bike', targetAmount: 100, endDate: Date.now() + 40 * 86_400_000 }, kid.token);
     const refused = await t.api('user.delete', { userId: kid.id, confirm: 'Leaving' }, owner.token);
-    expect(refused.status).toBe(400);
+    expectRefusal(refused, usersErrors.rows.deleteNotConfirmed);
     expect((await t.api('asset.query', {}, kid.token)).code).toBe(200);
     expect((await t.api('user.delete', { userId: kid.id, confirm: 'leaving' }, owner.token)).data).toEqual({ deleted: true, userId: kid.id });
     for (const collection of Object.values(t.server.app.db.rx.collections)) {
       if (!('userId' in (collection.schema.jsonSchema.properties as object))) continue;
       expect(await collection.count({ selector: { userId: kid.id } }).exec(), collection.name).toBe(0);
     }
-    expect((await t.api('user.login', { email: kid.email, password: PASSWORD })).code).toBe(1002);
+    expectRefusal(await t.api('user.login', { email: kid.email, password: PASSWORD }), usersErrors.rows.invalidCredentials);
     // The account itself is gone from the local store (accounts are not an RxDB collection).
     expect(await t.server.app.services.users.findById(kid.id)).toBeNull();
     expect(await t.server.app.db.local.get(`user:${kid.id}`)).toBeUndefined();
     expect((await t.server.app.services.users.all()).some((u) => u.id === kid.id)).toBe(false);
-    expect((await t.api('user.delete', { userId: owner.id, confirm: 'mum' }, owner.token)).status).toBe(400);
+    expectRefusal(await t.api('user.delete', { userId: owner.id, confirm: 'mum' }, owner.token), usersErrors.rows.ownAccount);
   });
 });
 
@@ -363,8 +366,8 @@ describe('the desktop owner signs in without a password', () => {
       const secret = desktop.issue();
       const first = await t.api('user.desktopSignIn', { secret, username: 'alex' });
       expect(first.data).toMatchObject({ username: 'alex', role: 'owner', email: '' });
-      expect((await t.api('user.desktopSignIn', { secret })).status).toBe(401);
-      expect((await t.api('user.desktopSignIn', { secret: 'x'.repeat(43) })).status).toBe(401);
+      expectRefusal(await t.api('user.desktopSignIn', { secret }), usersErrors.rows.desktopSecretUsed);
+      expectRefusal(await t.api('user.desktopSignIn', { secret: 'x'.repeat(43) }), usersErrors.rows.desktopSecretUsed);
       const second = await t.api('user.desktopSignIn', { secret: desktop.issue() });
       expect(second.data.id).toBe(first.data.id);
       // Later a password lets the owner sign in from a phone too.

@@ -18,6 +18,8 @@ import { repairTool } from '../data-tools/repair';
 import { moveUsersToLocalStore } from './move-to-local-store';
 import { hashPassword } from './password';
 import { USER_KEY_PREFIX } from './user-store';
+import { usersErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const PASSWORD = 'correct horse battery';
 const made: string[] = [];
@@ -145,7 +147,7 @@ describe('accounts move from the RxDB collection to the local store', () => {
       expect(dad.data.role).toBe('admin');
       expect((await t.api('user.listMembers', {}, dad.data.token)).code).toBe(200);
       expect((await t.api('user.login', { email: 'kid@example.com', password: PASSWORD })).code).not.toBe(200);
-      expect((await t.api('user.login', { email: 'gone@example.com', password: PASSWORD })).code).toBe(1002);
+      expectRefusal(await t.api('user.login', { email: 'gone@example.com', password: PASSWORD }), usersErrors.rows.invalidCredentials);
       // Nothing of the old collection remains: no keys, no RxDB records of it.
       expect(await oldKeys(t.server.app.db)).toBe(0);
       expect(await usersMeta(t.server.app.db)).toEqual([]);

@@ -5,6 +5,9 @@ import { FakeAlipay } from '../test-support/fakes/fake-alipay';
 import { FakeWechatOauth } from '../test-support/fakes/fake-wechat-oauth';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { alipaySignContent, extractJsonNode } from './providers/alipay';
+import { commonErrors } from '../lib/errors';
+import { usersErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const rsaKeys = () => promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
 
@@ -13,13 +16,13 @@ describe('platform sign-in not configured', () => {
     const t = await startTestServer();
     try {
       const wechat = await t.api('user.login', { platform: 'wechat', code: 'abc' });
-      expect(wechat.status).toBe(400);
+      expectRefusal(wechat, usersErrors.rows.platformNotConfigured);
       expect(wechat.message).toMatch(/WeChat sign-in is not configured.*auth\.wechat/);
       const alipay = await t.api('user.login', { platform: 'alipay', authCode: 'abc' });
-      expect(alipay.status).toBe(400);
+      expectRefusal(alipay, usersErrors.rows.platformNotConfigured);
       expect(alipay.message).toMatch(/auth\.alipay/);
       expect((await t.api('user.login', { platform: 'wechat' })).message).toMatch(/params.code is required/);
-      expect((await t.api('user.login', { platform: 'qq', code: 'x' })).status).toBe(400);
+      expectRefusal(await t.api('user.login', { platform: 'qq', code: 'x' }), commonErrors.rows.invalid);
     } finally {
       await t.close();
     }
@@ -54,12 +57,12 @@ describe('WeChat sign-in against a fake of the OAuth API', () => {
 
   it('answers 1002 for an invalid or reused code', async () => {
     const invalid = await t.api('user.login', { platform: 'wechat', code: 'never-issued' });
-    expect(invalid.code).toBe(1002);
+    expectRefusal(invalid, usersErrors.rows.platformCodeRefused);
     expect(invalid.message).toMatch(/40029/);
     const code = fake.issueCode({ openid: 'o-carol' });
     expect((await t.api('user.login', { platform: 'wechat', code })).code).toBe(200);
     const reused = await t.api('user.login', { platform: 'wechat', code });
-    expect(reused.code).toBe(1002);
+    expectRefusal(reused, usersErrors.rows.platformCodeRefused);
     expect(reused.message).toMatch(/40163/);
   });
 
@@ -67,7 +70,7 @@ describe('WeChat sign-in against a fake of the OAuth API', () => {
     t.server.app.settings.update({ auth: { wechat: { appId: fake.appId, appSecret: 'wrong-secret-value', apiBase: fake.server.url, mode: 'oauth' } } });
     try {
       const answer = await t.api('user.login', { platform: 'wechat', code: fake.issueCode({ openid: 'o-dan' }) });
-      expect(answer.status).toBe(502);
+      expectRefusal(answer, usersErrors.rows.wechatRefusedCredentials);
       expect(answer.message).toMatch(/40125.*auth\.wechat/);
       expect(JSON.stringify(answer)).not.toContain('wrong-secret-value');
     } finally {
@@ -82,13 +85,13 @@ describe('WeChat sign-in against a fake of the OAuth API', () => {
     expect(first.status).toBe(200);
     const again = await t.api('user.login', { platform: 'wechat', code: fake.issueCode(person) });
     expect(again.data.id).toBe(first.data.id);
-    expect((await t.api('user.login', { platform: 'wechat', code: 'bad' })).code).toBe(1002);
+    expectRefusal(await t.api('user.login', { platform: 'wechat', code: 'bad' }), usersErrors.rows.platformCodeRefused);
   });
 
   it('answers 502 when WeChat cannot be reached', async () => {
     t.server.app.settings.update({ auth: { wechat: { appId: 'a', appSecret: 'b', apiBase: 'http://127.0.0.1:9', mode: 'oauth' } } });
     const answer = await t.api('user.login', { platform: 'wechat', code: 'x' });
-    expect(answer.status).toBe(502);
+    expectRefusal(answer, usersErrors.rows.platformFailed);
     expect(answer.message).toMatch(/could not reach WeChat/);
   });
 });
@@ -118,7 +121,7 @@ describe('Alipay sign-in against a fake of alipay.system.oauth.token', () => {
 
   it('answers 1002 for an invalid code', async () => {
     const answer = await t.api('user.login', { platform: 'alipay', authCode: 'not-issued' });
-    expect(answer.code).toBe(1002);
+    expectRefusal(answer, usersErrors.rows.platformCodeRefused);
     expect(answer.message).toMatch(/isv.code-invalid/);
   });
 
@@ -127,7 +130,7 @@ describe('Alipay sign-in against a fake of alipay.system.oauth.token', () => {
     fake.forgeWith = (await rsaKeys()).privateKey;
     try {
       const forged = await t.api('user.login', { platform: 'alipay', authCode: fake.issueCode('2088000000000002') });
-      expect(forged.status).toBe(502);
+      expectRefusal(forged, usersErrors.rows.platformFailed);
       expect(forged.message).toMatch(/not signed by Alipay/);
     } finally {
       fake.forgeWith = null;
@@ -136,7 +139,7 @@ describe('Alipay sign-in against a fake of alipay.system.oauth.token', () => {
     t.server.app.settings.update({ auth: { alipay: { ...fake.settings(), privateKey: otherKey } } });
     try {
       const badSignature = await t.api('user.login', { platform: 'alipay', authCode: fake.issueCode('2088000000000003') });
-      expect(badSignature.status).toBe(502);
+      expectRefusal(badSignature, usersErrors.rows.alipayRefusedRequest);
       expect(badSignature.message).toMatch(/isv.invalid-signature/);
     } finally {
       t.server.app.settings.update({ auth: { alipay: fake.settings() } });

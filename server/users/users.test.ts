@@ -4,6 +4,8 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { usersErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const PASSWORD = 'correct horse battery';
 
@@ -30,10 +32,10 @@ describe('user.register', () => {
   it('refuses duplicates of email or username regardless of case with 409', async () => {
     await t.api('user.register', { username: 'bob', email: 'bob@example.com', password: PASSWORD });
     const sameEmail = await t.api('user.register', { username: 'bobby', email: 'BOB@example.com', password: PASSWORD });
-    expect(sameEmail.status).toBe(409);
+    expectRefusal(sameEmail, usersErrors.rows.emailTaken);
     expect(sameEmail.message).toMatch(/email/);
     const sameName = await t.api('user.register', { username: 'BOB', email: 'other@example.com', password: PASSWORD });
-    expect(sameName.status).toBe(409);
+    expectRefusal(sameName, usersErrors.rows.usernameTaken);
     expect(sameName.message).toMatch(/username/);
   });
 
@@ -87,14 +89,13 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
 
     const wrong = await t.api('user.login', { platform: 'email', email: user.email, password: 'not the password' });
     const unknown = await t.api('user.login', { platform: 'email', email: 'nobody@example.com', password: 'not the password' });
-    expect(wrong.status).toBe(401);
-    expect(wrong.code).toBe(1002);
-    expect(unknown.code).toBe(1002);
+    expectRefusal(wrong, usersErrors.rows.invalidCredentials);
+    expectRefusal(unknown, usersErrors.rows.invalidCredentials);
     expect(unknown.message).toBe(wrong.message);
     const noPlatform = await t.api('user.login', { email: user.email, password: user.password });
     expect(noPlatform.code).toBe(200);
     const missing = await t.api('user.login', { platform: 'email', email: user.email });
-    expect(missing.code).toBe(400);
+    expectRefusal(missing, usersErrors.rows.loginParamMissing);
     expect(missing.message).toMatch(/params.password is required/);
   });
 
@@ -104,17 +105,16 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
     // four failures spread over 20 minutes: the first falls out of the window
     await attempt('wrong-password-1');
     clock.advance(16 * 60_000);
-    for (let i = 0; i < 3; i++) expect((await attempt('wrong-password-x')).code).toBe(1002);
+    for (let i = 0; i < 3; i++) expectRefusal(await attempt('wrong-password-x'), usersErrors.rows.invalidCredentials);
     expect((await attempt(user.password)).code).toBe(200); // success clears the count
-    for (let i = 0; i < 4; i++) expect((await attempt('wrong-password-y')).code).toBe(1002);
+    for (let i = 0; i < 4; i++) expectRefusal(await attempt('wrong-password-y'), usersErrors.rows.invalidCredentials);
     const fifth = await attempt('wrong-password-y');
-    expect(fifth.code).toBe(1004);
-    expect(fifth.status).toBe(403);
+    expectRefusal(fifth, usersErrors.rows.accountLocked);
     const rightButLocked = await attempt(user.password);
-    expect(rightButLocked.code).toBe(1004);
+    expectRefusal(rightButLocked, usersErrors.rows.accountLocked);
     expect(rightButLocked.message).toMatch(/locked for 15 minutes/);
     clock.advance(14 * 60_000);
-    expect((await attempt(user.password)).code).toBe(1004);
+    expectRefusal(await attempt(user.password), usersErrors.rows.accountLocked);
     clock.advance(60_000 + 1);
     expect((await attempt(user.password)).code).toBe(200);
   });
@@ -131,25 +131,25 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
     expect([wrong.code, unknown.code]).toEqual([1002, 1002]);
     expect(unknown.message).toBe(wrong.message);
     const neither = await t.api('user.login', { platform: 'email', password: PASSWORD });
-    expect(neither.code).toBe(400);
+    expectRefusal(neither, usersErrors.rows.loginParamMissing);
   });
 
   it('one lockout for an account whichever name is typed: failures by email and by username add up', async () => {
     const user = await registerUser(t);
-    for (let i = 0; i < 2; i++) expect((await t.api('user.login', { email: user.email, password: 'wrong-password' })).code).toBe(1002);
-    for (let i = 0; i < 2; i++) expect((await t.api('user.login', { username: user.username, password: 'wrong-password' })).code).toBe(1002);
-    expect((await t.api('user.login', { username: user.username.toUpperCase(), password: 'wrong-password' })).code).toBe(1004);
-    expect((await t.api('user.login', { email: user.email, password: user.password })).code).toBe(1004);
-    expect((await t.api('user.login', { username: user.username, password: user.password })).code).toBe(1004);
+    for (let i = 0; i < 2; i++) expectRefusal(await t.api('user.login', { email: user.email, password: 'wrong-password' }), usersErrors.rows.invalidCredentials);
+    for (let i = 0; i < 2; i++) expectRefusal(await t.api('user.login', { username: user.username, password: 'wrong-password' }), usersErrors.rows.invalidCredentials);
+    expectRefusal(await t.api('user.login', { username: user.username.toUpperCase(), password: 'wrong-password' }), usersErrors.rows.accountLocked);
+    expectRefusal(await t.api('user.login', { email: user.email, password: user.password }), usersErrors.rows.accountLocked);
+    expectRefusal(await t.api('user.login', { username: user.username, password: user.password }), usersErrors.rows.accountLocked);
     // An unknown username locks the same way, so locking reveals nothing either.
-    for (let i = 0; i < 4; i++) expect((await t.api('user.login', { username: 'ghost-name', password: 'whatever-1' })).code).toBe(1002);
-    expect((await t.api('user.login', { username: 'ghost-name', password: 'whatever-1' })).code).toBe(1004);
+    for (let i = 0; i < 4; i++) expectRefusal(await t.api('user.login', { username: 'ghost-name', password: 'whatever-1' }), usersErrors.rows.invalidCredentials);
+    expectRefusal(await t.api('user.login', { username: 'ghost-name', password: 'whatever-1' }), usersErrors.rows.accountLocked);
     clock.advance(16 * 60_000);
   });
 
   it('locks unknown emails the same way, so locking reveals nothing', async () => {
-    for (let i = 0; i < 4; i++) expect((await t.api('user.login', { email: 'ghost@example.com', password: 'whatever-1' })).code).toBe(1002);
-    expect((await t.api('user.login', { email: 'ghost@example.com', password: 'whatever-1' })).code).toBe(1004);
+    for (let i = 0; i < 4; i++) expectRefusal(await t.api('user.login', { email: 'ghost@example.com', password: 'whatever-1' }), usersErrors.rows.invalidCredentials);
+    expectRefusal(await t.api('user.login', { email: 'ghost@example.com', password: 'whatever-1' }), usersErrors.rows.accountLocked);
   });
 
   it('logout revokes only that session', async () => {
@@ -157,9 +157,8 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
     const second = (await t.api('user.login', { email: user.email, password: user.password, deviceId: 'second' })).data.token as string;
     expect((await t.api('user.logout', {}, user.token)).data).toEqual({ loggedOut: true });
     const after = await t.api('user.logout', {}, user.token);
-    expect(after.status).toBe(401);
-    expect(after.code).toBe(401);
-    expect((await t.api('user.verifyToken', { token: user.token })).code).toBe(401);
+    expectRefusal(after, usersErrors.rows.sessionSignedOut);
+    expectRefusal(await t.api('user.verifyToken', { token: user.token }), usersErrors.rows.sessionSignedOut);
     expect((await t.api('user.verifyToken', { token: second })).code).toBe(200);
   });
 
@@ -169,32 +168,30 @@ describe('user.login (email), lockout, logout, verifyToken', () => {
     expect(valid.data.valid).toBe(true);
     expect(valid.data.expiresAt).toBe(clock.now() + 7 * 24 * 3600 * 1000);
 
-    expect((await t.api('user.verifyToken', { token: 'garbage' })).code).toBe(401);
+    expectRefusal(await t.api('user.verifyToken', { token: 'garbage' }), usersErrors.rows.invalidToken);
     const [header, payload, signature] = user.token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const changed = Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url');
-    expect((await t.api('user.verifyToken', { token: `${header}.${changed}.${signature}` })).code).toBe(401);
+    expectRefusal(await t.api('user.verifyToken', { token: `${header}.${changed}.${signature}` }), usersErrors.rows.invalidToken);
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    expect((await t.api('user.verifyToken', { token: none })).code).toBe(401);
+    expectRefusal(await t.api('user.verifyToken', { token: none }), usersErrors.rows.invalidToken);
     const otherKey = jwt.sign(claims, 'not-the-server-key', { algorithm: 'HS256', noTimestamp: true });
-    expect((await t.api('user.verifyToken', { token: otherKey })).code).toBe(401);
+    expectRefusal(await t.api('user.verifyToken', { token: otherKey }), usersErrors.rows.invalidToken);
     const hs512 = jwt.sign(claims, t.server.app.secrets.get('jwt'), { algorithm: 'HS512', noTimestamp: true });
-    expect((await t.api('user.verifyToken', { token: hs512 })).code).toBe(401);
+    expectRefusal(await t.api('user.verifyToken', { token: hs512 }), usersErrors.rows.invalidToken);
 
     clock.advance(7 * 24 * 3600 * 1000 + 1000);
     const expired = await t.api('user.verifyToken', { token: user.token });
-    expect(expired.code).toBe(1003);
-    expect(expired.status).toBe(401);
+    expectRefusal(expired, usersErrors.rows.tokenExpired);
     const expiredUse = await t.api('user.logout', {}, user.token);
-    expect(expiredUse.code).toBe(1003);
+    expectRefusal(expiredUse, usersErrors.rows.tokenExpired);
   });
 
   it('answers 1001 for a valid token whose account no longer exists', async () => {
     const user = await registerUser(t);
     expect(await t.server.app.services.users.store.remove(user.id)).toBe(true);
     const answer = await t.api('user.logout', {}, user.token);
-    expect(answer.code).toBe(1001);
-    expect(answer.status).toBe(404);
+    expectRefusal(answer, usersErrors.rows.tokenUserNotFound);
   });
 });
 
@@ -210,7 +207,7 @@ describe('persistence and secrets', () => {
     try {
       expect((await second.api('user.verifyToken', { token: user.token })).code).toBe(200);
       expect((await second.api('user.login', { email: user.email, password: user.password })).code).toBe(200);
-      expect((await second.api('user.login', { email: 'locked@example.com', password: 'wrongwrong' })).code).toBe(1004);
+      expectRefusal(await second.api('user.login', { email: 'locked@example.com', password: 'wrongwrong' }), usersErrors.rows.accountLocked);
       const keyFile = path.join(dataDir, 'secrets', 'jwt.key');
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(statSync(path.join(dataDir, 'secrets')).mode & 0o777).toBe(0o700);
