@@ -3,6 +3,9 @@ import { registerUser } from '../../test-support/test-server';
 import { startPushServer, type PushTestServer } from './helpers';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { commonErrors } from '../../lib/errors';
+import { pushErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 let t: PushTestServer;
 beforeAll(async () => {
@@ -45,7 +48,7 @@ describe('channels', () => {
     expect(onlyWebhooks.data.list.every((c: any) => c.type === 'webhook')).toBe(true);
 
     expect((await t.call('push.deleteChannel', { id: webhook.data.id })).data).toEqual({ deleted: true });
-    expect((await t.call('push.deleteChannel', { id: webhook.data.id })).code).toBe(404);
+    expectRefusal(await t.call('push.deleteChannel', { id: webhook.data.id }), pushErrors.rows.channelNotFound);
   });
 
   it('validates configs per type with plain messages', async () => {
@@ -66,14 +69,14 @@ describe('channels', () => {
     }
     const desktop = await t.call('push.createChannel', { name: 'Desk', type: 'desktop' });
     const typeChange = await t.call('push.updateChannel', { id: desktop.data.id, type: 'wechat' });
-    expect(typeChange.code).toBe(400);
+    expectRefusal(typeChange, pushErrors.rows.typeIsFixed);
     expect(typeChange.message).toMatch(/type cannot change/);
   });
 
   it('refuses to delete a channel that apps use (409 naming them)', async () => {
     const { channelId } = await t.setup({ type: 'desktop' });
     const answer = await t.call('push.deleteChannel', { id: channelId });
-    expect(answer.code).toBe(409);
+    expectRefusal(answer, pushErrors.rows.channelInUse);
     expect(answer.message).toMatch(/used by 1 app \("Test app"\)/);
   });
 });
@@ -90,13 +93,13 @@ describe('apps and recipients', () => {
     expect(second.data.appKey).not.toBe(app.data.appKey);
 
     const noTemplate = await t.call('push.createApp', { name: 'T', channelId: channel.data.id, messageType: 'template' });
-    expect(noTemplate.code).toBe(400);
+    expectRefusal(noTemplate, pushErrors.rows.templateIdRequired);
     expect(noTemplate.message).toMatch(/templateId is required/);
 
     const r1 = await t.call('push.addRecipient', { appId: app.data.id, address: 'oUser_openid_0001', name: 'Me', remark: 'phone' });
     expect(r1.data).toMatchObject({ appId: app.data.id, address: 'oUser_openid_0001', name: 'Me', remark: 'phone' });
-    expect((await t.call('push.addRecipient', { appId: app.data.id, address: 'oUser_openid_0001' })).code).toBe(409);
-    expect((await t.call('push.addRecipient', { appId: app.data.id, address: 'bad openid!' })).code).toBe(400);
+    expectRefusal(await t.call('push.addRecipient', { appId: app.data.id, address: 'oUser_openid_0001' }), pushErrors.rows.recipientExists);
+    expectRefusal(await t.call('push.addRecipient', { appId: app.data.id, address: 'bad openid!' }), commonErrors.rows.invalid);
     await t.call('push.addRecipient', { appId: app.data.id, address: 'oUser_openid_0002' });
     const recipients = await t.call('push.queryRecipients', { appId: app.data.id });
     expect(recipients.data.list.map((r: any) => r.address)).toEqual(['oUser_openid_0001', 'oUser_openid_0002']);
@@ -109,17 +112,17 @@ describe('apps and recipients', () => {
     expect((await t.push(`/send/${oldKey}`, { query: { title: 'x' } })).status).toBe(404);
 
     expect((await t.call('push.removeRecipient', { id: r1.data.id })).data).toEqual({ removed: true });
-    expect((await t.call('push.removeRecipient', { id: r1.data.id })).code).toBe(404);
+    expectRefusal(await t.call('push.removeRecipient', { id: r1.data.id }), pushErrors.rows.recipientNotFound);
 
     expect((await t.call('push.deleteApp', { id: app.data.id })).code).toBe(200);
-    expect((await t.call('push.queryRecipients', { appId: app.data.id })).code).toBe(404);
+    expectRefusal(await t.call('push.queryRecipients', { appId: app.data.id }), pushErrors.rows.appNotFound);
     expect((await t.push(`/send/${reset.data.appKey}`, { query: { title: 'x' } })).status).toBe(404);
   });
 
   it('checks recipient addresses per channel type and refuses recipients for desktop apps', async () => {
     const desktop = await t.setup({ type: 'desktop' });
     const refused = await t.call('push.addRecipient', { appId: desktop.appId, address: 'anything' });
-    expect(refused.code).toBe(400);
+    expectRefusal(refused, commonErrors.rows.invalid);
     expect(refused.message).toMatch(/need no recipients/);
 
     const gotify = await t.setup({ type: 'webhook', config: { format: 'gotify', url: 'http://127.0.0.1:9' } });
@@ -137,22 +140,22 @@ describe('apps and recipients', () => {
     const other = await registerUser(t);
     const as = (action: string, params: unknown) => t.api(action, params, other.token);
     const recipientId = (await t.call('push.queryRecipients', { appId: mine.appId })).data.list[0].id;
-    expect((await as('push.updateChannel', { id: mine.channelId, name: 'x' })).code).toBe(404);
-    expect((await as('push.deleteChannel', { id: mine.channelId })).code).toBe(404);
-    expect((await as('push.testChannel', { id: mine.channelId })).code).toBe(404);
-    expect((await as('push.createApp', { name: 'x', channelId: mine.channelId })).code).toBe(404);
-    expect((await as('push.updateApp', { id: mine.appId, name: 'x' })).code).toBe(404);
-    expect((await as('push.resetAppKey', { id: mine.appId })).code).toBe(404);
-    expect((await as('push.deleteApp', { id: mine.appId })).code).toBe(404);
-    expect((await as('push.queryRecipients', { appId: mine.appId })).code).toBe(404);
-    expect((await as('push.addRecipient', { appId: mine.appId, address: 'http://127.0.0.1:9/b' })).code).toBe(404);
-    expect((await as('push.removeRecipient', { id: recipientId })).code).toBe(404);
+    expectRefusal(await as('push.updateChannel', { id: mine.channelId, name: 'x' }), pushErrors.rows.channelNotFound);
+    expectRefusal(await as('push.deleteChannel', { id: mine.channelId }), pushErrors.rows.channelNotFound);
+    expectRefusal(await as('push.testChannel', { id: mine.channelId }), pushErrors.rows.channelNotFound);
+    expectRefusal(await as('push.createApp', { name: 'x', channelId: mine.channelId }), pushErrors.rows.channelNotFound);
+    expectRefusal(await as('push.updateApp', { id: mine.appId, name: 'x' }), pushErrors.rows.appNotFound);
+    expectRefusal(await as('push.resetAppKey', { id: mine.appId }), pushErrors.rows.appNotFound);
+    expectRefusal(await as('push.deleteApp', { id: mine.appId }), pushErrors.rows.appNotFound);
+    expectRefusal(await as('push.queryRecipients', { appId: mine.appId }), pushErrors.rows.appNotFound);
+    expectRefusal(await as('push.addRecipient', { appId: mine.appId, address: 'http://127.0.0.1:9/b' }), pushErrors.rows.appNotFound);
+    expectRefusal(await as('push.removeRecipient', { id: recipientId }), pushErrors.rows.recipientNotFound);
     expect((await as('push.queryApps', {})).data.total).toBe(0);
     expect((await as('push.queryChannels', {})).data.total).toBe(0);
-    expect((await as('push.queryMessages', { appId: mine.appId })).code).toBe(404);
+    expectRefusal(await as('push.queryMessages', { appId: mine.appId }), pushErrors.rows.appNotFound);
     const pushed = await t.push(`/send/${mine.appKey}`, { query: { title: 'mine' } });
-    expect((await as('push.getMessage', { id: pushed.body.data.pushId })).code).toBe(404);
+    expectRefusal(await as('push.getMessage', { id: pushed.body.data.pushId }), pushErrors.rows.messageNotFound);
     expect((await t.call('push.getMessage', { id: pushed.body.data.pushId })).code).toBe(200);
-    expect((await t.api('push.queryChannels', {})).status).toBe(401);
+    expectRefusal(await t.api('push.queryChannels', {}), commonErrors.rows.unauthorized);
   });
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { registerUser } from '../../test-support/test-server';
 import { startPushServer, type PushTestServer } from './helpers';
+import { commonErrors } from '../../lib/errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0));
 let t: PushTestServer;
@@ -67,6 +69,6 @@ describe('the live feed with rendered Markdown, and its history (push.recentFeed
     expect((await t.call('push.recentFeed', { limit: 1 })).data).toMatchObject({ list: [{ id: b }] });
     const theirs = await t.api('push.recentFeed', {}, other.token);
     expect(theirs.data).toEqual({ list: [] });
-    expect((await t.call('push.recentFeed', { limit: 101 })).code).toBe(400);
+    expectRefusal(await t.call('push.recentFeed', { limit: 101 }), commonErrors.rows.invalid);
   });
 });

@@ -8,6 +8,9 @@ import { registerUser } from '../../test-support/test-server';
 import { usersDomain } from '../../users';
 import { pushDomain } from '..';
 import { startPushServer, type PushTestServer } from './helpers';
+import { apiErrors } from '../../api/errors';
+import { commonErrors } from '../../lib/errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Where a channel's requests may go, and what comes back from them (docs/security.md, "Outbound
@@ -207,7 +210,7 @@ describe('only the owner (and admins the owner allows) may send to this computer
     const json = (await as(member, 'push.createChannel', { name: 'json', type: 'webhook', config: { format: 'json' } })).data;
     const app = (await as(member, 'push.createApp', { name: 'json app', channelId: json.id })).data;
     const added = await as(member, 'push.addRecipient', { appId: app.id, address: `${internal.url}/hook`, name: 'lan hook' });
-    expect(added.status).toBe(403);
+    expectRefusal(added, commonErrors.rows.forbidden);
     expect(added.data).toMatchObject({ field: 'params.address' });
     // The internet stays theirs.
     expect((await as(member, 'push.createChannel', { name: 'ntfy.sh', type: 'webhook', config: { format: 'ntfy' } })).status).toBe(200);
@@ -222,26 +225,25 @@ describe('only the owner (and admins the owner allows) may send to this computer
     // policy's own test covers a name that resolves to 10.x with a resolver of its own).
     if (addresses.length === 0 || !addresses.every((entry) => LOCAL_V4.check(entry.address, entry.family === 6 ? 'ipv6' : 'ipv4'))) return;
     const created = await as(member, 'push.createChannel', { name: 'by name', type: 'webhook', config: { format: 'ntfy', url: `http://${name}:${new URL(internal.url).port}` } });
-    expect(created.status).toBe(403);
+    expectRefusal(created, commonErrors.rows.forbidden);
     expect(created.data).toMatchObject({ field: 'params.config.url' });
   });
 
   it('lets the owner use them, refuses admins until the owner allows it, and only the owner decides', async () => {
     expect((await t.call('push.createChannel', { name: 'local ntfy', type: 'webhook', config: { format: 'ntfy', url: internal.url } })).status).toBe(200);
     const refused = await as(admin, 'push.createChannel', { name: 'local ntfy', type: 'webhook', config: { format: 'ntfy', url: internal.url } });
-    expect(refused.status).toBe(403);
+    expectRefusal(refused, commonErrors.rows.forbidden);
     expect(refused.message).toMatch(/network\.localDestinations/);
     // An admin cannot allow themselves.
     const selfAllowed = await as(admin, 'settings.update', { network: { localDestinations: 'ownerAndAdmins' } });
-    expect(selfAllowed.status).toBe(403);
-    expect(selfAllowed.code).toBe(1004);
+    expectRefusal(selfAllowed, apiErrors.rows.ownerOnly);
     expect(selfAllowed.data).toMatchObject({ field: 'params.network.localDestinations' });
     expect((await t.call('settings.get', {})).data.network.localDestinations).toBe('owner');
     expect((await t.call('settings.update', { network: { localDestinations: 'ownerAndAdmins' } })).status).toBe(200);
     const allowed = await as(admin, 'push.createChannel', { name: 'local ntfy', type: 'webhook', config: { format: 'ntfy', url: internal.url } });
     expect(allowed.status).toBe(200);
     // Members stay on the internet whatever the setting says.
-    expect((await as(member, 'push.createChannel', { name: 'local ntfy', type: 'webhook', config: { format: 'ntfy', url: internal.url } })).status).toBe(403);
+    expectRefusal(await as(member, 'push.createChannel', { name: 'local ntfy', type: 'webhook', config: { format: 'ntfy', url: internal.url } }), commonErrors.rows.forbidden);
 
     // The admin's channel works while allowed…
     const app = (await as(admin, 'push.createApp', { name: 'local', channelId: allowed.data.id })).data;

@@ -3,6 +3,8 @@ import { ManualClock } from '../../lib/clock';
 import { registerUser } from '../../test-support/test-server';
 import type { DesktopMessage } from '../desktop';
 import { startPushServer, type PushTestServer } from './helpers';
+import { pushErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 const DAY = 24 * 3600 * 1000;
 const clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0));
@@ -199,7 +201,7 @@ describe('history', () => {
       expect(empty.data.list.map((m: any) => m.title)).toEqual(['b-empty']);
       const range = await h.call('push.queryMessages', { appId: a.appId, startDate: times[1], endDate: times[3] });
       expect(range.data.list.map((m: any) => m.title)).toEqual(['a3', 'a2', 'a1']);
-      expect((await h.call('push.queryMessages', { startDate: start, endDate: start - 1 })).code).toBe(400);
+      expectRefusal(await h.call('push.queryMessages', { startDate: start, endDate: start - 1 }), pushErrors.rows.startAfterEnd);
       expect((await h.call('push.queryMessages', { status: 'weird' })).message).toMatch(/must be one of/);
       // the history of a deleted app stays queryable
       await h.call('push.deleteApp', { id: a.appId });
@@ -220,7 +222,7 @@ describe('history', () => {
       expect(await h.server.app.services.push.prune()).toBe(1);
       const left = await h.call('push.queryMessages', {});
       expect(left.data.list.map((m: any) => m.title)).toEqual(['recent']);
-      expect((await h.call('push.getMessage', { id: old.pushId })).code).toBe(404);
+      expectRefusal(await h.call('push.getMessage', { id: old.pushId }), pushErrors.rows.messageNotFound);
       const gone = await h.fetch(new URL(old.url).pathname);
       expect(gone.status).toBe(404);
       expect(await gone.text()).toMatch(/keeps messages for 3 days/);

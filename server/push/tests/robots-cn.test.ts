@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { FakeDingtalk, FakeFeishu, FakeWecom } from '../../test-support/fakes/fake-robot';
 import { startPushServer, type PushTestServer } from './helpers';
+import { pushErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * The group-robot channels end to end: a real PennyPost server, /send and the channel actions over
@@ -124,7 +126,10 @@ describe('robot channels over HTTP', () => {
     const other = feishu.hook('9f8e7d6c-0000-4000-8000-000000000001');
     const moved = await t.call('push.updateChannel', { id: channelId, config: { webhookUrl: other } });
     expect(moved).toMatchObject({ status: 400, message: expect.stringMatching(/signingSecret/) });
-    expect((await t.call('push.updateChannel', { id: channelId, config: { webhookUrl: other, signingSecret: masked.signingSecret } })).status).toBe(400);
+    expectRefusal(
+      await t.call('push.updateChannel', { id: channelId, config: { webhookUrl: other, signingSecret: masked.signingSecret } }),
+      pushErrors.rows.secretMustBeEnteredAgain,
+    );
     expect((await t.call('push.updateChannel', { id: channelId, config: { webhookUrl: other, signingSecret: FEISHU_SECRET } })).code).toBe(200);
     const push = t.server.app.services.push;
     expect(push.targets.openConfig(push.targets.get(channelId)!)).toEqual({ webhookUrl: other, signingSecret: FEISHU_SECRET });

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
 import { startPushServer, type PushTestServer } from './helpers';
+import { commonErrors } from '../../lib/errors';
+import { pushErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 let wx: FakeWechatMp;
 let t: PushTestServer;
@@ -22,13 +25,13 @@ describe('updating apps and channels', () => {
   it('changes message form, template and push mode; checks the template rule and channel type changes', async () => {
     const { appId, channelId } = await t.setup({ type: 'wechat', config: wechat(), recipients: ['openid_u1'] });
     const noTemplate = await t.call('push.updateApp', { id: appId, messageType: 'template' });
-    expect(noTemplate.code).toBe(400);
+    expectRefusal(noTemplate, pushErrors.rows.templateIdRequired);
     expect(noTemplate.message).toMatch(/templateId is required/);
     const template = await t.call('push.updateApp', { id: appId, messageType: 'template', templateId: 'TPL', pushMode: 'first', name: 'Renamed' });
     expect(template.data).toMatchObject({ messageType: 'template', templateId: 'TPL', pushMode: 'first', name: 'Renamed', channelId });
     const desktop = await t.call('push.createChannel', { name: 'desk', type: 'desktop' });
     const move = await t.call('push.updateApp', { id: appId, channelId: desktop.data.id });
-    expect(move.code).toBe(400);
+    expectRefusal(move, pushErrors.rows.recipientsNeedTheirChannelType);
     expect(move.message).toMatch(/Remove the recipients first/);
     const otherWechat = await t.call('push.createChannel', { name: 'OA 2', type: 'wechat', config: wechat() });
     expect((await t.call('push.updateApp', { id: appId, channelId: otherWechat.data.id })).data.channelId).toBe(otherWechat.data.id);
@@ -37,7 +40,7 @@ describe('updating apps and channels', () => {
   it('refuses to change a webhook format while its apps have recipients', async () => {
     const { channelId, appId } = await t.setup({ type: 'webhook', config: { format: 'ntfy' }, recipients: ['topic-a'] });
     const change = await t.call('push.updateChannel', { id: channelId, config: { format: 'bark' } });
-    expect(change.code).toBe(400);
+    expectRefusal(change, commonErrors.rows.invalid);
     expect(change.message).toMatch(/remove them first/);
     const recipient = (await t.call('push.queryRecipients', { appId })).data.list[0];
     await t.call('push.removeRecipient', { id: recipient.id });

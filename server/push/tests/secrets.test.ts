@@ -2,6 +2,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listenFake, sendJson, type FakeServer } from '../../test-support/fakes/listen';
 import { startPushServer, type PushTestServer } from './helpers';
+import { commonErrors } from '../../lib/errors';
+import { pushErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Secrets stay where they were entered (user finding: "a masked secret cannot be sent to a new
@@ -107,7 +110,7 @@ it('a masked secret cannot be sent to a new address', async () => {
   expect(shown.token).toBe('••••7781');
 
   const update = await t.call('push.updateChannel', { id: channelId, config: { ...shown, url: attacker.url } });
-  expect(update.code).toBe(400);
+  expectRefusal(update, pushErrors.rows.secretMustBeEnteredAgain);
   expect(update.message).toMatch(/^Enter the token again: it is kept only for the address it was entered for/);
   expect((update.data as { field?: string } | null)?.field).toBe('params.config.token');
   expect((await maskedConfig(channelId)).url).toBe(home.url);
@@ -200,7 +203,7 @@ describe('secrets stay where they were entered: every channel type with a secret
       if (secret !== '') expect(answer.message).toMatch(kind.label);
       // The whole config comes back too (what a form sends): still refused.
       const whole = await t.call('push.updateChannel', { id: channelId, name: 'renamed', config: { ...(await maskedConfig(channelId)), [kind.destinationField]: moved } });
-      expect(whole.code).toBe(400);
+      expectRefusal(whole, pushErrors.rows.secretMustBeEnteredAgain);
     }
     expect((await maskedConfig(channelId))[kind.destinationField]).toBe(kind.config(home.url, 'x')[kind.destinationField]);
 
@@ -254,7 +257,7 @@ describe('secrets stay where they were entered: every channel type with a secret
   it('a format change that switches to another default server needs the token again (refused before any request)', async () => {
     const { channelId } = await t.setup({ type: 'webhook', config: { format: 'ntfy', token: 'tk_default_server_secret_6060' } });
     const answer = await t.call('push.updateChannel', { id: channelId, config: { format: 'bark' } });
-    expect(answer.code).toBe(400);
+    expectRefusal(answer, pushErrors.rows.secretMustBeEnteredAgain);
     expect(answer.message).toMatch(/Enter the token again/);
     expect((await t.call('push.updateChannel', { id: channelId, config: { format: 'ntfy', url: 'https://ntfy.sh/', token: '••••6060' } })).code).toBe(200);
   });
@@ -277,7 +280,7 @@ describe('recipients that are secrets (Gotify application tokens, Bark device ke
 
     // The channel token is entered again, but the recipients were entered for the old server.
     const moved = await t.call('push.updateChannel', { id: channelId, config: { url: attacker.url, token: 'tk_new_token_for_attacker_0000' } });
-    expect(moved.code).toBe(400);
+    expectRefusal(moved, commonErrors.rows.invalid);
     expect(moved.message).toMatch(/kept only for the server they were entered for; remove the recipients first/);
     expect((moved.data as { field?: string } | null)?.field).toBe('params.config.url');
 
@@ -286,7 +289,7 @@ describe('recipients that are secrets (Gotify application tokens, Bark device ke
     const ntfy = await t.call('push.createChannel', { name: 'ntfy', type: 'webhook', config: { format: 'ntfy', url: attacker.url } });
     for (const target of [elsewhere.data.id, ntfy.data.id]) {
       const move = await t.call('push.updateApp', { id: appId, channelId: target });
-      expect(move.code).toBe(400);
+      expectRefusal(move, commonErrors.rows.invalid);
       expect(move.message).toMatch(/kept only for the server they were entered for/);
     }
     const sameServer = await t.call('push.createChannel', { name: 'same server', type: 'webhook', config: { format, url: `${home.url}/` } });
@@ -343,7 +346,7 @@ describe('the channel token only goes to the server of the channel url', () => {
 
   it('a JSON channel with a token needs a url (the token has nowhere else to belong)', async () => {
     const answer = await t.call('push.createChannel', { name: 'hook', type: 'webhook', config: { format: 'json', token: 'json-token-without-home-1' } });
-    expect(answer.code).toBe(400);
+    expectRefusal(answer, commonErrors.rows.invalid);
     expect(answer.message).toMatch(/url is required with a token/);
   });
 });

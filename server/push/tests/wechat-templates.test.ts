@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
 import { tempDataDir } from '../../test-support/test-server';
 import { startPushServer, type PushTestServer } from './helpers';
+import { commonErrors } from '../../lib/errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * WeChat template apps as WeChat shows templates since 2023-05-04 (no first/remark, 20 characters a
@@ -90,8 +92,7 @@ describe('the mapping is checked against the template list when the app is saved
     const channelId = await channel();
     const before = await appCount();
     const missing = await t.call('push.createApp', { name: 'X', channelId, messageType: 'template', templateId: 'TPL_MODERN', templateFields: { desp: 'keyword1' } });
-    expect(missing.status).toBe(400);
-    expect(missing.code).toBe(400);
+    expectRefusal(missing, commonErrors.rows.invalid);
     expect(missing.data.field).toBe('params.templateFields.desp');
     expect(missing.message).toBe('params.templateFields.desp: the template TPL_MODERN ("服务器告警") has no field "keyword1"; its keywords are thing1, time2, thing3');
     const unknown = await t.call('push.createApp', { name: 'X', channelId, messageType: 'template', templateId: 'TPL_NOPE' });
@@ -149,7 +150,7 @@ describe('the mapping is checked against the template list when the app is saved
     expect(busy.message).toMatch(/WeChat was busy.*Try again shortly\.$/);
 
     wx.listSteps = [{ status: 502 }];
-    expect((await save()).status).toBe(503);
+    expectRefusal(await save(), commonErrors.rows.unavailable);
 
     wx.tokenAlways = 40164;
     wx.revokeTokens();
