@@ -7,6 +7,9 @@ import { collectLicenses, summarize, uiImports } from './licenses';
 import { AppInfoService, PACKAGE_ROOT } from './service';
 import { appInfoDomain } from './index';
 import { usersDomain } from '../users';
+import { appInfoErrors } from './errors';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let token: string;
@@ -35,7 +38,7 @@ describe('app.info', () => {
   });
 
   it('is not shown without signing in (it reveals the data folder path)', async () => {
-    expect((await t.api('app.info', {})).status).toBe(401);
+    expectRefusal(await t.api('app.info', {}), commonErrors.rows.unauthorized);
   });
 });
 
@@ -64,7 +67,7 @@ describe('app.licenses', () => {
     expect(one.code).toBe(200);
     expect(one.data.packages[0]).toMatchObject({ name: 'express', license: 'MIT', scope: 'server' });
     const missing = await t.api('app.licenses', { name: 'left-pad-of-doom' });
-    expect(missing.status).toBe(404);
+    expectRefusal(missing, appInfoErrors.rows.packageNotFound);
     expect(missing.message).toContain('left-pad-of-doom');
   });
 

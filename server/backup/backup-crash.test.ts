@@ -6,6 +6,8 @@ import { registerUser, startTestServer, tempDataDir } from '../test-support/test
 import { listSnapshots, readManifest, snapshotsDir } from './snapshots';
 import { readBack } from './level-copy';
 import { startCommand } from '../test-support/pennypost-command';
+import { usersErrors } from '../users/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const READY = /^PennyPost listening on (http:\/\/127\.0\.0\.1:\d+)$/m;
 const children: ChildProcess[] = [];
@@ -100,7 +102,7 @@ describe('a SIGKILL during a snapshot', () => {
       const back = await t.api('backup.restoreSnapshot', { id: earlier.data.id }, login.data.token);
       expect(back.code, back.message).toBe(200);
       // The session made after that snapshot is not in it: sign in again (docs/data-safety.md).
-      expect((await t.api('accounting.query', {}, login.data.token)).code).toBe(401);
+      expectRefusal(await t.api('accounting.query', {}, login.data.token), usersErrors.rows.sessionSignedOut);
       const again = await t.api('user.login', { email: 'kill@example.com', password: 'correct horse battery' });
       expect((await t.api('accounting.query', {}, again.data.token)).data.total).toBe(8_000);
       await registerUser(t);

@@ -6,6 +6,10 @@ import { registerUser, startTestServer, tempDataDir, type TestServer } from '../
 import { listSnapshots, readManifest, snapshotsDir, type SnapshotEntry } from './snapshots';
 import { planRotation } from './rotation';
 import { readBack } from './level-copy';
+import { backupErrors } from './errors';
+import { commonErrors } from '../lib/errors';
+import { usersErrors } from '../users/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /** Polls `read` until `done` holds (snapshots taken before an import finish in the background). */
 async function eventually<T>(read: () => T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -133,7 +137,7 @@ describe('snapshots and restore (running server)', () => {
     expect(minor(assets.list.find((a: { id: string }) => a.id === cash).balance)).toBe(recomputed);
     expect((await ok(t, 'asset.checkBalances', {}, u.token)).ok).toBe(true);
     // The user registered after the snapshot is gone; the session of the first one was in it.
-    expect((await t.api('asset.query', {}, late.token)).code).toBe(401);
+    expectRefusal(await t.api('asset.query', {}, late.token), usersErrors.rows.sessionSignedOut);
     // Writes work on the restored database, and survive a restart.
     await ok(t, 'accounting.create', { type: 'income', amount: 1, asset: cash, description: 'after restore' }, u.token);
     await t.close(true);
@@ -157,12 +161,12 @@ describe('snapshots and restore (running server)', () => {
 
     const count = listSnapshots(t.dataDir).length;
     const unknown = await t.api('backup.restoreSnapshot', { id: '20200101-000000-000-abcd' }, u.token);
-    expect(unknown.code).toBe(404);
+    expectRefusal(unknown, backupErrors.rows.snapshotNotFound);
     const traversal = await t.api('backup.restoreSnapshot', { id: '../db' }, u.token);
-    expect(traversal.code).toBe(400);
+    expectRefusal(traversal, commonErrors.rows.invalid);
     expect(listSnapshots(t.dataDir).length).toBe(count);
     expect((await allRecords(t, u.token)).length).toBe(1);
-    expect((await t.api('backup.listSnapshots', {})).code).toBe(401);
+    expectRefusal(await t.api('backup.listSnapshots', {}), commonErrors.rows.unauthorized);
   }, 60_000);
 
   it('imports and JSON restores take a snapshot first (one for an import sent in parts)', async () => {
@@ -249,7 +253,7 @@ describe('automatic snapshots and rotation (manual clock)', () => {
     expect(await ok(t, 'backup.deleteSnapshot', { id: manual.id }, u.token)).toEqual({ deleted: manual.id });
     expect((await ok<{ list: SnapshotEntry[] }>(t, 'backup.listSnapshots', {}, u.token)).list.map((s) => s.id)).not.toContain(manual.id);
     expect(existsSync(path.join(snapshotsDir(t.dataDir), manual.id))).toBe(false);
-    expect((await t.api('backup.deleteSnapshot', { id: manual.id }, u.token)).code).toBe(404);
+    expectRefusal(await t.api('backup.deleteSnapshot', { id: manual.id }, u.token), backupErrors.rows.snapshotNotFound);
   });
 
   it('the running server takes the daily snapshot when the newest is 24 h old, and rotation removes the right folders', async () => {

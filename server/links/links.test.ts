@@ -2,6 +2,9 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { commonErrors } from '../lib/errors';
+import { linksErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const START = Date.UTC(2026, 4, 1, 12, 0, 0);
 const HOUR = 3600_000;
@@ -127,9 +130,9 @@ describe('short links', () => {
     expect(byToken.status).toBe(302);
 
     // Another user's link is invisible to the API too.
-    expect((await t.api('shortlink.query', { code: link.code }, bob.token)).status).toBe(404);
-    expect((await t.api('shortlink.update', { id: link.id, title: 'mine' }, bob.token)).status).toBe(404);
-    expect((await t.api('shortlink.delete', { id: link.id }, bob.token)).status).toBe(404);
+    expectRefusal(await t.api('shortlink.query', { code: link.code }, bob.token), linksErrors.rows.linkNotFound);
+    expectRefusal(await t.api('shortlink.update', { id: link.id, title: 'mine' }, bob.token), linksErrors.rows.linkNotFound);
+    expectRefusal(await t.api('shortlink.delete', { id: link.id }, bob.token), linksErrors.rows.linkNotFound);
 
     clock.advance(link.ownerUrlExpiresAt - clock.now());
     const stale = await fetch(link.ownerUrl, { redirect: 'manual' });
@@ -168,8 +171,8 @@ describe('short links', () => {
     const idn = await t.api('shortlink.create', { url: 'https://例子.测试/路径' }, alice.token);
     expect(idn.status).toBe(200);
     const { data: link } = await t.api('shortlink.create', { url: 'https://example.com/' }, alice.token);
-    expect((await t.api('shortlink.update', { id: link.id, url: 'javascript:alert(1)' }, alice.token)).status).toBe(400);
-    expect((await t.api('shortlink.create', { url: 'https://example.com/' + 'a'.repeat(2100) }, alice.token)).status).toBe(400);
+    expectRefusal(await t.api('shortlink.update', { id: link.id, url: 'javascript:alert(1)' }, alice.token), linksErrors.rows.schemeNotAllowed);
+    expectRefusal(await t.api('shortlink.create', { url: 'https://example.com/' + 'a'.repeat(2100) }, alice.token), commonErrors.rows.invalid);
   });
 
   it('takes custom aliases, unique across users (409), case-sensitive', async () => {
@@ -197,7 +200,7 @@ describe('short links', () => {
     const updated = await t.api('shortlink.update', { id: link.id, title: 'A2', description: 'two' }, carol.token);
     expect(updated.data).toMatchObject({ id: link.id, code: link.code, title: 'A2', description: 'two', url: 'https://example.com/a' });
     expect(updated.data.updatedAt).toBeGreaterThanOrEqual(link.updatedAt);
-    expect((await t.api('shortlink.update', { id: link.id }, carol.token)).status).toBe(400);
+    expectRefusal(await t.api('shortlink.update', { id: link.id }, carol.token), linksErrors.rows.nothingToChange);
 
     const list = await t.api('shortlink.list', { pageSize: 1 }, carol.token);
     expect(list.data).toMatchObject({ total: 2, page: 1, pageSize: 1 });
@@ -205,9 +208,9 @@ describe('short links', () => {
 
     expect((await t.api('shortlink.delete', { id: link.id }, carol.token)).data).toEqual({ deleted: true, id: link.id });
     expect((await hit(link.code)).status).toBe(404);
-    expect((await t.api('shortlink.query', { code: link.code }, carol.token)).status).toBe(404);
-    expect((await t.api('shortlink.delete', { id: link.id }, carol.token)).status).toBe(404);
-    expect((await t.api('shortlink.create', { url: 'https://example.com/' })).status).toBe(401);
+    expectRefusal(await t.api('shortlink.query', { code: link.code }, carol.token), linksErrors.rows.linkNotFound);
+    expectRefusal(await t.api('shortlink.delete', { id: link.id }, carol.token), linksErrors.rows.linkNotFound);
+    expectRefusal(await t.api('shortlink.create', { url: 'https://example.com/' }), commonErrors.rows.unauthorized);
   });
 });
 

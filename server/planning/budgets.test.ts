@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../lib/clock';
 import { createAsset } from '../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { commonErrors } from '../lib/errors';
+import { planningErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /** Issue 21: budgets — CRUD, validation, isolation, dated conversion, rollover, time zones. */
 
@@ -71,8 +74,8 @@ describe('budget.create / query / update / delete', () => {
 
     expect((await t.api('budget.delete', { id }, u.token)).data).toEqual({ deleted: true });
     expect((await query(u, '2026-03')).list).toEqual([]);
-    expect((await t.api('budget.delete', { id }, u.token)).code).toBe(404);
-    expect((await t.api('budget.update', { id, name: 'x' }, u.token)).code).toBe(404);
+    expectRefusal(await t.api('budget.delete', { id }, u.token), planningErrors.rows.budgetNotFound);
+    expectRefusal(await t.api('budget.update', { id, name: 'x' }, u.token), planningErrors.rows.budgetNotFound);
   });
 
   it('refuses invalid budgets with their reasons and changes nothing', async () => {
@@ -134,11 +137,11 @@ describe('budget.create / query / update / delete', () => {
     const budget = (await t.api('budget.create', { name: 'Secret', categories: 'all', amount: 10, startMonth: '2026-01' }, alice.token)).data;
     expect(budget.allCategories).toBe(true);
     expect((await query(mallory, '2026-03')).list).toEqual([]);
-    expect((await t.api('budget.update', { id: budget.id, amount: 1 }, mallory.token)).code).toBe(404);
-    expect((await t.api('budget.update', { id: budget.id, categories: [ids.Food] }, mallory.token)).code).toBe(404);
-    expect((await t.api('budget.delete', { id: budget.id }, mallory.token)).code).toBe(404);
+    expectRefusal(await t.api('budget.update', { id: budget.id, amount: 1 }, mallory.token), planningErrors.rows.budgetNotFound);
+    expectRefusal(await t.api('budget.update', { id: budget.id, categories: [ids.Food] }, mallory.token), planningErrors.rows.budgetNotFound);
+    expectRefusal(await t.api('budget.delete', { id: budget.id }, mallory.token), planningErrors.rows.budgetNotFound);
     expect((await query(alice, '2026-03')).list[0]).toMatchObject({ id: budget.id, amount: 10, name: 'Secret' });
-    expect((await t.api('budget.query', { month: '2026-03' })).status).toBe(401);
+    expectRefusal(await t.api('budget.query', { month: '2026-03' }), commonErrors.rows.unauthorized);
   });
 });
 

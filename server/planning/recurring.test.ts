@@ -4,6 +4,9 @@ import { createAsset } from '../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { zonedInstant } from './occurrences';
 import { occurrenceRecordId } from './recurring-store';
+import { ledgerErrors } from '../ledger/errors';
+import { planningErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const DAY = 86_400_000;
 const clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
@@ -70,9 +73,9 @@ describe('recurring rules', () => {
     expect(updated).toMatchObject({ name: 'Gym club', mode: 'confirm' });
 
     const other = await registerUser(t);
-    expect((await t.api('recurring.update', { id: rule.id, name: 'x' }, other.token)).code).toBe(404);
+    expectRefusal(await t.api('recurring.update', { id: rule.id, name: 'x' }, other.token), planningErrors.rows.recurringNotFound);
     const base = { rule: { freq: 'monthly' }, startDate: start, mode: 'auto' };
-    expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: 'nope' } }, u.token)).code).toBe(2001);
+    expectRefusal(await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: 'nope' } }, u.token), ledgerErrors.rows.assetNotFound);
     expect((await t.api('recurring.create', { ...base, template: { type: 'expense', amount: 1, asset: bank, category: 'Nope' } }, u.token)).data.reason).toBe(
       'ledger.unknownCategory',
     );
@@ -148,7 +151,7 @@ describe('recurring rules', () => {
     expect((await t.api('recurring.confirm', { id: rule.id, date: '2026-01-31' }, u.token)).data.reason).toBe('planning.recurringAlreadyHandled');
     // The balance rule applies to a tap: 500 are left, 600 more would take the cash below zero.
     await ok('recurring.update', { id: rule.id, template: { type: 'expense', amount: 600, category: 'Food', asset: cash } }, u);
-    expect((await t.api('recurring.confirm', { id: rule.id, date: '2026-02-28' }, u.token)).code).toBe(2002);
+    expectRefusal(await t.api('recurring.confirm', { id: rule.id, date: '2026-02-28' }, u.token), ledgerErrors.rows.insufficientBalance);
     await ok('recurring.skip', { id: rule.id, date: '2026-02-28' }, u);
     expect((await ok('recurring.upcoming', { days: 30 }, u)).list).toEqual([]);
     expect((await ok('recurring.query', {}, u)).list[0].doneThrough).toBe('2026-02-28');
@@ -317,7 +320,7 @@ describe('recurring rules', () => {
     // A confirm rule from years back is fine, but switching it to auto with its waiting dates is not.
     const waiting = await ok('recurring.create', { template, rule: { freq: 'daily' }, startDate: Date.UTC(2024, 0, 1, 9), mode: 'confirm' }, u);
     const switched = await t.api('recurring.update', { id: waiting.id, mode: 'auto' }, u.token);
-    expect(switched.code).toBe(400);
+    expectRefusal(switched, planningErrors.rows.recurringTooManyPast);
     expect((await ok('recurring.query', {}, u)).list.map((r: { mode: string }) => r.mode)).toEqual(['confirm']);
     expect(await recordsOf(u)).toEqual([]);
     // Three years of a monthly rent is written at once.

@@ -5,6 +5,9 @@ import type { TestServer } from '../test-support/test-server';
 import { STEP_MS } from './market';
 import type { AchievementDoc, TradeDoc } from './schema';
 import { DAY, goalParams, idle, insertSyncedRecord, newPlayer, ok, startGame, type Player } from '../test-support/savings';
+import { commonErrors } from '../lib/errors';
+import { savingsErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let clock: ManualClock;
@@ -131,7 +134,7 @@ describe('bookkeeping achievements', () => {
       await idle(t);
       expect((await achievement(east, 'streak_3')).progress).toBe(1);
       expect((await achievement(west, 'streak_3')).progress).toBe(2);
-      expect((await t.api('savings.setPreferences', { timeZone: 'Mars/Olympus' }, east.token)).code).toBe(400);
+      expectRefusal(await t.api('savings.setPreferences', { timeZone: 'Mars/Olympus' }, east.token), savingsErrors.rows.unknownTimeZone);
       expect(await ok(t, 'savings.getPreferences', {}, east.token)).toEqual({ leaderboardOptIn: false, timeZone: 'Asia/Shanghai', effectiveTimeZone: 'Asia/Shanghai' });
       // Changing the zone re-counts the days.
       await ok(t, 'savings.setPreferences', { timeZone: 'UTC' }, east.token);
@@ -157,7 +160,7 @@ describe('saving and trading achievements', () => {
       ['saving_days_30', 1, 30],
       ['goals_5', 1, 5],
     ]);
-    expect((await t.api('savings.getAchievements', { category: 'gardening' }, player.token)).code).toBe(400);
+    expectRefusal(await t.api('savings.getAchievements', { category: 'gardening' }, player.token), commonErrors.rows.invalid);
   });
 
   it('unlock for the first trade, a diversified portfolio and a profitable sale', async () => {

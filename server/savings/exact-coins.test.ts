@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test-support/test-server';
 import type { TradeDoc } from './schema';
 import { idle, newPlayer, ok, startGame, type Player } from '../test-support/savings';
+import { savingsErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /** Issue 15: whole shares only (finding 7, server side), and exact coin sums (finding 6). */
 
@@ -64,7 +66,7 @@ describe('exact coin sums', () => {
     const positions = await ok(t, 'savings.getPositions', {}, player.token);
     expect(positions.inexact).toEqual(expect.arrayContaining(['totals.cash', 'totals.totalValue']));
     const sell = await t.api('savings.sellStock', { stockId: 'FARM', quantity: 1 }, player.token);
-    expect(sell.status).toBe(400);
+    expectRefusal(sell, savingsErrors.rows.cashBeyondExactRange);
     expect(sell.message).toContain('10,000,000,000,000.00 coins');
     expect(sell.data).toMatchObject({ field: 'params.quantity', limit: 10_000_000_000_000 });
     const after = await ok(t, 'savings.getPositions', {}, player.token);

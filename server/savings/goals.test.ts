@@ -3,6 +3,10 @@ import type { ManualClock } from '../lib/clock';
 import type { TestServer } from '../test-support/test-server';
 import type { GoalDoc } from './schema';
 import { DAY, goalParams, idle, newPlayer, ok, startGame, type Player } from '../test-support/savings';
+import { commonErrors } from '../lib/errors';
+import { savingsErrors } from './errors';
+import { usersErrors } from '../users/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let clock: ManualClock;
@@ -49,7 +53,7 @@ describe('savings.createGoal', () => {
   it('follows the decimals of the goal currency exactly', async () => {
     const yen = await create(alice, { currency: 'JPY', targetAmount: 150000 });
     expect(yen.targetAmount).toBe(150000);
-    expect((await t.api('savings.createGoal', goalParams(clock, { currency: 'JPY', targetAmount: 10.5 }), alice.token)).code).toBe(400);
+    expectRefusal(await t.api('savings.createGoal', goalParams(clock, { currency: 'JPY', targetAmount: 10.5 }), alice.token), commonErrors.rows.invalid);
     const cents = await create(alice, { targetAmount: 0.3 });
     const after = await ok(t, 'savings.updateProgress', { goalId: cents.id, amount: 0.1 }, alice.token);
     const again = await ok(t, 'savings.updateProgress', { goalId: cents.id, amount: 0.1 }, alice.token);
@@ -80,8 +84,8 @@ describe('savings.createGoal', () => {
   });
 
   it('needs a token', async () => {
-    expect((await t.api('savings.createGoal', goalParams(clock))).code).toBe(401);
-    expect((await t.api('savings.queryGoals', {}, 'not-a-token')).code).toBe(401);
+    expectRefusal(await t.api('savings.createGoal', goalParams(clock)), commonErrors.rows.unauthorized);
+    expectRefusal(await t.api('savings.queryGoals', {}, 'not-a-token'), usersErrors.rows.invalidToken);
   });
 });
 
@@ -104,11 +108,11 @@ describe('savings.queryGoals and savings.getGoal', () => {
     expect((await ok(t, 'savings.queryGoals', { status: 'active' }, player.token)).total).toBe(4);
     const defaults = await ok(t, 'savings.queryGoals', {}, player.token);
     expect([defaults.page, defaults.pageSize]).toEqual([1, 20]);
-    expect((await t.api('savings.queryGoals', { status: 'done' }, player.token)).code).toBe(400);
-    expect((await t.api('savings.queryGoals', { pageSize: 101 }, player.token)).code).toBe(400);
+    expectRefusal(await t.api('savings.queryGoals', { status: 'done' }, player.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('savings.queryGoals', { pageSize: 101 }, player.token), commonErrors.rows.invalid);
     expect((await ok(t, 'savings.queryGoals', {}, bob.token)).list.some((g: any) => ids.includes(g.id))).toBe(false);
-    expect((await t.api('savings.getGoal', { goalId: ids[1] }, bob.token)).code).toBe(4001);
-    expect((await t.api('savings.getGoal', { goalId: 'nope' }, player.token)).code).toBe(4001);
+    expectRefusal(await t.api('savings.getGoal', { goalId: ids[1] }, bob.token), savingsErrors.rows.goalNotFound);
+    expectRefusal(await t.api('savings.getGoal', { goalId: 'nope' }, player.token), savingsErrors.rows.goalNotFound);
     expect((await ok(t, 'savings.getGoal', { goalId: ids[1] }, player.token)).title).toBe('goal 1');
   });
 
@@ -143,11 +147,11 @@ describe('savings.updateProgress', () => {
     view = await ok(t, 'savings.updateProgress', { goalId: goal.id, amount: -15.5 }, alice.token);
     expect(view.currentAmount).toBe(24.5);
     const below = await t.api('savings.updateProgress', { goalId: goal.id, amount: -30 }, alice.token);
-    expect(below.code).toBe(409);
+    expectRefusal(below, savingsErrors.rows.withdrawalTooLarge);
     expect(below.data).toMatchObject({ currentAmount: 24.5, reason: 'savings.withdrawalTooLarge' });
-    expect((await t.api('savings.updateProgress', { goalId: goal.id, amount: 0 }, alice.token)).code).toBe(3003);
-    expect((await t.api('savings.updateProgress', { goalId: goal.id, amount: 1.001 }, alice.token)).code).toBe(400);
-    expect((await t.api('savings.updateProgress', { goalId: goal.id }, alice.token)).code).toBe(400);
+    expectRefusal(await t.api('savings.updateProgress', { goalId: goal.id, amount: 0 }, alice.token), savingsErrors.rows.zeroProgress);
+    expectRefusal(await t.api('savings.updateProgress', { goalId: goal.id, amount: 1.001 }, alice.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('savings.updateProgress', { goalId: goal.id }, alice.token), commonErrors.rows.invalid);
     view = await ok(t, 'savings.updateProgress', { goalId: goal.id, amount: 80 }, alice.token);
     expect(view).toMatchObject({ status: 'completed', completedAt: clock.now(), currentAmount: 104.5, percent: 104.5, pace: 'completed', daysLeft: 0 });
   });
@@ -162,7 +166,7 @@ describe('savings.updateProgress', () => {
     ] as const) {
       const other = await t.api(action, params, bob.token);
       expect(other.code, action).toBe(4001);
-      expect(other.status).toBe(404);
+      expectRefusal(other, savingsErrors.rows.goalNotFound);
       expect(JSON.stringify(other)).not.toContain('Trip to Japan');
       expect((await t.api(action, { ...params, goalId: '0000000000000000000' }, alice.token)).code, action).toBe(4001);
     }
@@ -193,7 +197,7 @@ describe('savings.updateProgress', () => {
     for (const [action, params] of attempts) {
       const answer = await t.api(action, { goalId: goal.id, ...params }, alice.token);
       expect(answer.code, `${action} ${JSON.stringify(params)}`).toBe(4002);
-      expect(answer.status).toBe(409);
+      expectRefusal(answer, savingsErrors.rows.goalCompleted);
     }
     expect(await ok(t, 'savings.getGoal', { goalId: goal.id }, alice.token)).toMatchObject({ status: 'completed', currentAmount: 10, title: 'Trip to Japan' });
   });
@@ -207,7 +211,7 @@ describe('savings.updateGoal and savings.deleteGoal', () => {
     for (const status of ['paused', 'cancelled']) {
       await ok(t, 'savings.updateGoal', { goalId: goal.id, status }, alice.token);
       const refused = await t.api('savings.updateProgress', { goalId: goal.id, amount: 1 }, alice.token);
-      expect(refused.code).toBe(409);
+      expectRefusal(refused, savingsErrors.rows.goalNotActive);
       expect(refused.message).toMatch(new RegExp(status));
     }
     await ok(t, 'savings.updateGoal', { goalId: goal.id, status: 'active' }, alice.token);
@@ -215,7 +219,7 @@ describe('savings.updateGoal and savings.deleteGoal', () => {
     for (const params of [{ status: 'completed' }, { endDate: clock.now() - 1 }, { startDate: clock.now() + 400 * DAY }, { targetAmount: 0.001 }, { category: 'yacht' }]) {
       expect((await t.api('savings.updateGoal', { goalId: goal.id, ...params }, alice.token)).code, JSON.stringify(params)).toBe(400);
     }
-    expect((await t.api('savings.updateGoal', { goalId: goal.id, targetAmount: -1 }, alice.token)).code).toBe(3003);
+    expectRefusal(await t.api('savings.updateGoal', { goalId: goal.id, targetAmount: -1 }, alice.token), savingsErrors.rows.targetNotPositive);
   });
 
   it('completes a goal whose target is lowered to what is already saved', async () => {
@@ -228,8 +232,8 @@ describe('savings.updateGoal and savings.deleteGoal', () => {
   it('deletes an open goal', async () => {
     const goal = await create(alice);
     expect(await ok(t, 'savings.deleteGoal', { goalId: goal.id }, alice.token)).toEqual({ deleted: true, id: goal.id });
-    expect((await t.api('savings.getGoal', { goalId: goal.id }, alice.token)).code).toBe(4001);
-    expect((await t.api('savings.deleteGoal', { goalId: goal.id }, alice.token)).code).toBe(4001);
+    expectRefusal(await t.api('savings.getGoal', { goalId: goal.id }, alice.token), savingsErrors.rows.goalNotFound);
+    expectRefusal(await t.api('savings.deleteGoal', { goalId: goal.id }, alice.token), savingsErrors.rows.goalNotFound);
   });
 
   it(`limits open goals to 20 (409); cancelled and completed ones do not count`, async () => {
@@ -237,11 +241,11 @@ describe('savings.updateGoal and savings.deleteGoal', () => {
     const goals = [];
     for (let i = 0; i < 20; i++) goals.push(await create(player, { targetAmount: 10 }));
     const refused = await t.api('savings.createGoal', goalParams(clock), player.token);
-    expect(refused.code).toBe(409);
+    expectRefusal(refused, savingsErrors.rows.tooManyOpenGoals);
     expect(refused.data).toEqual({ limit: 20, reason: 'savings.tooManyOpenGoals', args: [20] });
     await ok(t, 'savings.updateGoal', { goalId: goals[0].id, status: 'cancelled' }, player.token);
     const extra = await create(player);
-    expect((await t.api('savings.updateGoal', { goalId: goals[0].id, status: 'active' }, player.token)).code).toBe(409);
+    expectRefusal(await t.api('savings.updateGoal', { goalId: goals[0].id, status: 'active' }, player.token), savingsErrors.rows.tooManyOpenGoals);
     await ok(t, 'savings.updateProgress', { goalId: extra.id, amount: 1000 }, player.token);
     await ok(t, 'savings.updateGoal', { goalId: goals[0].id, status: 'active' }, player.token);
   });

@@ -3,6 +3,8 @@ import type { ManualClock } from '../lib/clock';
 import type { TestServer } from '../test-support/test-server';
 import { STEP_MS } from './market';
 import { DAY, goalParams, idle, insertSyncedRecord, newPlayer, ok, startGame, T0, type Player } from '../test-support/savings';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let clock: ManualClock;
@@ -154,9 +156,9 @@ describe('savings.getLeaderboard', () => {
   });
 
   it('refuses unknown types and periods, and forgets players who opt out', async () => {
-    expect((await t.api('savings.getLeaderboard', { type: 'wealth' }, ann.token)).code).toBe(400);
-    expect((await t.api('savings.getLeaderboard', { period: 'decade' }, ann.token)).code).toBe(400);
-    expect((await t.api('savings.getLeaderboard', { limit: 0 }, ann.token)).code).toBe(400);
+    expectRefusal(await t.api('savings.getLeaderboard', { type: 'wealth' }, ann.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('savings.getLeaderboard', { period: 'decade' }, ann.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('savings.getLeaderboard', { limit: 0 }, ann.token), commonErrors.rows.invalid);
     const defaults = await board(ann, {});
     expect([defaults.type, defaults.period]).toEqual(['savings', 'week']);
     await ok(t, 'savings.setPreferences', { leaderboardOptIn: false }, dan.token);

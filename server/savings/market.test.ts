@@ -3,6 +3,9 @@ import { ManualClock } from '../lib/clock';
 import { tempDataDir } from '../test-support/test-server';
 import { brownianAt, HISTORY_RANGES, historySteps, Market, MARKET_EPOCH, STEP_MS, stepAt, stepStart, STOCKS } from './market';
 import { DAY, newPlayer, ok, startGame, T0 } from '../test-support/savings';
+import { commonErrors } from '../lib/errors';
+import { savingsErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 describe('price simulation (pure)', () => {
   it('is a Brownian motion: increments have mean ≈ 0 and variance ≈ 1 per step, at every scale', () => {
@@ -95,9 +98,9 @@ describe('market actions over HTTP', () => {
       const day = await ok(t, 'savings.getStockHistory', { stockId: 'CLOU' }, player.token);
       expect(day.range).toBe('day');
       expect(day.points[0].price).toBe(market.stocks.find((s: any) => s.id === 'CLOU').previousPrice);
-      expect((await t.api('savings.getStockHistory', { stockId: 'NOPE' }, player.token)).code).toBe(404);
-      expect((await t.api('savings.getStockHistory', { stockId: 'CLOU', range: 'decade' }, player.token)).code).toBe(400);
-      expect((await t.api('savings.getMarket', {})).code).toBe(401);
+      expectRefusal(await t.api('savings.getStockHistory', { stockId: 'NOPE' }, player.token), savingsErrors.rows.stockNotFound);
+      expectRefusal(await t.api('savings.getStockHistory', { stockId: 'CLOU', range: 'decade' }, player.token), commonErrors.rows.invalid);
+      expectRefusal(await t.api('savings.getMarket', {}), commonErrors.rows.unauthorized);
       // Time moves the price.
       clock.advance(DAY);
       const tomorrow = await ok(t, 'savings.getMarket', {}, player.token);

@@ -5,6 +5,9 @@ import type { TestServer } from '../test-support/test-server';
 import { STEP_MS, STOCKS } from './market';
 import type { TradeDoc } from './schema';
 import { newPlayer, ok, startGame, type Player } from '../test-support/savings';
+import { commonErrors } from '../lib/errors';
+import { savingsErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let clock: ManualClock;
@@ -74,23 +77,22 @@ describe('buying and selling', () => {
     const price = await priceNow(player, 'CLOU');
     const tooMany = Math.floor(1_000_000 / price) + 1;
     const poor = await t.api('savings.buyStock', { stockId: 'CLOU', quantity: tooMany }, player.token);
-    expect(poor.code).toBe(4003);
-    expect(poor.status).toBe(409);
+    expectRefusal(poor, savingsErrors.rows.insufficientFunds);
     expect(poor.data).toMatchObject({ reason: 'savings.insufficientFunds', cash: 10000, cost: (tooMany * price) / 100, price: price / 100, maxQuantity: tooMany - 1 });
     await ok(t, 'savings.buyStock', { stockId: 'CLOU', quantity: 2 }, player.token);
     const oversell = await t.api('savings.sellStock', { stockId: 'CLOU', quantity: 3 }, player.token);
-    expect(oversell.code).toBe(409);
+    expectRefusal(oversell, savingsErrors.rows.notEnoughShares);
     expect(oversell.data).toEqual({ held: 2, stockId: 'CLOU', reason: 'savings.notEnoughShares', args: [2, 'CLOU', 3] });
     expect((await t.api('savings.sellStock', { stockId: 'BOND', quantity: 1 }, player.token)).data).toMatchObject({ held: 0, stockId: 'BOND' });
     for (const action of ['savings.buyStock', 'savings.sellStock']) {
       const unknown = await t.api(action, { stockId: 'ZZZZ', quantity: 1 }, player.token);
-      expect(unknown.code).toBe(404);
+      expectRefusal(unknown, savingsErrors.rows.stockNotFound);
       expect(unknown.message).toMatch(/ZZZZ/);
       for (const quantity of [0, -1, 1.5, '2', 1_000_001, null]) {
         expect((await t.api(action, { stockId: 'CLOU', quantity }, player.token)).code, `${action} ${String(quantity)}`).toBe(400);
       }
-      expect((await t.api(action, { stockId: 'CLOU' }, player.token)).code).toBe(400);
-      expect((await t.api(action, { stockId: 'CLOU', quantity: 1 })).code).toBe(401);
+      expectRefusal(await t.api(action, { stockId: 'CLOU' }, player.token), commonErrors.rows.invalid);
+      expectRefusal(await t.api(action, { stockId: 'CLOU', quantity: 1 }), commonErrors.rows.unauthorized);
     }
     // Nothing of the refused attempts reached the log.
     const wallet = await ok(t, 'savings.getWallet', { pageSize: 100 }, player.token);
@@ -118,7 +120,7 @@ describe('buying and selling', () => {
     expect(cents(list[0].balance)).toBe(cents(all.cash));
     const page2 = await ok(t, 'savings.getWallet', { page: 2, pageSize: 2 }, player.token);
     expect(page2.history.list).toEqual(list.slice(2, 4));
-    expect((await t.api('savings.getWallet', { pageSize: 0 }, player.token)).code).toBe(400);
+    expectRefusal(await t.api('savings.getWallet', { pageSize: 0 }, player.token), commonErrors.rows.invalid);
   });
 });
 
@@ -174,11 +176,11 @@ describe('wallet and positions are the replay of the trade log (property)', () =
           const held = model.held.get(stock) ?? 0;
           const answer = await t.api(step.op === 'buy' ? 'savings.buyStock' : 'savings.sellStock', { stockId: stock, quantity: step.quantity }, player.token);
           if (step.op === 'buy' && price * step.quantity > model.cash) {
-            expect(answer.code).toBe(4003);
+            expectRefusal(answer, savingsErrors.rows.insufficientFunds);
             continue;
           }
           if (step.op === 'sell' && step.quantity > held) {
-            expect(answer.code).toBe(409);
+            expectRefusal(answer, savingsErrors.rows.notEnoughShares);
             continue;
           }
           expect(answer.code).toBe(200);

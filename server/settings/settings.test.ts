@@ -5,6 +5,9 @@ import { settingsActions } from './actions';
 
 const settingsUpdate = settingsActions['settings.update'];
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { apiErrors } from '../api/errors';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let owner: Awaited<ReturnType<typeof registerUser>>;
@@ -41,15 +44,15 @@ describe('settings.get / settings.update', () => {
 
   it('refuses bad values and unknown fields with 400, and changes nothing', async () => {
     const u = owner;
-    expect((await t.api('settings.update', { network: { publicBaseUrl: 'javascript:alert(1)' } }, u.token)).code).toBe(400);
-    expect((await t.api('settings.update', { push: { retentionDays: 0 } }, u.token)).code).toBe(400);
-    expect((await t.api('settings.update', { auth: { tokenLifetimeSeconds: 1 } }, u.token)).code).toBe(400);
-    expect((await t.api('settings.update', { network: { corsOrigins: ['*'] } }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('settings.update', { network: { publicBaseUrl: 'javascript:alert(1)' } }, u.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('settings.update', { push: { retentionDays: 0 } }, u.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('settings.update', { auth: { tokenLifetimeSeconds: 1 } }, u.token), commonErrors.rows.invalid);
+    expectRefusal(await t.api('settings.update', { network: { corsOrigins: ['*'] } }, u.token), commonErrors.rows.invalid);
     expect((await t.api('settings.get', {}, u.token)).data.push.retentionDays).toBe(90);
-    expect((await t.api('settings.get', {})).code).toBe(401);
+    expectRefusal(await t.api('settings.get', {}), commonErrors.rows.unauthorized);
     // A household member is refused before any value is looked at.
     const member = await registerUser(t);
-    expect((await t.api('settings.update', { push: { retentionDays: 5 } }, member.token)).code).toBe(1004);
+    expectRefusal(await t.api('settings.update', { push: { retentionDays: 5 } }, member.token), apiErrors.rows.adminOnly);
     expect((await t.api('settings.get', {}, owner.token)).data.push.retentionDays).toBe(90);
   });
 

@@ -5,6 +5,8 @@ import { registerUser } from '../../test-support/test-server';
 import { MARK_PREFIX } from '../config';
 import { MARKER_DAYS, REMINDER_CALLER } from '../notifier';
 import { DAY, NotifyHarness, type User } from './helpers';
+import { notifyErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /** Monday 2026-11-23 00:00 UTC. */
 const T0 = Date.UTC(2026, 10, 23);
@@ -73,7 +75,7 @@ describe('notify.configure and notify.get', () => {
     // Bob cannot send his reminders through Alice's app, nor see her setting.
     await h.ok(alice, 'notify.configure', { appId, events: { budget80: true } });
     const theirs = await h.call(bob, 'notify.configure', { appId, events: { budget80: true } });
-    expect(theirs.code).toBe(404);
+    expectRefusal(theirs, notifyErrors.rows.appNotFound);
     expect(theirs.message).not.toContain('Reminders via');
     expect((await h.ok(bob, 'notify.get')).configured).toBe(false);
     expect(await h.notifier.emit(bob.id, 'budget80', 'x', msg('not bob'))).toBe('off');
