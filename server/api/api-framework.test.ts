@@ -13,6 +13,8 @@ import { tempDir } from '../test-support/temp-dirs';
 import { actionsOf, type Domain } from '../domain';
 import { normalizeSettings } from '../config/settings';
 import { networkPolicy } from '../http/network-policy';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /** Every row of every catalogue: the shared one, the wrapper's and each domain's. */
 function everyErrorRow(): ErrorRow[] {
@@ -114,7 +116,7 @@ describe('/api envelope and wrapper', () => {
 
   it('validates params with a message naming the field', async () => {
     const wrongType = await t.api('probe.echo', { n: 'three' });
-    expect(wrongType.status).toBe(400);
+    expectRefusal(wrongType, commonErrors.rows.invalid);
     expect(wrongType.message).toBe('params.n must be integer');
     expect(wrongType.data).toEqual({ field: 'params.n', rule: { keyword: 'type', type: 'integer' } });
     expect((await t.api('probe.echo', {})).message).toBe('params.n is required');
@@ -127,8 +129,7 @@ describe('/api envelope and wrapper', () => {
 
   it('answers 404 for an unknown action and 400 for GET', async () => {
     const unknown = await t.api('nope.nothing', {});
-    expect(unknown.status).toBe(404);
-    expect(unknown.code).toBe(404);
+    expectRefusal(unknown, commonErrors.rows.notFound);
     expect(unknown.message).toContain('nope.nothing');
     const get = await t.fetch('/api');
     expect(get.status).toBe(400);
@@ -144,8 +145,7 @@ describe('/api envelope and wrapper', () => {
 
   it('hides internals of a crash behind a request id that the log also has', async () => {
     const answer = await t.api('probe.crash', {});
-    expect(answer.status).toBe(500);
-    expect(answer.code).toBe(500);
+    expectRefusal(answer, commonErrors.rows.internal);
     expect(JSON.stringify(answer)).not.toMatch(/secret internal detail|\/home\/user|line 42|at /);
     const requestId = answer.data.requestId as string;
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -155,8 +155,7 @@ describe('/api envelope and wrapper', () => {
 
   it('answers storage failures with 503', async () => {
     const answer = await t.api('probe.disk', {});
-    expect(answer.status).toBe(503);
-    expect(answer.code).toBe(503);
+    expectRefusal(answer, commonErrors.rows.unavailable);
     expect(answer.message).toMatch(/Storage is unavailable/);
   });
 
@@ -216,7 +215,7 @@ describe('/api envelope and wrapper', () => {
 
   it('requires a token for user actions: missing or malformed → 401', async () => {
     const missing = await t.api('probe.business', { code: 409 });
-    expect(missing.status).toBe(401);
+    expectRefusal(missing, commonErrors.rows.unauthorized);
     expect(missing.message).toMatch(/Sign in first/);
     const res = await t.fetch('/api', {
       method: 'POST',
@@ -358,15 +357,14 @@ describe('rate limits', () => {
       for (let i = 0; i < 7; i++) codes.push((await t.api('probe.business', { code: 404 }, token)).status);
       expect(codes.slice(0, 5)).toEqual([404, 404, 404, 404, 404]);
       const limited = await t.api('probe.business', { code: 404 }, token);
-      expect(limited.status).toBe(429);
-      expect(limited.code).toBe(429);
+      expectRefusal(limited, commonErrors.rows.rateLimited);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(limited.message).toMatch(/Too many requests/);
 
       await t.api('user.login', { platform: 'email', email: 'x@example.com', password: 'wrongwrong' });
       await t.api('user.login', { platform: 'email', email: 'x@example.com', password: 'wrongwrong' });
       const fourth = await t.api('user.login', { platform: 'email', email: 'x@example.com', password: 'wrongwrong' });
-      expect(fourth.status).toBe(429);
+      expectRefusal(fourth, commonErrors.rows.rateLimited);
     } finally {
       await t.close();
     }

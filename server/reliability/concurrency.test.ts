@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { api, newUser, ok, request, sleep } from './helpers';
+import { ledgerErrors } from '../ledger/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 let t: TestServer;
 let base: string;
@@ -67,7 +69,10 @@ describe('200 concurrent transfers between the same assets', () => {
     const codes = answers.map((r) => r.code);
     expect(codes.filter((c) => c === 200).length).toBe(150);
     expect(codes.filter((c) => c === 2002).length).toBe(50);
-    expect(answers.find((r) => r.code === 2002)!.status).toBe(409);
+    expectRefusal(
+      answers.find((r) => r.code === 2002)!,
+      ledgerErrors.rows.insufficientBalance,
+    );
     const now = await balances();
     expect(now[cash]).toBe(0);
     expect(now[card]).toBe(cents(150));
@@ -113,7 +118,7 @@ describe('concurrent edits of the same record', () => {
     expect(final.amount).toBe(winners[0].data.amount);
     expect((await balances())[asset]).toBe(cents(1000 - final.amount));
     // The winner's updatedAt is the new version: a client holding it can edit, the old one cannot.
-    expect((await api(base, 'accounting.update', { id: record.id, description: 'old', expectedUpdatedAt: record.updatedAt }, token)).code).toBe(409);
+    expectRefusal(await api(base, 'accounting.update', { id: record.id, description: 'old', expectedUpdatedAt: record.updatedAt }, token), ledgerErrors.rows.changedElsewhere);
     expect((await api(base, 'accounting.update', { id: record.id, description: 'new', expectedUpdatedAt: final.updatedAt }, token)).code).toBe(200);
   });
 
@@ -126,7 +131,7 @@ describe('concurrent edits of the same record', () => {
       ...Array.from({ length: 10 }, (_, i) => api(base, 'accounting.update', { id: record.id, amount: 50 + i }, token)),
     ]);
     expect(answers.every((r) => r.code === 200 || r.code === 3001)).toBe(true);
-    expect((await api(base, 'accounting.get', { id: record.id }, token)).code).toBe(3001);
+    expectRefusal(await api(base, 'accounting.get', { id: record.id }, token), ledgerErrors.rows.recordNotFound);
     expect((await balances())[asset]).toBe(cents(1000));
     expect(await ok(base, 'asset.checkBalances', {}, token)).toEqual({ ok: true, mismatches: [] });
   });

@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ext4Disk, loopUnavailable, mountUnavailable, tmpfsDisk } from '../db/tests/disk';
 import { startChildServer, type ChildServer } from '../test-support/child-server';
 import { api, eventually, newUser, ok, request, snapshotOf } from './helpers';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -69,16 +71,16 @@ async function expectDegraded(w: World, before: string): Promise<void> {
     const answer = await write();
     if (answer.code === 404) continue;
     expect(answer.status, `${answer.code} ${answer.message}`).toBe(503);
-    expect(answer.code).toBe(503);
+    expectRefusal(answer, commonErrors.rows.unavailable);
     expect(answer.message).toMatch(/Storage is unavailable right now \(disk full or not writable\)\. Nothing was changed/);
     expect(answer.data).toBeNull();
   }
   const push = await request(`${base}/send/${w.appKey}?title=refused`);
   expect(push.status, push.message).toBe(503);
-  expect(push.code).toBe(503);
+  expectRefusal(push, commonErrors.rows.unavailable);
   expect(push.message).toMatch(/could not write the message history.*nothing was sent/i);
   const signIn = await api(base, 'user.register', { username: `late${process.pid}`, email: `late${process.pid}@example.com`, password: 'correct horse battery' });
-  expect(signIn.status).toBe(503);
+  expectRefusal(signIn, commonErrors.rows.unavailable);
 
   // Reads keep working and see exactly the data from before.
   expect(await snapshotOf(base, w.token)).toBe(before);

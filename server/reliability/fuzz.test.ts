@@ -22,6 +22,8 @@ import { actionsOf } from '../domain';
 import { startTestServer, type TestServer } from '../test-support/test-server';
 import { accepted, dropinCases, leakProblem, shapeProblem, type Shape } from './dropin-fuzz';
 import { api, newUser, ok, request, snapshotOf, sleep, type Answer } from './helpers';
+import { pushErrors } from '../push/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 // ---- no traffic beyond this machine, whatever the fuzzer builds ----
 const blocked: string[] = [];
@@ -527,7 +529,7 @@ describe('/send with random and hostile input', () => {
     for (const path of ['/send/?title=x', '/send/.send?title=x']) {
       const empty = await request(base + path);
       expect(empty.status, path).toBe(404);
-      expect(empty.code).toBe(404);
+      expectRefusal(empty, pushErrors.rows.unknownAppKey);
       expect(empty.headers.get('access-control-allow-origin')).toBe('*');
     }
     expect(findings.slice(before)).toEqual([]);

@@ -3,6 +3,8 @@ import { startChildServer, type ChildServer } from '../test-support/child-server
 import { COUCH_ADMIN, CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { eventually, FAST, inSync, type SyncUser } from '../test-support/sync';
+import { syncErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /**
  * Conflicts between two PennyPosts of the same person (docs/sync.md, "Conflicts"), against a real
@@ -232,7 +234,7 @@ describe('conflicts a person understands', () => {
       (r) => r?.description === 'home, earlier',
     );
     expect(await laptopRecord(id)).toMatchObject({ description: 'home, earlier', amount: 11 });
-    expect((await laptop.api('sync.keepOtherVersion', { conflictId: entry.id }, b.token)).code).toBe(409);
-    expect((await laptop.api('sync.dismissConflict', { conflictId: 'nope' }, b.token)).code).toBe(404);
+    expectRefusal(await laptop.api('sync.keepOtherVersion', { conflictId: entry.id }, b.token), syncErrors.rows.conflictClosed);
+    expectRefusal(await laptop.api('sync.dismissConflict', { conflictId: 'nope' }, b.token), syncErrors.rows.conflictNotFound);
   }, 60_000);
 });

@@ -6,6 +6,8 @@ import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/lis
 import { HEALTHZ_BUDGET_MS, RSS_BUDGET_BYTES, watchServer } from '../test-support/server-watch';
 import { eventually } from '../test-support/sync';
 import { tempDataDir } from '../test-support/test-server';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /**
  * What a CouchDB server sends back is read up to a limit (docs/security.md, "Outbound requests"):
@@ -84,7 +86,7 @@ describe('CouchDB answers are read up to a limit', () => {
   it('sync.configure against a server whose answer never ends: 502 in words, memory and /healthz within budget', async () => {
     const pid = child.child.pid ?? 0;
     const watched = await watchServer(child.url, pid, () => child.api('sync.configure', { url: endless.url, username: 'admin', password: 'secret-pass' }, owner.token));
-    expect(watched.result.status).toBe(502);
+    expectRefusal(watched.result, commonErrors.rows.badGateway);
     expect(watched.result.message).toMatch(/CouchDB server sent an answer larger than 1 MiB/);
     // It stopped reading at the limit: the fake got to send little more than that (socket buffers).
     expect(endlessSent.bytes).toBeLessThan(64 * 1024 * 1024);
@@ -137,7 +139,7 @@ describe('CouchDB answers are read up to a limit', () => {
     }
     expect(pagesRequests.length).toBe(before);
     const itself = await child.api('sync.configure', { url: `${child.url}/`, username: 'admin', password: 'secret-pass' }, owner.token);
-    expect(itself.status).toBe(400);
+    expectRefusal(itself, commonErrors.rows.invalid);
     expect(itself.data).toMatchObject({ field: 'params.url' });
     expect(itself.message).toMatch(/this PennyPost server itself/);
   });

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { eventually, inSync } from '../test-support/sync';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /**
  * One credentials state for all collections of a user (server/sync/link.ts), against the CouchDB
@@ -188,7 +190,7 @@ it("CouchDB's lockout is reported as such, stops every collection, and sync resu
 
     // sync.configure with the right password while locked: refused in words, the lockout named.
     const configured = await t.api('sync.configure', { url: counterUrl, username: name, password: 'right-secret', prefix, collections: COLLECTIONS }, u.token);
-    expect(configured.status).toBe(403);
+    expectRefusal(configured, commonErrors.rows.forbidden);
     expect(configured.message).toContain('Account is temporarily locked due to multiple authentication failures');
 
     // Once the lockout is over, sync.start resumes and what was written meanwhile goes up.

@@ -5,6 +5,8 @@ import { COUCH_ADMIN, CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
 import { allDomains } from '../domains';
 import { COUCH_START_TIMEOUT, FAST } from '../test-support/sync';
+import { commonErrors } from '../lib/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /**
  * The CouchDB password stays with the server and user it was entered for: sync.configure never
@@ -100,7 +102,7 @@ it('a stored CouchDB password cannot be sent to a new address', async () => {
 
     // A password typed for the new address goes there, and only that one.
     const typed = await t.api('sync.configure', { url: attacker.url, username: 'admin', password: 'typed-for-this-server' }, u.token);
-    expect(typed.status).toBe(400);
+    expectRefusal(typed, commonErrors.rows.invalid);
     expect(typed.message).toBe('CouchDB refused the username or password.');
     expect(seen.length).toBeGreaterThan(0);
     expect(new Set(basicPasswords())).toEqual(new Set(['typed-for-this-server']));

@@ -16,6 +16,8 @@ import {
   type SyncUser,
   couchRecord,
 } from '../test-support/sync';
+import { ledgerErrors } from '../ledger/errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must
@@ -409,7 +411,7 @@ describe('issue 16, finding 6: a phone writes records that pass the schema but b
     // Nothing of them is in the ledger: balances, the record list and the balance check agree.
     for (const id of Object.keys(docs)) {
       expect(await localDoc(t, 'records', id)).toBeUndefined();
-      expect((await t.api('accounting.get', { id }, u.token)).code).toBe(3001);
+      expectRefusal(await t.api('accounting.get', { id }, u.token), ledgerErrors.rows.recordNotFound);
     }
     expect(await balanceOf(t, u, cash)).toBe(before.cash - 1);
     expect(await balanceOf(t, u, savings)).toBe(before.savings);

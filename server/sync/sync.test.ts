@@ -3,6 +3,10 @@ import { startChildServer } from '../test-support/child-server';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from '../test-support/sync';
+import { commonErrors } from '../lib/errors';
+import { ledgerErrors } from '../ledger/errors';
+import { syncErrors } from './errors';
+import { expectRefusal } from '../test-support/refusal';
 
 /**
  * The sync against the CouchDB peer of the test suite (server/test-support/couch-peer/couch-peer.ts:
@@ -42,21 +46,21 @@ describe('sync.configure', () => {
     const t = await startTestServer({ settings: FAST });
     try {
       const u = await registerUser(t);
-      expect((await t.api('sync.configure', { url: 'ftp://x/', username: 'a', password: 'b' }, u.token)).code).toBe(400);
+      expectRefusal(await t.api('sync.configure', { url: 'ftp://x/', username: 'a', password: 'b' }, u.token), syncErrors.rows.urlNotHttp);
       expect((await t.api('sync.configure', { url: 'http://admin:pw@127.0.0.1/', username: 'a', password: 'b' }, u.token)).message).toMatch(/not in the URL/);
       const wrong = await t.api('sync.configure', { url: couch.url, username: 'configure_tester', password: 'nope' }, u.token);
-      expect(wrong.status).toBe(400);
+      expectRefusal(wrong, commonErrors.rows.invalid);
       expect(wrong.message).toBe('CouchDB refused the username or password.');
       expect(JSON.stringify(wrong)).not.toContain('nope');
       const reader = await t.api('sync.configure', { url: couch.url, username: 'reader', password: 'reader-secret', prefix: 'readeronly_' }, u.token);
       expect(reader.status, reader.message).toBe(403);
       expect(reader.message).toMatch(/may not create it.*admin/);
       const down = await t.api('sync.configure', { url: 'http://127.0.0.1:9/', username: 'a', password: 'b' }, u.token);
-      expect(down.status).toBe(502);
+      expectRefusal(down, commonErrors.rows.badGateway);
       expect(down.message).toMatch(/Cannot reach the CouchDB server/);
-      expect((await t.api('sync.configure', { url: couch.url, username: 'admin', password: 'x', collections: ['users'] }, u.token)).code).toBe(400);
+      expectRefusal(await t.api('sync.configure', { url: couch.url, username: 'admin', password: 'x', collections: ['users'] }, u.token), syncErrors.rows.notSyncable);
       expect((await t.api('sync.status', {}, u.token)).data).toEqual({ configured: false });
-      expect((await t.api('sync.start', {}, u.token)).code).toBe(404);
+      expectRefusal(await t.api('sync.start', {}, u.token), syncErrors.rows.notConfiguredToStart);
     } finally {
       await t.close();
     }
@@ -153,7 +157,7 @@ describe('push and pull', () => {
       () => balanceOf(t, u, cash),
       (b) => b === before,
     );
-    expect((await t.api('accounting.get', { id: doc._id }, u.token)).code).toBe(3001);
+    expectRefusal(await t.api('accounting.get', { id: doc._id }, u.token), ledgerErrors.rows.recordNotFound);
     expect((await t.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);
   });
 

@@ -6,6 +6,8 @@ import writeXlsxFile from 'write-excel-file/node';
 import { startChildServer, type ChildServer } from '../../test-support/child-server';
 import { HEALTHZ_BUDGET_MS, RSS_BUDGET_BYTES, watchServer } from '../../test-support/server-watch';
 import { tempDataDir } from '../../test-support/test-server';
+import { importErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Issue 34, findings 2, 3, 5 and 12, and "Also": what one member's hostile import costs a running
@@ -79,7 +81,7 @@ describe('finding 2: hostile statements are read off the server thread, in linea
     for (let i = 0; body.length < 512 * 1024; i++) body += `<T${i.toString(36)}>`;
     const file = `${OFX_HEADER}<OFX>${body}</OFX>`;
     const answer = await withinBudgets('nested OFX', () => child.api('import.preview', { format: 'ofx', content: b64(file), assetId, timeZone: 'UTC' }, token));
-    expect(answer.status).toBe(400);
+    expectRefusal(answer, importErrors.rows.unreadableStatement);
     expect(answer.data).toMatchObject({ kind: 'empty' });
     expect(answer.message).toMatch(/OFX file cannot be imported: The OFX file holds no bank or credit card statement/);
   }, 120_000);
@@ -87,7 +89,7 @@ describe('finding 2: hostile statements are read off the server thread, in linea
   it('512 KB of CAMT markup that never ends', async () => {
     const file = `<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt>${'<a b="1" '.repeat(58_000)}`;
     const answer = await withinBudgets('unterminated CAMT', () => child.api('import.preview', { format: 'camt', content: b64(file), assetId, timeZone: 'UTC' }, token));
-    expect(answer.status).toBe(400);
+    expectRefusal(answer, importErrors.rows.unreadableStatement);
     expect(answer.data).toMatchObject({ kind: 'truncated' });
     expect(answer.message).toMatch(/a tag is cut off/);
   }, 120_000);
@@ -174,7 +176,7 @@ describe('finding 3: the XLSX unpack budget holds for the bytes the spreadsheet 
     const bomb = withHiddenEntries(sheet, [hiddenEntry('xl/hidden1.xml', zeros, size), hiddenEntry('xl/hidden2.xml', zeros, size)]);
     expect(bomb.length).toBeLessThan(2.5 * MiB);
     const answer = await withinBudgets('XLSX with hidden entries', () => uploadAndPreview('wechat', bomb));
-    expect(answer.status).toBe(400);
+    expectRefusal(answer, importErrors.rows.unreadableStatement);
     expect(answer.data).toMatchObject({ kind: 'truncated' });
     expect(answer.message).toMatch(/holds data its table of contents does not list/);
   }, 180_000);

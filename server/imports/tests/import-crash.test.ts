@@ -2,6 +2,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { startChildServer, type ChildServer } from '../../test-support/child-server';
 import { tempDataDir } from '../../test-support/test-server';
+import { importErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Issue 34, finding 14: a PennyPost killed (SIGKILL) in the middle of `import.commit` (45,000 of
@@ -91,7 +93,7 @@ it('a commit killed half-way is listed after the restart and can be finished, no
   expect(await total()).toBe(LINES);
   expect((await api('import.interrupted')).imports).toEqual([]);
   const again = await server.api('import.finish', { id: listed[0].id }, token);
-  expect(again.status).toBe(404);
+  expectRefusal(again, importErrors.rows.interruptedNotFound);
 
   // The same file again: every line is already in the ledger, once.
   let againId: string | undefined;

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { importErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Issue 22: the record-by-message inbox end to end — a private URL per account, notices as text,
@@ -60,7 +62,7 @@ describe('the inbox', () => {
     expect(record).toMatchObject({ amount: 25.5, asset: card, category: 'Food', type: 'expense' });
     expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list).toEqual([]);
     // Confirming again: the draft is gone, nothing more is written.
-    expect((await t.api('inbox.confirm', { id: list[0].id }, u.token)).code).toBe(404);
+    expectRefusal(await t.api('inbox.confirm', { id: list[0].id }, u.token), importErrors.rows.draftNotFound);
     expect(await recordCount(u)).toBe(1);
   });
 
@@ -107,8 +109,8 @@ describe('the inbox', () => {
     // Another account's drafts are not reachable.
     await post(`/in/${inboxKey}`, JSON.stringify({ amount: 5, merchant: 'X' }), 'application/json');
     const [draft] = (await ok<{ list: any[] }>('inbox.query', {}, u)).list;
-    expect((await t.api('inbox.confirm', { id: draft.id }, other.token)).code).toBe(404);
-    expect((await t.api('inbox.dismiss', { id: draft.id }, other.token)).code).toBe(404);
+    expectRefusal(await t.api('inbox.confirm', { id: draft.id }, other.token), importErrors.rows.draftNotFound);
+    expectRefusal(await t.api('inbox.dismiss', { id: draft.id }, other.token), importErrors.rows.draftNotFound);
     expect((await ok<{ list: any[] }>('inbox.query', {}, other)).list).toEqual([]);
     // A new URL: the old one stops working.
     const rotated = await ok('inbox.getKey', { rotate: true }, u);
@@ -123,7 +125,7 @@ describe('the inbox', () => {
     await post(`/in/${inboxKey}`, JSON.stringify({ amount: 12, merchant: 'Shop', currency: 'CNY' }), 'application/json');
     const [draft] = (await ok<{ list: any[] }>('inbox.query', {}, u)).list;
     expect(draft.problem).toBe('needsAsset');
-    expect((await t.api('inbox.confirm', { id: draft.id }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('inbox.confirm', { id: draft.id }, u.token), importErrors.rows.draftNeedsAsset);
     const a = await createAsset(t, u, { name: 'A', currency: 'USD' }); // the first asset is the default
     expect((await ok<{ list: any[] }>('inbox.query', {}, u)).list[0]).toMatchObject({ asset: a, problem: 'currencyMismatch' });
     const mismatch = await t.api('inbox.confirm', { id: draft.id }, u.token);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { importErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Issues 35 and 36 through /api: what real statements need (placeholders that are no ids, refunds
@@ -115,7 +117,7 @@ describe('QIF: opening balances, zero lines and the date order (issue 35, 5)', (
     ]);
     expect(preview.create.map((l: any) => new Date(l.date).toISOString().slice(0, 10))).toEqual(['2000-06-15', '2005-07-01']);
     const refused = await t.api('import.commit', { token: preview.token, overrides: [{ line: 5, include: true }] }, u.token);
-    expect(refused.code).toBe(400);
+    expectRefusal(refused, importErrors.rows.overrideNotAllowed);
     expect(refused.message).toContain('starting balance');
   });
 
@@ -185,7 +187,7 @@ describe('which format a file is, and the asset it belongs to (issue 35, 6; issu
       '2026-11-22 12:30:00,日用百货,超市,s***@example.com,牙膏,支出,12.00,账户余额,等待确认收货,2026112222001400103\t,M3\t,,',
     ]);
     const answer = await t.api('import.preview', { format: 'alipay', content: b64(file), assetId: usd, timeZone: 'Asia/Shanghai' }, u.token);
-    expect(answer.code).toBe(400);
+    expectRefusal(answer, importErrors.rows.wrongAsset);
     expect(answer.data).toMatchObject({ reason: 'imports.wrongAsset', currency: 'CNY', assetCurrency: 'USD', suggestedAsset: { id: alipay, name: '支付宝' } });
     expect(answer.message).toBe('This Alipay bill is in CNY, but Visa keeps USD: import it into an asset in CNY (such as 支付宝). Nothing was read into Visa.');
   });
@@ -203,7 +205,7 @@ describe('which format a file is, and the asset it belongs to (issue 35, 6; issu
     expect(preview.skipped[0]).toMatchObject({ line: 4, skipReason: 'zero', currency: 'CNY' });
     expect(preview.invalid[0]).toMatchObject({ line: 3, kind: 'currencyMismatch' });
     const refused = await t.api('import.commit', { token: preview.token, overrides: [{ line: 4, include: true }] }, u.token);
-    expect(refused.code).toBe(400);
+    expectRefusal(refused, importErrors.rows.overrideNotAllowed);
   });
 
   it('suggests the asset the source belongs to when another in its currency was chosen', async () => {

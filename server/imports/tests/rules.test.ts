@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { importErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Issue 22: import rules — CRUD and its validation (operators per field, values, regular
@@ -35,13 +37,13 @@ describe('rule.create / query / update / delete', () => {
     expect(rule.userId).toBeUndefined();
     expect((await ok('rule.query', {}, u)).list).toHaveLength(1);
     expect((await ok('rule.query', {}, other)).list).toEqual([]);
-    expect((await t.api('rule.update', { id: rule.id, autoConfirm: true }, other.token)).code).toBe(404);
-    expect((await t.api('rule.delete', { id: rule.id }, other.token)).code).toBe(404);
+    expectRefusal(await t.api('rule.update', { id: rule.id, autoConfirm: true }, other.token), importErrors.rows.ruleNotFound);
+    expectRefusal(await t.api('rule.delete', { id: rule.id }, other.token), importErrors.rows.ruleNotFound);
     const updated = await ok('rule.update', { id: rule.id, set: { description: 'Coffee' }, autoConfirm: true }, u);
     expect(updated).toMatchObject({ set: { description: 'Coffee' }, autoConfirm: true, match: { value: 'STARBUCKS' } });
     await ok('rule.delete', { id: rule.id }, u);
     expect((await ok('rule.query', {}, u)).list).toEqual([]);
-    expect((await t.api('rule.delete', { id: rule.id }, u.token)).code).toBe(404);
+    expectRefusal(await t.api('rule.delete', { id: rule.id }, u.token), importErrors.rows.ruleNotFound);
   });
 
   it('refuses rules that cannot work, with the field named, and stores none of them', async () => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { assetBalance, createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { importErrors } from '../errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Issue 22: statement imports through /api — preview, commit, idempotency (the same file twice,
@@ -93,7 +95,7 @@ describe('import.preview and import.commit: an Alipay bill', () => {
     expect(await recordCount(u)).toBe(3);
     // A used token is gone.
     const reused = await t.api('import.commit', { token: preview.token }, u.token);
-    expect(reused.code).toBe(404);
+    expectRefusal(reused, importErrors.rows.previewExpired);
   });
 
   it('keeps a formula-looking payee as text and exports it neutralised', async () => {
@@ -162,7 +164,7 @@ describe('the same payment in two files', () => {
     const third = await ok('import.preview', { format: 'ofx', content: b64(ofx('32.00', '20261121', 'F1')), assetId: card }, u);
     expect(third.summary).toMatchObject({ duplicate: 1, likelyDuplicate: 0, create: 0 });
     const refused = await t.api('import.commit', { token: third.token, overrides: [{ line, include: true }] }, u.token);
-    expect(refused.code).toBe(400);
+    expectRefusal(refused, importErrors.rows.overrideNotAllowed);
     expect(await recordCount(u)).toBe(2);
   });
 
@@ -184,7 +186,7 @@ describe('overrides, uploads in parts, saved CSV mappings', () => {
     const transferLine = preview.skipped[0].line as number;
     const shopLine = preview.create[0].line as number;
     const noTarget = await t.api('import.commit', { token: preview.token, overrides: [{ line: transferLine, include: true }] }, u.token);
-    expect(noTarget.code).toBe(400);
+    expectRefusal(noTarget, importErrors.rows.overrideNotAllowed);
     expect(noTarget.data.field).toMatch(/toAsset/);
     expect(await recordCount(u)).toBe(0);
     const done = await ok(
@@ -215,7 +217,7 @@ describe('overrides, uploads in parts, saved CSV mappings', () => {
     expect(described.headers).toEqual(['Date', 'Description', 'Amount', 'Id']);
     expect(described.guess).toMatchObject({ date: 0, amount: 2 });
     const missing = await t.api('import.preview', { format: 'csv', uploadId: first.uploadId, assetId: bank }, u.token);
-    expect(missing.code).toBe(400);
+    expectRefusal(missing, importErrors.rows.mappingNeeded);
     expect(missing.data.headers).toEqual(['Date', 'Description', 'Amount', 'Id']);
     const mapping = { date: 0, description: 1, amount: 2, externalId: 3 };
     const preview = await ok('import.preview', { format: 'csv', content: b64(csv), assetId: bank, mapping }, u);
@@ -237,7 +239,7 @@ describe('overrides, uploads in parts, saved CSV mappings', () => {
     // One upload at a time per account: a new one drops an unfinished one.
     const a = await ok('import.upload', { content: b64(next) }, u);
     await ok('import.upload', { content: b64(next) }, u);
-    expect((await t.api('import.preview', { format: 'csv', uploadId: a.uploadId, assetId: bank }, u.token)).code).toBe(404);
+    expectRefusal(await t.api('import.preview', { format: 'csv', uploadId: a.uploadId, assetId: bank }, u.token), importErrors.rows.uploadExpired);
   });
 });
 
@@ -263,13 +265,13 @@ describe('bad input changes nothing', () => {
     }
     const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: asset }, u);
     // Another account cannot commit (or learn about) this preview.
-    expect((await t.api('import.commit', { token: preview.token }, other.token)).code).toBe(404);
-    expect((await t.api('import.commit', { token: preview.token, overrides: [{ line: 999 }] }, u.token)).code).toBe(400);
+    expectRefusal(await t.api('import.commit', { token: preview.token }, other.token), importErrors.rows.previewExpired);
+    expectRefusal(await t.api('import.commit', { token: preview.token, overrides: [{ line: 999 }] }, u.token), importErrors.rows.unknownLine);
     expect(await recordCount(u)).toBe(0);
     expect(await recordCount(other)).toBe(0);
     // Previews expire.
     clock.advance(31 * 60_000);
-    expect((await t.api('import.commit', { token: preview.token }, u.token)).code).toBe(404);
+    expectRefusal(await t.api('import.commit', { token: preview.token }, u.token), importErrors.rows.previewExpired);
   });
 });
 
@@ -338,7 +340,7 @@ describe('review findings (each failed before its fix)', () => {
     const preview = await ok('import.preview', { format: 'csv', content: b64(csv), assetId: bank, mapping }, u);
     const zeroLine = preview.skipped.find((l: any) => l.skipReason === 'zero')?.line ?? preview.invalid[0]?.line;
     const zero = await t.api('import.commit', { token: preview.token, overrides: [{ line: zeroLine, include: true }] }, u.token);
-    expect(zero.code).toBe(400);
+    expectRefusal(zero, importErrors.rows.overrideNotAllowed);
     await ok('asset.delete', { id: bank }, u);
     const refused = await t.api('import.commit', { token: preview.token }, u.token);
     expect([refused.code, refused.message]).toEqual([409, expect.stringMatching(/Line 2: its asset was deleted/)]);
@@ -363,7 +365,7 @@ describe('review findings (each failed before its fix)', () => {
     const u = await registerUser(t);
     const bank = await createAsset(t, u, { name: 'Bank', currency: 'USD' });
     const { uploadId } = await ok('import.upload', { content: b64('Date,Amount\n2026-11-01,-1.00\n') }, u);
-    expect((await t.api('import.preview', { format: 'csv', uploadId, assetId: bank }, u.token)).code).toBe(400); // no mapping yet
+    expectRefusal(await t.api('import.preview', { format: 'csv', uploadId, assetId: bank }, u.token), importErrors.rows.mappingNeeded); // no mapping yet
     expect((await ok('import.preview', { format: 'csv', uploadId, assetId: bank, mapping: { date: 0, amount: 1 } }, u)).summary.create).toBe(1);
     expect((await t.api('import.preview', { format: 'csv', uploadId, assetId: bank, mapping: { date: 0, amount: 1 } }, u.token)).message).toMatch(/upload/);
   });
