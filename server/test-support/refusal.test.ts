@@ -41,6 +41,10 @@ describe('expectRefusal', () => {
     expect(() => expectRefusal(badAmount, commonErrors.rows.invalid, { field: 'params.asset' })).toThrow(/common\.invalid/);
     expect(() => expectRefusal(badAmount, { code: 400, status: 400 })).toThrow(/in no catalogue/);
   });
+
+  it('starts its failure message with the label of the case', () => {
+    expect(() => expectRefusal(assetMissing, ledgerErrors.rows.recordNotFound, { label: 'asset.detail' })).toThrow(/^asset\.detail: expected the refusal ledger\.recordNotFound/);
+  });
 });
 
 describe('expectRefusal on a real server', () => {

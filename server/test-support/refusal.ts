@@ -46,9 +46,10 @@ function detail(data: unknown, key: string): unknown {
 /**
  * Asserts that `answer` is the refusal of catalogue row `row`: its envelope code and HTTP status,
  * and its `data.reason` (`ledger.assetNotFound`; none for the shared rows of `commonErrors`, which
- * carry no reason). `field` is the blamed input as the caller sees it (`params.amount`).
+ * carry no reason). `field` is the blamed input as the caller sees it (`params.amount`); `label`
+ * starts the failure message (the case of a loop).
  */
-export function expectRefusal(answer: RefusalAnswer, row: RefusalRow, options: { field?: string } = {}): void {
+export function expectRefusal(answer: RefusalAnswer, row: RefusalRow, options: { field?: string; label?: string } = {}): void {
   const name = rowNames().get(row);
   if (!name) throw new Error(`expectRefusal: the row {code ${row.code}, status ${row.status}} is in no catalogue of allErrorCatalogues().`);
   const expected: Record<string, unknown> = { code: row.code, status: row.status, reason: name.reason ?? undefined };
@@ -58,5 +59,6 @@ export function expectRefusal(answer: RefusalAnswer, row: RefusalRow, options: {
     actual.field = detail(answer.data, 'field');
   }
   const wanted = name.reason ?? `${name.label} (no reason)`;
-  expect(actual, `expected the refusal ${wanted} (${row.status} ${row.code}); got ${answer.status} ${answer.code} "${answer.message}"`).toEqual(expected);
+  const lead = options.label === undefined ? '' : `${options.label}: `;
+  expect(actual, `${lead}expected the refusal ${wanted} (${row.status} ${row.code}); got ${answer.status} ${answer.code} "${answer.message}"`).toEqual(expected);
 }
