@@ -70,13 +70,13 @@ async function expectDegraded(w: World, before: string): Promise<void> {
   for (const write of writes) {
     const answer = await write();
     if (answer.code === 404) continue;
-    expect(answer.status, `${answer.code} ${answer.message}`).toBe(503);
+    expectRefusal(answer, commonErrors.rows.unavailable, { label: `${answer.code} ${answer.message}` });
     expectRefusal(answer, commonErrors.rows.unavailable);
     expect(answer.message).toMatch(/Storage is unavailable right now \(disk full or not writable\)\. Nothing was changed/);
     expect(answer.data).toBeNull();
   }
   const push = await request(`${base}/send/${w.appKey}?title=refused`);
-  expect(push.status, push.message).toBe(503);
+  expectRefusal(push, commonErrors.rows.unavailable, { label: push.message });
   expectRefusal(push, commonErrors.rows.unavailable);
   expect(push.message).toMatch(/could not write the message history.*nothing was sent/i);
   const signIn = await api(base, 'user.register', { username: `late${process.pid}`, email: `late${process.pid}@example.com`, password: 'correct horse battery' });

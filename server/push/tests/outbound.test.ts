@@ -108,21 +108,21 @@ describe('base-URL fields are plain base URLs', () => {
       'http://example.com/a b',
     ]) {
       const telegram = await t.call('push.createChannel', { name: 'tg', type: 'telegram', config: { botToken: TOKEN, telegramApiBase: base } });
-      expect(telegram.status, base).toBe(400);
+      expectRefusal(telegram, commonErrors.rows.invalid, { label: base });
       expect(telegram.data, base).toMatchObject({ field: 'params.config.telegramApiBase' });
       expect(telegram.message, base).not.toContain('secret');
       const wechat = await t.call('push.createChannel', { name: 'wx', type: 'wechat', config: { appId: 'wx0123456789abcdef', appSecret: 'secret0123456789', apiBase: base } });
-      expect(wechat.status, base).toBe(400);
+      expectRefusal(wechat, commonErrors.rows.invalid, { label: base });
       expect(wechat.data, base).toMatchObject({ field: 'params.config.apiBase' });
       const wecomApp = await t.call('push.createChannel', {
         name: 'wecom app',
         type: 'wecom-app',
         config: { corpId: 'ww0123456789abcdef', agentId: 1000002, corpSecret: 'secret0123456789', wecomApiBase: base },
       });
-      expect(wecomApp.status, base).toBe(400);
+      expectRefusal(wecomApp, commonErrors.rows.invalid, { label: base });
       expect(wecomApp.data, base).toMatchObject({ field: 'params.config.wecomApiBase' });
       const webhook = await t.call('push.createChannel', { name: 'hook', type: 'webhook', config: { format: 'ntfy', url: base } });
-      expect(webhook.status, base).toBe(400);
+      expectRefusal(webhook, commonErrors.rows.invalid, { label: base });
       expect(webhook.data, base).toMatchObject({ field: 'params.config.url' });
     }
     expect(internalHits).toEqual([]);
@@ -185,7 +185,7 @@ describe('only the owner (and admins the owner allows) may send to this computer
   it("refuses a member's channel address on this computer or the LAN in every spelling and type (403 naming the field), and nothing is sent", async () => {
     for (const url of LOCAL_SPELLINGS()) {
       const webhook = await as(member, 'push.createChannel', { name: 'hook', type: 'webhook', config: { format: 'ntfy', url } });
-      expect(webhook.status, url).toBe(403);
+      expectRefusal(webhook, commonErrors.rows.forbidden, { label: url });
       expect(webhook.data, url).toMatchObject({ field: 'params.config.url' });
       expect(webhook.message, url).toMatch(/this computer or the local network.*Only the owner/);
     }
@@ -203,7 +203,7 @@ describe('only the owner (and admins the owner allows) may send to this computer
     ];
     for (const [type, config, field] of cases) {
       const created = await as(member, 'push.createChannel', { name: type, type, config });
-      expect(created.status, `${type} ${field}`).toBe(403);
+      expectRefusal(created, commonErrors.rows.forbidden, { label: `${type} ${field}` });
       expect(created.data, type).toMatchObject({ field: `params.config.${field}` });
     }
     // A recipient URL is a destination too.

@@ -6,6 +6,8 @@ import { listenFake, sendJson, type FakeServer } from '../../test-support/fakes/
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../../test-support/test-server';
 import { usersDomain } from '../../users';
 import { pushDomain } from '..';
+import { commonErrors } from '../../lib/errors';
+import { expectRefusal } from '../../test-support/refusal';
 
 /**
  * Push channels never lead back to this PennyPost (docs/security.md, "Outbound requests"): a
@@ -109,11 +111,11 @@ describe('push channels never target this server', () => {
     expect(kept.status).toBe(200);
     for (const url of SPELLINGS()) {
       const created = await api('push.createChannel', { name: 'loop', type: 'webhook', config: { format: 'ntfy', url } });
-      expect(created.status, url).toBe(400);
+      expectRefusal(created, commonErrors.rows.invalid, { label: url });
       expect(created.data, url).toMatchObject({ field: 'params.config.url' });
       expect(created.message, url).toMatch(/this PennyPost server itself/);
       const updated = await api('push.updateChannel', { id: kept.data.id, config: { url } });
-      expect(updated.status, url).toBe(400);
+      expectRefusal(updated, commonErrors.rows.invalid, { label: url });
       expect(updated.data, url).toMatchObject({ field: 'params.config.url' });
     }
     expect((await api('push.queryChannels', {})).data.list.find((c: { id: string }) => c.id === kept.data.id).config.url).toBe(other.url);
@@ -132,14 +134,14 @@ describe('push channels never target this server', () => {
     ];
     for (const [type, config, field] of cases) {
       const created = await api('push.createChannel', { name: type, type, config });
-      expect(created.status, type).toBe(400);
+      expectRefusal(created, commonErrors.rows.invalid, { label: type });
       expect(created.data, type).toMatchObject({ field: `params.config.${field}` });
     }
     const channel = (await api('push.createChannel', { name: 'json', type: 'webhook', config: { format: 'json' } })).data;
     const app = (await api('push.createApp', { name: 'json app', channelId: channel.id })).data;
     for (const address of [`http://localhost:${port}/send/${app.appKey}`, `${t.url}/${app.appKey}`, 'https://pp.example.net/send/x']) {
       const added = await api('push.addRecipient', { appId: app.id, address, name: 'loop' });
-      expect(added.status, address).toBe(400);
+      expectRefusal(added, commonErrors.rows.invalid, { label: address });
       expect(added.data, address).toMatchObject({ field: 'params.address' });
     }
     // Another port of this machine is another program: the owner may use it.
