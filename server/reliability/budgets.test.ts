@@ -141,7 +141,10 @@ describe('what one request may cost', () => {
     expect((await api('accounting.query', { pageSize: 1 })).data.total).toBe(20_000);
   });
 
-  it('/api: the largest envelope (1 MB), deeply nested, and past it', async () => {
+  // One retry: parsing three 1 MB envelopes takes ~0.3–0.6 s of the server's thread, and on 2 cores
+  // shared with the other test files a single run has come out at 1,010–1,075 ms. A regression
+  // (the 47 s stalls this file guards against) fails both runs.
+  it('/api: the largest envelope (1 MB), deeply nested, and past it', { retry: 1 }, async () => {
     const deep = `{"action":"accounting.create","params":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
     await burst(
       10,
