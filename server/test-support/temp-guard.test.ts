@@ -14,6 +14,7 @@ describe('a test run has its own temporary folder, which must be empty at the en
     mkdirSync(path.join(run, 'pennypost-leaky-abc123'));
     writeFileSync(path.join(run, 'stray.txt'), 'x');
     mkdirSync(path.join(run, 'tsx-0')); // tsx's own cache, kept on purpose
+    mkdirSync(path.join(run, 'jiti')); // jiti's (Vite's and ESLint's config loader) cache, kept on purpose
     expect(() => finish()).toThrow('The tests left 2 temporary entries behind (each test removes what it creates): pennypost-leaky-abc123, stray.txt');
     expect(os.tmpdir()).toBe(before);
     expect(existsSync(run)).toBe(false);

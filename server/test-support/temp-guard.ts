@@ -12,11 +12,12 @@ import path from 'node:path';
  * Used as Vitest's and Playwright's global setup (vitest.config.ts, playwright.config.ts).
  */
 /**
- * What a run may leave: the compile caches of tsx (`tsx-<uid>`) and Playwright
- * (`playwright-transform-cache-<uid>`), which the tools keep in the temporary folder on purpose
- * and reuse from run to run (one folder each, not one per test).
+ * What a run may leave: the compile caches of tsx (`tsx-<uid>`), Playwright
+ * (`playwright-transform-cache-<uid>`) and jiti (`jiti`, the TypeScript loader Vite and ESLint use
+ * for their config files when a test builds or lints a copy of the project), which the tools keep
+ * in the temporary folder on purpose and reuse from run to run (one folder each, not one per test).
  */
-const TOOL_CACHES = /^(tsx|playwright-transform-cache)-\d+$/;
+const TOOL_CACHES = /^((tsx|playwright-transform-cache)-\d+|jiti)$/;
 
 export function isolateTempDir(runner: string, options: { ignore?: RegExp } = {}): () => void {
   const outer = { TMPDIR: process.env.TMPDIR, TMP: process.env.TMP, TEMP: process.env.TEMP };
