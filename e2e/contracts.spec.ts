@@ -45,7 +45,9 @@ test('Simplified Chinese is translated (not English copied over)', () => {
   const zh = load('zh-CN.json');
   const same = [...zh].filter(([key, value]) => /[A-Za-z]{3}/.test(value) && !/[\u4e00-\u9fff]/.test(value) && en.get(key) === value).map(([key]) => key);
   // Names that stay as they are in Chinese UIs (brands, formats, codes).
-  const allowed = /^(push\.(formats|wechatAppId|wechatSecret|channelTypes\.webhook|urlForms)|savings\.achievementProgress|settings\.rateHint)/;
+  // WeCom's own console names the application's AgentId and Secret in English, also in Chinese.
+  const allowed =
+    /^(push\.(formats|wechatAppId|wechatSecret|channelTypes\.webhook|urlForms|channelForms\.wecom-app\.fields\.(agentId|corpSecret)\.label)|savings\.achievementProgress|settings\.rateHint)/;
   expect(same.filter((key) => !allowed.test(key))).toEqual([]);
 });
 
