@@ -1,21 +1,6 @@
-import iconv from 'iconv-lite';
-import {
-  cardTailOf,
-  cleanCell,
-  csvRecords,
-  decodeChineseExport,
-  rowShape,
-  findHeaderRow,
-  isBlankFile,
-  isZeroAmount,
-  localDateTimeParser,
-  parseAmount,
-  readCsvRecords,
-  withoutPayee,
-  AS_CSV,
-  type CsvRecord,
-} from './shared';
-import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
+import { csvRecords, decodeChineseExport, isBlankFile, isZeroAmount, localDateTimeParser, parseAmount, AS_CSV, type CsvRecord } from './shared';
+import { csvHeadHasPaymentHeader, isZipFile, openPaymentTable, paymentLine, paymentRows, readRowBasics, type PaymentAppExport, type RowReading } from './payment-app-export';
+import { StatementError, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
 /**
  * Alipay's bill export (支付宝交易明细), in the two layouts people have:
@@ -87,19 +72,21 @@ const PLAIN_AMOUNT = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const amountOf = (text: string): string | null => (PLAIN_AMOUNT.test(text) ? text : (parseAmount(text)?.amount ?? null));
 const TRAILER = /^(?:-{3,}|共\d+笔记录|(?:已收入|待收入|已支出|待支出|导出时间)[:：])/;
 
-const REQUIRED: { field: Field; name: string }[] = [
-  { field: 'amount', name: '金额' },
-  { field: 'direction', name: '收/支' },
-  { field: 'status', name: '交易状态' },
-];
-
-/** Alipay's 收/支 → direction; null for anything else. */
-function directionOf(text: string): Direction | null {
-  if (text === '支出') return 'expense';
-  if (text === '收入') return 'income';
-  if (text === '' || text === '不计收支' || text === '其他') return 'neutral';
-  return null;
-}
+/** Alipay's bill as the shared reader of payment-app exports sees it. */
+const ALIPAY: PaymentAppExport<Field> = {
+  app: 'Alipay',
+  notIt: 'This is not an Alipay bill export (支付宝交易明细)',
+  fields: FIELDS,
+  required: [
+    { field: ['time', 'created'], name: '交易时间' },
+    { field: 'amount', name: '金额' },
+    { field: 'direction', name: '收/支' },
+    { field: 'status', name: '交易状态' },
+  ],
+  requiredText: '交易时间 (or 交易创建时间), 金额, 收/支 and 交易状态',
+  mark: ALIPAY_MARK,
+  markScan: 30,
+};
 
 /** The status table at the top of this file. */
 export function alipayStatus(status: string, goods: string): LineStatus {
@@ -114,7 +101,7 @@ export function alipayStatus(status: string, goods: string): LineStatus {
 
 /** Reads the bytes as Alipay text, or says why not: garbled text is 'encoding', other text 'notThisFormat'. */
 function decodeAlipay(bytes: Buffer): string {
-  if (bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50) {
+  if (isZipFile(bytes)) {
     throw new StatementError(
       'notThisFormat',
       'This is a spreadsheet (XLSX), not an Alipay bill: Alipay exports its bill as a CSV file (支付宝 → 我的 → 账单 → 开具交易流水证明 → 用于个人对账).',
@@ -123,7 +110,7 @@ function decodeAlipay(bytes: Buffer): string {
   return decodeChineseExport(bytes, EXPECTED_TEXT, {
     garbled:
       'The file could not be read as an Alipay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Export the bill from Alipay again and import the file unchanged.',
-    notThisFormat: `This is not an Alipay bill export (支付宝交易明细): it has none of its headings or columns. ${AS_CSV}`,
+    notThisFormat: `${ALIPAY.notIt}: it has none of its headings or columns. ${AS_CSV}`,
   });
 }
 
@@ -136,39 +123,17 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
     if (next.done) break;
     head.push(next.value);
   }
-  const header = findHeaderRow(head, FIELDS);
-  // Alipay's own title lines above the table (a payee named 支付宝 in a bank's rows is not one).
-  const isAlipay = head.slice(0, header?.index ?? 30).some((record) => ALIPAY_MARK.test(record.cells[0] ?? ''));
-  if (header === null) {
-    if (isAlipay) {
-      throw new StatementError(
-        'missingColumns',
-        'This Alipay export has no table of transactions: no header row with the columns 交易时间 (or 交易创建时间), 金额, 收/支 and 交易状态 was found. Export the bill again without editing it.',
-      );
-    }
-    throw new StatementError(
-      'notThisFormat',
-      `This is not an Alipay bill export (支付宝交易明细): no header row with its columns (交易时间, 金额, 收/支, 交易状态) was found. ${AS_CSV}`,
-    );
-  }
-  const { columns } = header;
-  const names = (field: Field) => header.names[field] ?? field;
-  const missing = REQUIRED.filter(({ field }) => columns[field] === undefined).map(({ name }) => name);
-  if (columns.time === undefined && columns.created === undefined) missing.unshift('交易时间');
-  if (missing.length > 0) {
-    if (!isAlipay) {
-      throw new StatementError('notThisFormat', `This is not an Alipay bill export (支付宝交易明细): its header lacks the columns ${missing.join(', ')}. ${AS_CSV}`);
-    }
-    throw new StatementError(
-      'missingColumns',
-      `This Alipay export lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: export the bill again without removing columns.`,
-    );
-  }
-
-  const parseDate = localDateTimeParser(timeZone);
-  const cell = (cells: string[], field: Field) => {
-    const index = columns[field];
-    return index === undefined ? '' : cleanCell(cells[index]);
+  const table = openPaymentTable(ALIPAY, head);
+  const { header, cell } = table;
+  const reading: RowReading<Field> = {
+    // 交易时间 (app); else 付款时间, and 交易创建时间 for an order never paid (web).
+    dateFields: header.columns.time !== undefined ? ['time'] : ['paid', 'created'],
+    parseDate: localDateTimeParser(timeZone),
+    amountField: 'amount',
+    amountOf,
+    directionField: 'direction',
+    neutral: ['其他'],
+    directionWords: '收入, 支出 or 不计收支',
   };
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
@@ -179,66 +144,31 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
     yield* head.slice(firstData);
     yield* records;
   }
-  for (const { line, cells, unterminated, unfinished } of dataRecords()) {
-    const shape = rowShape({ line, cells, unterminated, unfinished }, header, TRAILER);
-    if (shape === 'end') break;
-    if (shape === 'blank') continue;
-    if (shape) {
-      invalid.push(shape);
+  for (const record of paymentRows(dataRecords(), header, TRAILER, invalid)) {
+    const { line, cells } = record;
+    const basics = readRowBasics(table, reading, record);
+    if ('kind' in basics) {
+      invalid.push(basics);
       continue;
     }
-
-    const paid = columns.time === undefined ? parseDate(cell(cells, 'paid')) : null;
-    const dateColumn: Field = columns.time !== undefined ? 'time' : paid !== null ? 'paid' : 'created';
-    const dateText = cell(cells, dateColumn);
-    const date = paid ?? parseDate(dateText);
-    if (date === null) {
-      invalid.push({
-        line,
-        kind: dateText === '' ? 'missingField' : 'badDate',
-        reason: dateText === '' ? `The ${names(dateColumn)} cell is empty.` : `The ${names(dateColumn)} cell "${dateText}" is not a date and time (YYYY-MM-DD HH:mm:ss).`,
-      });
-      continue;
-    }
-    const amountText = cell(cells, 'amount');
-    const amount = amountOf(amountText);
-    if (amount === null) {
-      invalid.push({
-        line,
-        kind: amountText === '' ? 'missingField' : 'badAmount',
-        reason: amountText === '' ? `The ${names('amount')} cell is empty.` : `The ${names('amount')} cell "${amountText}" is not an amount.`,
-      });
-      continue;
-    }
-    const directionText = cell(cells, 'direction');
-    let direction = directionOf(directionText);
-    if (direction === null) {
-      invalid.push({ line, kind: 'badDirection', reason: `The ${names('direction')} cell "${directionText}" is not 收入, 支出 or 不计收支.` });
-      continue;
-    }
-
     const goods = cell(cells, 'goods');
     const status = alipayStatus(cell(cells, 'status') || cell(cells, 'fundStatus'), goods);
-    if (status === 'refund' && direction === 'neutral') direction = 'income';
-    const payee = cell(cells, 'payee');
     const fee = amountOf(cell(cells, 'fee'));
-    const parts = [goods, cell(cells, 'note'), fee !== null && !isZeroAmount(fee) ? `服务费 ${fee}` : ''];
-    const description = withoutPayee([...new Set(parts.filter((part) => part !== ''))].join('; '), payee);
-    const method = cell(cells, 'method');
-    const category = cell(cells, 'category');
     const externalId = cell(cells, 'id');
-    const entry: StatementLine = { line, date, amount, currency: 'CNY', direction, status, payee, description, externalId };
-    if (status === 'refund') {
-      const original = /^([^_*]+)[_*][^_*]+$/.exec(externalId);
-      if (original) entry.originalId = original[1];
-    }
-    if (method !== '') {
-      entry.method = method;
-      const tail = cardTailOf(method);
-      if (tail !== undefined) entry.cardTail = tail;
-    }
-    if (category !== '') entry.sourceCategory = category;
-    lines.push(entry);
+    const original = status === 'refund' ? /^([^_*]+)[_*][^_*]+$/.exec(externalId) : null;
+    lines.push(
+      paymentLine({
+        ...basics,
+        line,
+        status,
+        payee: cell(cells, 'payee'),
+        descriptionParts: [goods, cell(cells, 'note'), fee !== null && !isZeroAmount(fee) ? `服务费 ${fee}` : ''],
+        externalId,
+        ...(original ? { originalId: original[1] } : {}),
+        method: cell(cells, 'method'),
+        category: cell(cells, 'category'),
+      }),
+    );
     merchantIds.push(cell(cells, 'merchantId'));
   }
 
@@ -295,12 +225,4 @@ export const parseAlipay: StatementParser = (bytes, options) => {
  * structure decide, never a word in the rows: a bank's CSV whose rows name 支付宝 as the payee is
  * not an Alipay bill.
  */
-export const sniffAlipay: StatementSniffer = (bytes) => {
-  const head = bytes.subarray(0, 16_384);
-  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some((text) => {
-    const header = findHeaderRow(readCsvRecords(text).slice(0, 100), FIELDS);
-    if (header === null) return false;
-    const { columns } = header;
-    return (columns.time !== undefined || columns.created !== undefined) && REQUIRED.every(({ field }) => columns[field] !== undefined);
-  });
-};
+export const sniffAlipay: StatementSniffer = (bytes) => csvHeadHasPaymentHeader(ALIPAY, bytes);

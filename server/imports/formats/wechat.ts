@@ -1,20 +1,17 @@
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
-import iconv from 'iconv-lite';
 import { InvalidInputError, readSheet } from 'read-excel-file/node';
+import { decodeChineseExport, isBlankFile, localDateTimeParser, parseAmount, readCsvRecords, AS_CSV, type CsvRecord } from './shared';
 import {
-  cardTailOf,
-  cleanCell,
-  decodeChineseExport,
-  findHeaderRow,
-  isBlankFile,
-  localDateTimeParser,
-  parseAmount,
-  readCsvRecords,
-  rowShape,
-  withoutPayee,
-  AS_CSV,
-  type CsvRecord,
-} from './shared';
+  csvHeadHasPaymentHeader,
+  hasPaymentHeader,
+  isZipFile,
+  openPaymentTable,
+  paymentLine,
+  paymentRows,
+  readRowBasics,
+  type PaymentAppExport,
+  type RowReading,
+} from './payment-app-export';
 import { storedZip, unpackXlsxEntries } from './zip-budget';
 import { StatementError, type Direction, type InvalidLine, type LineStatus, type ParsedStatement, type StatementLine, type StatementParser, type StatementSniffer } from './types';
 
@@ -76,23 +73,25 @@ const FIELDS: Record<string, Field> = {
   备注: 'note',
 };
 
-const REQUIRED: { field: Field; name: string }[] = [
-  { field: 'time', name: '交易时间' },
-  { field: 'direction', name: '收/支' },
-  { field: 'amount', name: '金额(元)' },
-  { field: 'status', name: '当前状态' },
-];
-
-const EXPECTED_TEXT = /交易|微信/;
 const WECHAT_MARK = /微信支付账单明细|微信昵称[:：]/;
 const TRAILER = /^-{3,}/;
 
-function directionOf(text: string): Direction | null {
-  if (text === '支出') return 'expense';
-  if (text === '收入') return 'income';
-  if (text === '' || text === '不计收支' || text === '中性交易') return 'neutral';
-  return null;
-}
+/** WeChat Pay's bill as the shared reader of payment-app exports sees it. */
+const WECHAT: PaymentAppExport<Field> = {
+  app: 'WeChat Pay',
+  notIt: 'This is not a WeChat Pay bill export (微信支付账单明细)',
+  fields: FIELDS,
+  required: [
+    { field: 'time', name: '交易时间' },
+    { field: 'direction', name: '收/支' },
+    { field: 'amount', name: '金额(元)' },
+    { field: 'status', name: '当前状态' },
+  ],
+  requiredText: '交易时间, 收/支, 金额(元) and 当前状态',
+  mark: WECHAT_MARK,
+  markScan: 40,
+};
+const EXPECTED_TEXT = /交易|微信/;
 
 const isRefundRow = (category: string, status: string, direction: Direction) => /退款$/.test(category) || (direction === 'income' && /^(?:退款成功|已退款)$/.test(status));
 
@@ -119,103 +118,42 @@ interface Extra {
 }
 
 function parseRows(rows: Row[], timeZone: string): ParsedStatement {
-  const header = findHeaderRow(rows, FIELDS);
-  // WeChat's own title lines above the table (a bank's rows naming 微信支付 are not them).
-  const isWechat = rows.slice(0, header?.index ?? 40).some((row) => WECHAT_MARK.test(row.cells[0] ?? ''));
-  if (header === null) {
-    if (isWechat) {
-      throw new StatementError(
-        'missingColumns',
-        'This WeChat Pay export has no table of transactions: no header row with the columns 交易时间, 收/支, 金额(元) and 当前状态 was found. Export the bill again without editing it.',
-      );
-    }
-    throw new StatementError(
-      'notThisFormat',
-      `This is not a WeChat Pay bill export (微信支付账单明细): no header row with its columns (交易时间, 收/支, 金额(元), 当前状态) was found. ${AS_CSV}`,
-    );
-  }
-  const { columns } = header;
-  const names = (field: Field) => header.names[field] ?? field;
-  const missing = REQUIRED.filter(({ field }) => columns[field] === undefined).map(({ name }) => name);
-  if (missing.length > 0) {
-    if (!isWechat) {
-      throw new StatementError('notThisFormat', `This is not a WeChat Pay bill export (微信支付账单明细): its header lacks the columns ${missing.join(', ')}. ${AS_CSV}`);
-    }
-    throw new StatementError(
-      'missingColumns',
-      `This WeChat Pay export lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: export the bill again without removing columns.`,
-    );
-  }
-
-  const parseDate = localDateTimeParser(timeZone);
-  const cell = (cells: string[], field: Field) => {
-    const index = columns[field];
-    return index === undefined ? '' : cleanCell(cells[index]);
+  const table = openPaymentTable(WECHAT, rows);
+  const { header, cell } = table;
+  const reading: RowReading<Field> = {
+    dateFields: ['time'],
+    parseDate: localDateTimeParser(timeZone),
+    amountField: 'amount',
+    // '?30.00': a copy re-saved as GBK, which has no '¥' (U+00A5), lost the currency sign.
+    amountOf: (text) => parseAmount(text.replace(/^\?(?=[\d.])/, ''))?.amount ?? null,
+    directionField: 'direction',
+    neutral: ['中性交易'],
+    directionWords: '收入, 支出 or /',
   };
   const lines: StatementLine[] = [];
   const extras: Extra[] = [];
   const invalid: InvalidLine[] = [];
-  for (let r = header.index + 1; r < rows.length; r++) {
-    const { line, cells, unterminated, unfinished } = rows[r];
-    const shape = rowShape({ line, cells, unterminated, unfinished }, header, TRAILER);
-    if (shape === 'end') break;
-    if (shape === 'blank') continue;
-    if (shape) {
-      invalid.push(shape);
-      continue;
-    }
-    const dateText = cell(cells, 'time');
-    const date = parseDate(dateText);
-    if (date === null) {
-      invalid.push({
-        line,
-        kind: dateText === '' ? 'missingField' : 'badDate',
-        reason: dateText === '' ? `The ${names('time')} cell is empty.` : `The ${names('time')} cell "${dateText}" is not a date and time (YYYY-MM-DD HH:mm:ss).`,
-      });
-      continue;
-    }
-    const amountText = cell(cells, 'amount');
-    // '?30.00': a copy re-saved as GBK, which has no '¥' (U+00A5), lost the currency sign.
-    const amount = parseAmount(amountText.replace(/^\?(?=[\d.])/, ''));
-    if (amount === null) {
-      invalid.push({
-        line,
-        kind: amountText === '' ? 'missingField' : 'badAmount',
-        reason: amountText === '' ? `The ${names('amount')} cell is empty.` : `The ${names('amount')} cell "${amountText}" is not an amount.`,
-      });
-      continue;
-    }
-    const directionText = cell(cells, 'direction');
-    let direction = directionOf(directionText);
-    if (direction === null) {
-      invalid.push({ line, kind: 'badDirection', reason: `The ${names('direction')} cell "${directionText}" is not 收入, 支出 or /.` });
+  for (const record of paymentRows(rows.slice(header.index + 1), header, TRAILER, invalid)) {
+    const { line, cells } = record;
+    const basics = readRowBasics(table, reading, record);
+    if ('kind' in basics) {
+      invalid.push(basics);
       continue;
     }
     const category = cell(cells, 'category');
     const statusText = cell(cells, 'status');
-    const status = wechatStatus(statusText, isRefundRow(category, statusText, direction));
-    if (status === 'refund' && direction === 'neutral') direction = 'income';
-    const payee = cell(cells, 'payee');
-    const parts = [cell(cells, 'goods'), cell(cells, 'note')].filter((part) => part !== '');
-    const method = cell(cells, 'method');
-    const entry: StatementLine = {
-      line,
-      date,
-      amount: amount.amount,
-      currency: 'CNY',
-      direction,
-      status,
-      payee,
-      description: withoutPayee([...new Set(parts)].join('; '), payee),
-      externalId: cell(cells, 'id'),
-    };
-    if (method !== '') {
-      entry.method = method;
-      const tail = cardTailOf(method);
-      if (tail !== undefined) entry.cardTail = tail;
-    }
-    if (category !== '') entry.sourceCategory = category;
-    lines.push(entry);
+    lines.push(
+      paymentLine({
+        ...basics,
+        line,
+        status: wechatStatus(statusText, isRefundRow(category, statusText, basics.direction)),
+        payee: cell(cells, 'payee'),
+        descriptionParts: [cell(cells, 'goods'), cell(cells, 'note')],
+        externalId: cell(cells, 'id'),
+        method: cell(cells, 'method'),
+        category,
+      }),
+    );
     extras.push({ merchantId: cell(cells, 'merchantId'), refunded: refundedOf(statusText) });
   }
   linkRefunds(lines, extras);
@@ -334,21 +272,20 @@ async function readXlsx(bytes: Buffer): Promise<Row[]> {
   return sheet.map((row, index) => ({ line: index + 1, cells: row.map(cellText), unterminated: false, unfinished: false }));
 }
 
-const isZip = (bytes: Buffer) => bytes.length >= 4 && bytes.readUInt32LE(0) === 0x04034b50;
 const isOldExcel = (bytes: Buffer) => bytes.length >= 8 && bytes.readUInt32BE(0) === 0xd0cf11e0 && bytes.readUInt32BE(4) === 0xa1b11ae1;
 
 function decodeWechat(bytes: Buffer): string {
   return decodeChineseExport(bytes, EXPECTED_TEXT, {
     garbled:
       'The file could not be read as a WeChat Pay export: its Chinese text is garbled (it was probably opened and re-saved in another encoding). Download the bill from WeChat again and import the file unchanged.',
-    notThisFormat: `This is not a WeChat Pay bill export (微信支付账单明细): it has none of its headings or columns. ${AS_CSV}`,
+    notThisFormat: `${WECHAT.notIt}: it has none of its headings or columns. ${AS_CSV}`,
   });
 }
 
 export const parseWechat: StatementParser = async (bytes, options) => {
   if (isBlankFile(bytes)) throw new StatementError('empty', 'The file is empty: download the WeChat Pay bill again (我 → 服务 → 钱包 → 账单 → 下载账单 → 用于个人对账).');
   if (isOldExcel(bytes)) throw new StatementError('notThisFormat', 'This is an old Excel .xls file, not a WeChat Pay export: WeChat exports its bill as CSV or XLSX.');
-  if (isZip(bytes)) {
+  if (isZipFile(bytes)) {
     const rows = await readXlsx(bytes);
     if (rows.every((row) => row.cells.every((c) => c.trim() === ''))) throw new StatementError('empty', 'The spreadsheet is empty: download the WeChat Pay bill again.');
     return parseRows(rows, options.timeZone);
@@ -383,23 +320,16 @@ function zipEntryHead(bytes: Buffer, name: string, limit = 65_536): string {
   return '';
 }
 
-/** A header row of WeChat Pay's bill among the rows: its columns 交易时间, 收/支, 金额(元) and 当前状态, found by name. */
-function hasWechatHeader(rows: readonly Row[]): boolean {
-  const header = findHeaderRow(rows.slice(0, 100), FIELDS);
-  return header !== null && REQUIRED.every(({ field }) => header.columns[field] !== undefined);
-}
-
 /**
  * The file's header row is WeChat Pay's: in the first 16 KB of a CSV, or among the workbook's
  * first strings (XLSX, whose title may be its own first string). The header and the structure
  * decide, never a word in the rows: a bank's CSV whose rows name 微信支付 is not a WeChat bill.
  */
 export const sniffWechat: StatementSniffer = (bytes) => {
-  if (isZip(bytes)) {
+  if (isZipFile(bytes)) {
     const strings = zipEntryHead(bytes, 'xl/sharedStrings.xml') + zipEntryHead(bytes, 'xl/worksheets/sheet1.xml');
     const cells = Array.from(strings.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g), (m) => m[1]);
-    return WECHAT_MARK.test(strings) || hasWechatHeader([{ line: 1, cells, unterminated: false, unfinished: false }]);
+    return WECHAT_MARK.test(strings) || hasPaymentHeader(WECHAT, [{ line: 1, cells, unterminated: false, unfinished: false }]);
   }
-  const head = bytes.subarray(0, 16_384);
-  return [head.toString('utf8'), iconv.decode(head, 'gb18030')].some((text) => hasWechatHeader(readCsvRecords(text)));
+  return csvHeadHasPaymentHeader(WECHAT, bytes);
 };
