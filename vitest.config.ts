@@ -11,6 +11,8 @@ export default defineConfig({
     globalSetup: ['scripts/vitest-temp-guard.ts'],
     // Removes each file's temporary folders after its last test (server/test-support/temp-dirs.ts).
     setupFiles: ['server/test-support/vitest-setup.ts'],
+    // Every /api answer of every test is checked against its action's result schema (server/api/result-check.ts).
+    env: { PENNYPOST_CHECK_RESULTS: '1' },
     // A worker runs its test files one after another in one process, sharing loaded modules: each
     // file no longer loads RxDB, express and all 13 domains again (issue 37: 5–10 s of imports per
     // file on 2 loaded cores; users+ledger+planning 157 s → 65 s). Each file still closes its

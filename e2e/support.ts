@@ -9,6 +9,8 @@ import { useTestPasswordCost } from '../server/test-support/password-cost';
 /** A real PennyPost for a browser test: 127.0.0.1, port 0, its own temp data dir, the built UI. */
 export async function startE2eServer(options: Partial<ServerOptions> = {}): Promise<{ server: RunningServer; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pennypost-e2e-'));
+  // Every answer the UI gets is checked against its action's result schema (server/api/result-check.ts).
+  process.env.PENNYPOST_CHECK_RESULTS = '1';
   const server = await startServer({ dataDir, port: 0, host: '127.0.0.1', logger: createLogger('warn'), ...options });
   useTestPasswordCost(server.app); // cheap password hashes for the tests' sign-ups
   return {

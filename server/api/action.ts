@@ -50,22 +50,33 @@ export type ActionAuth = 'public' | 'user' | 'admin' | 'owner';
 /** Documentation of one error an action can answer with: its catalogue row (code and status) and when. */
 export type ActionErrorDoc = readonly [error: ErrorRow, when: string];
 
-/** An action as a domain writes it: everything but its name, which is its key in the domain's action map. */
-export interface ActionSpec<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> {
+/** What every action declares besides its result and handler. */
+interface ActionBase<S extends TSchema, A extends ActionAuth> {
   /** One line for docs/api.md. */
   summary: string;
   /** Longer notes for docs/api.md (rules, units, decisions). */
   notes?: string;
   auth: A;
   params: S;
-  /** Shape of `data` on success, in words, for docs/api.md. */
-  returns: string;
   errors?: readonly ActionErrorDoc[];
   /** Still callable while a password reset is pending (changing the password, signing out). */
   duringPasswordChange?: boolean;
   /** Extra rate-limit bucket on top of the global ones. */
   rateLimit?: 'auth';
-  handler(params: Static<S>, ctx: A extends 'public' ? ActionContext : UserActionContext): Promise<R> | R;
+}
+
+type HandlerContext<A extends ActionAuth> = A extends 'public' ? ActionContext : UserActionContext;
+
+/** An action as a domain writes it: everything but its name, which is its key in the domain's action map. */
+export interface ActionSpec<S extends TSchema = TSchema, A extends ActionAuth = ActionAuth, R = unknown> extends ActionBase<S, A> {
+  /**
+   * Shape of `data` on success (server/api/result.ts): types the handler's result and the UI
+   * client's, is rendered into docs/api.md, and is checked against every real answer in tests.
+   */
+  result?: TSchema;
+  /** Shape of `data` on success, in words (actions not yet given a `result` schema). */
+  returns?: string;
+  handler(params: Static<S>, ctx: HandlerContext<A>): Promise<R> | R;
 }
 
 /** An action of the /api registry: its spec and its name ('group.method'). */
@@ -73,8 +84,18 @@ export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionA
   readonly name: string;
 }
 
-/** Types one action's spec (params, auth and result are inferred from it). */
-export function defineAction<S extends TSchema, A extends ActionAuth, R>(spec: ActionSpec<S, A, R>): ActionSpec<S, A, R> {
+/**
+ * Types one action's spec: params and auth are inferred from it, and the handler must return what
+ * `result` describes (the result type the UI client sees is the schema's).
+ */
+export function defineAction<S extends TSchema, A extends ActionAuth, T extends TSchema>(
+  spec: ActionBase<S, A> & { result: T; handler(params: Static<S>, ctx: HandlerContext<A>): Promise<Static<T>> | Static<T> },
+): ActionSpec<S, A, Static<T>>;
+/** Transitional: an action whose result is described in words only. */
+export function defineAction<S extends TSchema, A extends ActionAuth, R>(
+  spec: ActionBase<S, A> & { returns: string; handler(params: Static<S>, ctx: HandlerContext<A>): Promise<R> | R },
+): ActionSpec<S, A, R>;
+export function defineAction(spec: ActionSpec): ActionSpec {
   return spec;
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAction, defineActions, Params } from './action';
+import { Result } from './result';
 import { DomainError, type ErrorRow } from '../lib/errors';
 import { allErrorCatalogues } from '../domains';
 import { usersDomain } from '../users';
@@ -33,6 +34,14 @@ function probeDomain(): Domain {
         params: Params({ n: Type.Integer({ minimum: 0, maximum: 10 }), s: Type.Optional(Type.String({ maxLength: 5 })) }),
         returns: 'params',
         handler: (params) => params,
+      }),
+      'probe.leaky': defineAction({
+        summary: 'answers a field its result schema does not name',
+        auth: 'public',
+        params: Params({ leak: Type.Boolean() }),
+        result: Result({ id: Type.String() }),
+        // The type allows extra fields (TypeScript is structural); the check at run time does not.
+        handler: (params) => (params.leak ? { id: 'a', passwordHash: 'scrypt$…' } : { id: 'a' }),
       }),
       'probe.crash': defineAction({
         summary: 'throws an unexpected error',
@@ -82,6 +91,14 @@ describe('/api envelope and wrapper', () => {
     t = await startTestServer({ domains: [usersDomain(), probeDomain()], rendererDir, logger: createLogger('debug', (l) => logLines.push(l)) });
   });
   afterAll(() => t.close());
+
+  it('checks every answer against its result schema in tests: an unnamed field is a 500, not a leak', async () => {
+    expect(await t.api('probe.leaky', { leak: false })).toMatchObject({ code: 200, data: { id: 'a' } });
+    const leaky = await t.api('probe.leaky', { leak: true });
+    expectRefusal(leaky, commonErrors.rows.internal);
+    expect(leaky.message).toContain('probe.leaky does not match its result schema: (the answer) must NOT have additional properties "passwordHash"');
+    expect(JSON.stringify(leaky)).not.toContain('scrypt');
+  });
 
   it('answers a valid call with code 200, message and data', async () => {
     const answer = await t.api('probe.echo', { n: 3, s: 'hi' });

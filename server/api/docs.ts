@@ -1,5 +1,6 @@
 import type { AnyAction } from './action';
 import type { ErrorRow } from '../lib/errors';
+import { resultTypeText, shapesSection, type ShapeRegistry } from './result-docs';
 
 /**
  * Renders docs/api.md from the action declarations (name, auth, params schema, returns, errors),
@@ -69,6 +70,14 @@ function paramsTable(schema: Schema): string {
   return ['| param | type | required | constraints | meaning |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
+/** An action's result: its schema as a type line and the schema's own words, or the words of `returns`. */
+function returnsLine(action: AnyAction, shapes: ShapeRegistry): string {
+  if (!action.result) return action.returns ?? '';
+  const schema = action.result as { description?: string; title?: string };
+  const words = schema.description && !schema.title ? ` — ${schema.description}` : '';
+  return `\`${resultTypeText(action.result, shapes)}\`${words}`;
+}
+
 /**
  * `catalogues`: every domain's error catalogue, to name the rows the actions list
  * (`ledger.assetNotFound`).
@@ -81,6 +90,7 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
     const group = action.name.split('.')[0];
     groups.set(group, [...(groups.get(group) ?? []), action]);
   }
+  const shapes: ShapeRegistry = new Map();
   const out: string[] = [preamble.trim(), ''];
   out.push('## Actions', '');
   for (const [group, list] of groups) {
@@ -93,7 +103,7 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
       out.push(`### ${action.name}`, '');
       out.push(action.summary, '');
       out.push(`- Auth: ${action.auth === 'public' ? 'public (no token)' : 'Bearer token'}${action.rateLimit === 'auth' ? '; counts against the sign-in rate limit' : ''}`);
-      out.push(`- Returns: ${action.returns}`, '');
+      out.push(`- Returns: ${returnsLine(action, shapes)}`, '');
       if (action.notes) out.push(action.notes, '');
       out.push(paramsTable(action.params));
       const errors = action.errors ?? [];
@@ -104,6 +114,7 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
       }
     }
   }
+  if (shapes.size > 0) out.push('## Shapes', '', 'The named result shapes the actions above refer to.', '', ...shapesSection(shapes));
   return (
     out
       .join('\n')

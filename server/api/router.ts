@@ -13,6 +13,7 @@ import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { apiErrors } from './errors';
 import { refuseDeepJson } from '../http/json-depth';
 import { checkJsonShape, compileParams, describeValidationError, hintsOf } from './validation';
+import { resultProblems, resultsChecked } from './result-check';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -47,6 +48,7 @@ export interface ApiRouterOptions {
  */
 export function createApiRouter({ app, actions, authenticator }: ApiRouterOptions) {
   const byName = new Map<string, AnyAction>();
+  const checkResults = resultsChecked();
   for (const action of actions) {
     if (byName.has(action.name)) throw new Error(`action ${action.name} is defined twice`);
     // Params validators are compiled on an action's first call, not here: compiling all of them
@@ -150,6 +152,10 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
       const fromThisComputer = isFromThisComputer(clientAddress, req.headers);
       const ctx: ActionContext = { app, requestId, clientAddress, fromThisComputer, token: user ? token : null, user, session };
       const data = await action.handler(params, ctx);
+      if (checkResults && action.result) {
+        const problems = resultProblems(action.result, data);
+        if (problems.length > 0) throw commonErrors.internal(`The answer of ${name} does not match its result schema: ${problems.join('; ')}.`);
+      }
       sendEnvelope(res, 200, envelope(200, 'ok', data ?? null));
     } catch (error) {
       const known = answerableError(error, { log: app.log, requestId, what: 'action', fields: { action: actionName } });

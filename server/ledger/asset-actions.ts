@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
+import { Deleted } from '../api/result';
+import { AssetList, AssetShape, BalanceCheck, CreatedId } from './result-shapes';
 import { Currency, Id, Money, Ms, Page, PageSize, Text } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
@@ -7,9 +9,6 @@ import { OUT_OF_RANGE_ERROR } from './limits';
 import { ASSET_STATUSES, ASSET_TYPES } from './schema';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './service';
 import { ASSET_TEXT } from './text-limits';
-
-const ASSET_SHAPE =
-  'Asset `{_id, id, name, type, balance, openingBalance, currency, description, status, icon, isDefault, createdAt, updatedAt, delFlag}` with `balance` derived from the records (major units); `inexact: ["balance"]` is added when the balance is beyond the exact range (records arrived by sync; `balance` is then the nearest number).';
 
 const assetCreate = defineAction({
   summary: 'Create an asset (an account where money lives: cash, a card, a wallet, a loan…).',
@@ -27,7 +26,7 @@ const assetCreate = defineAction({
     icon: Type.Optional(Type.String({ maxLength: 200 })),
     isDefault: Type.Optional(Type.Boolean()),
   }),
-  returns: '`{id}`',
+  result: CreatedId,
   errors: [
     [ledgerErrors.rows.invalidAssetType, 'unknown asset type'],
     [commonErrors.rows.invalid, 'bad currency, more decimals than the currency has, or a negative opening balance for a type that cannot be negative'],
@@ -46,7 +45,7 @@ const assetQuery = defineAction({
     page: Type.Optional(Page()),
     pageSize: Type.Optional(PageSize(PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT)),
   }),
-  returns: `\`{list, total, page, pageSize, baseCurrency}\`; list items: ${ASSET_SHAPE}`,
+  result: AssetList,
   errors: [
     [ledgerErrors.rows.invalidAssetType, 'unknown type filter'],
     [commonErrors.rows.invalid, 'unknown status, page or pageSize out of range'],
@@ -58,7 +57,7 @@ const assetDetail = defineAction({
   summary: 'One asset with its live balance and record count.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: `${ASSET_SHAPE} plus \`recordCount\``,
+  result: AssetShape,
   errors: [[ledgerErrors.rows.assetNotFound, "unknown, deleted or another user's asset"]],
   handler: (params, ctx) => ctx.app.services.ledger.assetDetail(ctx.user.id, params.id),
 });
@@ -79,7 +78,7 @@ const assetUpdate = defineAction({
     openingBalance: Type.Optional(Money('Opening balance, major units.')),
     expectedUpdatedAt: Type.Optional(Ms('Optimistic concurrency: the updatedAt you last saw.')),
   }),
-  returns: `${ASSET_SHAPE} plus \`recordCount\``,
+  result: AssetShape,
   errors: [
     [ledgerErrors.rows.assetNotFound, "unknown, deleted or another user's asset"],
     [ledgerErrors.rows.invalidAssetType, 'unknown type'],
@@ -95,7 +94,7 @@ const assetDelete = defineAction({
   summary: 'Delete an asset (soft): hidden from lists, its records kept and still shown with its name.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [[ledgerErrors.rows.assetNotFound, "unknown, already deleted or another user's asset"]],
   handler: (params, ctx) => ctx.app.services.ledger.deleteAsset(ctx.user.id, params.id),
 });
@@ -108,7 +107,7 @@ const assetCheckBalances = defineAction({
     'Minor-unit values beyond the safe integers are given as strings of the exact integer.',
   auth: 'user',
   params: Params({}),
-  returns: '`{ok, mismatches: [{assetId, cached, recomputed}], outOfRange?: [{assetId, currency, balance}]}` (minor units; `outOfRange` only when not empty)',
+  result: BalanceCheck,
   handler: async (_params, ctx) => {
     const { mismatches, outOfRange } = await ctx.app.services.ledger.views.recompute(ctx.user.id);
     return { ok: mismatches.length === 0 && outOfRange.length === 0, mismatches, ...(outOfRange.length > 0 ? { outOfRange } : {}) };

@@ -1,32 +1,14 @@
 import { toMajor } from '../lib/money';
-import type { AssetDoc, AssetStatus, AssetType, RecordDoc, RecordType } from './schema';
+import type { AssetDoc, RecordDoc, RecordType } from './schema';
+import type { AssetView } from './result-shapes';
+
+export type { AssetView } from './result-shapes';
 import type { Entry, UserLedgerView } from './views';
 
 /**
  * How assets and records are shown to callers: money in the major units of its currency, balances
  * derived from the user's view.
  */
-
-/** The seed's Asset shape, plus openingBalance and recordCount. Money in major units. */
-export interface AssetView {
-  _id: string;
-  id: string;
-  name: string;
-  type: AssetType;
-  balance: number;
-  openingBalance: number;
-  currency: string;
-  description: string;
-  status: AssetStatus;
-  icon: string;
-  isDefault: boolean;
-  createdAt: number;
-  updatedAt: number;
-  delFlag: boolean;
-  recordCount?: number;
-  /** ['balance'] when the balance is beyond the exact range (records arrived by sync): `balance` is then the nearest number. */
-  inexact?: string[];
-}
 
 export interface RecordView {
   id: string;
