@@ -1,5 +1,5 @@
 import { pushErrors } from './errors';
-import { textField } from './send-answer';
+import { textField } from './send/answer';
 
 /**
  * The options every push carries beside its title and text, whichever /send form it came through:

@@ -41,7 +41,7 @@ function sendRoute(app: AppContext, push: PushService) {
     body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
       const appKey = appKeyOf((req.params as Record<string, string | undefined>)[0] ?? '');
-      sendShaped(res, sendAnswer(push, await push.send(appKey, sendInput(req), clientAddress)));
+      sendShaped(res, sendAnswer(await push.send(appKey, sendInput(req), clientAddress)));
     },
   });
 }
@@ -56,7 +56,7 @@ function hostSendRoute(app: AppContext, push: PushService) {
     async handler({ req, res, clientAddress }) {
       const inHost = SCTP_HOST.exec(req.hostname)?.[1] ?? '';
       const appKey = inHost ? (push.targets.appKeyIgnoringCase(inHost) ?? inHost) : '';
-      sendShaped(res, sendAnswer(push, await push.send(appKey, sendInput(req), clientAddress)));
+      sendShaped(res, sendAnswer(await push.send(appKey, sendInput(req), clientAddress)));
     },
   });
 }

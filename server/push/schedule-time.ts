@@ -1,5 +1,5 @@
 import { pushErrors } from './errors';
-import { textField } from './send-answer';
+import { textField } from './send/answer';
 
 /**
  * When a scheduled push is due: the /send fields `at` (a time) and `delay` (a wait), as every

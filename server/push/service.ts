@@ -2,8 +2,9 @@ import { optionalService, type AppContext } from '../app-context';
 import { OutboundPolicy } from '../http/outbound-policy';
 import { commonErrors } from '../lib/errors';
 import { ChannelConfigs } from './channel-configs';
-import { channelDriver, channelDrivers } from './channels';
-import type { ChannelEnv, ChannelLink, ChannelTestResult } from './channels/driver';
+import { ChannelLinks } from './channel-links';
+import { channelDriver } from './channels';
+import type { ChannelTestResult } from './channels/driver';
 import { ChangeNotices, type ChangeTopic } from './change-notices';
 import { DesktopHub, type DesktopMessage } from './desktop';
 import { pushErrors } from './errors';
@@ -12,12 +13,15 @@ import { HistoryStore, type MessageQuery } from './history';
 import { isAppKeyShape, PageTokens } from './keys';
 import type { MessageDoc, MessageType, TargetDoc } from './schema';
 import { SecretBox } from './secret-box';
-import { PushSender } from './send';
-import type { SendAnswer } from './send-answer';
+import { SendLimits } from './send/admit';
+import type { SendAnswer } from './send/answer';
+import type { SendContext } from './send/context';
+import { recordUnsentPush, sendDuePush } from './send/due';
+import { sendAsApp, sendWebhook } from './send/pipeline';
 import { ScheduledPushes } from './scheduled';
 import { TargetStore, type AppInput } from './targets';
 
-export type { SendAnswer, SendData } from './send-answer';
+export type { SendAnswer, SendData } from './send/answer';
 
 /** How a push service is built (pushDomain's options). */
 export interface PushOptions {
@@ -41,10 +45,12 @@ export class PushService {
   readonly desktop: DesktopHub;
   readonly changes: ChangeNotices;
   readonly pages: PageTokens;
-  private readonly links = new Map<string, ChannelLink<object, unknown>>();
+  private readonly links: ChannelLinks;
   /** Where the channels' requests may go, per account (server/http/outbound-policy.ts). */
   private readonly outbound: OutboundPolicy;
-  private readonly sender: PushSender;
+  /** What a push's steps work with (server/push/send/). */
+  private readonly sending: SendContext;
+  private readonly limits: SendLimits;
   readonly scheduled: ScheduledPushes;
 
   constructor(
@@ -57,30 +63,18 @@ export class PushService {
     this.targets = new TargetStore(app, new ChannelConfigs(new SecretBox(app.secrets), this.outbound));
     this.history = new HistoryStore(app);
     this.pages = new PageTokens(app.secrets.get('push-page'));
-    const env: ChannelEnv = { clock: app.clock, desktop: this.desktop, outbound: (userId) => this.outbound.scopeFor(userId) };
-    for (const driver of channelDrivers()) this.links.set(driver.type, driver.connect(env));
-    this.targets.onChannelChanged = (channel) => this.link(channel.type).forget?.(channel.id);
-    this.sender = new PushSender({
-      app,
-      targets: this.targets,
-      history: this.history,
-      link: (type) => this.link(type),
-      pagePath: (id) => this.pagePath(id),
-      schedule: (entry) => this.scheduled.add(entry),
-    });
+    this.links = new ChannelLinks({ clock: app.clock, desktop: this.desktop, outbound: (userId) => this.outbound.scopeFor(userId) });
+    this.targets.onChannelChanged = (channel) => this.links.get(channel.type).forget?.(channel.id);
+    const sending: SendContext = { app, targets: this.targets, history: this.history, links: this.links, pages: this.pages };
+    this.sending = sending;
+    this.limits = new SendLimits(app.settings);
     this.scheduled = new ScheduledPushes({
       app,
       history: this.history,
-      send: (entry) => this.sender.sendScheduled(entry),
-      fail: (entry, summary) => this.sender.recordUnsent(entry, summary),
+      send: (entry) => sendDuePush(sending, entry),
+      fail: (entry, summary) => recordUnsentPush(sending, entry, summary),
       perUser: options.scheduledPerUser,
     });
-  }
-
-  private link(type: string): ChannelLink<object, unknown> {
-    const link = this.links.get(type);
-    if (!link) throw new Error(`push: no channel driver for type "${type}"`);
-    return link;
   }
 
   async start(): Promise<void> {
@@ -102,9 +96,8 @@ export class PushService {
     this.desktop.endStreams();
     await this.scheduled.stop();
     await this.history.drain();
-    const closed = await Promise.allSettled([...this.links.values()].map(async (link) => link.close?.()));
-    for (const result of closed) {
-      if (result.status === 'rejected') this.app.log.warn('push: a channel driver did not close cleanly', { error: (result.reason as Error | null | undefined)?.message });
+    for (const reason of await this.links.close()) {
+      this.app.log.warn('push: a channel driver did not close cleanly', { error: (reason as Error | null | undefined)?.message });
     }
     this.outbound.close();
   }
@@ -154,7 +147,7 @@ export class PushService {
     given: Record<string, string> | undefined,
     stored: Record<string, string>,
   ): Promise<Record<string, string> | undefined> {
-    const link = this.link(channel.type);
+    const link = this.links.get(channel.type);
     if (messageType !== 'template' || !templateId.trim() || !channelDriver(channel.type).templates || !link.checkTemplate) return undefined;
     const unreadable = this.targets.configs.unreadableSecrets(channel);
     if (unreadable.length > 0) {
@@ -309,8 +302,9 @@ export class PushService {
     return isAppKeyShape(appKey) && this.targets.appByKey(appKey) !== undefined;
   }
 
+  /** /send and its drop-in forms: the answer, which the route shapes for its ecosystem. */
   send(appKey: string, input: Record<string, unknown>, caller: string): Promise<SendAnswer> {
-    return this.sender.send(appKey, input, caller);
+    return sendWebhook(this.sending, { limits: this.limits, scheduled: this.scheduled }, appKey, input, caller);
   }
 
   /** Whether `appId` is one of this account's apps. */
@@ -326,7 +320,7 @@ export class PushService {
   async sendAsApp(userId: string, appId: string, message: { title: string; desp: string }, caller: string): Promise<SendAnswer | null> {
     const app = this.targets.get(appId);
     if (!app || app.kind !== 'app' || app.userId !== userId) return null;
-    return this.sender.sendAsApp(app, message.title, message.desp, caller);
+    return sendAsApp(this.sending, app, message, caller);
   }
 
   // ---- scheduled pushes ----
@@ -364,7 +358,7 @@ export class PushService {
       const message = `PennyPost cannot open this channel's stored ${unreadable.join(' and ')} (the data folder's key was replaced or damaged). Enter it again in the channel's settings.`;
       return { ok: false, message, class: 'systemic', ms: Math.round(performance.now() - started) };
     }
-    const result = await this.link(channel.type).test(channel, this.targets.openConfig(channel), {
+    const result = await this.links.get(channel.type).test(channel, this.targets.openConfig(channel), {
       address,
       timeoutMs: this.app.settings.get().push.callTimeoutMs,
       time: this.app.clock.now(),

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { commonErrors } from '../../lib/errors';
-import type { SendAnswer } from '../send-answer';
+import type { SendAnswer } from '../send/answer';
 import { objectBody, scheduleFields, text, titleAndDesp, withClick, type Shaped } from './common';
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { checkJsonShape } from '../../api/validation';
-import { commonErrors, DomainError } from '../../lib/errors';
-import { answer, textField, type SendAnswer } from '../send-answer';
+import { commonErrors } from '../../lib/errors';
+import { textField, type SendAnswer } from '../send/answer';
 
 /**
  * What every drop-in form shares (docs/push.md "Drop-in for other push clients"): the webhook's CORS
@@ -153,12 +153,6 @@ export function text(input: Record<string, unknown>, name: string): string {
 export function pushIdOf(result: SendAnswer): string {
   const data = result.body.data as { pushId?: unknown } | null;
   return data && typeof data.pushId === 'string' ? data.pushId : '';
-}
-
-/** A DomainError thrown while translating a request, as the /send answer it stands for (anything else is rethrown). */
-export function refusalOf(error: unknown): SendAnswer {
-  if (error instanceof DomainError) return answer(error.status, error.code, error.message, error.details, { ...error.headers });
-  throw error;
 }
 
 /** An answer in another ecosystem's shape. */

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Request } from 'express';
 import { commonErrors } from '../../lib/errors';
 import type { Priority } from '../message-options';
-import type { SendAnswer } from '../send-answer';
+import type { SendAnswer } from '../send/answer';
 import { header, numericId, objectBody, pushIdOf, queryInput, scheduleFields, text, titleAndDesp, withClick, type Shaped } from './common';
 
 /**

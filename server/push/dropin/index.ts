@@ -4,10 +4,10 @@ import { textNestsDeeperThan } from '../../http/json-depth';
 import { route } from '../../http/route';
 import { commonErrors, type DomainError } from '../../lib/errors';
 import { APP_KEY_BODY } from '../keys';
-import type { SendAnswer } from '../send-answer';
+import { answerOfError, type SendAnswer } from '../send/answer';
 import type { PushService } from '../service';
 import { barkAnswer, barkFields, barkInput, barkKeys } from './bark';
-import { answerProbe, DROPIN_BODY_LIMIT, foldLongTitle, formFields, queryInput, refusalOf, sendShaped, webhookCors, type Shaped } from './common';
+import { answerProbe, DROPIN_BODY_LIMIT, foldLongTitle, formFields, queryInput, sendShaped, webhookCors, type Shaped } from './common';
 import { gotifyAnswer, gotifyError, gotifyRequest } from './gotify';
 import { hasNtfyHeaders, hasNtfyMessageQuery, ntfyAnswer, ntfyError, ntfyJsonPublish, ntfyPublish, type NtfyRequest } from './ntfy';
 import { sendInput, withServerChanFields } from './serverchan';
@@ -30,9 +30,9 @@ const BARE_METHODS = ['GET', 'POST', 'PUT', 'OPTIONS'];
 const NTFY_VERBS = new Set(['publish', 'send', 'trigger']);
 const POST_METHODS = ['POST', 'OPTIONS'];
 
-/** ServerChan's fields on every /send answer (docs/push.md). */
-export function sendAnswer(push: PushService, result: SendAnswer): Shaped {
-  const decorated = withServerChanFields(result, push);
+/** ServerChan's fields on every /send answer (docs/push.md), shaped from the answer alone. */
+export function sendAnswer(result: SendAnswer): Shaped {
+  const decorated = withServerChanFields(result);
   return { status: decorated.status, headers: decorated.headers, body: decorated.body };
 }
 
@@ -53,7 +53,7 @@ async function pushAndAnswer<T extends { appKey: string; input: Record<string, u
   try {
     request = translate();
   } catch (error) {
-    sendShaped(res, shape(refusalOf(error), null));
+    sendShaped(res, shape(answerOfError(error), null));
     return;
   }
   const input = foldLongTitle(request.input, app.settings.get().push.titleMaxLength);
@@ -138,7 +138,7 @@ function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
         );
         return;
       }
-      sendShaped(res, sendAnswer(push, await push.send(appKey, input, clientAddress)));
+      sendShaped(res, sendAnswer(await push.send(appKey, input, clientAddress)));
     },
   });
 }
@@ -152,7 +152,7 @@ function isNtfyVerbPath(path: string): boolean {
 /** A refusal on a Bark path (wrong method, unreadable body) in Bark's shape, or ntfy's on ntfy's verb paths. */
 function barkPathRefusal(app: AppContext) {
   return (res: Response, error: DomainError): void => {
-    const refusal = refusalOf(error);
+    const refusal = answerOfError(error);
     sendShaped(res, isNtfyVerbPath(res.req.path) ? ntfyError(refusal) : barkAnswer(refusal, app.clock.now()));
   };
 }
@@ -198,7 +198,7 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
     name: 'bark push',
     headers: webhookCors(POST_METHODS),
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
-    refusals: (res, error) => sendShaped(res, barkAnswer(refusalOf(error), app.clock.now())),
+    refusals: (res, error) => sendShaped(res, barkAnswer(answerOfError(error), app.clock.now())),
     async handler({ req, res, clientAddress }) {
       let keys: string[];
       let input: Record<string, unknown>;
@@ -207,7 +207,7 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
         keys = barkKeys(fields);
         input = foldLongTitle(barkInput(fields), app.settings.get().push.titleMaxLength);
       } catch (error) {
-        sendShaped(res, barkAnswer(refusalOf(error), app.clock.now()));
+        sendShaped(res, barkAnswer(answerOfError(error), app.clock.now()));
         return;
       }
       // A key no app has refuses the whole request before anything is pushed (answered by /send, rate limits included).
@@ -238,7 +238,7 @@ function gotifyRoute(app: AppContext, push: PushService): RequestHandler {
     name: 'gotify push',
     headers: webhookCors(POST_METHODS),
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
-    refusals: (res, error) => sendShaped(res, gotifyError(refusalOf(error))),
+    refusals: (res, error) => sendShaped(res, gotifyError(answerOfError(error))),
     async handler({ req, res, clientAddress }) {
       await pushAndAnswer(
         app,
@@ -258,7 +258,7 @@ function ntfyJsonRoute(app: AppContext, push: PushService): RequestHandler {
     name: 'ntfy push',
     headers: webhookCors(['POST', 'PUT', 'OPTIONS']),
     body: { kinds: ['text'], limit: DROPIN_BODY_LIMIT },
-    refusals: (res, error) => sendShaped(res, ntfyError(refusalOf(error))),
+    refusals: (res, error) => sendShaped(res, ntfyError(answerOfError(error))),
     async handler({ req, res, clientAddress }) {
       const body = typeof req.body === 'string' ? req.body : '';
       await pushAndAnswer<NtfyRequest>(
@@ -289,7 +289,7 @@ function undecodablePath(app: AppContext) {
     const refusal = commonErrors.invalid('The path is not valid percent-encoded UTF-8: check the key and the text in it.');
     res.set(webhookCors(['GET', 'POST', 'OPTIONS']));
     if (BARK_PATH.test(req.path)) refuseOnBarkPath(res, refusal);
-    else sendShaped(res, refusalOf(refusal));
+    else sendShaped(res, answerOfError(refusal));
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { MAX_PARSE_DEPTH, textNestsDeeperThan } from '../../http/json-depth';
 import { commonErrors } from '../../lib/errors';
-import type { SendAnswer } from '../send-answer';
+import type { SendAnswer } from '../send/answer';
 import { pushIdOf, text, titleAndDesp, withClick, type Shaped } from './common';
 
 /**

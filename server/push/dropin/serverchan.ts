@@ -1,6 +1,5 @@
 import type { Request } from 'express';
-import type { SendAnswer } from '../send-answer';
-import type { PushService } from '../service';
+import type { SendAnswer } from '../send/answer';
 import { objectBody, pushIdOf, queryInput } from './common';
 
 /**
@@ -31,22 +30,15 @@ export function sendInput(req: Request): Record<string, unknown> {
 }
 
 /**
- * The secret half of a push's page token (/m/{pushid}.{readkey}): ServerChan's `readkey` reads a
- * push's status, PennyPost's reads its message page, where the push's outcome is also kept.
- */
-export function readKeyOf(push: PushService, pushId: string): string {
-  const token = push.pagePath(pushId).slice('/m/'.length);
-  return token.slice(token.indexOf('.') + 1);
-}
-
-/**
  * PennyPost's answer with ServerChan's fields added: `data.pushid` and `data.readkey` whenever a push
  * was recorded; on success also `data.error: "SUCCESS"`, `data.errno: 0` (Turbo) and `errno: 0` (ServerChan³).
+ * The `readkey` is the secret half of the push's page token (/m/{pushid}.{readkey}): ServerChan's reads
+ * a push's status, PennyPost's its message page, where the push's outcome is also kept.
  */
-export function withServerChanFields(result: SendAnswer, push: PushService): SendAnswer {
+export function withServerChanFields(result: SendAnswer): SendAnswer {
   const pushId = pushIdOf(result);
   if (!pushId) return result;
   const ok = result.body.code === 0;
-  const data = { ...(result.body.data as Record<string, unknown>), pushid: pushId, readkey: readKeyOf(push, pushId), ...(ok ? { error: 'SUCCESS', errno: 0 } : {}) };
+  const data = { ...(result.body.data as Record<string, unknown>), pushid: pushId, readkey: result.readKey ?? '', ...(ok ? { error: 'SUCCESS', errno: 0 } : {}) };
   return { ...result, body: { ...result.body, data, ...(ok ? { errno: 0 } : {}) } };
 }

@@ -1,11 +1,18 @@
-import { pushErrors } from './errors';
-import type { DeliveryResult } from './schema';
+import { DomainError } from '../../lib/errors';
+import { pushErrors } from '../errors';
+import type { PageTokens } from '../keys';
+import type { DeliveryResult } from '../schema';
 
 /** The answer of a /send request: ServerChan-compatible on success, `{code, message, data}` always. */
 export interface SendAnswer {
   status: number;
   body: { code: number; message: string; data: unknown };
   headers: Record<string, string>;
+  /**
+   * Not sent as such: the secret half of the message page's token (/m/{pushId}.{readKey}) when a push
+   * was recorded or scheduled, for the answer forms that show it (ServerChan's `readkey`).
+   */
+  readKey?: string;
 }
 
 export interface SendData {
@@ -22,6 +29,20 @@ export const answer = (status: number, code: number, message: string, data: unkn
   body: { code, message, data },
   headers,
 });
+
+/** A refusal or failure from the error catalogues as the answer it stands for (anything else is rethrown). */
+export function answerOfError(error: unknown): SendAnswer {
+  if (error instanceof DomainError) return answer(error.status, error.code, error.message, error.details, { ...error.headers });
+  throw error;
+}
+
+/** The answer with its push's `readKey`, when it names a push. */
+export function withReadKey(result: SendAnswer, pages: PageTokens): SendAnswer {
+  const data = result.body.data as { pushId?: unknown } | null;
+  if (!data || typeof data.pushId !== 'string' || !data.pushId) return result;
+  const token = pages.tokenOf(data.pushId);
+  return { ...result, readKey: token.slice(token.indexOf('.') + 1) };
+}
 
 /** Reads one text field of a /send request: strings and numbers; arrays (repeated fields) are refused. */
 export function textField(input: Record<string, unknown>, name: string): string | undefined {
