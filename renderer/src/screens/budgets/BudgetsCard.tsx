@@ -1,4 +1,4 @@
-import { Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Empty, ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
@@ -6,19 +6,14 @@ import { timeZone } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { BudgetBar } from './BudgetBar';
 import { monthOf } from './month';
+import { Card } from '../../components/Card';
 
 /** The dashboard's card: this month's budgets and how much of each is used. */
 export function BudgetsCard() {
   const { t } = useTranslation();
   const budgets = useApi('budget.query', { month: monthOf(Date.now()), timeZone });
   return (
-    <section className="pp-card" aria-labelledby="dash-budgets">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h5" id="dash-budgets">
-          {t('budgets.cardTitle')}
-        </Title>
-        <Link href="/budgets">{t('budgets.allBudgets')}</Link>
-      </Group>
+    <Card id="dash-budgets" title={t('budgets.cardTitle')} aside={<Link href="/budgets">{t('budgets.allBudgets')}</Link>}>
       {budgets.error ? (
         <ErrorNote error={budgets.error} />
       ) : !budgets.data ? (
@@ -37,6 +32,6 @@ export function BudgetsCard() {
           ))}
         </Stack>
       )}
-    </section>
+    </Card>
   );
 }

@@ -12,6 +12,7 @@ import { Link, navigate } from '../../lib/router';
 import { BudgetsCard } from '../budgets/BudgetsCard';
 import { Compare, StatCard } from './StatCard';
 import { UpcomingCard } from './UpcomingCard';
+import { Card } from '../../components/Card';
 
 /** The numbers a person looks at first: net worth, this month against last, trend, categories, recent records, goals. */
 export function DashboardPage() {
@@ -85,10 +86,7 @@ export function DashboardPage() {
       </section>
 
       <div className="pp-grid pp-grid-main" style={{ marginTop: 16 }}>
-        <section className="pp-card" aria-labelledby="dash-trend">
-          <Title order={2} size="h5" id="dash-trend" mb="xs">
-            {t('dashboard.trend')}
-          </Title>
+        <Card id="dash-trend" title={t('dashboard.trend')}>
           {months.data ? (
             <Chart
               label={t('dashboard.trendChart')}
@@ -114,11 +112,8 @@ export function DashboardPage() {
           ) : (
             <Skeleton className="pp-chart" />
           )}
-        </section>
-        <section className="pp-card" aria-labelledby="dash-categories">
-          <Title order={2} size="h5" id="dash-categories" mb="xs">
-            {t('dashboard.topCategories')}
-          </Title>
+        </Card>
+        <Card id="dash-categories" title={t('dashboard.topCategories')}>
           {!topCategories ? (
             <Skeleton h={200} />
           ) : topCategories.categories.length === 0 ? (
@@ -140,17 +135,11 @@ export function DashboardPage() {
               ))}
             </Stack>
           )}
-        </section>
+        </Card>
       </div>
 
       <div className="pp-grid pp-grid-main" style={{ marginTop: 16 }}>
-        <section className="pp-card" aria-labelledby="dash-recent">
-          <Group justify="space-between" mb="xs">
-            <Title order={2} size="h5" id="dash-recent">
-              {t('dashboard.recent')}
-            </Title>
-            <Link href="/records">{t('dashboard.allRecords')}</Link>
-          </Group>
+        <Card id="dash-recent" title={t('dashboard.recent')} aside={<Link href="/records">{t('dashboard.allRecords')}</Link>}>
           {!recent.data ? (
             <Skeleton h={200} />
           ) : recent.data.list.length === 0 ? (
@@ -175,14 +164,8 @@ export function DashboardPage() {
               ))}
             </ul>
           )}
-        </section>
-        <section className="pp-card" aria-labelledby="dash-goals">
-          <Group justify="space-between" mb="xs">
-            <Title order={2} size="h5" id="dash-goals">
-              {t('dashboard.goals')}
-            </Title>
-            <Link href="/savings">{t('dashboard.allGoals')}</Link>
-          </Group>
+        </Card>
+        <Card id="dash-goals" title={t('dashboard.goals')} aside={<Link href="/savings">{t('dashboard.allGoals')}</Link>}>
           {goals.error ? (
             <ErrorNote error={goals.error} />
           ) : !goals.data ? (
@@ -209,7 +192,7 @@ export function DashboardPage() {
               ))}
             </Stack>
           )}
-        </section>
+        </Card>
       </div>
       <div style={{ marginTop: 16 }}>
         <BudgetsCard />

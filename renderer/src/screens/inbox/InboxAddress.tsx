@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Code, Group, List, Skeleton, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, List, Skeleton, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../../api/client';
 import { CopyButton, ErrorNote } from '../../components/common';
 import { useAction, useApi } from '../../lib/data';
+import { Card } from '../../components/Card';
 
 /**
  * The inbox's own address (inbox.getKey): copy it, or replace it by a new one (the old one stops
@@ -24,13 +25,7 @@ export function InboxAddress() {
   const textExample = `curl -d '您尾号1234的卡消费25.00元' ${url}`;
   const jsonExample = `curl -H 'Content-Type: application/json' -d '{"amount": 25.5, "merchant": "星巴克", "type": "expense", "card": "1234"}' ${url}`;
   return (
-    <section className="pp-card" aria-labelledby="inbox-address">
-      <Title order={2} size="h5" id="inbox-address" mb="xs">
-        {t('inbox.address')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('inbox.addressHint')}
-      </Text>
+    <Card id="inbox-address" title={t('inbox.address')} hint={t('inbox.addressHint')}>
       <ErrorNote error={key.error} onRetry={key.reload} />
       {!key.data && !key.error ? (
         <Skeleton h={36} />
@@ -66,6 +61,6 @@ export function InboxAddress() {
           <List.Item>{t('inbox.howToAsset')}</List.Item>
         </List>
       </details>
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { Empty, ErrorNote, PageHeader } from '../../components/common';
@@ -10,6 +10,7 @@ import { useFormat } from '../../lib/format';
 import type { RecurringRule } from './rule';
 import { RuleEditor } from './RuleEditor';
 import { UpcomingList } from './upcoming';
+import { Card } from '../../components/Card';
 
 /** Recurring records: what comes in the next 30 days (confirm, skip) and the rules (create, edit, delete). */
 export function RecurringPage() {
@@ -22,16 +23,10 @@ export function RecurringPage() {
         <Button onClick={() => setEditing('new')}>{t('recurring.new')}</Button>
       </PageHeader>
       <Stack gap="md">
-        <section className="pp-card" aria-labelledby="recurring-upcoming">
-          <Title order={2} size="h5" id="recurring-upcoming" mb="xs">
-            {t('recurring.upcoming')}
-          </Title>
+        <Card id="recurring-upcoming" title={t('recurring.upcoming')}>
           <UpcomingList days={30} />
-        </section>
-        <section className="pp-card" aria-labelledby="recurring-rules">
-          <Title order={2} size="h5" id="recurring-rules" mb="xs">
-            {t('recurring.rules')}
-          </Title>
+        </Card>
+        <Card id="recurring-rules" title={t('recurring.rules')}>
           <ErrorNote error={rules.error} onRetry={rules.reload} />
           {!rules.data ? (
             <Skeleton h={120} />
@@ -44,7 +39,7 @@ export function RecurringPage() {
               ))}
             </Stack>
           )}
-        </section>
+        </Card>
       </Stack>
       {editing && <RuleEditor rule={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />}
     </div>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Group, Stack, Table, Text, Title, Pagination } from '@mantine/core';
+import { Group, Stack, Table, Text, Pagination } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Empty, ErrorNote } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { useCoins } from './coins';
 import { marketTone } from './market-tone';
+import { Card } from '../../components/Card';
 
 export function PortfolioTab() {
   const { t } = useTranslation();
@@ -35,10 +36,7 @@ export function PortfolioTab() {
           </div>
         ))}
       </section>
-      <section className="pp-card" aria-labelledby="pf-positions">
-        <Title order={2} size="h5" id="pf-positions" mb="xs">
-          {t('savings.positions')}
-        </Title>
+      <Card id="pf-positions" title={t('savings.positions')}>
         {positions.data && positions.data.positions.length === 0 ? (
           <Empty>{t('savings.noPositions')}</Empty>
         ) : (
@@ -86,11 +84,8 @@ export function PortfolioTab() {
             </Table.Tbody>
           </Table>
         )}
-      </section>
-      <section className="pp-card" aria-labelledby="pf-wallet">
-        <Title order={2} size="h5" id="pf-wallet" mb="xs">
-          {t('savings.walletHistory')}
-        </Title>
+      </Card>
+      <Card id="pf-wallet" title={t('savings.walletHistory')}>
         {wallet.data && (
           <Text size="sm" c="dimmed" mb={4} data-testid="wallet-explained">
             {t('savings.walletNote.text', { welcome: coins(wallet.data.received.welcome) })}
@@ -146,7 +141,7 @@ export function PortfolioTab() {
             />
           </Group>
         )}
-      </section>
+      </Card>
     </Stack>
   );
 }

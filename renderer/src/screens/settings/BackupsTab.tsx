@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Modal, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Modal, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ResultOf } from '../../api/client';
@@ -7,6 +7,7 @@ import { Empty, ErrorNote } from '../../components/common';
 import { invalidate, useAction, useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { JsonRestore } from './JsonRestore';
+import { Card } from '../../components/Card';
 
 type Snapshot = ResultOf<'backup.listSnapshots'>['list'][number];
 
@@ -42,18 +43,16 @@ export function BackupsTab() {
 
   return (
     <Stack>
-      <section className="pp-card" aria-labelledby="set-snapshots">
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h5" id="set-snapshots">
-            {t('backups.title')}
-          </Title>
+      <Card
+        id="set-snapshots"
+        title={t('backups.title')}
+        hint={t('backups.hint')}
+        aside={
           <Button onClick={() => void create()} loading={creating.busy}>
             {t('backups.create')}
           </Button>
-        </Group>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t('backups.hint')}
-        </Text>
+        }
+      >
         <ErrorNote error={creating.error ?? deleting.error ?? snapshots.error} />
         {snapshots.loading && !snapshots.data ? (
           <Skeleton height={80} />
@@ -115,7 +114,7 @@ export function BackupsTab() {
             </Table.Tbody>
           </Table>
         )}
-      </section>
+      </Card>
       <JsonRestore />
       <Modal opened={confirm !== null} onClose={() => !restoring.busy && setConfirm(null)} title={t('backups.restoreTitle')} centered>
         <Stack>

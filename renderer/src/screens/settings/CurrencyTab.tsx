@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { ActionIcon, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
@@ -12,6 +12,7 @@ import { fromDateInput, toDateInput, useFormat } from '../../lib/format';
 import { languageCurrency } from '../../lib/locale';
 import { DateField } from '../../components/DateField';
 import { useSearchParam } from '../../lib/router';
+import { Card } from '../../components/Card';
 
 export function CurrencyTab() {
   const { t } = useTranslation();
@@ -44,13 +45,7 @@ export function CurrencyTab() {
   };
   return (
     <Stack>
-      <section className="pp-card" aria-labelledby="set-base">
-        <Title order={2} size="h5" id="set-base" mb="xs">
-          {t('settings.baseCurrency')}
-        </Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t('settings.baseCurrencyHint')}
-        </Text>
+      <Card id="set-base" title={t('settings.baseCurrency')} hint={t('settings.baseCurrencyHint')}>
         {base.data ? (
           <CurrencySelect
             aria-labelledby="set-base"
@@ -67,11 +62,8 @@ export function CurrencyTab() {
             {t('settings.baseDerived')}
           </Text>
         )}
-      </section>
-      <section className="pp-card" aria-labelledby="set-rates">
-        <Title order={2} size="h5" id="set-rates" mb="xs">
-          {t('settings.rates')}
-        </Title>
+      </Card>
+      <Card id="set-rates" title={t('settings.rates')}>
         <form onSubmit={(event) => void submit(event)}>
           <Group align="flex-start" gap="xs" mb="sm">
             <CurrencySelect label={t('settings.rateFrom')} value={from} onChange={setFrom} w={120} />
@@ -128,7 +120,7 @@ export function CurrencyTab() {
             </Table.Tbody>
           </Table>
         )}
-      </section>
+      </Card>
     </Stack>
   );
 }

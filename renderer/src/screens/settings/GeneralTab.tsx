@@ -8,6 +8,7 @@ import { useFormat } from '../../lib/format';
 import { ChangePasswordForm } from '../../components/ChangePasswordForm';
 import { RoleBadge } from './household/RoleBadge';
 import { DefaultNamesOffer } from './DefaultNamesOffer';
+import { Card } from '../../components/Card';
 
 export function GeneralTab() {
   const { t } = useTranslation();
@@ -16,10 +17,7 @@ export function GeneralTab() {
   const { colorScheme, setColorScheme } = useMantineColorScheme({ keepTransitions: true });
   return (
     <Stack>
-      <section className="pp-card" aria-labelledby="set-appearance">
-        <Title order={2} size="h5" id="set-appearance" mb="sm">
-          {t('settings.appearance')}
-        </Title>
+      <Card id="set-appearance" title={t('settings.appearance')} titleGap="sm">
         <Group align="flex-end" gap="xl">
           <div>
             <Text size="sm" fw={500} mb={4} id="lang-label">
@@ -44,11 +42,8 @@ export function GeneralTab() {
           </div>
         </Group>
         <DefaultNamesOffer />
-      </section>
-      <section className="pp-card" aria-labelledby="set-account">
-        <Title order={2} size="h5" id="set-account" mb="sm">
-          {t('settings.account')}
-        </Title>
+      </Card>
+      <Card id="set-account" title={t('settings.account')} titleGap="sm">
         <Group gap="xs">
           <Text size="sm">
             {session?.user.username}
@@ -68,7 +63,7 @@ export function GeneralTab() {
         <div style={{ maxWidth: 360 }}>
           <ChangePasswordForm submitLabel={t('auth.changePassword')} onDone={() => notifications.show({ color: 'teal', message: t('auth.passwordChanged') })} />
         </div>
-      </section>
+      </Card>
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Title } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -10,6 +10,7 @@ import { download } from '../../lib/download';
 import { JsonRestore } from './JsonRestore';
 import { StatementImport } from './import/StatementImport';
 import { DateField } from '../../components/DateField';
+import { Card } from '../../components/Card';
 
 /**
  * Settings → Import & export: the one Import (statements of banks and payment apps, and PennyPost's
@@ -49,10 +50,7 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
   return (
     <Stack>
       <StatementImport />
-      <section className="pp-card" aria-labelledby="set-export">
-        <Title order={2} size="h5" id="set-export" mb="xs">
-          {t('settings.export')}
-        </Title>
+      <Card id="set-export" title={t('settings.export')}>
         <Group align="flex-end" gap="xs">
           <DateField w={160} clearable label={t('records.from')} value={from} onChange={setFrom} />
           <DateField w={160} clearable label={t('records.to')} value={to} onChange={setTo} />
@@ -64,7 +62,7 @@ export function ImportExportTab({ withJsonRestore }: { withJsonRestore: boolean 
           </Button>
         </Group>
         <ErrorNote error={exporting.error ?? backingUp.error} />
-      </section>
+      </Card>
       {withJsonRestore && <JsonRestore />}
     </Stack>
   );

@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Text, Title } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call } from '../../api/client';
 import { ErrorNote } from '../../components/common';
 import { invalidate } from '../../lib/data';
+import { Card } from '../../components/Card';
 
 /** The request limit is 1 MiB: records go in parts of at most this many characters of JSON. */
 const PART_CHARS = 700_000;
@@ -63,13 +64,7 @@ export function JsonRestore() {
   };
 
   return (
-    <section className="pp-card" aria-labelledby="set-json-restore">
-      <Title order={2} size="h5" id="set-json-restore" mb="xs">
-        {t('backups.jsonTitle')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('backups.jsonHint')}
-      </Text>
+    <Card id="set-json-restore" title={t('backups.jsonTitle')} hint={t('backups.jsonHint')}>
       <input
         ref={input}
         type="file"
@@ -90,6 +85,6 @@ export function JsonRestore() {
       ) : (
         <ErrorNote error={error} />
       )}
-    </section>
+    </Card>
   );
 }

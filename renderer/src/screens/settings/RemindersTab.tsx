@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { Alert, Button, Group, Select, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call, type ParamsOf, type ResultOf } from '../../api/client';
@@ -8,6 +8,7 @@ import { isManager, useAuth } from '../../lib/auth';
 import { useAction, useApi } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { useChannelText } from '../push/channel-types';
+import { Card } from '../../components/Card';
 
 type Events = ParamsOf<'notify.configure'>['events'];
 type Weekday = NonNullable<Events['weeklySummary']>['weekday'];
@@ -78,13 +79,7 @@ export function RemindersTab() {
   const set = (patch: Partial<Form>) => setForm({ ...form, ...patch });
   const appOptions = apps.data.list.map((a) => ({ value: a.id, label: `${a.name} (${words.typeName(a.channelType)})` }));
   return (
-    <section className="pp-card" aria-labelledby="set-reminders">
-      <Title order={2} size="h5" id="set-reminders" mb="xs">
-        {t('notify.heading')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('notify.hint')}
-      </Text>
+    <Card id="set-reminders" title={t('notify.heading')} hint={t('notify.hint')}>
       {saved.data?.configured && saved.data.appName === null && (
         <Alert color="orange" mb="sm">
           {t('notify.appGone')}
@@ -171,6 +166,6 @@ export function RemindersTab() {
           </Group>
         </Stack>
       </form>
-    </section>
+    </Card>
   );
 }

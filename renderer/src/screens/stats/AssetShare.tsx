@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Skeleton, Table, Text, Title } from '@mantine/core';
+import { Skeleton, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { Chart } from '../../charts/Chart';
@@ -8,6 +8,7 @@ import { Empty } from '../../components/common';
 import { useFormat } from '../../lib/format';
 import { useAssets, type Asset } from '../../lib/ledger';
 import { PIE_COLORS } from './colors';
+import { Card } from '../../components/Card';
 
 interface Valued {
   asset: Asset;
@@ -52,10 +53,7 @@ export function AssetShare() {
   const positive = ranked?.filter((v) => v.value !== null && v.value > 0) ?? [];
   const total = positive.reduce((sum, v) => sum + (v.value ?? 0), 0);
   return (
-    <section className="pp-card" aria-labelledby="st-assets">
-      <Title order={2} size="h5" id="st-assets" mb="xs">
-        {t('stats.assetDistribution')}
-      </Title>
+    <Card id="st-assets" title={t('stats.assetDistribution')}>
       {!ranked ? (
         <Skeleton className="pp-chart" />
       ) : ranked.length === 0 ? (
@@ -117,6 +115,6 @@ export function AssetShare() {
           </Table.ScrollContainer>
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Group, SegmentedControl, Skeleton, Table, Title } from '@mantine/core';
+import { SegmentedControl, Skeleton, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Chart } from '../../charts/Chart';
 import { moneyTooltip } from '../../charts/chart-text';
@@ -7,6 +7,7 @@ import { Empty } from '../../components/common';
 import { useApi } from '../../lib/data';
 import { useFormat } from '../../lib/format';
 import { PIE_COLORS } from './colors';
+import { Card } from '../../components/Card';
 
 /**
  * Where the money went (or came from) in the range: a donut whose slices and legend carry the
@@ -26,11 +27,10 @@ export function CategoryShare({ range }: { range: { start: number; end: number }
     : [];
   const byName = new Map(rows.map((row) => [row.name, row]));
   return (
-    <section className="pp-card" aria-labelledby="st-cat">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h5" id="st-cat">
-          {t('stats.byCategory')}
-        </Title>
+    <Card
+      id="st-cat"
+      title={t('stats.byCategory')}
+      aside={
         <SegmentedControl
           size="xs"
           aria-label={t('stats.categoryType')}
@@ -41,7 +41,8 @@ export function CategoryShare({ range }: { range: { start: number; end: number }
             { value: 'income', label: t('common.income') },
           ]}
         />
-      </Group>
+      }
+    >
       {!data ? (
         <Skeleton className="pp-chart" />
       ) : rows.length === 0 ? (
@@ -109,6 +110,6 @@ export function CategoryShare({ range }: { range: { start: number; end: number }
           </Table.ScrollContainer>
         </>
       )}
-    </section>
+    </Card>
   );
 }

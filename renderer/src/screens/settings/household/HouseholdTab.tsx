@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
@@ -13,6 +13,7 @@ import type { Member } from './members';
 import { RegistrationSettings } from './RegistrationSettings';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { RoleBadge } from './RoleBadge';
+import { Card } from '../../../components/Card';
 
 const RANK: Record<Role, number> = { owner: 2, admin: 1, member: 0 };
 
@@ -54,16 +55,7 @@ export function HouseholdTab() {
 
   return (
     <Stack>
-      <section className="pp-card" aria-labelledby="hh-members">
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h5" id="hh-members">
-            {t('household.title')}
-          </Title>
-          <Button onClick={() => setInviting(true)}>{t('household.invite')}</Button>
-        </Group>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t('household.hint')}
-        </Text>
+      <Card id="hh-members" title={t('household.title')} hint={t('household.hint')} aside={<Button onClick={() => setInviting(true)}>{t('household.invite')}</Button>}>
         <ErrorNote error={household.error ?? act.error} onRetry={household.error ? household.reload : undefined} />
         {!household.data ? (
           <Skeleton h={120} />
@@ -159,12 +151,9 @@ export function HouseholdTab() {
             </Table>
           </div>
         )}
-      </section>
+      </Card>
 
-      <section className="pp-card" aria-labelledby="hh-invites">
-        <Title order={2} size="h5" id="hh-invites" mb="sm">
-          {t('household.invites')}
-        </Title>
+      <Card id="hh-invites" title={t('household.invites')} titleGap="sm">
         <ErrorNote error={revoke.error} />
         {household.data && invites.length === 0 ? (
           <Empty>{t('household.noInvites')}</Empty>
@@ -198,7 +187,7 @@ export function HouseholdTab() {
             </Table.Tbody>
           </Table>
         )}
-      </section>
+      </Card>
 
       <RegistrationSettings />
 

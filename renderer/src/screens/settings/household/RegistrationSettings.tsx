@@ -1,9 +1,10 @@
-import { Group, Select, Skeleton, Text, Title } from '@mantine/core';
+import { Group, Select, Skeleton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
 import { ErrorNote } from '../../../components/common';
 import { useAction, useApi } from '../../../lib/data';
+import { Card } from '../../../components/Card';
 
 type Policy = 'open' | 'invite' | 'closed';
 const INVITE_HOURS = [24, 72, 168, 720];
@@ -23,13 +24,7 @@ export function RegistrationSettings() {
   const hours = registration ? [...new Set([...INVITE_HOURS, registration.inviteHours])].sort((a, b) => a - b) : INVITE_HOURS;
   const hoursLabel = (h: number) => (h % 24 === 0 ? t('household.days', { count: h / 24 }) : t('household.hours', { count: h }));
   return (
-    <section className="pp-card" aria-labelledby="hh-registration">
-      <Title order={2} size="h5" id="hh-registration" mb="xs">
-        {t('household.registration')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('household.registrationHint')}
-      </Text>
+    <Card id="hh-registration" title={t('household.registration')} hint={t('household.registrationHint')}>
       <ErrorNote error={settings.error ?? save.error} onRetry={settings.error ? settings.reload : undefined} />
       {!registration ? (
         <Skeleton h={60} />
@@ -73,6 +68,6 @@ export function RegistrationSettings() {
           />
         </Group>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
-import { Alert, Button, Group, Progress, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Progress, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call } from '../../../api/client';
@@ -14,6 +14,7 @@ import { InterruptedImports } from './InterruptedImports';
 import { isLedgerCsv, LedgerCsvImport } from './LedgerCsvImport';
 import { guessFormat, INLINE_LIMIT, PART_BYTES, partsOf, STATEMENT_FORMATS, timeZones, toBase64, type StatementFormat } from './statement-file';
 import type { CommitResult, CsvDescription, CsvMapping, DateOrder, LineOverride, MappingDraft, PreviewResult, StatementSource } from './types';
+import { Card } from '../../../components/Card';
 
 interface ChosenFile {
   name: string;
@@ -190,13 +191,7 @@ export function StatementImport() {
   const formatOptions = [...STATEMENT_FORMATS, 'pennypost' as const].map((f) => ({ value: f, label: t(`imports.formats.${f}`) }));
   const assetOptions = assets.active.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
   return (
-    <section className="pp-card" aria-labelledby="set-statement" data-testid="statement-import">
-      <Title order={2} size="h5" id="set-statement" mb="xs">
-        {t('imports.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('imports.hint')}
-      </Text>
+    <Card id="set-statement" title={t('imports.title')} hint={t('imports.hint')} data-testid="statement-import">
       <InterruptedImports />
       <input
         ref={fileInput}
@@ -329,7 +324,7 @@ export function StatementImport() {
       <div className="pp-import-own-wrap" style={{ marginTop: 16 }}>
         <LedgerCsvImport file={ledgerFile} />
       </div>
-    </section>
+    </Card>
   );
 }
 

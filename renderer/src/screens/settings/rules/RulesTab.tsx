@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
@@ -8,6 +8,7 @@ import { Icon } from '../../../components/icons';
 import { useAction, useApi } from '../../../lib/data';
 import { RuleForm, type RuleDraft } from './RuleForm';
 import { useRuleWords, type ImportRule, type RuleSuggestion } from './rule-words';
+import { Card } from '../../../components/Card';
 
 /**
  * Settings → Rules: "when the description contains STARBUCKS, set the category to Coffee". They run
@@ -22,29 +23,24 @@ export function RulesTab() {
   return (
     <Stack>
       {suggestions.length > 0 && (
-        <section className="pp-card" aria-labelledby="rules-suggestions" data-testid="rule-suggestions">
-          <Title order={2} size="h5" id="rules-suggestions" mb="xs">
-            {t('rules.suggestions')}
-          </Title>
+        <Card id="rules-suggestions" title={t('rules.suggestions')} data-testid="rule-suggestions">
           <Stack gap="xs">
             {suggestions.map((suggestion) => (
               <SuggestionRow key={suggestion.key} suggestion={suggestion} onAdjust={() => setEditing({ match: suggestion.match, set: suggestion.set })} />
             ))}
           </Stack>
-        </section>
+        </Card>
       )}
-      <section className="pp-card" aria-labelledby="rules-list">
-        <Group justify="space-between" mb="xs">
-          <Title order={2} size="h5" id="rules-list">
-            {t('rules.title')}
-          </Title>
+      <Card
+        id="rules-list"
+        title={t('rules.title')}
+        hint={t('rules.hint')}
+        aside={
           <Button size="xs" onClick={() => setEditing({})}>
             {t('rules.new')}
           </Button>
-        </Group>
-        <Text size="sm" c="dimmed" mb="sm">
-          {t('rules.hint')}
-        </Text>
+        }
+      >
         <ErrorNote error={rules.error} onRetry={rules.reload} />
         {!rules.data ? (
           <Skeleton h={80} />
@@ -57,7 +53,7 @@ export function RulesTab() {
             ))}
           </Stack>
         )}
-      </section>
+      </Card>
       {editing && <RuleForm draft={editing} onClose={() => setEditing(null)} />}
     </Stack>
   );

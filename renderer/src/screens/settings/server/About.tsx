@@ -1,16 +1,14 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ErrorNote } from '../../../components/common';
 import { useApi } from '../../../lib/data';
+import { Card } from '../../../components/Card';
 
 export function About() {
   const { t } = useTranslation();
   const info = useApi('app.info', {}, { live: false });
   return (
-    <section className="pp-card" aria-labelledby="set-about">
-      <Title order={2} size="h5" id="set-about" mb="xs">
-        {t('settings.about')}
-      </Title>
+    <Card id="set-about" title={t('settings.about')}>
       <ErrorNote error={info.error} />
       {info.data && (
         <Stack gap={2}>
@@ -26,6 +24,6 @@ export function About() {
           </Text>
         </Stack>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Code, Group, Skeleton, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Skeleton, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
 import { ErrorNote } from '../../../components/common';
 import { useAction, useApi } from '../../../lib/data';
 import { useSession } from '../../../lib/auth';
 import { useErrorText } from '../../../lib/errors';
+import { Card } from '../../../components/Card';
 
 export function NetworkSettings() {
   const { t } = useTranslation();
@@ -19,10 +20,7 @@ export function NetworkSettings() {
   const update = (network: { lan?: boolean; lanApi?: boolean; publicBaseUrl?: string; allowedHosts?: string[]; localDestinations?: 'owner' | 'ownerAndAdmins' }) =>
     save.run(() => call('settings.update', { network }));
   return (
-    <section className="pp-card" aria-labelledby="set-network">
-      <Title order={2} size="h5" id="set-network" mb="xs">
-        {t('settings.network')}
-      </Title>
+    <Card id="set-network" title={t('settings.network')}>
       <ErrorNote error={settings.error} onRetry={settings.reload} />
       {!s ? (
         <Skeleton h={160} />
@@ -108,6 +106,6 @@ export function NetworkSettings() {
           </Text>
         </Stack>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { Alert, Badge, Button, Group, PasswordInput, Skeleton, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, PasswordInput, Skeleton, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
 import { ErrorNote } from '../../../components/common';
@@ -7,6 +7,7 @@ import { useAction, useApi } from '../../../lib/data';
 import { useErrorText } from '../../../lib/errors';
 import { useFormat } from '../../../lib/format';
 import { SyncConflicts } from './SyncConflicts';
+import { Card } from '../../../components/Card';
 
 const SYNC_STATE_COLORS: Record<string, string> = { idle: 'teal', active: 'blue', paused: 'yellow', error: 'red', stopped: 'gray' };
 
@@ -38,13 +39,7 @@ export function SyncSettings() {
     if (ok) setPassword('');
   };
   return (
-    <section className="pp-card" aria-labelledby="set-sync">
-      <Title order={2} size="h5" id="set-sync" mb="xs">
-        {t('settings.sync')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="sm">
-        {t('settings.syncHint')}
-      </Text>
+    <Card id="set-sync" title={t('settings.sync')} hint={t('settings.syncHint')}>
       {status.error && status.data === undefined && <ErrorNote error={status.error} onRetry={status.reload} />}
       {!s ? (
         <Skeleton h={120} />
@@ -142,6 +137,6 @@ export function SyncSettings() {
         )
       )}
       {s && <SyncConflicts />}
-    </section>
+    </Card>
   );
 }
