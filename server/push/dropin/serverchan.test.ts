@@ -2,7 +2,7 @@ import axios from 'axios';
 import { ServerChanTurbo, ServerChanV3 } from 'push-all-in-one';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDropinServer, type DropinServer } from '../tests/dropin-helpers';
-import { appKeyOf, serverChanV3Key } from './serverchan';
+import { appKeyOf, serverChanV3Key, withServerChanFields } from './serverchan';
 
 let s: DropinServer;
 let interceptor: number;
@@ -99,5 +99,20 @@ describe("failures keep PennyPost's shape", () => {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(await res.json()).toEqual({ code: 400, message: expect.stringMatching(/not valid percent-encoded UTF-8/), data: null });
     }
+  });
+});
+
+describe('ServerChan fields, shaped after delivery', () => {
+  it('come from the answer alone (its readKey), without asking the push service', () => {
+    const data = { pushId: '0mwqh5e2kbV90ngxafK', total: 1, success: 1, failed: 0, results: [] };
+    const shaped = withServerChanFields({ status: 200, body: { code: 0, message: 'Delivered.', data }, headers: {}, readKey: 'gfYjvzi64xlIvfNH68EBrW' });
+    expect(shaped.body).toEqual({
+      code: 0,
+      message: 'Delivered.',
+      errno: 0,
+      data: { ...data, pushid: data.pushId, readkey: 'gfYjvzi64xlIvfNH68EBrW', error: 'SUCCESS', errno: 0 },
+    });
+    const failed = withServerChanFields({ status: 500, body: { code: 500, message: 'Not delivered: x', data }, headers: {}, readKey: 'k' });
+    expect(failed.body).toEqual({ code: 500, message: 'Not delivered: x', data: { ...data, pushid: data.pushId, readkey: 'k' } });
   });
 });
