@@ -4,6 +4,19 @@ import { apiErrors } from '../api/errors';
 import { Id, LanguageParam } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { usersErrors } from './errors';
+import {
+  CreatedInvite,
+  Household,
+  InviteRevoked,
+  LoggedOut,
+  MemberShape,
+  RegistrationInfo,
+  SignedInShape,
+  TemporaryPassword,
+  UserDeleted,
+  UserShape,
+  VerifiedToken,
+} from './result-shapes';
 import type { UserService } from './service';
 import type { HouseholdService } from './household';
 
@@ -24,9 +37,6 @@ export const USERNAME_PATTERN = '^[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]{1,31}$';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
-const USER_OBJECT =
-  'User: `{id, username, email, avatar, role, mustChangePassword, token, expiresAt, createdAt, updatedAt}` — `token` is the Bearer JWT for every other action, `expiresAt` its expiry (ms); ' +
-  '`role` is owner, admin or member; `mustChangePassword` true means only user.changePassword and user.logout answer until a new password is set.';
 const REGISTRATION_NOTES =
   'Who may sign up is settings registration.fromThisComputer / fromNetwork: `open`, `invite` (an invite code is needed) or `closed`; defaults: open from this computer, invite from the network. ' +
   "The first account of a data dir is its owner and must be created from this computer unless fromNetwork is open. Accounts created with an invite get the invite's role.";
@@ -49,7 +59,7 @@ const register = defineAction({
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
-  returns: USER_OBJECT,
+  result: SignedInShape,
   errors: [
     [commonErrors.rows.invalid, 'username, email, password or language breaks the rules above'],
     [usersErrors.rows.inviteCodeInvalid, 'the invite code is used, expired or revoked'],
@@ -84,7 +94,7 @@ const login = defineAction({
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
-  returns: USER_OBJECT,
+  result: SignedInShape,
   errors: [
     [usersErrors.rows.loginParamMissing, 'a field that the platform needs is missing'],
     [usersErrors.rows.platformNotConfigured, 'the platform is not configured on this server'],
@@ -124,7 +134,7 @@ const verifyToken = defineAction({
   summary: 'Check a token without using it: is it valid, whose is it, when does it expire.',
   auth: 'public',
   params: Params({ token: Type.String({ minLength: 1, maxLength: 4096 }) }),
-  returns: '`{valid: true, user: {id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}, expiresAt}`',
+  result: VerifiedToken,
   errors: [
     [usersErrors.rows.invalidToken, 'the token is not a PennyPost token of this server'],
     [usersErrors.rows.sessionSignedOut, 'the session of the token was signed out'],
@@ -140,11 +150,11 @@ const logout = defineAction({
   auth: 'user',
   duringPasswordChange: true,
   params: Params({}),
-  returns: '`{loggedOut: true}`',
+  result: LoggedOut,
   errors: [[commonErrors.rows.unauthorized, 'missing or invalid token']],
   handler: async (_params, ctx) => {
     await ctx.app.services.users.logout(ctx.session.id);
-    return { loggedOut: true };
+    return { loggedOut: true as const };
   },
 });
 
@@ -153,7 +163,7 @@ const registrationInfo = defineAction({
   notes: REGISTRATION_NOTES + ' `desktop` is true for callers on this computer (the desktop window may sign its owner in without a password).',
   auth: 'public',
   params: Params({}),
-  returns: '`{hasOwner, signUp: "open" | "invite" | "closed", desktop}`',
+  result: RegistrationInfo,
   handler: async (_params, ctx) => {
     const { first, rule } = await ctx.app.services.users.signUpRule(origin(ctx));
     return { hasOwner: !first, signUp: rule, desktop: ctx.fromThisComputer };
@@ -174,7 +184,7 @@ const desktopSignIn = defineAction({
     deviceId: Type.Optional(DeviceId),
     deviceInfo: Type.Optional(DeviceInfo),
   }),
-  returns: USER_OBJECT,
+  result: SignedInShape,
   errors: [
     [usersErrors.rows.desktopSecretUsed, 'the secret is unknown, used or expired'],
     [usersErrors.rows.desktopOnlyHere, 'the caller is not on this computer'],
@@ -195,7 +205,7 @@ const changePassword = defineAction({
     currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX })),
     newPassword: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
   }),
-  returns: 'the account: `{id, username, email, avatar, role, mustChangePassword, createdAt, updatedAt}`',
+  result: UserShape,
   errors: [
     [usersErrors.rows.currentPasswordWrong, 'the current password is wrong or missing'],
     [commonErrors.rows.invalid, 'the new password breaks the rules'],
@@ -205,7 +215,6 @@ const changePassword = defineAction({
 });
 
 const UserId = Id('Id of the account (from user.listMembers).');
-const MEMBER = '`{id, username, email, role, disabled, mustChangePassword, signIn: ["password"|"wechat"|"alipay"|"desktop"], createdAt}`';
 const MEMBER_CALLER: ActionErrorDoc = [apiErrors.rows.adminOnly, 'the caller is a member'];
 /** The errors of acting on another account, whoever the caller is. */
 const TARGET_ERRORS: ActionErrorDoc[] = [
@@ -224,7 +233,7 @@ const listMembers = defineAction({
   summary: 'The household: every account with its role and state, and the pending invites.',
   auth: 'admin',
   params: Params({}),
-  returns: `\`{members: [${MEMBER}], invites: [{id, role, createdBy, createdAt, expiresAt}]}\` — owner first, then admins, then members`,
+  result: Household,
   errors: [MEMBER_CALLER],
   handler: (_params, ctx) => ctx.app.services.household.list(),
 });
@@ -234,7 +243,7 @@ const createInvite = defineAction({
   notes: 'The code is shown only here; the server keeps only its hash. Only the owner can invite an admin.',
   auth: 'admin',
   params: Params({ role: Type.Optional(Type.Union([Type.Literal('member'), Type.Literal('admin')], { default: 'member' })) }),
-  returns: '`{code, id, role, createdBy, createdAt, expiresAt}` — `code` looks like `K7QX-4M2P-9RTA`',
+  result: CreatedInvite,
   errors: [
     MEMBER_CALLER,
     [usersErrors.rows.onlyOwnerInvitesAdmins, 'an admin invites an admin'],
@@ -247,7 +256,7 @@ const revokeInvite = defineAction({
   summary: 'Withdraw a pending invite before it is used.',
   auth: 'admin',
   params: Params({ id: Id() }),
-  returns: '`{revoked: true}`',
+  result: InviteRevoked,
   errors: [MEMBER_CALLER, [usersErrors.rows.inviteNotFound, 'no pending invite with this id']],
   handler: (params, ctx) => ctx.app.services.household.revokeInvite(params.id),
 });
@@ -256,7 +265,7 @@ const setRole = defineAction({
   summary: 'Make an account an admin (may change server settings, snapshots and the household) or a member again. Owner only.',
   auth: 'owner',
   params: Params({ userId: UserId, role: Type.Union([Type.Literal('admin'), Type.Literal('member')]) }),
-  returns: MEMBER,
+  result: MemberShape,
   errors: [[apiErrors.rows.ownerOnly, 'the caller is not the owner'], ...TARGET_ERRORS],
   handler: (params, ctx) => ctx.app.services.household.setRole(ctx.user, params.userId, params.role),
 });
@@ -265,7 +274,7 @@ const disable = defineAction({
   summary: 'Stop an account from signing in; its sessions and open event streams end at once. Its data stays.',
   auth: 'admin',
   params: Params({ userId: UserId }),
-  returns: MEMBER,
+  result: MemberShape,
   errors: ADMIN_MANAGES,
   handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, true),
 });
@@ -274,7 +283,7 @@ const enable = defineAction({
   summary: 'Let a disabled account sign in again.',
   auth: 'admin',
   params: Params({ userId: UserId }),
-  returns: MEMBER,
+  result: MemberShape,
   errors: ADMIN_MANAGES,
   handler: (params, ctx) => ctx.app.services.household.setDisabled(ctx.user, params.userId, false),
 });
@@ -283,7 +292,7 @@ const resetPassword = defineAction({
   summary: 'Give an account a temporary password (shown once) that must be changed at its next sign-in; its sessions end.',
   auth: 'admin',
   params: Params({ userId: UserId }),
-  returns: '`{userId, temporaryPassword}`',
+  result: TemporaryPassword,
   errors: [...ADMIN_MANAGES, [usersErrors.rows.noPasswordToReset, 'the account has no email (WeChat or Alipay sign-in only)']],
   handler: (params, ctx) => ctx.app.services.household.resetPassword(ctx.user, params.userId),
 });
@@ -293,7 +302,7 @@ const deleteUser = defineAction({
   notes: "`confirm` must repeat the account's username. A remote CouchDB the account synced to is not touched. Take a snapshot first if in doubt.",
   auth: 'admin',
   params: Params({ userId: UserId, confirm: Type.String({ maxLength: 64 }) }),
-  returns: '`{deleted: true, userId}`',
+  result: UserDeleted,
   errors: [...ADMIN_MANAGES, [usersErrors.rows.deleteNotConfirmed, 'confirm does not repeat the username']],
   handler: (params, ctx) => ctx.app.services.household.remove(ctx.user, params.userId, params.confirm),
 });

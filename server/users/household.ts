@@ -6,22 +6,15 @@ import { hashPassword, passwordCostOf } from './password';
 import type { UserDoc, UserRole } from './schema';
 import type { InviteRecord } from './invites';
 import type { UserService } from './service';
+import type { Member, SignInMethod } from './result-shapes';
 
-/** One account as the owner and admins see it on the Household screen. */
-export interface Member {
-  id: string;
-  username: string;
-  email: string;
-  role: UserRole;
-  disabled: boolean;
-  mustChangePassword: boolean;
-  /** How the account signs in: 'password', 'wechat', 'alipay', 'desktop' (no password yet). */
-  signIn: string[];
-  createdAt: number;
-}
+export type { Member } from './result-shapes';
 
 function memberOf(doc: UserDoc): Member {
-  const signIn = [doc.passwordHash ? 'password' : '', doc.wechatId ? 'wechat' : '', doc.alipayId ? 'alipay' : ''].filter(Boolean);
+  const signIn: SignInMethod[] = [];
+  if (doc.passwordHash) signIn.push('password');
+  if (doc.wechatId) signIn.push('wechat');
+  if (doc.alipayId) signIn.push('alipay');
   return {
     id: doc.id,
     username: doc.username,

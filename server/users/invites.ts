@@ -1,17 +1,10 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { AppContext } from '../app-context';
 import { usersErrors } from './errors';
-import type { UserRole } from './schema';
+import type { InviteRecord } from './result-shapes';
 
-/** A pending invite as the owner sees it (the code itself is shown once, when it is created). */
-export interface InviteRecord {
-  /** Short, stable handle for listing and revoking (not the code). */
-  id: string;
-  role: Exclude<UserRole, 'owner'>;
-  createdBy: string;
-  createdAt: number;
-  expiresAt: number;
-}
+/** A pending invite as the owner sees it (the code itself is shown once, when it is created); its shape is the answer's. */
+export type { InviteRecord } from './result-shapes';
 
 const PREFIX = 'invite:';
 /** Crockford's base32 without I, L, O, U: nothing to confuse when read aloud or typed from a phone. */

@@ -1,5 +1,6 @@
 import { defineAction, defineActions, Params } from '../api/action';
 import { TimeZone } from '../api/params';
+import { TimeZoneSet } from './result-shapes';
 
 /**
  * The person's own time zone (docs/ui.md, "Times"): the UI sends the browser's zone after signing
@@ -11,7 +12,7 @@ const setTimeZone = defineAction({
   notes: 'The UI sends the browser\'s zone (Intl) after signing in. Until one is set, this computer\'s zone is used. An IANA name such as "Asia/Shanghai"; others answer 400.',
   auth: 'user',
   params: Params({ timeZone: TimeZone('IANA time zone of the person, e.g. "Asia/Shanghai".') }),
-  returns: '`{timeZone}`',
+  result: TimeZoneSet,
   handler: async (params, ctx) => ({ timeZone: await ctx.app.services.users.setTimeZone(ctx.user.id, params.timeZone) }),
 });
 

@@ -16,29 +16,13 @@ import { usersErrors } from './errors';
 import { DesktopSignIn } from './desktop-sign-in';
 import { wechatIdentity, type PlatformIdentity } from './providers/wechat';
 import { alipayIdentity } from './providers/alipay';
+import type { LoginResult, PublicUser } from './result-shapes';
 
-/** The User object of the seed (returned by login and register). */
-export interface PublicUser {
-  id: string;
-  username: string;
-  email: string;
-  avatar: string;
-  /** owner, admin or member of this PennyPost's household. */
-  role: UserRole;
-  /** True after a password reset: user.changePassword is the only thing this account may do. */
-  mustChangePassword: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { LoginResult, PublicUser } from './result-shapes';
 
 /** Where a sign-up comes from: this computer (loopback) or the network. */
 export interface Origin {
   local: boolean;
-}
-
-export interface LoginResult extends PublicUser {
-  token: string;
-  expiresAt: number;
 }
 
 export interface Device {
