@@ -1,10 +1,11 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, CloseButton, Group, Progress, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../api/client';
 import { useErrorText } from '../lib/errors';
 import { uploadFile } from '../lib/ledger';
 import { Icon } from './icons';
+import { HiddenFileInput, useFileChoice } from './FileChoice';
 
 export interface PickedFile {
   fileId: string;
@@ -15,7 +16,7 @@ export interface PickedFile {
 export function AttachmentPicker({ files, onChange, label }: { files: PickedFile[]; onChange: (files: PickedFile[]) => void; label?: string }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const input = useRef<HTMLInputElement>(null);
+  const input = useFileChoice();
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const pick = async (file: File | undefined) => {
@@ -29,23 +30,14 @@ export function AttachmentPicker({ files, onChange, label }: { files: PickedFile
       setError(err instanceof ApiCallError ? err : new ApiCallError(500, String(err)));
     } finally {
       setProgress(null);
-      if (input.current) input.current.value = '';
+      input.clear();
     }
   };
   return (
     <div>
-      <input
-        ref={input}
-        type="file"
-        className="pp-visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        accept="image/*,application/pdf,text/plain,text/csv"
-        onChange={(e) => void pick(e.currentTarget.files?.[0])}
-        data-testid="attachment-input"
-      />
+      <HiddenFileInput choice={input} accept="image/*,application/pdf,text/plain,text/csv" testId="attachment-input" onFiles={(files) => void pick(files[0])} />
       <Group gap="xs">
-        <Button variant="default" size="xs" leftSection={<Icon name="paperclip" size={14} />} onClick={() => input.current?.click()} loading={progress !== null}>
+        <Button variant="default" size="xs" leftSection={<Icon name="paperclip" size={14} />} onClick={() => input.open()} loading={progress !== null}>
           {label ?? t('records.attachReceipt')}
         </Button>
         {files.map((f) => (

@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useState } from 'react';
 import { ActionIcon, Anchor, Badge, Button, Group, Pagination, Progress, Select, Skeleton, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError } from '../../api/client';
@@ -11,6 +11,7 @@ import { uploadFile } from '../../lib/ledger';
 import { PAGE_SIZE } from './paging';
 import { DeleteFileDialog } from './DeleteFileDialog';
 import type { FileItem } from './file-item';
+import { DropZone, HiddenFileInput, useFileChoice } from '../../components/FileChoice';
 
 const FILE_CATEGORIES = ['receipt', 'statement', 'photo', 'document'] as const;
 const absolute = (url: string) => new URL(url, location.origin).href;
@@ -24,9 +25,8 @@ export function FilesTab() {
   const files = useApi('file.query', { page, pageSize: PAGE_SIZE, ...(category ? { category } : {}) });
   const [uploadCategory, setUploadCategory] = useState<string>('receipt');
   const [uploads, setUploads] = useState<{ name: string; progress: number; error?: string }[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [deleting, setDeleting] = useState<FileItem | null>(null);
-  const input = useRef<HTMLInputElement>(null);
+  const input = useFileChoice();
   const remove = useAction();
 
   const upload = async (list: FileList | File[]) => {
@@ -41,38 +41,15 @@ export function FilesTab() {
       }
     }
     invalidate();
-    if (input.current) input.current.value = '';
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    if (event.dataTransfer.files.length) void upload(event.dataTransfer.files);
+    input.clear();
   };
   const listed = files.data?.list ?? [];
   const pageBytes = listed.reduce((sum, x) => sum + x.fileSize, 0);
 
   return (
     <Stack>
-      <div
-        className="pp-dropzone"
-        data-active={dragging}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-      >
-        <input
-          ref={input}
-          type="file"
-          multiple
-          className="pp-visually-hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => e.currentTarget.files && void upload(e.currentTarget.files)}
-          data-testid="files-input"
-        />
+      <DropZone onFiles={(files) => void upload(files)}>
+        <HiddenFileInput choice={input} multiple testId="files-input" onFiles={(files) => void upload(files)} />
         <Group justify="center" gap="sm">
           <Text size="sm">{t('files.dropHint')}</Text>
           <Select
@@ -84,7 +61,7 @@ export function FilesTab() {
             data={FILE_CATEGORIES.map((c) => ({ value: c, label: t(`files.categories.${c}`) }))}
             w={140}
           />
-          <Button size="xs" onClick={() => input.current?.click()}>
+          <Button size="xs" onClick={() => input.open()}>
             {t('files.upload')}
           </Button>
         </Group>
@@ -106,7 +83,7 @@ export function FilesTab() {
             ))}
           </Stack>
         )}
-      </div>
+      </DropZone>
       <section className="pp-card">
         <Group justify="space-between" mb="sm">
           <Text size="sm" data-testid="file-stats">

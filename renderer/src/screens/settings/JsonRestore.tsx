@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { ApiCallError, call } from '../../api/client';
 import { ErrorNote } from '../../components/common';
 import { invalidate } from '../../lib/data';
 import { Card } from '../../components/Card';
+import { HiddenFileInput, useFileChoice } from '../../components/FileChoice';
 
 /** The request limit is 1 MiB: records go in parts of at most this many characters of JSON. */
 const PART_CHARS = 700_000;
@@ -13,7 +14,7 @@ const PART_CHARS = 700_000;
 /** Restore a JSON backup file into the signed-in account (per account: members have it under Import & export). */
 export function JsonRestore() {
   const { t } = useTranslation();
-  const input = useRef<HTMLInputElement>(null);
+  const input = useFileChoice();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -59,23 +60,14 @@ export function JsonRestore() {
       setError(err);
     } finally {
       setBusy(false);
-      if (input.current) input.current.value = '';
+      input.clear();
     }
   };
 
   return (
     <Card id="set-json-restore" title={t('backups.jsonTitle')} hint={t('backups.jsonHint')}>
-      <input
-        ref={input}
-        type="file"
-        accept=".json,application/json"
-        className="pp-visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(e) => void choose(e.currentTarget.files?.[0])}
-        data-testid="json-restore-input"
-      />
-      <Button variant="default" onClick={() => input.current?.click()} loading={busy}>
+      <HiddenFileInput choice={input} accept=".json,application/json" testId="json-restore-input" onFiles={(files) => void choose(files[0])} />
+      <Button variant="default" onClick={() => input.open()} loading={busy}>
         {t('backups.jsonChoose')}
       </Button>
       {error instanceof ApiCallError && error.code === 400 && error.message === t('backups.jsonBad') ? (

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Progress, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiCallError, call, type ResultOf } from '../../../api/client';
@@ -6,6 +6,7 @@ import { invalidate } from '../../../lib/data';
 import { useErrorText, useImportProblemText } from '../../../lib/errors';
 import { timeZone } from '../../../lib/format';
 import { splitCsv } from '../split-csv';
+import { HiddenFileInput, useFileChoice } from '../../../components/FileChoice';
 
 type ImportResult = ResultOf<'accounting.importCsv'>;
 
@@ -41,7 +42,7 @@ export function LedgerCsvImport({ file: handed }: { file?: { name: string; bytes
   const { t } = useTranslation();
   const errorText = useErrorText();
   const problemText = useImportProblemText();
-  const fileInput = useRef<HTMLInputElement>(null);
+  const fileInput = useFileChoice();
   const [file, setFile] = useState<{ name: string; parts: { csv: string; firstLine: number }[] } | null>(null);
   const [createCategories, setCreateCategories] = useState(false);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -84,7 +85,7 @@ export function LedgerCsvImport({ file: handed }: { file?: { name: string; bytes
   const choose = async (chosen: File | undefined) => {
     if (!chosen) return;
     await check(chosen.name, await chosen.text());
-    if (fileInput.current) fileInput.current.value = '';
+    fileInput.clear();
   };
   // A file the wizard recognised as PennyPost's own CSV is checked at once.
   useEffect(() => {
@@ -117,18 +118,9 @@ export function LedgerCsvImport({ file: handed }: { file?: { name: string; bytes
       <Text size="sm" c="dimmed" mb="xs">
         {t('settings.importHint')}
       </Text>
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".csv,text/csv"
-        className="pp-visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(e) => void choose(e.currentTarget.files?.[0])}
-        data-testid="import-input"
-      />
+      <HiddenFileInput choice={fileInput} accept=".csv,text/csv" testId="import-input" onFiles={(files) => void choose(files[0])} />
       <Group gap="sm">
-        <Button size="xs" variant="default" onClick={() => fileInput.current?.click()} disabled={progress !== null}>
+        <Button size="xs" variant="default" onClick={() => fileInput.open()} disabled={progress !== null}>
           {t('settings.chooseCsv')}
         </Button>
         <Checkbox label={t('settings.createCategories')} checked={createCategories} onChange={(e) => setCreateCategories(e.currentTarget.checked)} />

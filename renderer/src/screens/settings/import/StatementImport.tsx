@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, Group, Progress, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { isLedgerCsv, LedgerCsvImport } from './LedgerCsvImport';
 import { guessFormat, INLINE_LIMIT, PART_BYTES, partsOf, STATEMENT_FORMATS, timeZones, toBase64, type StatementFormat } from './statement-file';
 import type { CommitResult, CsvDescription, CsvMapping, DateOrder, LineOverride, MappingDraft, PreviewResult, StatementSource } from './types';
 import { Card } from '../../../components/Card';
+import { DropZone, HiddenFileInput, useFileChoice } from '../../../components/FileChoice';
 
 interface ChosenFile {
   name: string;
@@ -44,8 +45,7 @@ interface Belongs {
 export function StatementImport() {
   const { t } = useTranslation();
   const assets = useAssets();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
+  const fileInput = useFileChoice();
   const [file, setFile] = useState<ChosenFile | null>(null);
   const [format, setFormat] = useState<ImportFormat>('csv');
   const [assetId, setAssetId] = useState<string | null>(null);
@@ -102,7 +102,7 @@ export function StatementImport() {
     touched.current = { format: false, asset: false };
     setResult(null);
     setFile({ name: chosen.name, bytes });
-    if (fileInput.current) fileInput.current.value = '';
+    fileInput.clear();
     const head = bytes.subarray(0, 4096);
     if (isLedgerCsv(head)) {
       setFormat('pennypost');
@@ -118,11 +118,6 @@ export function StatementImport() {
     }
     // A file the server cannot place still goes on: the person chooses its format.
     action.setError(null);
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    void choose(event.dataTransfer.files[0]);
   };
 
   const runPreview = async (options: { mapping?: CsvMapping; dateOrder?: DateOrder; assetId?: string } = {}) => {
@@ -193,35 +188,17 @@ export function StatementImport() {
   return (
     <Card id="set-statement" title={t('imports.title')} hint={t('imports.hint')} data-testid="statement-import">
       <InterruptedImports />
-      <input
-        ref={fileInput}
-        type="file"
-        accept=".csv,.ofx,.qfx,.qif,.xml,.xlsx,.txt,text/csv"
-        className="pp-visually-hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(e) => void choose(e.currentTarget.files?.[0])}
-        data-testid="statement-input"
-      />
+      <HiddenFileInput choice={fileInput} accept=".csv,.ofx,.qfx,.qif,.xml,.xlsx,.txt,text/csv" testId="statement-input" onFiles={(files) => void choose(files[0])} />
       {step === 'file' && (
         <Stack gap="sm">
-          <div
-            className="pp-dropzone"
-            data-active={dragging}
-            onDragOver={(e) => {
-              e.preventDefault();
-              setDragging(true);
-            }}
-            onDragLeave={() => setDragging(false)}
-            onDrop={onDrop}
-          >
+          <DropZone onFiles={(files) => void choose(files[0])}>
             <Group justify="center" gap="sm">
               <Text size="sm">{file ? t('imports.chosen', { name: file.name, size: Math.max(1, Math.round(file.bytes.length / 1024)) }) : t('imports.drop')}</Text>
-              <Button size="xs" variant={file ? 'default' : 'filled'} onClick={() => fileInput.current?.click()}>
+              <Button size="xs" variant={file ? 'default' : 'filled'} onClick={() => fileInput.open()}>
                 {file ? t('imports.otherFile') : t('imports.chooseFile')}
               </Button>
             </Group>
-          </div>
+          </DropZone>
           {assets.data && assets.active.length === 0 ? (
             <Alert color="yellow" role="status">
               {t('imports.noAssets')} <Link href="/assets">{t('imports.toAssets')}</Link>
