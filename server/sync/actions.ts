@@ -4,6 +4,7 @@ import { Id, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import type { ConflictLog } from './conflict-log';
 import { syncErrors } from './errors';
+import { ConflictList, ConflictShape, NotConfigured, SyncStatus } from './result-shapes';
 import { PREFIX_PATTERN, type SyncService } from './service';
 
 declare module '../app-context' {
@@ -12,9 +13,6 @@ declare module '../app-context' {
     syncConflicts: ConflictLog;
   }
 }
-
-const STATUS =
-  '`{configured, enabled, url, username, password: "********", live, prefix, ownerId, joined, collections: [{collection, remoteDatabase, state: idle|active|paused|error|stopped, lastError, lastPushedAt, lastPulledAt, pending, ignored: [{id, reason, at}], ignoredCount}]}` (`{configured: false}` before sync.configure)';
 
 const syncConfigure = defineAction({
   summary: 'Connect your ledger to a CouchDB server and start syncing at once.',
@@ -35,7 +33,7 @@ const syncConfigure = defineAction({
     ),
     prefix: Type.Optional(Type.String({ pattern: PREFIX_PATTERN, hint: 'syncPrefix', description: 'Prefix of the remote database names (CouchDB name rules).' })),
   }),
-  returns: STATUS,
+  result: SyncStatus,
   errors: [
     [commonErrors.rows.invalid, 'wrong username or password (CouchDB refused them)'],
     [syncErrors.rows.urlNotAnAddress, 'url is not an address'],
@@ -54,7 +52,7 @@ const syncStatus = defineAction({
   summary: 'Sync state per collection: idle, active, paused (server unreachable, retrying) or error, with the last error in plain words.',
   auth: 'user',
   params: Params({}),
-  returns: STATUS,
+  result: SyncStatus,
   handler: (_params, ctx) => ctx.app.services.sync.status(ctx.user.id),
 });
 
@@ -62,7 +60,7 @@ const syncStart = defineAction({
   summary: 'Start (or restart after an error) the configured sync.',
   auth: 'user',
   params: Params({}),
-  returns: STATUS,
+  result: SyncStatus,
   errors: [[syncErrors.rows.notConfiguredToStart, 'sync is not configured']],
   handler: (_params, ctx) => ctx.app.services.sync.start(ctx.user.id),
 });
@@ -71,7 +69,7 @@ const syncStop = defineAction({
   summary: 'Pause syncing (the configuration is kept; local work goes on).',
   auth: 'user',
   params: Params({}),
-  returns: STATUS,
+  result: SyncStatus,
   errors: [[syncErrors.rows.notConfigured, 'sync is not configured']],
   handler: (_params, ctx) => ctx.app.services.sync.stop(ctx.user.id),
 });
@@ -80,7 +78,7 @@ const syncResync = defineAction({
   summary: 'Forget the sync checkpoints and exchange everything again (recovers from a lost or damaged checkpoint; creates no duplicates).',
   auth: 'user',
   params: Params({}),
-  returns: STATUS,
+  result: SyncStatus,
   errors: [[syncErrors.rows.notConfigured, 'sync is not configured']],
   handler: (_params, ctx) => ctx.app.services.sync.resync(ctx.user.id),
 });
@@ -89,13 +87,9 @@ const syncRemove = defineAction({
   summary: 'Stop syncing and forget the server and its credentials (the remote data stays).',
   auth: 'user',
   params: Params({}),
-  returns: '`{configured: false}`',
+  result: NotConfigured,
   handler: (_params, ctx) => ctx.app.services.sync.remove(ctx.user.id),
 });
-
-const CONFLICT =
-  '`{id, collection, documentId, at, kind: fields|edit-lost|delete-undone, lost: this-device|other-device, fields: [{field, lost, kept}], summary, ' +
-  'lostUpdatedAt, keptUpdatedAt, status: open|kept-other|dismissed}`';
 
 const ConflictId = Id('', 64);
 
@@ -108,7 +102,7 @@ const syncConflicts = defineAction({
     "edit. `lost` says whose version lost: this PennyPost's or the server's (another device or a phone). `open` counts the entries still open.",
   auth: 'user',
   params: Params({ page: Page(), pageSize: PageSize(100, 20) }),
-  returns: `\`{list, total, open, page, pageSize}\`; each item: ${CONFLICT}`,
+  result: ConflictList,
   errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (params, ctx) => ctx.app.services.syncConflicts.list(ctx.user.id, params.page, params.pageSize),
 });
@@ -120,7 +114,7 @@ const syncKeepOtherVersion = defineAction({
     'is deleted again. It is a new change with a later `updatedAt`, so it wins on every device. The entry becomes `kept-other`.',
   auth: 'user',
   params: Params({ conflictId: ConflictId }),
-  returns: CONFLICT,
+  result: ConflictShape,
   errors: [
     [syncErrors.rows.conflictNotFound, 'no such entry in your conflict log'],
     [syncErrors.rows.conflictClosed, 'the entry is closed already (kept or dismissed)'],
@@ -135,7 +129,7 @@ const syncDismissConflict = defineAction({
   summary: 'Close a conflict log entry, keeping the resolution as it is.',
   auth: 'user',
   params: Params({ conflictId: ConflictId }),
-  returns: CONFLICT,
+  result: ConflictShape,
   errors: [
     [syncErrors.rows.conflictNotFound, 'no such entry in your conflict log'],
     [syncErrors.rows.conflictClosed, 'the entry is closed already'],

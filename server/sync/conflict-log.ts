@@ -7,6 +7,7 @@ import { syncErrors } from './errors';
 import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-rules';
 import type { SyncedDoc } from '../sync-rules';
 import type { SyncedCollection } from './synced-collections';
+import type { ConflictView } from './result-shapes';
 
 /**
  * The conflict log (docs/sync.md, "Conflicts"): every conflict resolution that overwrote something
@@ -39,7 +40,8 @@ export interface ConflictEntry {
   lostVersion: Doc;
 }
 
-export type ConflictView = Omit<ConflictEntry, 'lostVersion'>;
+/** An entry as the actions answer it: everything but the lost version. */
+export type { ConflictView } from './result-shapes';
 
 function shown(value: unknown): string {
   if (value === undefined) return '(empty)';

@@ -11,6 +11,7 @@ import { replicateCollection, type CollectionSync, type SyncState } from './repl
 import type { SyncedDoc } from '../sync-rules';
 import { UserGates } from './user-gates';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
+import { PASSWORD_PLACEHOLDER, type SyncStatusView } from './result-shapes';
 
 /** Stored per user in the local store (never synced): `sync:<userId>`. */
 export interface SyncConfig {
@@ -50,8 +51,7 @@ export function defaultPrefix(username: string): string {
 
 export const PREFIX_PATTERN = '^[a-z][a-z0-9_$()+-]{0,99}$';
 
-/** What sync.status shows instead of the password. sync.configure refuses it: it is not a password. */
-export const PASSWORD_PLACEHOLDER = '********';
+export { PASSWORD_PLACEHOLDER };
 
 /** How long stopping a user's sync waits for the requests in flight before answering. */
 const STOP_WAIT_MS = 5_000;
@@ -315,11 +315,11 @@ export class SyncService {
       // What waited for this server is not kept for another one.
       await dropWaiting(this.app, userId);
       await this.app.db.local.del(CONFIG_PREFIX + userId);
-      return { configured: false };
+      return { configured: false as const };
     });
   }
 
-  async status(userId: string) {
+  async status(userId: string): Promise<SyncStatusView | { configured: false }> {
     const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
     if (!config) return { configured: false as const };
     const running = this.users.get(userId);
