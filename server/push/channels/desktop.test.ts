@@ -3,24 +3,12 @@ import { ManualClock } from '../../lib/clock';
 import { DomainError } from '../../lib/errors';
 import { DesktopHub, type DesktopMessage } from '../desktop';
 import { desktopChannel } from './desktop';
-import type { OutgoingMessage } from './driver';
 import { withOutbound } from '../tests/channel-env';
+import { outgoing, PLAIN_APP as app } from '../tests/channel-bed';
 
 /** The desktop driver on its own: no settings, no recipients, delivery into the desktop feed. */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Desk',
-  title: 'Backup finished',
-  desp: '3 jobs OK',
-  time: 1_767_000_000_000,
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app = { messageType: '', templateId: '', templateFields: {} } as const;
+const message = outgoing({ appName: 'Desk', desp: '3 jobs OK', url: undefined });
 const channel = { id: 'c1', name: 'This computer', userId: 'u1' };
 
 describe('desktop channel', () => {

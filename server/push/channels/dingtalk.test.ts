@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { FakeDingtalk } from '../../test-support/fakes/fake-robot';
-import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { dingtalkChannel, dingtalkMessage, dingtalkSign, dingtalkUrl, DINGTALK_TEXT_MAX_BYTES } from './dingtalk';
-import { withOutbound } from '../tests/channel-env';
+import { channelBed, NOW, outgoing, PLAIN_APP as app, useFake } from '../tests/channel-bed';
 
 /**
  * The DingTalk robot driver on its own: signing (加签), rendering, and what is DingTalk's own in
@@ -14,22 +13,7 @@ import { withOutbound } from '../tests/channel-env';
 
 const TOKEN = 'b3c1f0e9d8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1';
 const SECRET = 'SEC0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd';
-const NOW = 1_767_000_000_000;
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK',
-  time: NOW,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app = { messageType: '', templateId: '', templateFields: {} } as const;
-const channel = { id: 'c1', name: 'Ops group', userId: 'u1' };
+const message = outgoing();
 
 describe('dingtalk config', () => {
   it('takes an optional SEC… signing secret, trimmed (the URL checks are in robot-channels.test.ts)', () => {
@@ -72,24 +56,19 @@ describe('dingtalk signing and messages', () => {
 describe('dingtalk delivery (fake DingTalk)', () => {
   const clock = new ManualClock(NOW);
   const fake = new FakeDingtalk(() => NOW);
-  const link = dingtalkChannel.connect(withOutbound({ clock, desktop: new DesktopHub() }));
+  const bed = channelBed(dingtalkChannel, { clock });
   let signed: ReturnType<typeof dingtalkChannel.normalize>;
-  const send = (config = signed, overrides: Partial<OutgoingMessage> = {}) =>
-    link.delivery(channel, config, dingtalkChannel.render({ ...message, ...overrides }, app)).send(dingtalkChannel.self!, 1000);
-
-  beforeAll(async () => {
-    await fake.start();
+  const send = (config = signed, changes: Partial<OutgoingMessage> = {}) => bed.send(config, outgoing(changes));
+  useFake(fake, () => {
+    clock.set(NOW);
+    fake.steps.length = 0;
+    fake.resetLimits();
+  });
+  beforeAll(() => {
     fake.robots.set(TOKEN, { secret: SECRET });
     fake.robots.set('plainrobot01', {});
     fake.robots.set('keywordrobot', { keywords: ['告警'] });
     signed = dingtalkChannel.normalize({ webhookUrl: fake.hook(TOKEN), signingSecret: SECRET });
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    clock.set(NOW);
-    fake.sent.length = 0;
-    fake.steps.length = 0;
-    fake.resetLimits();
   });
 
   it('posts a signed message that the fake verifies; an unsigned robot gets it without signature', async () => {
@@ -128,6 +107,6 @@ describe('dingtalk delivery (fake DingTalk)', () => {
   });
 
   it('a test of a channel that lost its signing secret fails as systemic', async () => {
-    expect(await link.test(channel, { ...signed, signingSecret: '' }, { timeoutMs: 1000, time: NOW })).toMatchObject({ ok: false, class: 'systemic', errcode: 310000 });
+    expect(await bed.test({ ...signed, signingSecret: '' })).toMatchObject({ ok: false, class: 'systemic', errcode: 310000 });
   });
 });

@@ -1,31 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../lib/clock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../../test-support/fakes/fake-robot';
-import { DesktopHub } from '../desktop';
-import type { Outcome } from '../deliver';
 import { DISCORD_COLOURS, discordChannel } from './discord';
-import type { AppForm, OutgoingMessage } from './driver';
-import { withOutbound } from '../tests/channel-env';
+import { channelBed, outgoing, PLAIN_APP as app, useFake } from '../tests/channel-bed';
 
 /**
  * The discord driver on its own: the message body and what is Discord's own in the answers of a fake
  * Discord. What every webhook channel does is in robot-channels.test.ts.
  */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK @everyone',
-  time: 1_767_000_000_000,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app: AppForm = { messageType: '', templateId: '', templateFields: {} };
+const message = outgoing({ desp: 'All **3** jobs OK @everyone' });
 
 describe('discord message body', () => {
   it('an embed with title, Markdown description, page link, colour, time and footer; nobody is pinged', () => {
@@ -62,63 +45,30 @@ describe('discord message body', () => {
 
 describe('discord delivery (fake Discord)', () => {
   const fake = new FakeDiscord();
-  const channel = { id: 'c1', name: 'Ops', userId: 'u1' };
-  const link = discordChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
-  const outcomes: unknown[] = [];
+  const bed = channelBed(discordChannel);
   let webhookUrl = '';
-  const send = async (msg: OutgoingMessage = message, url = webhookUrl, timeoutMs = 3000): Promise<Outcome> => {
-    const outcome = await link.delivery(channel, { webhookUrl: url }, discordChannel.render(msg, app)).send({ label: 'discord', address: 'discord' }, timeoutMs);
-    outcomes.push(outcome);
-    return outcome;
-  };
-
-  beforeAll(async () => {
-    await fake.start();
+  useFake(fake, () => (fake.forum = false));
+  beforeAll(() => {
     webhookUrl = discordChannel.normalize({ webhookUrl: fake.webhookUrl }).webhookUrl;
   });
-  afterAll(async () => {
-    await fake.close();
-    expect(JSON.stringify(outcomes)).not.toContain(fake.token);
-  });
-  beforeEach(() => {
-    fake.sent.length = 0;
-    fake.forum = false;
-  });
+  afterAll(() => expect(JSON.stringify(bed.answers)).not.toContain(fake.token));
 
   it('executes the webhook with wait=true and answers the message id', async () => {
-    expect(await send({ ...message, priority: 'urgent', desp: 'x'.repeat(5000), title: 'y'.repeat(400) })).toEqual({ ok: true, msgId: expect.stringMatching(/^\d{19}$/) });
+    expect(await bed.send({ webhookUrl }, { ...message, priority: 'urgent', desp: 'x'.repeat(5000), title: 'y'.repeat(400) })).toEqual({
+      ok: true,
+      msgId: expect.stringMatching(/^\d{19}$/),
+    });
     expect(fake.sent[0]).toMatchObject({ wait: true, body: { content: '@here', embeds: [{ title: expect.any(String) }] } });
   });
 
-  it('a wrong token is systemic; the token never shows', async () => {
-    expect(await send(message, webhookUrl.replace(fake.token, 'wrongTokenwrongTokenwrongToken'))).toMatchObject({ ok: false, cls: 'systemic', errcode: 50027 });
-  });
-
-  it('a forum channel’s webhook is systemic with what to do; a refused body is the message’s', async () => {
+  it('a forum channel’s webhook is systemic with what to do', async () => {
     fake.forum = true;
-    expect(await send()).toMatchObject({ ok: false, cls: 'systemic', errcode: 220001, message: expect.stringMatching(/forum channel/) });
-    fake.forum = false;
-    const body = { allowed_mentions: { parse: [] }, embeds: [{ title: 'x', color: 0x1000000 }] };
-    expect(await link.delivery(channel, { webhookUrl }, { body }).send({ label: 'discord', address: 'discord' }, 1000)).toMatchObject({
-      ok: false,
-      cls: 'recipient',
-      errcode: 50035,
-      message: expect.stringMatching(/Invalid Form Body/),
-    });
-  });
-
-  it('waits out retry_after within the call’s time', async () => {
-    fake.program({ status: 429, retryAfter: 0.2 });
-    expect(await send()).toMatchObject({ ok: true });
-    expect(fake.sent).toHaveLength(1);
+    expect(await bed.send({ webhookUrl }, message)).toMatchObject({ ok: false, cls: 'systemic', errcode: 220001, message: expect.stringMatching(/forum channel/) });
   });
 
   it('tests a channel without an address by reading the webhook: nothing is posted', async () => {
-    expect(await link.test(channel, { webhookUrl }, { timeoutMs: 1000, time: message.time })).toEqual({ ok: true, message: 'Discord knows this webhook ("PennyPost hook").' });
+    expect(await bed.test({ webhookUrl })).toEqual({ ok: true, message: 'Discord knows this webhook ("PennyPost hook").' });
     expect(fake.sent).toHaveLength(0);
-    expect(await link.test(channel, { webhookUrl: webhookUrl.replace(fake.token, 'wrongTokenwrongTokenwrongToken') }, { timeoutMs: 1000, time: message.time })).toMatchObject({
-      ok: false,
-      class: 'systemic',
-    });
+    expect(await bed.test({ webhookUrl: webhookUrl.replace(fake.token, 'wrongTokenwrongTokenwrongToken') })).toMatchObject({ ok: false, class: 'systemic' });
   });
 });

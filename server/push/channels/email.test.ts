@@ -2,41 +2,24 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { FAKE_SMTP_CERT, FakeSmtp } from '../../test-support/fakes/fake-smtp';
 import { DesktopHub } from '../desktop';
-import type { OutgoingMessage } from './driver';
 import { emailChannel, PRIORITY_HEADERS, renderEmail } from './email';
 import { isLocalHost } from './email-api';
 import { withOutbound } from '../tests/channel-env';
+import { outgoing, refusal } from '../tests/channel-bed';
 
 /** The email driver on its own: config, rendering, and delivery against the fake SMTP server (STARTTLS, AUTH, 5xx/4xx). */
 
 const PASSWORD = 'app-password-0001';
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
+const message = outgoing({
   appId: 'app1',
   appName: 'Alerts',
   title: 'Disk almost full',
   desp: '/var is **91%** full\n\n<script>alert(1)</script>[docs](javascript:alert(1))',
   time: new Date(2026, 0, 5, 9, 30, 0).getTime(),
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+});
 
 const base = { smtpHost: 'smtp.example.net', smtpUser: 'me@example.net', smtpPassword: PASSWORD, fromAddress: 'me@example.net' };
 

@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { FakeFeishu } from '../../test-support/fakes/fake-robot';
-import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { feishuBody, feishuCard, feishuChannel, feishuFailure, feishuName, feishuSign, FEISHU_MARKDOWN_MAX_BYTES } from './feishu';
-import { withOutbound } from '../tests/channel-env';
+import { channelBed, NOW, outgoing, PLAIN_APP as app, useFake } from '../tests/channel-bed';
 
 /**
  * The Feishu/Lark bot driver on its own: signature, the card, and what is Feishu's own in delivery to
@@ -14,22 +13,7 @@ import { withOutbound } from '../tests/channel-env';
 
 const HOOK = '2d4e6f80-1a3b-4c5d-8e9f-a0b1c2d3e4f5';
 const SECRET = 'Ulx4iWUw7X5w3mHtyfKbVf';
-const NOW = 1_767_000_000_000;
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK',
-  time: NOW,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app = { messageType: '', templateId: '', templateFields: {} } as const;
-const channel = { id: 'c1', name: 'Ops group', userId: 'u1' };
+const message = outgoing();
 
 describe('feishu config', () => {
   it('takes a Lark webhook URL and a secret (the URL checks are in robot-channels.test.ts)', () => {
@@ -72,24 +56,19 @@ describe('feishu signature and card', () => {
 describe('feishu delivery (fake Feishu)', () => {
   const clock = new ManualClock(NOW);
   const fake = new FakeFeishu(() => NOW);
-  const link = feishuChannel.connect(withOutbound({ clock, desktop: new DesktopHub() }));
+  const bed = channelBed(feishuChannel, { clock });
   let signed: ReturnType<typeof feishuChannel.normalize>;
-  const send = (config = signed, overrides: Partial<OutgoingMessage> = {}) =>
-    link.delivery(channel, config, feishuChannel.render({ ...message, ...overrides }, app)).send(feishuChannel.self!, 1000);
-
-  beforeAll(async () => {
-    await fake.start();
+  const send = (config = signed, changes: Partial<OutgoingMessage> = {}) => bed.send(config, outgoing(changes));
+  useFake(fake, () => {
+    clock.set(NOW);
+    fake.steps.length = 0;
+    fake.resetLimits();
+  });
+  beforeAll(() => {
     fake.bots.set(HOOK, { secret: SECRET });
     fake.bots.set('plainbot-0001', {});
     fake.bots.set('keywordbot-01', { keywords: ['告警'] });
     signed = feishuChannel.normalize({ webhookUrl: fake.hook(HOOK), signingSecret: SECRET });
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    clock.set(NOW);
-    fake.sent.length = 0;
-    fake.steps.length = 0;
-    fake.resetLimits();
   });
 
   it('posts a signed card that the fake verifies, and an unsigned one to a bot without a secret', async () => {
@@ -127,6 +106,6 @@ describe('feishu delivery (fake Feishu)', () => {
     expect(feishuName(`https://open.larksuite.com/open-apis/bot/v2/hook/${HOOK}`)).toBe('Lark');
     expect(feishuName(`https://open.feishu.cn/open-apis/bot/v2/hook/${HOOK}`)).toBe('Feishu');
     expect(feishuFailure('Lark', 19021, '')).toMatchObject({ cls: 'systemic', message: expect.stringMatching(/^Lark refused the signature.*Lark allows one hour/) });
-    expect(await link.test(channel, { ...signed, signingSecret: 'WrongSecret1' }, { timeoutMs: 1000, time: NOW })).toMatchObject({ ok: false, class: 'systemic', errcode: 19021 });
+    expect(await bed.test({ ...signed, signingSecret: 'WrongSecret1' })).toMatchObject({ ok: false, class: 'systemic', errcode: 19021 });
   });
 });

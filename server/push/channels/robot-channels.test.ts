@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { FakeDingtalk, FakeDiscord, FakeFeishu, FakeSlack, FakeWecom, type FakeRobot, type RobotStep } from '../../test-support/fakes/fake-robot';
 import { listenFake } from '../../test-support/fakes/listen';
 import type { Outcome } from '../deliver';
@@ -12,6 +11,7 @@ import { feishuChannel } from './feishu';
 import { slackChannel } from './slack';
 import { wecomChannel } from './wecom';
 import { withOutbound } from '../tests/channel-env';
+import { CHANNEL as channel, NOW, outgoing, PLAIN_APP as app, refusal } from '../tests/channel-bed';
 
 /**
  * What every single-destination webhook channel (./robot-driver.ts) does, run for each of them from
@@ -20,7 +20,6 @@ import { withOutbound } from '../tests/channel-env';
  * back, and the channel test. What is particular to a service stays in its own test file.
  */
 
-const NOW = 1_767_000_000_000;
 const WECOM_KEY = '693a91f6-7f0e-4bc4-97a0-0ec2a1fa5a1b';
 const DING_TOKEN = 'b3c1f0e9d8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1';
 const DING_SECRET = 'SEC0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd';
@@ -30,31 +29,7 @@ const DISCORD = 'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjK
 const SLACK = 'https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/AbCdEfGhIjKlMnOpQrStUvWx';
 const SLACK_SECRET = 'fakeslacksecret0123456789';
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK',
-  time: NOW,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app = { messageType: '', templateId: '', templateFields: {} } as const;
-const channel = { id: 'c1', name: 'Ops group', userId: 'u1' };
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const message = outgoing();
 
 interface RobotCase {
   driver: ChannelDriver<any, any>;
@@ -93,6 +68,12 @@ interface RobotCase {
   testAddress?: string;
   shown(post: any): string;
   testSent: RegExp;
+  /** A wrong credential in a hook of the right shape: systemic. */
+  wrongCredential?: { config(): Record<string, unknown>; errcode: number; message?: RegExp };
+  /** A body the service refuses: the message's fault (`recipient`). */
+  refusedBody?: { payload: unknown; errcode: number; message: RegExp };
+  /** A short wait the service asks for, waited out within the call's time. */
+  shortWait?: { step: RobotStep; timeoutMs: number };
 }
 
 const clock = new ManualClock(NOW);
@@ -250,6 +231,9 @@ const CASES: Record<string, RobotCase> = {
     testAddress: 'now',
     shown: (post) => `${post.body.embeds[0].title}\n${post.body.embeds[0].description}`,
     testSent: /^PennyPost test message\n.*channel "Ops group"/,
+    wrongCredential: { config: () => ({ webhookUrl: discord.webhookUrl.replace(discord.token, 'wrongTokenwrongTokenwrongToken') }), errcode: 50027 },
+    refusedBody: { payload: { body: { allowed_mentions: { parse: [] }, embeds: [{ title: 'x', color: 0x1000000 }] } }, errcode: 50035, message: /Invalid Form Body/ },
+    shortWait: { step: { status: 429, retryAfter: 0.2 }, timeoutMs: 3000 },
   },
 
   slack: {
@@ -278,6 +262,9 @@ const CASES: Record<string, RobotCase> = {
     tested: "Slack posted a test message in the webhook's channel.",
     shown: (post) => post.body.blocks[0].text.text,
     testSent: /^PennyPost test message$/,
+    wrongCredential: { config: () => ({ webhookUrl: slack.webhookUrl.replace(SLACK_SECRET, 'wrongSecret0123456789') }), errcode: 403, message: /invalid_token/ },
+    refusedBody: { payload: { body: { blocks: [{ type: 'header', text: { type: 'mrkdwn', text: 'x' } }] } }, errcode: 400, message: /invalid_blocks/ },
+    shortWait: { step: { status: 429, retryAfter: 1 }, timeoutMs: 2500 },
   },
 };
 
@@ -287,8 +274,8 @@ describe.each(Object.entries(CASES))('%s (the shared robot-channel behaviour)', 
   const limits = { perMinute: fake.perMinute, perSecond: fake.perSecond };
   const answers: unknown[] = [];
   let config: object;
-  const send = async (input = config, overrides: Partial<OutgoingMessage> = {}): Promise<Outcome> => {
-    const outcome = await link.delivery(channel, input, driver.render({ ...message, ...overrides }, app)).send(driver.self!, 1000);
+  const send = async (input = config, overrides: Partial<OutgoingMessage> = {}, timeoutMs = 1000): Promise<Outcome> => {
+    const outcome = await link.delivery(channel, input, driver.render({ ...message, ...overrides }, app)).send(driver.self!, timeoutMs);
     answers.push(outcome);
     return outcome;
   };
@@ -361,6 +348,31 @@ describe.each(Object.entries(CASES))('%s (the shared robot-channel behaviour)', 
     if (c.unknownAnswer.message && !outcome.ok) expect(outcome.message).toMatch(c.unknownAnswer.message);
     expect(fake.sent).toHaveLength(0);
   });
+
+  const { wrongCredential, refusedBody, shortWait } = c;
+  if (wrongCredential) {
+    it('a wrong credential is systemic', async () => {
+      const outcome = await send(driver.normalize(wrongCredential.config()));
+      expect(outcome).toMatchObject({ ok: false, cls: 'systemic', errcode: wrongCredential.errcode });
+      if (wrongCredential.message && !outcome.ok) expect(outcome.message).toMatch(wrongCredential.message);
+    });
+  }
+
+  if (refusedBody) {
+    it('a body the service refuses is the message’s fault', async () => {
+      const outcome = await link.delivery(channel, config, refusedBody.payload).send(driver.self!, 1000);
+      answers.push(outcome);
+      expect(outcome).toMatchObject({ ok: false, cls: 'recipient', errcode: refusedBody.errcode, message: expect.stringMatching(refusedBody.message) });
+    });
+  }
+
+  if (shortWait) {
+    it('waits out a short rate limit within the call’s time', async () => {
+      fake.program(shortWait.step);
+      expect(await send(config, {}, shortWait.timeoutMs)).toMatchObject({ ok: true });
+      expect(fake.sent).toHaveLength(1);
+    });
+  }
 
   it('a rate limit is transient, and not retried at once when the wait is long', async () => {
     c.rateLimit.arrange();

@@ -1,31 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../lib/clock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeSlack } from '../../test-support/fakes/fake-robot';
-import { DesktopHub } from '../desktop';
-import type { Outcome } from '../deliver';
-import type { AppForm, OutgoingMessage } from './driver';
 import { slackChannel } from './slack';
-import { withOutbound } from '../tests/channel-env';
+import { channelBed, outgoing, PLAIN_APP as app, useFake } from '../tests/channel-bed';
 
 /**
  * The slack driver on its own: Markdown in mrkdwn blocks and what is Slack's own in the answers of a
  * fake Slack. What every webhook channel does is in robot-channels.test.ts.
  */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup <finished> & done',
-  desp: 'All **3** jobs _OK_ & <!channel> <@U123>\n\n- [site](https://ex.com/?a=1&b=2)\n- `x<y`',
-  time: 1_767_000_000_000,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app: AppForm = { messageType: '', templateId: '', templateFields: {} };
+const message = outgoing({ title: 'Backup <finished> & done', desp: 'All **3** jobs _OK_ & <!channel> <@U123>\n\n- [site](https://ex.com/?a=1&b=2)\n- `x<y`' });
 
 describe('slack message body', () => {
   it('a header, the desp in mrkdwn with the sender’s text escaped (no mentions), and a context line', () => {
@@ -61,55 +44,23 @@ describe('slack message body', () => {
 
 describe('slack delivery (fake Slack)', () => {
   const fake = new FakeSlack();
-  const channel = { id: 'c1', name: 'Ops', userId: 'u1' };
-  const link = slackChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
-  const outcomes: unknown[] = [];
+  const bed = channelBed(slackChannel);
   let webhookUrl = '';
-  const send = async (msg: OutgoingMessage = message, url = webhookUrl, timeoutMs = 3000): Promise<Outcome> => {
-    const outcome = await link.delivery(channel, { webhookUrl: url }, slackChannel.render(msg, app)).send({ label: 'slack', address: 'slack' }, timeoutMs);
-    outcomes.push(outcome);
-    return outcome;
-  };
-
-  beforeAll(async () => {
-    await fake.start();
+  useFake(fake, () => (fake.archived = false));
+  beforeAll(() => {
     webhookUrl = slackChannel.normalize({ webhookUrl: fake.webhookUrl }).webhookUrl;
   });
-  afterAll(async () => {
-    await fake.close();
-    expect(JSON.stringify(outcomes)).not.toContain(fake.secret);
-  });
-  beforeEach(() => {
-    fake.sent.length = 0;
-    fake.archived = false;
-  });
+  afterAll(() => expect(JSON.stringify(bed.answers)).not.toContain(fake.secret));
 
   it('posts the blocks; Slack answers ok', async () => {
-    expect(await send({ ...message, title: 'T'.repeat(200), desp: 'word & '.repeat(1000), priority: 'urgent' })).toEqual({ ok: true });
+    expect(await bed.send({ webhookUrl }, { ...message, title: 'T'.repeat(200), desp: 'word & '.repeat(1000), priority: 'urgent' })).toEqual({ ok: true });
     expect(fake.sent[0].body.blocks).toHaveLength(3);
   });
 
-  it('maps Slack’s error answers: wrong secret, prohibited and archived are systemic, a refused payload the message’s', async () => {
-    expect(await send(message, webhookUrl.replace(fake.secret, 'wrongSecret0123456789'))).toMatchObject({
-      ok: false,
-      cls: 'systemic',
-      errcode: 403,
-      message: expect.stringMatching(/invalid_token/),
-    });
+  it('maps Slack’s other error answers: prohibited and archived are systemic', async () => {
     fake.program({ status: 403, error: 'action_prohibited' });
-    expect(await send()).toMatchObject({ ok: false, cls: 'systemic', errcode: 403, message: expect.stringMatching(/action_prohibited/) });
+    expect(await bed.send({ webhookUrl }, message)).toMatchObject({ ok: false, cls: 'systemic', errcode: 403, message: expect.stringMatching(/action_prohibited/) });
     fake.archived = true;
-    expect(await send()).toMatchObject({ ok: false, cls: 'systemic', errcode: 410, message: expect.stringMatching(/archived/) });
-    fake.archived = false;
-    const bad = await link
-      .delivery(channel, { webhookUrl }, { body: { blocks: [{ type: 'header', text: { type: 'mrkdwn', text: 'x' } }] } })
-      .send({ label: 'slack', address: 'slack' }, 1000);
-    expect(bad).toMatchObject({ ok: false, cls: 'recipient', errcode: 400, message: expect.stringMatching(/invalid_blocks/) });
-  });
-
-  it('waits out Retry-After within the call’s time', async () => {
-    fake.program({ status: 429, retryAfter: 1 });
-    expect(await send(message, webhookUrl, 2500)).toMatchObject({ ok: true });
-    expect(fake.sent).toHaveLength(1);
+    expect(await bed.send({ webhookUrl }, message)).toMatchObject({ ok: false, cls: 'systemic', errcode: 410, message: expect.stringMatching(/archived/) });
   });
 });

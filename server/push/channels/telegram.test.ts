@@ -1,41 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { FakeTelegram, parseTelegramHtml } from '../../test-support/fakes/fake-telegram';
 import { listenFake } from '../../test-support/fakes/listen';
 import { DesktopHub } from '../desktop';
 import type { Outcome } from '../deliver';
-import type { AppForm, OutgoingMessage } from './driver';
+import type { OutgoingMessage } from './driver';
 import { telegramChannel, telegramText } from './telegram';
 import { withOutbound } from '../tests/channel-env';
+import { outgoing, PLAIN_APP as app, refusal } from '../tests/channel-bed';
 
 /** The telegram driver on its own: config, chat ids, the HTML it writes, and every answer of a fake Bot API. */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup <done> & dusted',
-  desp: 'All **3** jobs _OK_ <script>alert(1)</script>\n\n- `a<b`\n- [site](https://ex.com/?a=1&b=2)',
-  time: 1_767_000_000_000,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app: AppForm = { messageType: '', templateId: '', templateFields: {} };
+const message = outgoing({ title: 'Backup <done> & dusted', desp: 'All **3** jobs _OK_ <script>alert(1)</script>\n\n- `a<b`\n- [site](https://ex.com/?a=1&b=2)' });
 const TOKEN = '123456789:AAfakeTelegramBotTokenForTests_0123';
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 const plainOf = (html: string) => {
   const parsed = parseTelegramHtml(html);

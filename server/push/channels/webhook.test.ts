@@ -1,39 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { listenFake, sendJson, type FakeServer } from '../../test-support/fakes/listen';
 import { DesktopHub } from '../desktop';
-import type { AppForm, OutgoingMessage } from './driver';
+import type { AppForm } from './driver';
 import { webhookChannel } from './webhook';
 import { withOutbound } from '../tests/channel-env';
+import { outgoing, refusal } from '../tests/channel-bed';
 
 /** The webhook driver on its own: config, recipients, rendering, and delivery to a local receiver. */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK',
-  time: 1_767_000_000_000,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
+const message = outgoing();
 const app: AppForm = { messageType: 'custom', templateId: '', templateFields: {} };
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('webhook config', () => {
   it('completes a config per format and masks the token', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../lib/errors';
 import { checkTemplateFields, defaultTemplateFields, keywordMarkdown, keywordText, oneLine, templateKeywords, type WechatTemplate } from './wechat-templates';
+import { refusal } from '../tests/channel-bed';
 
 /** WeChat's template rules since 2023-05-04, on their own: keywords of a template, the default mapping, the mapping check, the 20-character line. */
 
@@ -14,16 +14,6 @@ const templates: WechatTemplate[] = [
   { templateId: 'TPL_TEST', title: '', content: TEST_ACCOUNT },
   { templateId: 'TPL_HIDDEN', title: 'Only head and foot', content: '{{first.DATA}}\n{{remark.DATA}}' },
 ];
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('template keywords', () => {
   it('reads each placeholder of the content once, with the words before it on its line', () => {

@@ -1,38 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
 import { DesktopHub } from '../desktop';
-import type { AppForm, OutgoingMessage } from './driver';
+import type { AppForm } from './driver';
 import { wechatChannel } from './wechat';
 import { withOutbound } from '../tests/channel-env';
+import { outgoing, refusal } from '../tests/channel-bed';
 
 /** The WeChat driver on its own: config, rendering, and delivery against the protocol fake. */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Alerts',
-  title: 'Disk almost full',
-  desp: '/var is 91% full',
-  time: new Date(2026, 0, 5, 9, 30, 0).getTime(),
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
+const message = outgoing({ appName: 'Alerts', title: 'Disk almost full', desp: '/var is 91% full', time: new Date(2026, 0, 5, 9, 30, 0).getTime() });
 const custom: AppForm = { messageType: 'custom', templateId: '', templateFields: {} };
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('wechat config', () => {
   it('completes a config (default API base and token mode) and trims what was typed', () => {

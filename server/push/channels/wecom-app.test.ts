@@ -1,41 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { FakeWecomApp } from '../../test-support/fakes/fake-wecom-app';
 import { DesktopHub } from '../desktop';
 import { withOutbound } from '../tests/channel-env';
 import type { OutgoingMessage, Recipient } from './driver';
 import { TEXTCARD_DESCRIPTION_MAX_BYTES, TEXTCARD_TITLE_MAX_BYTES, WECOM_APP_TEXT_MAX_BYTES, wecomAppChannel, wecomAppMessage, type WecomAppPush } from './wecom-app';
 import { sendFailure } from './wecom-app-api';
+import { outgoing, PLAIN_APP as app, refusal } from '../tests/channel-bed';
 
 /** The WeCom application driver on its own: config, addresses, the three message forms, and delivery to the fake WeCom. */
 
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK',
-  time: new Date(2026, 0, 5, 9, 30, 0).getTime(),
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app = { messageType: '', templateId: '', templateFields: {} } as const;
+const message = outgoing({ time: new Date(2026, 0, 5, 9, 30, 0).getTime() });
 const channel = { id: 'c1', name: 'WeCom app', userId: 'u1' };
 const push = (extra: Partial<OutgoingMessage> = {}): WecomAppPush => wecomAppChannel.render({ ...message, ...extra }, app);
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('wecom-app config', () => {
   const base = { corpId: 'ww0123456789abcdef', agentId: 1000002, corpSecret: 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde' };

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
-import { DomainError } from '../../lib/errors';
 import { FakeWecom } from '../../test-support/fakes/fake-robot';
-import { DesktopHub } from '../desktop';
 import type { OutgoingMessage } from './driver';
 import { wecomChannel, wecomMessage, WECOM_MARKDOWN_MAX_BYTES, WECOM_TEXT_MAX_BYTES } from './wecom';
-import { withOutbound } from '../tests/channel-env';
+import { channelBed, NOW, outgoing, PLAIN_APP as app, refusal, useFake } from '../tests/channel-bed';
 
 /**
  * The WeCom group-robot driver on its own: its message format, rendering, and what is WeCom's own in
@@ -13,31 +11,7 @@ import { withOutbound } from '../tests/channel-env';
  */
 
 const KEY = '693a91f6-7f0e-4bc4-97a0-0ec2a1fa5a1b';
-const message: OutgoingMessage = {
-  id: 'm1',
-  userId: 'u1',
-  appId: 'a1',
-  appName: 'Backups',
-  title: 'Backup finished',
-  desp: 'All **3** jobs OK',
-  time: 1_767_000_000_000,
-  url: 'https://pp.example.net/m/token',
-  pagePath: '/m/token',
-  priority: 'normal',
-  group: '',
-};
-const app = { messageType: '', templateId: '', templateFields: {} } as const;
-const channel = { id: 'c1', name: 'Ops group', userId: 'u1' };
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const message = outgoing();
 
 describe('wecom config', () => {
   const official = `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${KEY}`;
@@ -88,20 +62,16 @@ describe('wecom messages', () => {
 
 describe('wecom delivery (fake WeCom)', () => {
   const fake = new FakeWecom();
-  const link = wecomChannel.connect(withOutbound({ clock: new ManualClock(message.time), desktop: new DesktopHub() }));
+  const bed = channelBed(wecomChannel, { clock: new ManualClock(NOW) });
   let config: ReturnType<typeof wecomChannel.normalize>;
-  const send = (overrides: Partial<OutgoingMessage> = {}) => link.delivery(channel, config, wecomChannel.render({ ...message, ...overrides }, app)).send(wecomChannel.self!, 1000);
-
-  beforeAll(async () => {
-    await fake.start();
-    fake.keys.add(KEY);
-    config = wecomChannel.normalize({ webhookUrl: fake.hook(KEY) });
-  });
-  afterAll(() => fake.close());
-  beforeEach(() => {
-    fake.sent.length = 0;
+  const send = (changes: Partial<OutgoingMessage> = {}) => bed.send(config, outgoing(changes));
+  useFake(fake, () => {
     fake.steps.length = 0;
     fake.perMinute = 1000;
+  });
+  beforeAll(() => {
+    fake.keys.add(KEY);
+    config = wecomChannel.normalize({ webhookUrl: fake.hook(KEY) });
   });
 
   it('posts the message to the robot’s group', async () => {
