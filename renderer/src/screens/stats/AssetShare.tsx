@@ -1,14 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Skeleton, Table, Text } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Chart } from '../../charts/Chart';
-import { moneyTooltip } from '../../charts/chart-text';
-import { Empty } from '../../components/common';
 import { useFormat } from '../../lib/format';
 import { useAssets, type Asset } from '../../lib/ledger';
-import { PIE_COLORS } from './colors';
 import { Card } from '../../components/Card';
+import { ShareBody, SharePie, ShareTable } from './ShareParts';
 
 interface Valued {
   asset: Asset;
@@ -54,67 +51,45 @@ export function AssetShare() {
   const total = positive.reduce((sum, v) => sum + (v.value ?? 0), 0);
   return (
     <Card id="st-assets" title={t('stats.assetDistribution')}>
-      {!ranked ? (
-        <Skeleton className="pp-chart" />
-      ) : ranked.length === 0 ? (
-        <Empty>{t('stats.noData')}</Empty>
-      ) : (
-        <>
-          {positive.length > 0 && (
-            <Chart
-              label={t('stats.assetDistributionChart')}
-              option={{
-                tooltip: { trigger: 'item', ...moneyTooltip(f, base) },
-                legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
-                color: PIE_COLORS,
-                series: [
-                  {
-                    type: 'pie',
-                    radius: '70%',
-                    center: ['25%', '50%'],
-                    name: t('stats.assetDistribution'),
-                    data: positive.map((v) => ({ name: v.asset.name, value: v.value })),
-                    label: { show: true, position: 'inside', fontSize: 11, formatter: (p: { percent: number }) => (p.percent >= 6 ? `${Math.round(p.percent)}%` : '') },
-                    labelLine: { show: false },
-                  },
-                ],
-              }}
-            />
-          )}
-          <Table.ScrollContainer minWidth={340} type="native" mt="sm">
-            <Table verticalSpacing={4} aria-label={t('stats.rankedAssets')} data-testid="asset-ranking">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('records.asset')}</Table.Th>
-                  <Table.Th ta="right">{t('assets.balance')}</Table.Th>
-                  <Table.Th ta="right">{t('stats.inBase', { currency: base })}</Table.Th>
-                  <Table.Th ta="right">{t('stats.share')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {ranked.map(({ asset, value }) => (
-                  <Table.Tr key={asset.id}>
-                    <Table.Td>
-                      <Text size="sm" truncate title={asset.name}>
-                        {asset.name}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td ta="right" className={`pp-num ${asset.balance < 0 ? 'pp-expense' : ''}`}>
-                      {f.money(asset.balance, asset.currency)}
-                    </Table.Td>
-                    <Table.Td ta="right" className="pp-num">
-                      {value === null ? t('assets.noRate') : f.money(value, base)}
-                    </Table.Td>
-                    <Table.Td ta="right" className="pp-num">
-                      {value !== null && value > 0 && total > 0 ? f.percent(value / total) : '—'}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </>
-      )}
+      <ShareBody loading={!ranked} empty={ranked?.length === 0}>
+        {positive.length > 0 && (
+          <SharePie
+            label={t('stats.assetDistributionChart')}
+            name={t('stats.assetDistribution')}
+            currency={base}
+            slices={positive.map((v) => ({ name: v.asset.name, value: v.value }))}
+          />
+        )}
+        <ShareTable
+          label={t('stats.rankedAssets')}
+          testId="asset-ranking"
+          columns={[
+            { label: t('records.asset') },
+            { label: t('assets.balance'), figure: true },
+            { label: t('stats.inBase', { currency: base }), figure: true },
+            { label: t('stats.share'), figure: true },
+          ]}
+        >
+          {ranked?.map(({ asset, value }) => (
+            <Table.Tr key={asset.id}>
+              <Table.Td>
+                <Text size="sm" truncate title={asset.name}>
+                  {asset.name}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right" className={`pp-num ${asset.balance < 0 ? 'pp-expense' : ''}`}>
+                {f.money(asset.balance, asset.currency)}
+              </Table.Td>
+              <Table.Td ta="right" className="pp-num">
+                {value === null ? t('assets.noRate') : f.money(value, base)}
+              </Table.Td>
+              <Table.Td ta="right" className="pp-num">
+                {value !== null && value > 0 && total > 0 ? f.percent(value / total) : '—'}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ShareTable>
+      </ShareBody>
     </Card>
   );
 }
