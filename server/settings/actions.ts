@@ -5,6 +5,7 @@ import { commonErrors } from '../lib/errors';
 import { settingsErrors } from './errors';
 import { RegistrationPolicy, SettingsError, type Settings } from '../config/settings';
 import { localHostNames } from '../http/addresses';
+import { ServerSettingsShape, type ServerSettingsView } from './result-shapes';
 
 /**
  * The server settings a person changes from the UI (settings.json holds them; docs/configuration.md
@@ -13,7 +14,7 @@ import { localHostNames } from '../http/addresses';
  * changes only from this computer (loopback callers), so a LAN client with lanApi cannot, for
  * example, open the server to the network.
  */
-function view(ctx: ActionContext, settings: Settings) {
+function view(ctx: ActionContext, settings: Settings): ServerSettingsView {
   const listening = ctx.app.listening;
   const boundToAll = listening?.host === '0.0.0.0' || listening?.host === '::';
   return {
@@ -38,15 +39,12 @@ function view(ctx: ActionContext, settings: Settings) {
   };
 }
 
-const SHAPE =
-  '`{network: {lan, lanApi, allowedHosts, corsOrigins, publicBaseUrl, localDestinations}, push: {retentionDays, sendPerAppKey, sendPerAddress}, files: {maxBytes}, registration: {fromThisComputer, fromNetwork, inviteHours}, desktop: {closeToTray, launchAtLogin, notifications}, listening: {host, port, url}, lanAddresses, restartRequired, dataDir}`';
-
 const settingsGet = defineAction({
   summary: 'The server settings shown on the Settings screen (no secrets), where the server listens and its LAN addresses. Owner and admins only.',
   auth: 'admin',
   errors: [[apiErrors.rows.adminOnly, 'the caller is a household member, not the owner or an admin']],
   params: Params({}),
-  returns: SHAPE,
+  result: ServerSettingsShape,
   handler: (_params, ctx) => view(ctx, ctx.app.settings.get()),
 });
 
@@ -108,7 +106,7 @@ const settingsUpdate = defineAction({
       ),
     ),
   }),
-  returns: SHAPE,
+  result: ServerSettingsShape,
   errors: [
     [apiErrors.rows.adminOnly, 'the caller is a household member, not the owner or an admin'],
     [apiErrors.rows.ownerOnly, 'an admin changing network.localDestinations: who may send to this computer and the local network is the owner’s decision'],
