@@ -5,10 +5,7 @@ import { commonErrors } from '../lib/errors';
 import { ID_MAX_LENGTH } from '../lib/ids';
 import { WEEKDAYS } from './config';
 import { notifyErrors } from './errors';
-
-const CONFIG =
-  '`{configured, appId, appName, events, updatedAt}` — `events` holds only the events that are on: `budget80`, `budget100`, `goalReached`, `syncProblem`, ' +
-  '`backupProblem` as `true`, `billDue` as `{daysBefore}`, `weeklySummary` as `{weekday, hour}`; `appName` is null when the app was deleted since';
+import { ReminderSettingShape } from './result-shapes';
 
 const Flag = (description: string) => Type.Optional(Type.Boolean({ description }));
 
@@ -52,7 +49,7 @@ const configure = defineAction({
       { additionalProperties: false, description: 'The events that are on.' },
     ),
   }),
-  returns: CONFIG,
+  result: ReminderSettingShape,
   errors: [
     [commonErrors.rows.invalid, 'a bad field (daysBefore outside 0–30, hour outside 0–23, an unknown weekday or event)'],
     [notifyErrors.rows.appNotFound, 'appId is not one of your push apps'],
@@ -64,7 +61,7 @@ const get = defineAction({
   summary: 'Your reminder setting: the push app and the events that are on.',
   auth: 'user',
   params: Params({}),
-  returns: `${CONFIG}; \`{configured: false, appId: null, …, events: {}}\` before notify.configure.`,
+  result: ReminderSettingShape,
   handler: (_params, ctx) => ctx.app.services.notify.get(ctx.user.id),
 });
 

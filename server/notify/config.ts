@@ -8,14 +8,15 @@ export type Weekday = (typeof WEEKDAYS)[number];
 /** One account's reminder settings: the app they go through and the events that are on. */
 export interface NotifyConfig {
   appId: string;
+  /** Only the events that are on (what notify.get answers). */
   events: {
-    budget80?: boolean;
-    budget100?: boolean;
+    budget80?: true;
+    budget100?: true;
     billDue?: { daysBefore: number };
-    goalReached?: boolean;
+    goalReached?: true;
     weeklySummary?: { weekday: Weekday; hour: number };
-    syncProblem?: boolean;
-    backupProblem?: boolean;
+    syncProblem?: true;
+    backupProblem?: true;
   };
   updatedAt: number;
 }
@@ -23,7 +24,7 @@ export interface NotifyConfig {
 /** What notify.configure accepts: booleans turn events on, an absent event is off. */
 export interface NotifyInput {
   appId: string;
-  events: NotifyConfig['events'];
+  events: { [K in keyof NotifyConfig['events']]?: NotifyConfig['events'][K] | false };
 }
 
 /**
@@ -37,7 +38,7 @@ export const EPISODE_PREFIX = 'notify:sync-episode:';
 /** Whether an event is on in a configuration. */
 export function isOn(config: NotifyConfig | undefined, event: NotifyEvent): boolean {
   if (!config) return false;
-  const value = config.events[event];
+  const value: unknown = config.events[event];
   return value !== undefined && value !== false;
 }
 

@@ -9,6 +9,7 @@ import { notifyErrors } from './errors';
 import { EventSources } from './sources';
 import type { EmitOutcome, Notifier, NotifyEvent, NotifyMessage } from './types';
 import { composeWeeklySummary, dueWeek } from './weekly';
+import type { NotifyView } from './result-shapes';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** How long a sent-marker is kept: longer than any occurrence key can come back (keys carry their month, week or date). */
@@ -19,14 +20,7 @@ const TICK_EVERY_MS = 60 * 1000;
 export const REMINDER_CALLER = 'PennyPost reminders';
 
 /** notify.get's answer. */
-export interface NotifyView {
-  configured: boolean;
-  appId: string | null;
-  /** null before configuring, or when the app was deleted since. */
-  appName: string | null;
-  events: NotifyConfig['events'];
-  updatedAt: number | null;
-}
+export type { NotifyView } from './result-shapes';
 
 /** A sent-marker in the local store: written 'sending' before the push, then 'sent' or 'failed'. */
 export interface SentMarker {
