@@ -32,33 +32,31 @@ const SCTP_HOST = /^sctp\d+t([0-9a-z]+)\./i;
 const SEND_METHODS = ['GET', 'POST', 'OPTIONS'];
 const CORS_HEADERS = webhookCors(SEND_METHODS);
 
-/** `/send/{appKey}` and `/{appKey}.send`: the push webhook (docs/push.md §1), with ServerChan's answer fields. */
-function sendRoute(app: AppContext, push: PushService) {
+/**
+ * The push webhook (docs/push.md §1) with ServerChan's answer fields, the app key read from the
+ * request by `keyOf`: the path (`/send/{appKey}`, `/{appKey}.send`) or the host name (`/send`).
+ */
+function sendRoute(app: AppContext, push: PushService, keyOf: (req: Request) => string) {
   return route(app, {
     name: 'push send',
     methods: { allow: SEND_METHODS, message: 'Use GET (query string) or POST (JSON, form or multipart) to push.' },
     headers: CORS_HEADERS,
     body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
     async handler({ req, res, clientAddress }) {
-      const appKey = appKeyOf((req.params as Record<string, string | undefined>)[0] ?? '');
-      sendShaped(res, sendAnswer(await push.send(appKey, sendInput(req), clientAddress)));
+      sendShaped(res, sendAnswer(await push.send(keyOf(req), sendInput(req), clientAddress)));
     },
   });
 }
 
+/** The key in the path: an app key, or a ServerChan³ sendkey around one. */
+const keyInPath = (req: Request) => appKeyOf((req.params as Record<string, string | undefined>)[0] ?? '');
+
 /** `/send` with the key in the host name (ServerChan³'s SDK); any other host gets /send's JSON 404 for a missing key. */
-function hostSendRoute(app: AppContext, push: PushService) {
-  return route(app, {
-    name: 'push send',
-    methods: { allow: SEND_METHODS, message: 'Use GET (query string) or POST (JSON, form or multipart) to push.' },
-    headers: CORS_HEADERS,
-    body: { kinds: ['json', 'form', 'multipart'], limit: SEND_BODY_LIMIT },
-    async handler({ req, res, clientAddress }) {
-      const inHost = SCTP_HOST.exec(req.hostname)?.[1] ?? '';
-      const appKey = inHost ? (push.targets.appKeyIgnoringCase(inHost) ?? inHost) : '';
-      sendShaped(res, sendAnswer(await push.send(appKey, sendInput(req), clientAddress)));
-    },
-  });
+function keyInHost(push: PushService) {
+  return (req: Request) => {
+    const inHost = SCTP_HOST.exec(req.hostname)?.[1] ?? '';
+    return inHost ? (push.targets.appKeyIgnoringCase(inHost) ?? inHost) : '';
+  };
 }
 
 /** Ends SSE streams when the server stops listening (server.close() waits for open responses). */
@@ -144,10 +142,10 @@ function streamFeed(app: AppContext, push: PushService, req: Request, res: Respo
 }
 
 export function mountPushRoutes(router: Router, app: AppContext, push: PushService): void {
-  const send = sendRoute(app, push);
+  const send = sendRoute(app, push, keyInPath);
   const probe = answerProbe(CORS_HEADERS);
   router.all(SEND_PATH, probe, send);
-  router.all(HOST_SEND_PATH, probe, hostSendRoute(app, push));
+  router.all(HOST_SEND_PATH, probe, sendRoute(app, push, keyInHost(push)));
   router.all(KEY_SEND_PATH, probe, send);
   mountDropinRoutes(router, app, push);
 

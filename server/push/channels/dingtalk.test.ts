@@ -54,16 +54,11 @@ describe('dingtalk signing and messages', () => {
 });
 
 describe('dingtalk delivery (fake DingTalk)', () => {
-  const clock = new ManualClock(NOW);
   const fake = new FakeDingtalk(() => NOW);
-  const bed = channelBed(dingtalkChannel, { clock });
+  const bed = channelBed(dingtalkChannel, { clock: new ManualClock(NOW) });
   let signed: ReturnType<typeof dingtalkChannel.normalize>;
   const send = (config = signed, changes: Partial<OutgoingMessage> = {}) => bed.send(config, outgoing(changes));
-  useFake(fake, () => {
-    clock.set(NOW);
-    fake.steps.length = 0;
-    fake.resetLimits();
-  });
+  useFake(fake);
   beforeAll(() => {
     fake.robots.set(TOKEN, { secret: SECRET });
     fake.robots.set('plainrobot01', {});
@@ -80,19 +75,6 @@ describe('dingtalk delivery (fake DingTalk)', () => {
     ]);
   });
 
-  it('a wrong secret, a clock off by more than an hour, or no signature: 310000, systemic, with a plain hint', async () => {
-    const wrong = await send({ ...signed, signingSecret: SECRET.replace('SEC0', 'SEC1') });
-    expect(wrong).toMatchObject({ ok: false, cls: 'systemic', errcode: 310000, message: expect.stringMatching(/signature did not match: copy the SEC… secret again/) });
-    expect(JSON.stringify(wrong)).not.toContain(SECRET);
-    clock.set(NOW + 3_600_000);
-    expect(await send()).toEqual({ ok: true });
-    clock.set(NOW - 3_600_001);
-    expect(await send()).toMatchObject({ ok: false, cls: 'systemic', errcode: 310000, message: expect.stringMatching(/check this computer's clock/) });
-    clock.set(NOW);
-    expect(await send({ ...signed, signingSecret: '' })).toMatchObject({ ok: false, cls: 'systemic', errcode: 310000 });
-    expect(fake.sent).toHaveLength(1);
-  });
-
   it('custom keywords missing: 310000 with the keyword hint', async () => {
     const keyword = dingtalkChannel.normalize({ webhookUrl: fake.hook('keywordrobot') });
     expect(await send(keyword)).toMatchObject({ ok: false, cls: 'systemic', errcode: 310000, message: expect.stringMatching(/custom keywords \(自定义关键词\)/) });
@@ -104,9 +86,5 @@ describe('dingtalk delivery (fake DingTalk)', () => {
     expect(await send()).toMatchObject({ cls: 'systemic', errcode: 400013, message: expect.stringMatching(/disbanded/) });
     expect(await send()).toMatchObject({ cls: 'systemic', errcode: 310000, message: expect.stringMatching(/allows only some IP addresses/) });
     expect(await send()).toMatchObject({ cls: 'transient', errcode: -1 });
-  });
-
-  it('a test of a channel that lost its signing secret fails as systemic', async () => {
-    expect(await bed.test({ ...signed, signingSecret: '' })).toMatchObject({ ok: false, class: 'systemic', errcode: 310000 });
   });
 });

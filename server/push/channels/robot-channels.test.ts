@@ -74,12 +74,15 @@ interface RobotCase {
   refusedBody?: { payload: unknown; errcode: number; message: RegExp };
   /** A short wait the service asks for, waited out within the call's time. */
   shortWait?: { step: RobotStep; timeoutMs: number };
+  /** Signing robots: the code of a refused signature, a wrong secret and what is said then, how far this computer's clock may be off, the secret a failing test uses. */
+  signing?: { errcode: number; wrongSecret: string; wrong: RegExp; late?: RegExp; drift: { ok: number; refused: number }; testSecret: string };
 }
 
 const clock = new ManualClock(NOW);
 const wecom = new FakeWecom(() => clock.now());
-const dingtalk = new FakeDingtalk(() => clock.now());
-const feishu = new FakeFeishu(() => clock.now());
+// Signing robots check the signature's time against their own clock, which stays at NOW while the tests move this computer's.
+const dingtalk = new FakeDingtalk(() => NOW);
+const feishu = new FakeFeishu(() => NOW);
 const discord = new FakeDiscord();
 const slack = new FakeSlack('T0FAKE123', 'B0FAKE456', SLACK_SECRET);
 
@@ -163,6 +166,14 @@ const CASES: Record<string, RobotCase> = {
     tested: /accepted the robot's webhook and signature/,
     shown: (post) => post.title,
     testSent: /^PennyPost test message$/,
+    signing: {
+      errcode: 310000,
+      wrongSecret: DING_SECRET.replace('SEC0', 'SEC1'),
+      wrong: /signature did not match: copy the SEC… secret again/,
+      late: /check this computer's clock/,
+      drift: { ok: 3_600_000, refused: 3_600_001 },
+      testSecret: '',
+    },
   },
 
   feishu: {
@@ -204,6 +215,13 @@ const CASES: Record<string, RobotCase> = {
     tested: "Feishu accepted the bot's webhook and signature and posted a test card to its group.",
     shown: (post) => post.body.header.title.content,
     testSent: /^PennyPost test message$/,
+    signing: {
+      errcode: 19021,
+      wrongSecret: FEISHU_SECRET.slice(1) + 'x',
+      wrong: /copy its secret again .* check this computer's clock/,
+      drift: { ok: 3_600_999, refused: 3_601_000 },
+      testSecret: 'WrongSecret1',
+    },
   },
 
   discord: {
@@ -363,6 +381,25 @@ describe.each(Object.entries(CASES))('%s (the shared robot-channel behaviour)', 
       const outcome = await link.delivery(channel, config, refusedBody.payload).send(driver.self!, 1000);
       answers.push(outcome);
       expect(outcome).toMatchObject({ ok: false, cls: 'recipient', errcode: refusedBody.errcode, message: expect.stringMatching(refusedBody.message) });
+    });
+  }
+
+  const { signing } = c;
+  if (signing) {
+    it('a wrong secret, a clock off by more than an hour, or no signature is systemic; so is a test with a wrong secret', async () => {
+      const signed = config as { signingSecret: string };
+      const wrong = await send({ ...signed, signingSecret: signing.wrongSecret });
+      expect(wrong).toMatchObject({ ok: false, cls: 'systemic', errcode: signing.errcode, message: expect.stringMatching(signing.wrong) });
+      expect(JSON.stringify(wrong)).not.toContain(signed.signingSecret);
+      clock.set(NOW + signing.drift.ok);
+      expect(await send()).toEqual({ ok: true });
+      clock.set(NOW - signing.drift.refused);
+      expect(await send()).toMatchObject({ ok: false, cls: 'systemic', errcode: signing.errcode, ...(signing.late ? { message: expect.stringMatching(signing.late) } : {}) });
+      clock.set(NOW);
+      expect(await send({ ...signed, signingSecret: '' })).toMatchObject({ ok: false, cls: 'systemic', errcode: signing.errcode });
+      expect(fake.sent).toHaveLength(1);
+      const test = await link.test(channel, { ...signed, signingSecret: signing.testSecret }, { timeoutMs: 1000, time: NOW });
+      expect(test).toMatchObject({ ok: false, class: 'systemic', errcode: signing.errcode });
     });
   }
 

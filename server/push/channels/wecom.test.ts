@@ -65,10 +65,7 @@ describe('wecom delivery (fake WeCom)', () => {
   const bed = channelBed(wecomChannel, { clock: new ManualClock(NOW) });
   let config: ReturnType<typeof wecomChannel.normalize>;
   const send = (changes: Partial<OutgoingMessage> = {}) => bed.send(config, outgoing(changes));
-  useFake(fake, () => {
-    fake.steps.length = 0;
-    fake.perMinute = 1000;
-  });
+  useFake(fake, () => (fake.perMinute = 1000));
   beforeAll(() => {
     fake.keys.add(KEY);
     config = wecomChannel.normalize({ webhookUrl: fake.hook(KEY) });

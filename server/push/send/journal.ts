@@ -1,7 +1,7 @@
 import type { SendContext } from './context';
 import { messageOf } from './context';
 import { failEveryone, NOTHING_SENT, storageError } from './outcome';
-import { sendData, type Plan } from './plan';
+import { pushFacts, sendData, type Plan } from './plan';
 
 /**
  * Before anything leaves the machine, the push is journaled (docs/push.md §5): if PennyPost stops
@@ -11,21 +11,8 @@ import { sendData, type Plan } from './plan';
  */
 export async function journalPush(ctx: SendContext, plan: Plan): Promise<void> {
   if (plan.route.kind !== 'outbound') return;
-  const { app, title, desp, caller } = plan.request;
   try {
-    await ctx.history.begin({
-      id: plan.id,
-      userId: app.userId,
-      appId: app.id,
-      appName: app.name,
-      channelId: plan.channel.id,
-      channelType: plan.channel.type,
-      title,
-      desp,
-      caller: caller.slice(0, 64),
-      createdAt: plan.now,
-      recipients: plan.recipients.map((r) => ({ label: r.label, ...(r.name ? { name: r.name } : {}) })),
-    });
+    await ctx.history.begin({ ...pushFacts(plan), recipients: plan.recipients.map((r) => ({ label: r.label, ...(r.name ? { name: r.name } : {}) })) });
   } catch (error) {
     ctx.app.log.error('push: history journal failed', { pushId: plan.id, error: messageOf(error) });
     throw storageError(error, NOTHING_SENT).with({ ...sendData(plan, failEveryone(plan.recipients, NOTHING_SENT, 0)) });

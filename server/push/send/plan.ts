@@ -99,10 +99,9 @@ export function sendData(plan: Plan, results: DeliveryResult[]): SendData {
   return { pushId: plan.id, total: results.length, success, failed: results.length - success, results, url: plan.pageUrl };
 }
 
-/** The history row of a push with its outcome. */
-export function historyRow(plan: Plan, outcome: PushOutcome, finishedAt: number): MessageDoc {
-  const { app } = plan.request;
-  const success = outcome.results.filter((r) => r.ok).length;
+/** What the journal and the history keep of every push: who sent what, through which app and channel, when. */
+export function pushFacts(plan: Plan) {
+  const { app, title, desp, caller } = plan.request;
   return {
     id: plan.id,
     userId: app.userId,
@@ -110,14 +109,15 @@ export function historyRow(plan: Plan, outcome: PushOutcome, finishedAt: number)
     appName: app.name,
     channelId: plan.channel.id,
     channelType: plan.channel.type,
-    title: plan.request.title,
-    desp: plan.request.desp,
-    ...outcome,
-    total: outcome.results.length,
-    success,
-    failed: outcome.results.length - success,
-    caller: plan.request.caller.slice(0, 64),
+    title,
+    desp,
+    caller: caller.slice(0, 64),
     createdAt: plan.now,
-    finishedAt,
   };
+}
+
+/** The history row of a push with its outcome. */
+export function historyRow(plan: Plan, outcome: PushOutcome, finishedAt: number): MessageDoc {
+  const success = outcome.results.filter((r) => r.ok).length;
+  return { ...pushFacts(plan), ...outcome, total: outcome.results.length, success, failed: outcome.results.length - success, finishedAt };
 }

@@ -82,14 +82,28 @@ export function channelBed<Config extends object>(
   };
 }
 
-/** A fake service for the tests of one describe block: started before them, closed after, its record cleared before each (and `reset`). */
-export function useFake(fake: { start(): Promise<unknown>; close(): Promise<void>; sent: unknown[] }, reset?: () => void): void {
+interface Fake {
+  start(): Promise<unknown>;
+  close(): Promise<void>;
+  sent: unknown[];
+  /** A robot fake's programmed answers and rate limits (server/test-support/fakes/fake-robot.ts). */
+  steps?: unknown[];
+  resetLimits?(): void;
+}
+
+/**
+ * A fake service for the tests of one describe block: started before them, closed after; before each,
+ * what it received, its programmed answers and its rate limits are cleared, then `reset` runs.
+ */
+export function useFake(fake: Fake, reset?: () => void): void {
   beforeAll(async () => {
     await fake.start();
   });
   afterAll(() => fake.close());
   beforeEach(() => {
     fake.sent.length = 0;
+    if (fake.steps) fake.steps.length = 0;
+    fake.resetLimits?.();
     reset?.();
   });
 }
