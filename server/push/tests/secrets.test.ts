@@ -133,6 +133,17 @@ interface Kind {
   label: RegExp;
 }
 
+/** A webhook format whose channel token is tied to its url (the JSON hook's url has a path). */
+const webhookKind = (label: string, format: string, recipient: string, path = ''): Kind => ({
+  name: `${label} token, url moved`,
+  type: 'webhook',
+  secretField: 'token',
+  destinationField: 'url',
+  config: (base, secret) => ({ format, url: `${base}${path}`, token: secret }),
+  recipient,
+  label: /Enter the token again/,
+});
+
 const KINDS: Kind[] = [
   {
     name: 'WeChat appSecret, apiBase moved',
@@ -143,42 +154,10 @@ const KINDS: Kind[] = [
     recipient: 'oOpenid_secret_0001',
     label: /Enter the AppSecret again/,
   },
-  {
-    name: 'ntfy token, url moved',
-    type: 'webhook',
-    secretField: 'token',
-    destinationField: 'url',
-    config: (base, secret) => ({ format: 'ntfy', url: base, token: secret }),
-    recipient: 'alerts',
-    label: /Enter the token again/,
-  },
-  {
-    name: 'JSON hook token, url moved',
-    type: 'webhook',
-    secretField: 'token',
-    destinationField: 'url',
-    config: (base, secret) => ({ format: 'json', url: `${base}/hooks`, token: secret }),
-    recipient: 'ci',
-    label: /Enter the token again/,
-  },
-  {
-    name: 'Bark token, url moved',
-    type: 'webhook',
-    secretField: 'token',
-    destinationField: 'url',
-    config: (base, secret) => ({ format: 'bark', url: base, token: secret }),
-    recipient: '',
-    label: /Enter the token again/,
-  },
-  {
-    name: 'Gotify token, url moved',
-    type: 'webhook',
-    secretField: 'token',
-    destinationField: 'url',
-    config: (base, secret) => ({ format: 'gotify', url: base, token: secret }),
-    recipient: '',
-    label: /Enter the token again/,
-  },
+  webhookKind('ntfy', 'ntfy', 'alerts'),
+  webhookKind('JSON hook', 'json', 'ci', '/hooks'),
+  webhookKind('Bark', 'bark', ''),
+  webhookKind('Gotify', 'gotify', ''),
 ];
 
 describe('secrets stay where they were entered: every channel type with a secret', () => {
