@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text, ActionIcon } from '@mantine/core';
+import { Alert, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { ActionsHeader, Empty, ErrorNote, PageHeader } from '../../components/common';
@@ -12,6 +12,7 @@ import { rateFormLink } from '../../components/MissingRates';
 import { AssetEditor } from './AssetEditor';
 import { DeleteAssetDialog } from './DeleteAssetDialog';
 import { AssetRegister } from './AssetRegister';
+import { RowMenu } from '../../components/RowMenu';
 
 export function AssetsPage() {
   const registerOf = useSearchParam('asset');
@@ -141,25 +142,18 @@ function AssetList() {
                     {f.money(a.balance, a.currency)}
                   </Table.Td>
                   <Table.Td>
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon variant="subtle" aria-label={t('assets.actionsFor', { name: a.name })}>
-                          ⋯
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item onClick={() => setEditing(a)}>{t('assets.edit')}</Menu.Item>
-                        {!a.isDefault && <Menu.Item onClick={() => void makeDefault(a)}>{t('assets.makeDefault')}</Menu.Item>}
-                        {a.status === 'archived' ? (
-                          <Menu.Item onClick={() => void setStatus(a, 'normal')}>{t('assets.unarchive')}</Menu.Item>
-                        ) : (
-                          <Menu.Item onClick={() => void setStatus(a, 'archived')}>{t('assets.archive')}</Menu.Item>
-                        )}
-                        <Menu.Item color="red" onClick={() => setDeleting(a)}>
-                          {t('assets.delete')}
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
+                    <RowMenu label={t('assets.actionsFor', { name: a.name })} withinPortal>
+                      <Menu.Item onClick={() => setEditing(a)}>{t('assets.edit')}</Menu.Item>
+                      {!a.isDefault && <Menu.Item onClick={() => void makeDefault(a)}>{t('assets.makeDefault')}</Menu.Item>}
+                      {a.status === 'archived' ? (
+                        <Menu.Item onClick={() => void setStatus(a, 'normal')}>{t('assets.unarchive')}</Menu.Item>
+                      ) : (
+                        <Menu.Item onClick={() => void setStatus(a, 'archived')}>{t('assets.archive')}</Menu.Item>
+                      )}
+                      <Menu.Item color="red" onClick={() => setDeleting(a)}>
+                        {t('assets.delete')}
+                      </Menu.Item>
+                    </RowMenu>
                   </Table.Td>
                 </Table.Tr>
               ))}

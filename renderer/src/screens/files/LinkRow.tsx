@@ -1,8 +1,9 @@
-import { ActionIcon, Badge, Group, Menu, Table, Text } from '@mantine/core';
+import { Badge, Group, Menu, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ResultOf } from '../../api/client';
 import { CopyButton } from '../../components/common';
 import { useFormat } from '../../lib/format';
+import { RowMenu } from '../../components/RowMenu';
 
 type LinkItem = ResultOf<'shortlink.list'>['list'][number];
 
@@ -60,22 +61,15 @@ export function LinkRow({ link, onToggle, onDelete }: { link: LinkItem; onToggle
         </Group>
       </Table.Td>
       <Table.Td>
-        <Menu position="bottom-end">
-          <Menu.Target>
-            <ActionIcon variant="subtle" aria-label={t('links.actions', { code: link.code })}>
-              ⋯
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item component="a" href={link.shortUrl} target="_blank" rel="noreferrer">
-              {t('links.open')}
-            </Menu.Item>
-            <Menu.Item onClick={onToggle}>{link.isPublic ? t('links.makePrivate') : t('links.makePublic')}</Menu.Item>
-            <Menu.Item color="red" onClick={onDelete}>
-              {t('links.delete')}
-            </Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+        <RowMenu label={t('links.actions', { code: link.code })}>
+          <Menu.Item component="a" href={link.shortUrl} target="_blank" rel="noreferrer">
+            {t('links.open')}
+          </Menu.Item>
+          <Menu.Item onClick={onToggle}>{link.isPublic ? t('links.makePrivate') : t('links.makePublic')}</Menu.Item>
+          <Menu.Item color="red" onClick={onDelete}>
+            {t('links.delete')}
+          </Menu.Item>
+        </RowMenu>
       </Table.Td>
     </Table.Tr>
   );

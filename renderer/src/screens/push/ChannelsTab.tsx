@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Button, Group, Menu, Skeleton, Table, Text } from '@mantine/core';
+import { Button, Group, Menu, Skeleton, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { ActionsHeader, Empty, ErrorNote } from '../../components/common';
@@ -8,6 +8,7 @@ import { navigate, useSearchParam } from '../../lib/router';
 import { ChannelEditor } from './ChannelEditor';
 import { ChannelTest } from './ChannelTest';
 import { useChannelText, useChannelTypes, type Channel } from './channel-types';
+import { RowMenu } from '../../components/RowMenu';
 
 /** Channels: the list with each one's settings in short, and its test, edit and delete actions. */
 export function ChannelsTab() {
@@ -68,20 +69,13 @@ export function ChannelsTab() {
                 </Table.Td>
                 <Table.Td>{c.appCount}</Table.Td>
                 <Table.Td>
-                  <Menu position="bottom-end">
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" aria-label={t('push.channelActions', { name: c.name })}>
-                        ⋯
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item onClick={() => setTesting(c)}>{t('push.testChannel')}</Menu.Item>
-                      <Menu.Item onClick={() => setEditing(c)}>{t('assets.edit')}</Menu.Item>
-                      <Menu.Item color="red" onClick={() => void remove.run(() => call('push.deleteChannel', { id: c.id }))}>
-                        {t('assets.delete')}
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
+                  <RowMenu label={t('push.channelActions', { name: c.name })}>
+                    <Menu.Item onClick={() => setTesting(c)}>{t('push.testChannel')}</Menu.Item>
+                    <Menu.Item onClick={() => setEditing(c)}>{t('assets.edit')}</Menu.Item>
+                    <Menu.Item color="red" onClick={() => void remove.run(() => call('push.deleteChannel', { id: c.id }))}>
+                      {t('assets.delete')}
+                    </Menu.Item>
+                  </RowMenu>
                 </Table.Td>
               </Table.Tr>
             ))}

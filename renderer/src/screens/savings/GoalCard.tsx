@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Menu, Text, Title, ActionIcon } from '@mantine/core';
+import { Badge, Button, Group, Menu, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
@@ -11,6 +11,7 @@ import { currencyDigits, useFormat } from '../../lib/format';
 import type { Goal } from './goal';
 import { GoalEditor } from './GoalEditor';
 import { useRewardToast } from './rewards';
+import { RowMenu } from '../../components/RowMenu';
 
 export function GoalCard({ goal }: { goal: Goal }) {
   const { t } = useTranslation();
@@ -55,22 +56,15 @@ export function GoalCard({ goal }: { goal: Goal }) {
             {goal.status === 'active' ? t(`savings.pace.${goal.pace as 'on_track' | 'behind' | 'completed'}`) : t(`savings.status.${goal.status}`)}
           </Badge>
           {goal.status !== 'completed' && (
-            <Menu position="bottom-end">
-              <Menu.Target>
-                <ActionIcon variant="subtle" aria-label={t('savings.goalActions', { title: goal.title })}>
-                  ⋯
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item onClick={() => setEditing(true)}>{t('savings.edit')}</Menu.Item>
-                {goal.status === 'active' && <Menu.Item onClick={() => void setStatus('paused')}>{t('savings.pause')}</Menu.Item>}
-                {(goal.status === 'paused' || goal.status === 'cancelled') && <Menu.Item onClick={() => void setStatus('active')}>{t('savings.resume')}</Menu.Item>}
-                {goal.status !== 'cancelled' && <Menu.Item onClick={() => void setStatus('cancelled')}>{t('savings.cancelGoal')}</Menu.Item>}
-                <Menu.Item color="red" onClick={() => void action.run(() => call('savings.deleteGoal', { goalId: goal.id }))}>
-                  {t('savings.deleteGoal')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
+            <RowMenu label={t('savings.goalActions', { title: goal.title })}>
+              <Menu.Item onClick={() => setEditing(true)}>{t('savings.edit')}</Menu.Item>
+              {goal.status === 'active' && <Menu.Item onClick={() => void setStatus('paused')}>{t('savings.pause')}</Menu.Item>}
+              {(goal.status === 'paused' || goal.status === 'cancelled') && <Menu.Item onClick={() => void setStatus('active')}>{t('savings.resume')}</Menu.Item>}
+              {goal.status !== 'cancelled' && <Menu.Item onClick={() => void setStatus('cancelled')}>{t('savings.cancelGoal')}</Menu.Item>}
+              <Menu.Item color="red" onClick={() => void action.run(() => call('savings.deleteGoal', { goalId: goal.id }))}>
+                {t('savings.deleteGoal')}
+              </Menu.Item>
+            </RowMenu>
           )}
         </Group>
       </Group>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Menu, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/client';
@@ -14,6 +14,7 @@ import { RegistrationSettings } from './RegistrationSettings';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { RoleBadge } from './RoleBadge';
 import { Card } from '../../../components/Card';
+import { RowMenu } from '../../../components/RowMenu';
 
 const RANK: Record<Role, number> = { owner: 2, admin: 1, member: 0 };
 
@@ -119,30 +120,23 @@ export function HouseholdTab() {
                     <Table.Td>{f.date(m.createdAt)}</Table.Td>
                     <Table.Td>
                       {canManage(m) && (
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" aria-label={t('household.actionsFor', { name: m.username })} loading={act.busy}>
-                              ⋯
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            {isOwner &&
-                              (m.role === 'admin' ? (
-                                <Menu.Item onClick={() => void setRole(m, 'member')}>{t('household.makeMember')}</Menu.Item>
-                              ) : (
-                                <Menu.Item onClick={() => void setRole(m, 'admin')}>{t('household.makeAdmin')}</Menu.Item>
-                              ))}
-                            {m.disabled ? (
-                              <Menu.Item onClick={() => void setDisabled(m, false)}>{t('household.enable')}</Menu.Item>
+                        <RowMenu label={t('household.actionsFor', { name: m.username })} withinPortal loading={act.busy}>
+                          {isOwner &&
+                            (m.role === 'admin' ? (
+                              <Menu.Item onClick={() => void setRole(m, 'member')}>{t('household.makeMember')}</Menu.Item>
                             ) : (
-                              <Menu.Item onClick={() => void setDisabled(m, true)}>{t('household.disable')}</Menu.Item>
-                            )}
-                            {m.email && <Menu.Item onClick={() => setResetting(m)}>{t('household.resetPassword')}</Menu.Item>}
-                            <Menu.Item color="red" onClick={() => setDeleting(m)}>
-                              {t('household.delete')}
-                            </Menu.Item>
-                          </Menu.Dropdown>
-                        </Menu>
+                              <Menu.Item onClick={() => void setRole(m, 'admin')}>{t('household.makeAdmin')}</Menu.Item>
+                            ))}
+                          {m.disabled ? (
+                            <Menu.Item onClick={() => void setDisabled(m, false)}>{t('household.enable')}</Menu.Item>
+                          ) : (
+                            <Menu.Item onClick={() => void setDisabled(m, true)}>{t('household.disable')}</Menu.Item>
+                          )}
+                          {m.email && <Menu.Item onClick={() => setResetting(m)}>{t('household.resetPassword')}</Menu.Item>}
+                          <Menu.Item color="red" onClick={() => setDeleting(m)}>
+                            {t('household.delete')}
+                          </Menu.Item>
+                        </RowMenu>
                       )}
                     </Table.Td>
                   </Table.Tr>
