@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { appInfoErrors } from './errors';
 import { summarize } from './licenses';
+import { AppInfoShape, Licences } from './result-shapes';
 import type { AppInfoService } from './service';
 
 declare module '../app-context' {
@@ -18,7 +19,7 @@ const info = defineAction({
     'Signed-in users only; `dataDir` is shown to the owner and admins (null for members).',
   auth: 'user',
   params: Params({}),
-  returns: '`{name, version, mode, versions: {node, electron, chrome}, platform, arch, dataDir, keys, licences: {total, byLicense: [{license, count}]}}`',
+  result: AppInfoShape,
   handler: (_params, ctx) => {
     const info = ctx.app.services.appInfo.info();
     return ctx.user.role === 'member' ? { ...info, dataDir: null } : info;
@@ -34,8 +35,7 @@ const licenses = defineAction({
   params: Params({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 214, description: 'A package name, e.g. "express" or "@mantine/core".' })),
   }),
-  returns:
-    'Without `name`: `{total, byLicense, packages: [{name, version, license, scope, homepage?}]}`. With `name`: `{packages: [{name, version, license, scope, homepage?, text?}]}` (every version of that package).',
+  result: Licences,
   errors: [[appInfoErrors.rows.packageNotFound, 'no shipped package has that name']],
   handler: (params, ctx) => {
     const all = ctx.app.services.appInfo.licences();

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { LicenceEntry, LicenceSummary } from './result-shapes';
 
 /**
  * The licences of the software PennyPost ships: the server's production dependencies (in the
@@ -7,17 +8,7 @@ import path from 'node:path';
  * package-lock.json at build time into dist/licenses.json (scripts/build-electron.mjs), or live in
  * a source checkout.
  */
-export interface LicenceEntry {
-  name: string;
-  version: string;
-  /** SPDX expression from package-lock.json / package.json, or "UNKNOWN". */
-  license: string;
-  /** server: the app's node_modules; ui: bundled into the UI; runtime: Electron and Chromium. */
-  scope: 'server' | 'ui' | 'runtime';
-  homepage?: string;
-  /** The package's LICENSE file (build time only, when present). */
-  text?: string;
-}
+export type { LicenceEntry, LicenceSummary } from './result-shapes';
 
 interface LockPackage {
   version?: string;
@@ -147,11 +138,6 @@ export function collectLicenses(root: string, options: { texts?: boolean } = {})
     });
   }
   return [...out.values()].sort((a, b) => a.scope.localeCompare(b.scope) || a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
-}
-
-export interface LicenceSummary {
-  total: number;
-  byLicense: { license: string; count: number }[];
 }
 
 export function summarize(entries: readonly LicenceEntry[]): LicenceSummary {

@@ -2,23 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../app-context';
 import { PACKAGE_ROOT, packageVersion } from './package-root';
-import { collectLicenses, summarize, type LicenceEntry, type LicenceSummary } from './licenses';
+import { collectLicenses, summarize, type LicenceEntry } from './licenses';
+import type { AppInfoView } from './result-shapes';
 
 export { PACKAGE_ROOT };
 
-export interface AppInfo {
-  name: string;
-  version: string;
-  /** 'desktop' inside the Electron shell, 'headless' for `npm run serve`. */
-  mode: 'desktop' | 'headless';
-  versions: { node: string; electron: string | null; chrome: string | null };
-  platform: string;
-  arch: string;
-  dataDir: string;
-  /** How the data dir's keys are kept: wrapped by the OS keychain, or 0600 files. */
-  keys: 'os-keychain' | 'file';
-  licences: LicenceSummary;
-}
+/** What the service knows; app.info answers it with `dataDir` null for members. */
+export type AppInfo = AppInfoView & { dataDir: string };
 
 export class AppInfoService {
   private licencesCache: LicenceEntry[] | null = null;
