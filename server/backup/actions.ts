@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { backupErrors } from './errors';
+import { SnapshotDeleted, SnapshotList, SnapshotRestored, SnapshotTaken } from './result-shapes';
 import { SNAPSHOT_ID_PATTERN } from './snapshots';
 import type { ActionContext } from '../api/action';
 import type { BackupService } from './service';
@@ -25,8 +26,7 @@ const listSnapshots = defineAction({
   notes: `Snapshots are taken automatically (at start when the newest is 24 h old, daily while running, before every import and restore) and on request; rotation keeps the settings' \`backup\` numbers of the automatic ones, and every snapshot taken on request until it is deleted. ${WHO}`,
   auth: 'admin',
   params: Params({}),
-  returns:
-    '`{list: [{id, createdAt, bytes, records, files, reason: "daily"|"manual"|"import"|"restore", status: "ok"|"failed", error?}]}` — `records`: ledger records in it; `bytes`: its size (linked file bytes included)',
+  result: SnapshotList,
   handler: (_params, ctx) => ({ list: service(ctx).list() }),
 });
 
@@ -35,14 +35,14 @@ const createSnapshot = defineAction({
   notes: `A consistent point in time while writes continue; written to a temporary folder, read back and verified, then published. ${WHO}`,
   auth: 'admin',
   params: Params({}),
-  returns: '`{id, createdAt, reason: "manual", bytes, records, keys, files, tookMs}`',
+  result: SnapshotTaken,
   errors: [
     [backupErrors.rows.snapshotFailed, 'the snapshot failed (it is logged and listed as failed)'],
     [backupErrors.rows.serverStopping, 'the server is stopping'],
   ],
   handler: async (_params, ctx) => {
     const m = await service(ctx).createSnapshot('manual');
-    return { id: m.id, createdAt: m.createdAt, reason: m.reason, bytes: m.bytes, records: m.records, keys: m.keys, files: m.files, tookMs: m.tookMs };
+    return { id: m.id, createdAt: m.createdAt, reason: 'manual' as const, bytes: m.bytes, records: m.records, keys: m.keys, files: m.files, tookMs: m.tookMs };
   },
 });
 
@@ -53,7 +53,7 @@ const restoreSnapshot = defineAction({
     `The server stays up; other requests answer 503 "restoring" for the few seconds of the swap. settings.json is not changed. ${WHO}`,
   auth: 'admin',
   params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, hint: 'snapshotId', maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
-  returns: '`{restored, snapshotBefore, records}` — `snapshotBefore`: the snapshot of the state just before the restore',
+  result: SnapshotRestored,
   errors: [
     [backupErrors.rows.snapshotNotFound, 'no snapshot has this id'],
     [backupErrors.rows.snapshotDamaged, 'the snapshot is damaged (its data does not match its manifest); nothing was changed'],
@@ -67,7 +67,7 @@ const deleteSnapshot = defineAction({
   notes: WHO,
   auth: 'admin',
   params: Params({ id: Type.String({ pattern: SNAPSHOT_ID_PATTERN.source, hint: 'snapshotId', maxLength: 40, description: 'id from backup.listSnapshots.' }) }),
-  returns: '`{deleted}`: the id',
+  result: SnapshotDeleted,
   errors: [[backupErrors.rows.snapshotNotFound, 'no snapshot has this id']],
   handler: (params, ctx) => service(ctx).deleteSnapshot(params.id),
 });

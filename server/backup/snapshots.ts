@@ -4,6 +4,7 @@ import { copyFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { copyLevel, readBack, SnapshotAborted, type SourceLevel } from './level-copy';
 import { fsyncPath, fsyncTree, linkFiles, treeBytes } from './disk';
+import type { SnapshotEntry } from './result-shapes';
 
 /**
  * Snapshots of a data dir: `<dataDir>/snapshots/<id>/` holds
@@ -47,16 +48,8 @@ export interface SnapshotManifest {
   tookMs: number;
 }
 
-export interface SnapshotEntry {
-  id: string;
-  createdAt: number;
-  reason: SnapshotReason;
-  status: 'ok' | 'failed';
-  bytes: number;
-  records: number;
-  files: number;
-  error?: string;
-}
+/** One entry of backup.listSnapshots. */
+export type { SnapshotEntry } from './result-shapes';
 
 export interface FailureRecord {
   id: string;
