@@ -3,6 +3,8 @@ import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Money, OneOf, Text, TimeZone } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { planningErrors } from './errors';
+import { Deleted } from '../api/result';
+import { BudgetMonth, BudgetShape } from './result-shapes';
 
 const BudgetId = Id('Id of one of your budgets.', 40);
 const Name = Text(100, { minLength: 1, description: 'Budget name, e.g. "Groceries".' });
@@ -11,10 +13,6 @@ const Categories = Type.Union([Type.Literal('all'), Type.Array(Id('Expense categ
 });
 const Month = (description: string) => Text(7, { minLength: 7, description });
 const Amount = Money('The monthly amount, > 0, in major units of your base currency.');
-
-const BUDGET_OBJECT =
-  'Budget: `{id, name, categories, categoryNames, allCategories, amount, currency, period, startMonth, rollover, createdAt, updatedAt}` — `categories` are ' +
-  'category ids ([] with `allCategories`), `categoryNames` the names records carry, `amount` in major units of `currency` (your base currency when the budget was made).';
 
 const CATEGORY_ERRORS = [
   [planningErrors.rows.unknownBudgetCategory, 'a category id is not one of your expense categories'],
@@ -35,7 +33,7 @@ const createBudget = defineAction({
     startMonth: Month('First month the budget counts, YYYY-MM.'),
     rollover: Type.Optional(Type.Boolean({ default: false, description: 'Carry what is left or overspent into the next month.' })),
   }),
-  returns: BUDGET_OBJECT,
+  result: BudgetShape,
   errors: [
     [commonErrors.rows.invalid, 'invalid params, more decimals than the currency has'],
     [planningErrors.rows.blankBudgetName, 'the name is blank'],
@@ -55,7 +53,7 @@ const queryBudgets = defineAction({
     '`spentToday` is what was spent today when the month is the current one. Budgets whose startMonth is after the month are not listed.',
   auth: 'user',
   params: Params({ month: Month('The month, YYYY-MM.'), timeZone: Type.Optional(TimeZone("IANA time zone the month is counted in (default: this computer's).")) }),
-  returns: `\`{month, timeZone, list: [Budget + {spent, remaining, carried, progress, spentToday}], missingRates: [{from, to, records}]}\` (Budget as in budget.create; amounts in major units).`,
+  result: BudgetMonth,
   errors: [
     [planningErrors.rows.invalidMonth, 'month is not YYYY-MM'],
     [planningErrors.rows.unknownPlanningTimeZone, 'unknown time zone'],
@@ -75,7 +73,7 @@ const updateBudget = defineAction({
     startMonth: Type.Optional(Month('First month the budget counts, YYYY-MM.')),
     rollover: Type.Optional(Type.Boolean()),
   }),
-  returns: 'Budget (as in budget.create).',
+  result: BudgetShape,
   errors: [
     [planningErrors.rows.budgetNotFound, "no such budget, or it is another user's"],
     [commonErrors.rows.invalid, 'invalid params, more decimals than the currency has'],
@@ -91,7 +89,7 @@ const deleteBudget = defineAction({
   summary: 'Delete a budget. Records are not touched.',
   auth: 'user',
   params: Params({ id: BudgetId }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [[planningErrors.rows.budgetNotFound, "no such budget, or it is another user's"]],
   handler: (p, ctx) => ctx.app.services.budgets.delete(ctx.user.id, p.id),
 });

@@ -1,6 +1,7 @@
 import { toMajor } from '../lib/money';
 import type { PlanDoc } from './schema';
 import type { BudgetFigure } from '../notify/public';
+import type { BudgetFigureView, BudgetView } from './result-shapes';
 
 /** How budgets and their figures are shown by the actions: major units, category ids and names. */
 
@@ -9,31 +10,7 @@ interface CategoryRef {
   name: string;
 }
 
-export interface BudgetView {
-  id: string;
-  name: string;
-  /** Ids of the budget's expense categories ([] when it counts every expense). */
-  categories: string[];
-  /** The names records carry (a name whose category was renamed or deleted has no id any more). */
-  categoryNames: string[];
-  allCategories: boolean;
-  amount: number;
-  currency: string;
-  period: 'month';
-  startMonth: string;
-  rollover: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface BudgetFigureView extends BudgetView {
-  spent: number;
-  remaining: number;
-  carried: number;
-  progress: number;
-  /** Spent today (in the query's time zone) when the month is the current one, else 0. */
-  spentToday: number;
-}
+export type { BudgetFigureView, BudgetView } from './result-shapes';
 
 export function budgetView(doc: PlanDoc, categories: readonly CategoryRef[]): BudgetView {
   const idOf = new Map(categories.map((c) => [c.name, c.id]));

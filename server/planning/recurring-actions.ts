@@ -5,14 +5,13 @@ import { ledgerErrors } from '../ledger/public';
 import { toMajor } from '../lib/money';
 import { commonErrors } from '../lib/errors';
 import { planningErrors } from './errors';
+import { Deleted } from '../api/result';
+import { RecurringList, RecurringShape, UpcomingList } from './result-shapes';
 import { RULE_TIME_MAX, RULE_TIME_MIN } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS } from './schema';
 
 /** An instant of a rule (ms): 1970 to the end of 2200. */
 const RuleTime = (description: string) => Type.Integer({ minimum: RULE_TIME_MIN, maximum: RULE_TIME_MAX, description: `${description} Ms, 1970 to the end of 2200.` });
-
-const RULE_SHAPE =
-  'Rule `{id, name, template: {type, amount, currency, category, asset, toAsset, description, tags}, rule: {freq, interval, byMonthDay?, byWeekday?}, startDate, endDate, timeZone, mode, skipped, doneThrough, next: {date, at} | null, createdAt, updatedAt}`.';
 
 const Template = Type.Object(
   {
@@ -74,7 +73,7 @@ const recurringCreate = defineAction({
     timeZone: Type.Optional(TimeZone('IANA zone the dates are counted in (default: this computer’s).')),
     mode: Mode,
   }),
-  returns: RULE_SHAPE,
+  result: RecurringShape,
   errors: [...TEMPLATE_ERRORS, ...RULE_ERRORS],
   handler: (params, ctx) => ctx.app.services.recurring.create(ctx.user.id, params),
 });
@@ -83,7 +82,7 @@ const recurringQuery = defineAction({
   summary: 'List your recurring rules, oldest first.',
   auth: 'user',
   params: Params({ page: Type.Optional(Page()), pageSize: Type.Optional(PageSize(200, 50)) }),
-  returns: `\`{list, total, page, pageSize}\`; list items: ${RULE_SHAPE}`,
+  result: RecurringList,
   handler: (params, ctx) => ctx.app.services.recurring.query(ctx.user.id, params.page ?? 1, params.pageSize ?? 50),
 });
 
@@ -102,7 +101,7 @@ const recurringUpdate = defineAction({
     timeZone: Type.Optional(TimeZone('IANA zone the dates are counted in.')),
     mode: Type.Optional(Mode),
   }),
-  returns: RULE_SHAPE,
+  result: RecurringShape,
   errors: [NOT_FOUND, ...TEMPLATE_ERRORS, ...RULE_ERRORS],
   handler: (params, ctx) => ctx.app.services.recurring.update(ctx.user.id, params),
 });
@@ -111,7 +110,7 @@ const recurringDelete = defineAction({
   summary: 'Delete a recurring rule; the records it wrote stay.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [NOT_FOUND],
   handler: (params, ctx) => ctx.app.services.recurring.delete(ctx.user.id, params.id),
 });
@@ -120,7 +119,7 @@ const recurringSkip = defineAction({
   summary: 'Skip one occurrence: its record is never written.',
   auth: 'user',
   params: Params({ id: Id(), date: DateParam }),
-  returns: RULE_SHAPE,
+  result: RecurringShape,
   errors: [
     NOT_FOUND,
     [planningErrors.rows.recurringNotAnOccurrence, 'the rule does not occur on that date'],
@@ -151,7 +150,7 @@ const recurringUpcoming = defineAction({
   summary: 'Occurrences of the next `days` days not yet written or skipped, with overdue `confirm` ones first.',
   auth: 'user',
   params: Params({ days: Type.Integer({ minimum: 1, maximum: 366, description: 'How many days ahead.' }) }),
-  returns: '`{list: [{id (the rule), name, date, at, mode, type, amount, currency, category, asset, overdue}]}`; amounts in major units.',
+  result: UpcomingList,
   handler: async (params, ctx) => {
     const list = await ctx.app.services.recurring.upcoming(ctx.user.id, params.days);
     return { list: list.map((o) => ({ ...o, amount: toMajor(o.amount, o.currency), overdue: o.overdue ?? false })) };

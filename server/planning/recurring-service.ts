@@ -126,7 +126,8 @@ export class RecurringService {
   async view(doc: PlanDoc): Promise<RecurringView> {
     const view = await this.ledger.views.get(doc.userId);
     const currency = view.assets.get(doc.template.asset)?.currency ?? 'USD';
-    const rule: RecurringView['rule'] = { freq: doc.rule.freq, interval: doc.rule.interval };
+    // A recurring rule's type, frequency and mode are never '' (recurring.create and its sync rules refuse that).
+    const rule: RecurringView['rule'] = { freq: doc.rule.freq as RecurringFreq, interval: doc.rule.interval };
     if (doc.rule.byMonthDay !== 0) rule.byMonthDay = doc.rule.byMonthDay;
     if (doc.rule.byWeekday.length > 0) rule.byWeekday = [...doc.rule.byWeekday];
     const t = doc.template;
@@ -134,7 +135,7 @@ export class RecurringService {
       id: doc.id,
       name: doc.name,
       template: {
-        type: t.type,
+        type: t.type as TemplateInput['type'],
         amount: toMajor(t.amount, currency),
         currency,
         category: t.category,

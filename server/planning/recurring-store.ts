@@ -2,7 +2,7 @@ import { digestId } from '../lib/ids';
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
 import { nextOccurrence, type Occurrence, type RecurrenceSpec } from './occurrences';
-import type { PlanDoc, RecurringMode } from './schema';
+import type { PlanDoc } from './schema';
 
 /**
  * Recurring rules as stored in `plans` (kind 'recurring') and as the actions show them, and the
@@ -47,22 +47,7 @@ export function nextPending(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' 
 }
 
 /** A recurring rule as the actions answer it (amounts in major units of the asset's currency). */
-export interface RecurringView {
-  id: string;
-  name: string;
-  template: { type: string; amount: number; currency: string; category: string; asset: string; toAsset: string; description: string; tags: string[] };
-  rule: { freq: string; interval: number; byMonthDay?: number; byWeekday?: string[] };
-  startDate: number;
-  endDate: number | null;
-  timeZone: string;
-  mode: RecurringMode;
-  skipped: string[];
-  doneThrough: string;
-  /** The next occurrence not yet handled, or null when the rule has ended. */
-  next: Occurrence | null;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { RecurringView } from './result-shapes';
 
 export function plans(app: AppContext): RxCollection<PlanDoc> {
   return app.db.collection<PlanDoc>('plans');
