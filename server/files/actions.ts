@@ -3,6 +3,7 @@ import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { filesErrors } from './errors';
+import { FileDeleted, FileList, UploadTicketShape } from './result-shapes';
 import { CATEGORY_MAX, FILE_NAME_MAX } from './schema';
 import type { FileService } from './service';
 
@@ -20,11 +21,6 @@ const Category = Type.String({
   hint: 'noControlCharacters',
   description: 'Free text, e.g. "receipt", "statement", "photo".',
 });
-
-const FILE_OBJECT =
-  '`{fileId, fileName, fileType, fileSize, category, url, signedUrl, signedUrlExpiresAt, missing, createdAt, updatedAt}` — URLs are paths on this server (`/files/…`), ' +
-  'to resolve against the address you call it at; `url` serves the bytes with ' +
-  '`Authorization: Bearer`; `signedUrl` works without a header (for `<img src>`) until `signedUrlExpiresAt`; `missing` is true when the bytes are not on this computer.';
 
 const upload = defineAction({
   summary: 'Announce a file and get the single-use URL to PUT its bytes to.',
@@ -48,7 +44,7 @@ const upload = defineAction({
     fileSize: Type.Integer({ minimum: 1, maximum: 1e13, description: 'Exact size in bytes.' }),
     category: Type.Optional(Category),
   }),
-  returns: '`{fileId, url, uploadUrl, uploadExpiresAt, maxBytes}`',
+  result: UploadTicketShape,
   errors: [
     [commonErrors.rows.invalid, 'a parameter is missing or malformed'],
     [filesErrors.rows.fileTooLarge, 'fileSize is larger than the maximum (data.maxBytes)'],
@@ -66,7 +62,7 @@ const query = defineAction({
     page: Page(),
     pageSize: PageSize(100, 20),
   }),
-  returns: `\`{list, total, page, pageSize}\`; each item: ${FILE_OBJECT}`,
+  result: FileList,
   errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (params, ctx) => ctx.app.services.files.query(ctx.user.id, params),
 });
@@ -78,7 +74,7 @@ const remove = defineAction({
     'with force the records keep the id and show the file as missing. Deleting a record never deletes its files.',
   auth: 'user',
   params: Params({ fileId: FileId, force: Type.Optional(Type.Boolean({ default: false })) }),
-  returns: '`{deleted: true, fileId, detachedRecords}` — detachedRecords: how many records still list the id (only with force).',
+  result: FileDeleted,
   errors: [
     [filesErrors.rows.fileNotFound, 'no such file of yours'],
     [filesErrors.rows.attachedToRecords, 'the file is attached to records (data.records) and force is not set'],

@@ -5,48 +5,11 @@ import { DomainError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { filesErrors } from './errors';
+import type { AttachmentView, FileView, UploadTicket } from './result-shapes';
 import type { FileDoc } from './schema';
 import { Signer } from './signing';
 import { ByteStore, FILE_ID_PATTERN, UploadTooLong } from './store';
 import { checkContent, normalizeMediaType, SUPPORTED_TYPES, typeInfo } from './types';
-
-/** A file as the API shows it. */
-export interface FileView {
-  fileId: string;
-  fileName: string;
-  fileType: string;
-  fileSize: number;
-  category: string;
-  /** Serves the bytes to the owner (Authorization: Bearer). */
-  url: string;
-  /** Same bytes without a header, for <img src>; stops working at signedUrlExpiresAt. */
-  signedUrl: string;
-  signedUrlExpiresAt: number;
-  /** True when the metadata exists but the bytes are not in this data dir. */
-  missing: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** What the ledger shows next to a record for each attached file id. */
-export interface AttachmentView {
-  fileId: string;
-  fileName: string;
-  fileType: string;
-  fileSize: number;
-  category: string;
-  url: string;
-  signedUrl: string;
-  missing: boolean;
-}
-
-export interface UploadTicket {
-  fileId: string;
-  url: string;
-  uploadUrl: string;
-  uploadExpiresAt: number;
-  maxBytes: number;
-}
 
 const DEFAULT_CATEGORY = 'other';
 
