@@ -4,10 +4,10 @@ import { Id, Ms } from '../api/params';
 import { BULK_MAX } from './bulk-edits';
 import { ledgerErrors } from './errors';
 import { OUT_OF_RANGE_ERROR } from './limits';
+import { BulkDeleted, BulkUpdated, RecordShape, Restored } from './record-shapes';
 
 const Ids = Type.Array(Id(), { minItems: 1, maxItems: BULK_MAX, description: `Record ids (at most ${BULK_MAX}).` });
 const TagList = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 20, description });
-const UNDO = "`undoToken` for accounting.undo, usable once for 60 s (kept in the server's memory: a restart forgets it), and `undoUntil` (ms)";
 
 const accountingBulkUpdate = defineAction({
   summary: 'Re-categorise or re-tag many records at once; all or nothing.',
@@ -22,7 +22,7 @@ const accountingBulkUpdate = defineAction({
     addTags: Type.Optional(TagList('Tags to add.')),
     removeTags: Type.Optional(TagList('Tags to remove.')),
   }),
-  returns: `\`{updated, undoToken, undoUntil}\`: how many records changed; ${UNDO}.`,
+  result: BulkUpdated,
   errors: [
     [ledgerErrors.rows.recordNotFound, "an unknown, deleted or another user's record (`data.ids` lists them)"],
     [ledgerErrors.rows.bulkNothingToDo, 'neither category nor tags given'],
@@ -37,7 +37,7 @@ const accountingBulkDelete = defineAction({
   summary: 'Delete many records at once; all or nothing. Attached files are kept.',
   auth: 'user',
   params: Params({ ids: Ids }),
-  returns: `\`{deleted, undoToken, undoUntil}\`; ${UNDO}.`,
+  result: BulkDeleted,
   errors: [
     [ledgerErrors.rows.recordNotFound, "an unknown, deleted or another user's record (`data.ids` lists them)"],
     [ledgerErrors.rows.insufficientBalance, 'deleting these incomes would leave an asset that cannot be negative below zero'],
@@ -53,7 +53,7 @@ const accountingUndo = defineAction({
     'or the token expired, was used, or the server restarted (404).',
   auth: 'user',
   params: Params({ token: Type.String({ minLength: 1, maxLength: 64 }) }),
-  returns: '`{restored}`: how many records were put back.',
+  result: Restored,
   errors: [
     [ledgerErrors.rows.undoUnavailable, "unknown, expired, used, or another user's token"],
     [ledgerErrors.rows.undoConflict, 'a record of the change was changed since (`data.id`)'],
@@ -69,7 +69,7 @@ const accountingDuplicate = defineAction({
     'Amount, asset(s), fee, amount received, category, description and tags are copied; attachments are not (a receipt belongs to one purchase). The balance rule applies as to a new record.',
   auth: 'user',
   params: Params({ id: Id(), date: Type.Optional(Ms('Date of the copy (default: now).')) }),
-  returns: 'The new record, shaped as accounting.get without attachment details.',
+  result: RecordShape,
   errors: [
     [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.assetNotFound, 'an asset of the record was deleted'],

@@ -6,6 +6,9 @@ import type { Language } from '../lib/languages';
 import { defaultCategories, defaultCategory, isUntouchedDefault, type CategoryType } from './default-categories';
 import { ledgerErrors } from './errors';
 import type { CategoryDoc, RecordDoc } from './schema';
+import type { CategoryView } from './result-shapes';
+
+export type { CategoryView } from './result-shapes';
 
 export type { CategoryType };
 
@@ -15,14 +18,6 @@ export interface CategoryRename {
   type: CategoryType;
   from: string;
   to: string;
-}
-
-export interface CategoryView {
-  id: string;
-  type: CategoryType;
-  name: string;
-  icon: string;
-  position: number;
 }
 
 const view = (doc: CategoryDoc): CategoryView => ({ id: doc.id, type: doc.type, name: doc.name, icon: doc.icon, position: doc.position });

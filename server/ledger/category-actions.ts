@@ -4,15 +4,14 @@ import { Id, OneOf, Text } from '../api/params';
 import { LANGUAGES } from '../lib/languages';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
+import { CategoryDeleted, CategoryList, CategoryRenames, CategoryShape } from './result-shapes';
 import { CATEGORY_TEXT } from './text-limits';
-
-const CATEGORY_SHAPE = '`{id, type, name, icon, position}`';
 
 const categoryList = defineAction({
   summary: "The user's income and expense categories (on first use, the default set of the language chosen at sign-up: English or Chinese names).",
   auth: 'user',
   params: Params({ type: Type.Optional(Type.Union([Type.Literal('income'), Type.Literal('expense')])) }),
-  returns: `\`{list: [${CATEGORY_SHAPE}]}\``,
+  result: CategoryList,
   handler: async (params, ctx) => ({ list: await ctx.app.services.ledger.categories.list(ctx.user.id, params.type) }),
 });
 
@@ -24,7 +23,7 @@ const categoryCreate = defineAction({
     name: Text(CATEGORY_TEXT.name, { minLength: 1, pattern: '\\S', hint: 'notBlank' }),
     icon: Type.Optional(Type.String({ maxLength: 200 })),
   }),
-  returns: CATEGORY_SHAPE,
+  result: CategoryShape,
   errors: [[ledgerErrors.rows.categoryExists, 'a category of that type with that name (any case) exists']],
   handler: (params, ctx) => ctx.app.services.ledger.categories.create(ctx.user.id, params),
 });
@@ -37,7 +36,7 @@ const categoryUpdate = defineAction({
     name: Type.Optional(Text(CATEGORY_TEXT.name, { minLength: 1, pattern: '\\S', hint: 'notBlank' })),
     icon: Type.Optional(Type.String({ maxLength: 200 })),
   }),
-  returns: CATEGORY_SHAPE,
+  result: CategoryShape,
   errors: [
     [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],
     [ledgerErrors.rows.categoryExists, 'the new name is taken'],
@@ -49,7 +48,7 @@ const categoryDelete = defineAction({
   summary: 'Delete a category; its records move to `moveTo`.',
   auth: 'user',
   params: Params({ id: Id(), moveTo: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }),
-  returns: '`{deleted: true, movedRecords}`',
+  result: CategoryDeleted,
   errors: [
     [ledgerErrors.rows.categoryNotFound, "unknown or another user's category"],
     [ledgerErrors.rows.categoryInUse, 'records use it and no moveTo was given'],
@@ -69,7 +68,7 @@ const categoryRenameDefaults = defineAction({
     language: OneOf(LANGUAGES, { description: 'The language whose default names the untouched defaults take.' }),
     preview: Type.Optional(Type.Boolean({ default: false, description: 'Only say what would change.' })),
   }),
-  returns: '`{renamed, kept, changes: [{type, from, to}]}` — renamed: how many categories changed (or would, with preview)',
+  result: CategoryRenames,
   errors: [[commonErrors.rows.invalid, 'language is not en or zh-CN']],
   handler: (params, ctx) => ctx.app.services.ledger.categories.renameDefaults(ctx.user.id, params),
 });

@@ -2,16 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Currency, Id, Money, Ms } from '../api/params';
 import { commonErrors } from '../lib/errors';
+import { Deleted } from '../api/result';
 import { ledgerErrors } from './errors';
-
-const RATE_SHAPE = '`{id, from, to, rate, date}` — 1 `from` = `rate` `to` from `date` on';
+import { BaseCurrencyAnswer, BaseCurrencySet, Conversion, RateList, RateShape } from './result-shapes';
 
 const currencyGet = defineAction({
   summary: 'The base currency used for totals and statistics.',
   notes: 'Until you set one, it is the currency of your first asset; with no assets, that of the language chosen at sign-up (CNY for zh-CN, USD for en).',
   auth: 'user',
   params: Params({}),
-  returns: '`{baseCurrency, explicit}` — explicit is false while it is derived from the first asset or the language',
+  result: BaseCurrencyAnswer,
   handler: async (_params, ctx) => {
     const { currency, explicit } = await ctx.app.services.ledger.baseCurrency(ctx.user.id);
     return { baseCurrency: currency, explicit };
@@ -22,7 +22,7 @@ const currencySetBase = defineAction({
   summary: 'Set the base currency.',
   auth: 'user',
   params: Params({ currency: Currency() }),
-  returns: '`{baseCurrency}`',
+  result: BaseCurrencySet,
   errors: [[ledgerErrors.rows.unknownCurrency, 'unknown currency']],
   handler: (params, ctx) => ctx.app.services.ledger.setBaseCurrency(ctx.user.id, params.currency),
 });
@@ -38,7 +38,7 @@ const currencySetRate = defineAction({
     rate: Type.Union([Type.String({ maxLength: 40 }), Type.Number()], { description: 'Positive decimal, up to 12 decimals.' }),
     date: Type.Optional(Ms('Effective from (default now).')),
   }),
-  returns: RATE_SHAPE,
+  result: RateShape,
   errors: [[commonErrors.rows.invalid, 'unknown currency, same currency twice, or a rate that is not a positive decimal']],
   handler: (params, ctx) => ctx.app.services.ledger.rates.set(ctx.user.id, params),
 });
@@ -47,7 +47,7 @@ const currencyListRates = defineAction({
   summary: 'Exchange rates, newest first, optionally for one currency.',
   auth: 'user',
   params: Params({ currency: Type.Optional(Currency()) }),
-  returns: `\`{list: [${RATE_SHAPE}]}\``,
+  result: RateList,
   handler: async (params, ctx) => ({ list: await ctx.app.services.ledger.rates.list(ctx.user.id, params.currency) }),
 });
 
@@ -55,7 +55,7 @@ const currencyDeleteRate = defineAction({
   summary: 'Delete an exchange rate.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [[ledgerErrors.rows.rateNotFound, "unknown or another user's rate"]],
   handler: (params, ctx) => ctx.app.services.ledger.rates.delete(ctx.user.id, params.id),
 });
@@ -73,7 +73,7 @@ const currencyConvert = defineAction({
     to: Currency(),
     date: Type.Optional(Ms('The date whose rate applies (default now).')),
   }),
-  returns: `\`{amount, from, to, date, rate, inverse}\` — amount in major units of \`to\` (null without a rate); rate: ${RATE_SHAPE.replace('{id, ', '{')} (null without a rate)`,
+  result: Conversion,
   errors: [
     [ledgerErrors.rows.unknownCurrency, 'unknown currency'],
     [ledgerErrors.rows.invalidAmount, 'amount is zero or negative'],

@@ -13,28 +13,9 @@ import type { AssetDoc, RecordDoc, RecordType } from './schema';
 import { newRecord, recordTextProblems } from './record-factory';
 import type { LedgerService } from './service';
 import type { UserLedgerView } from './views';
+import type { ImportProblem } from './import-problems';
 
-/**
- * Why a CSV row cannot be imported, for a client to say in its own words: `kind` and the values
- * it concerns (the cells as written, asset names, currencies); `errors` has the same in English.
- */
-export const IMPORT_PROBLEM_KINDS = [
-  'badType',
-  'badDate',
-  'unknownAsset',
-  'badAmount',
-  'currencyMismatch',
-  'amountNotExact',
-  'unknownToAsset',
-  'sameAsset',
-  'badFee',
-  'toAmountNeeded',
-  'unknownCategory',
-] as const;
-export interface ImportProblem {
-  kind: (typeof IMPORT_PROBLEM_KINDS)[number];
-  args: string[];
-}
+export { IMPORT_PROBLEM_KINDS } from './import-problems';
 
 /** accounting.exportCsv and accounting.importCsv: records as CSV text, and back (idempotently). */
 export const CSV_COLUMNS = ['id', 'date', 'type', 'amount', 'currency', 'asset', 'toAsset', 'toAmount', 'fee', 'category', 'tags', 'description'] as const;

@@ -7,6 +7,7 @@ import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 import { CSV_COLUMNS, exportCsv, importCsv } from './import-export';
 import { backup, restore, type BackupInput } from './ledger-backup';
+import { CsvExport, CsvImport, LedgerBackupShape, LedgerRestored } from './record-shapes';
 import type { RecordDoc } from './schema';
 
 /** What the ledger asks of the backup domain (server/backup/): a snapshot before a big write. */
@@ -30,7 +31,7 @@ const accountingExportCsv = defineAction({
     endDate: Type.Optional(Ms('To (exclusive).')),
     timeZone: Type.Optional(TimeZone("IANA zone the file's date is named in (default: the account's, user.setTimeZone).")),
   }),
-  returns: '`{filename, csv, count}` — `filename` is `pennypost-records-YYYY-MM-DD.csv`, the date in `timeZone`',
+  result: CsvExport,
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
@@ -61,8 +62,7 @@ const accountingImportCsv = defineAction({
     timeZone: Type.Optional(TimeZone("IANA time zone of the dates given without one (default: this computer's).")),
     createMissingCategories: Type.Optional(Type.Boolean({ description: 'Create categories that the file names but you do not have (default false: such rows are invalid).' })),
   }),
-  returns:
-    '`{dryRun, summary: {rows, create, duplicate, invalid, newCategories}, create: [record + line], duplicates: [{line, reason}], invalid: [{line, errors, problems: [{kind, args}]}]}` (`problems`: why each row is refused, as `kind` — badType, badDate, unknownAsset, badAmount, currencyMismatch, amountNotExact, unknownToAsset, sameAsset, badFee, toAmountNeeded, unknownCategory — and the values concerned, for clients that say it in their own words; `errors`: the same in English)',
+  result: CsvImport,
   errors: [[commonErrors.rows.invalid, 'unreadable CSV, missing required columns, unknown time zone']],
   handler: async (params, ctx) => {
     if (!params.dryRun) await snapshots(ctx.app)?.snapshotBefore('import');
@@ -74,8 +74,7 @@ const ledgerBackup = defineAction({
   summary: 'A full JSON backup of your ledger: assets, categories, exchange rates and records (exact minor units).',
   auth: 'user',
   params: Params({}),
-  returns:
-    '`{format: "pennypost-ledger-backup", version: 1, exportedAt, baseCurrency?, assets, categories, rates, records}` — documents as stored (money in minor units), without user ids',
+  result: LedgerBackupShape,
   handler: (_params, ctx) => backup(ctx.app, ctx.app.services.ledger, ctx.user.id),
 });
 
@@ -100,7 +99,7 @@ const ledgerRestore = defineAction({
     ),
     append: Type.Optional(Type.Boolean({ default: false })),
   }),
-  returns: '`{restored: {assets, categories, rates, records}}`',
+  result: LedgerRestored,
   errors: [
     [ledgerErrors.rows.restoreNeedsEmptyLedger, 'the ledger is not empty (and append is not set)'],
     [commonErrors.rows.invalid, 'not a PennyPost ledger backup, or a document breaks the schema'],

@@ -1,7 +1,9 @@
 import { toMajor } from '../lib/money';
-import type { AssetDoc, RecordDoc, RecordType } from './schema';
+import type { AssetDoc, RecordDoc } from './schema';
+import type { RecordView } from './record-shapes';
 import type { AssetView } from './result-shapes';
 
+export type { RecordView } from './record-shapes';
 export type { AssetView } from './result-shapes';
 import type { Entry, UserLedgerView } from './views';
 
@@ -9,31 +11,6 @@ import type { Entry, UserLedgerView } from './views';
  * How assets and records are shown to callers: money in the major units of its currency, balances
  * derived from the user's view.
  */
-
-export interface RecordView {
-  id: string;
-  type: RecordType;
-  amount: number;
-  currency: string;
-  category: string;
-  asset: string;
-  assetName: string;
-  fromAsset?: string;
-  toAsset?: string;
-  toAssetName?: string;
-  toAmount?: number;
-  toCurrency?: string;
-  fee?: number;
-  description: string;
-  date: number;
-  tags: string[];
-  attachments: string[];
-  createdAt: number;
-  updatedAt: number;
-  /** Written by a recurring rule (importKey `recurring:<ruleId>:<YYYY-MM-DD>`): the rule's id and the occurrence date. */
-  recurringId?: string;
-  occurrence?: string;
-}
 
 const RECURRING_KEY = /^recurring:(.+):(\d{4}-\d{2}-\d{2})$/;
 

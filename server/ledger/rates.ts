@@ -7,25 +7,9 @@ import { isValidRate } from './rate-book';
 import { positiveMinor } from './record-rules';
 import type { RateDoc } from './schema';
 import type { LedgerViews } from './ledger-views';
+import type { ConversionView, RateView } from './result-shapes';
 
-/** An exchange rate as the actions show it: 1 `from` = `rate` `to`, from `date` on. */
-export interface RateView {
-  id: string;
-  from: string;
-  to: string;
-  rate: string;
-  date: number;
-}
-
-/** currency.convert's answer: the amount in `to` and the stored rate it used. */
-export interface ConversionView {
-  amount: number | null;
-  from: string;
-  to: string;
-  date: number;
-  rate: Omit<RateView, 'id'> | null;
-  inverse: boolean;
-}
+export type { ConversionView, RateView } from './result-shapes';
 
 /** Runs a read-check-write of one user's ledger without interleaving with their other writes. */
 export type LedgerLock = <T>(userId: string, task: () => Promise<T>) => Promise<T>;

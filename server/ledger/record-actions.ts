@@ -8,6 +8,7 @@ import { ledgerErrors } from './errors';
 import { OUT_OF_RANGE_ERROR } from './limits';
 import { listRecords } from './record-list';
 import { RECORD_TYPES, type RecordType } from './schema';
+import { RecordDeleted, RecordDetail, RecordPage, RecordShape } from './record-shapes';
 import { RECORD_TEXT } from './text-limits';
 import { parseSearch } from './search-query';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './service';
@@ -15,8 +16,6 @@ import { checkRange } from './stats';
 
 const isRecordType = (type: string): type is RecordType => (RECORD_TYPES as readonly string[]).includes(type);
 
-const RECORD_SHAPE =
-  'Record `{id, type, amount, currency, category, asset, assetName, description, date, tags, attachments, createdAt, updatedAt}`; transfers add `fromAsset, toAsset, toAssetName, fee, toAmount, toCurrency`.';
 const Tags = Type.Array(Text(RECORD_TEXT.tag, { minLength: 1 }), { maxItems: RECORD_TEXT.tags, description: 'Free tags (deduplicated).' });
 const Attachments = Type.Array(Id(), { maxItems: 20, description: 'File ids from file.upload.' });
 
@@ -42,7 +41,7 @@ const accountingCreate = defineAction({
     tags: Type.Optional(Tags),
     attachments: Type.Optional(Attachments),
   }),
-  returns: RECORD_SHAPE,
+  result: RecordShape,
   errors: [
     [ledgerErrors.rows.invalidRecordType, 'unknown record type'],
     [ledgerErrors.rows.invalidAmount, 'amount is zero or negative'],
@@ -74,7 +73,7 @@ const accountingQuery = defineAction({
     page: Type.Optional(Page()),
     pageSize: Type.Optional(PageSize(PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT)),
   }),
-  returns: `\`{list, total, page, pageSize, totals: {currency, income, expense, net, transfers, missingRates, inexact}}\`; list items: ${RECORD_SHAPE}`,
+  result: RecordPage,
   errors: [
     [ledgerErrors.rows.unknownRecordTypeFilter, 'unknown type filter'],
     [commonErrors.rows.invalid, 'page or pageSize out of range, endDate not after startDate'],
@@ -103,7 +102,7 @@ const accountingGet = defineAction({
   summary: 'One record with details of its attachments.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: `${RECORD_SHAPE} plus \`attachmentDetails: [{fileId, fileName, fileType, fileSize, url, missing}]\``,
+  result: RecordDetail,
   errors: [[ledgerErrors.rows.recordNotFound, "unknown or another user's record"]],
   handler: (params, ctx) => ctx.app.services.ledger.getRecord(ctx.user.id, params.id),
 });
@@ -128,7 +127,7 @@ const accountingUpdate = defineAction({
     attachments: Type.Optional(Attachments),
     expectedUpdatedAt: Type.Optional(Ms('Optimistic concurrency: the updatedAt you last saw.')),
   }),
-  returns: RECORD_SHAPE,
+  result: RecordShape,
   errors: [
     [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.invalidAmount, 'amount is zero or negative'],
@@ -145,7 +144,7 @@ const accountingDelete = defineAction({
   summary: 'Delete a record; balances follow at once. Attached files are kept.',
   auth: 'user',
   params: Params({ id: Id() }),
-  returns: "`{deleted: true, undoToken, undoUntil}`: accounting.undo with `undoToken` puts the record back (same id) for 60 s (kept in the server's memory: a restart forgets it).",
+  result: RecordDeleted,
   errors: [
     [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.insufficientBalance, 'deleting this income would leave an asset that cannot be negative below zero'],

@@ -1,3 +1,4 @@
+import type { AttachmentView } from '../files/public';
 import { newId } from '../lib/ids';
 import { inRange, MAX_MINOR, outOfRangeError, toMajor, toMinor } from '../lib/money';
 import type { CategoryService } from './categories';
@@ -13,14 +14,8 @@ import { effectsOf, type Entry, type UserLedgerView } from './views';
  * categories, tags and attachments, and the balance rule (2002).
  */
 
-export interface AttachmentInfo {
-  fileId: string;
-  fileName?: string;
-  fileType?: string;
-  fileSize?: number;
-  url?: string;
-  missing: boolean;
-}
+/** An attached file as a record's details show it (the files domain describes it). */
+export type AttachmentInfo = AttachmentView;
 
 /** What the files domain offers the ledger (server/files). Optional: the ledger works without it. */
 export interface FileAttachments {

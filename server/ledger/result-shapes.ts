@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Result, Shape } from '../api/result';
-import { ASSET_STATUSES, ASSET_TYPES } from './schema';
+import { ASSET_STATUSES, ASSET_TYPES, CATEGORY_TYPES } from './schema';
 
 /** Result shapes of the ledger's actions (server/api/result.ts); the presenters are typed by them. */
 
@@ -53,3 +53,61 @@ export const BalanceCheck = Result(
 );
 
 export const CreatedId = Result({ id: Type.String() });
+
+export const CategoryShape = Shape(
+  'Category',
+  {
+    id: Type.String(),
+    type: Type.Union(CATEGORY_TYPES.map((t) => Type.Literal(t))),
+    name: Type.String(),
+    icon: Type.String(),
+    position: Type.Integer({ description: 'sort position in pickers' }),
+  },
+  "An income or expense category of the user's.",
+);
+export type CategoryView = Static<typeof CategoryShape>;
+
+export const CategoryList = Result({ list: Type.Array(CategoryShape) });
+
+export const CategoryDeleted = Result({
+  deleted: Type.Literal(true),
+  movedRecords: Type.Integer({ description: 'records moved to `moveTo`' }),
+});
+
+export const CategoryRenames = Result({
+  renamed: Type.Integer({ description: 'how many categories changed (or would, with `preview`)' }),
+  kept: Type.Integer({ description: 'defaults that kept their name because another category of their type already has the new one' }),
+  changes: Type.Array(Result({ type: Type.Union(CATEGORY_TYPES.map((t) => Type.Literal(t))), from: Type.String(), to: Type.String() })),
+});
+
+export const BaseCurrencyAnswer = Result({
+  baseCurrency: Type.String({ description: 'ISO 4217 code' }),
+  explicit: Type.Boolean({ description: 'false while it is derived from the first asset or the language' }),
+});
+
+export const BaseCurrencySet = Result({ baseCurrency: Type.String({ description: 'ISO 4217 code' }) });
+
+const rateFields = {
+  from: Type.String({ description: 'ISO 4217 code' }),
+  to: Type.String({ description: 'ISO 4217 code' }),
+  rate: Type.String({ description: 'exact decimal: 1 `from` = `rate` `to`' }),
+  date: Type.Integer({ description: 'effective from (ms)' }),
+};
+
+export const RateShape = Shape('Rate', { id: Type.String(), ...rateFields }, 'An exchange rate: 1 `from` = `rate` `to` from `date` on.');
+export type RateView = Static<typeof RateShape>;
+
+export const RateList = Result({ list: Type.Array(RateShape) }, { description: 'newest first' });
+
+export const Conversion = Result(
+  {
+    amount: Type.Union([Type.Number(), Type.Null()], { description: 'major units of `to`; null without a rate' }),
+    from: Type.String(),
+    to: Type.String(),
+    date: Type.Integer({ description: 'ms: the date whose rate applied' }),
+    rate: Type.Union([Result(rateFields), Type.Null()], { description: 'the stored rate used (null without a rate, or when `from` is `to`)' }),
+    inverse: Type.Boolean({ description: 'the stored rate is the reverse pair (1 `to` = `rate` `from`)' }),
+  },
+  { description: 'amount in major units of `to` (null without a rate); rate: the stored rate used, 1 `from` = `rate` `to` from `date` on (null without a rate)' },
+);
+export type ConversionView = Static<typeof Conversion>;

@@ -4,6 +4,7 @@ import { Ms, TimeZone } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { GROUP_BY, isTimeZone, localTimeZone } from '../lib/calendar';
 import { ledgerErrors } from './errors';
+import { AssetStats, CategoryStats, IncomeExpense, TrendSeries } from './stats-shapes';
 import { assetStats, categoryStats, incomeExpense, trendSeries } from './stats';
 import type { UserLedgerView } from './views';
 
@@ -38,8 +39,7 @@ const statsIncomeExpense = defineAction({
   notes: `\`average\` is the mean per record. \`trend\` compares the total with the previous period of the same length: up or down when it changed by more than 5%, else stable. Transfers are not income or expense. Amounts in the base currency.`,
   auth: 'user',
   params: Params({ ...Range, groupBy: Type.Optional(GroupBy), timeZone: Type.Optional(TimeZone()) }),
-  returns:
-    '`{income: {total, count, average, trend, previousTotal}, expense: {…}, netIncome, period: {startDate, endDate}, currency, missingRates, series?: [{label, startDate, endDate, income, expense, net}], inexact}`',
+  result: IncomeExpense,
   errors: [[commonErrors.rows.invalid, 'endDate not after startDate, unknown groupBy or time zone, too many periods']],
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
@@ -60,7 +60,7 @@ const statsCategory = defineAction({
     ...Range,
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 8 })),
   }),
-  returns: '`{type, currency, total, categories: [{category, amount, count, share}], other: {categories, amount, count, share} | null, period, missingRates, inexact}`',
+  result: CategoryStats,
   errors: [[commonErrors.rows.invalid, 'endDate not after startDate, limit out of 1–50']],
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;
@@ -76,7 +76,7 @@ const statsAssets = defineAction({
   notes: 'Negative balances (credit cards, loans) are liabilities. Deleted assets are left out; archived ones count.',
   auth: 'user',
   params: Params({}),
-  returns: '`{currency, netWorth, assets, liabilities, byType: [{type, balance, count}], byCurrency: [{currency, balance, converted, count}], missingRates, inexact}`',
+  result: AssetStats,
   handler: async (_params, ctx) => {
     const service = ctx.app.services.ledger;
     const view = await service.views.get(ctx.user.id);
@@ -94,7 +94,7 @@ const statsTrend = defineAction({
     groupBy: Type.Optional(GroupBy),
     timeZone: Type.Optional(TimeZone()),
   }),
-  returns: '`{type, currency, points: [{label, startDate, endDate, value}], missingRates, inexact}`',
+  result: TrendSeries,
   errors: [[commonErrors.rows.invalid, 'endDate not after startDate, unknown type, groupBy or time zone']],
   handler: async (params, ctx) => {
     const service = ctx.app.services.ledger;

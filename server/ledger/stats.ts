@@ -2,6 +2,7 @@ import { periodsBetween, type GroupBy } from '../lib/calendar';
 import { exactMinor, MajorWriter, MinorSum } from '../lib/money';
 import { ledgerErrors } from './errors';
 import type { AssetType } from './schema';
+import type { IncomeExpenseView } from './stats-shapes';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
 
 /** A change of less than this share against the previous period is "stable". */
@@ -126,7 +127,7 @@ export interface SeriesPoint {
 }
 
 /** stats.getIncomeExpense: the seed's shape plus the base currency, the series and missing rates. */
-export function incomeExpense(view: UserLedgerView, base: string, input: { startDate: number; endDate: number; groupBy?: GroupBy; timeZone: string }) {
+export function incomeExpense(view: UserLedgerView, base: string, input: { startDate: number; endDate: number; groupBy?: GroupBy; timeZone: string }): IncomeExpenseView {
   checkRange(input.startDate, input.endDate);
   const converter = new Converter(view, base);
   const entries = entriesIn(view, input.startDate, input.endDate);
@@ -135,7 +136,7 @@ export function incomeExpense(view: UserLedgerView, base: string, input: { start
   const previous = sumIncomeExpense(entriesIn(view, input.startDate - length, input.startDate), new Converter(view, base));
   const out = new MajorWriter(base);
   const average = (path: string, total: MinorSum, count: number) => (count === 0 ? 0 : out.major(path, divRound(total.value, BigInt(count))));
-  const result: Record<string, unknown> = {
+  const result: IncomeExpenseView = {
     income: {
       total: out.major('income.total', current.income.exact()),
       count: current.incomeCount,
@@ -154,9 +155,9 @@ export function incomeExpense(view: UserLedgerView, base: string, input: { start
     period: { startDate: input.startDate, endDate: input.endDate },
     currency: base,
     missingRates: converter.missingRates(),
+    inexact: out.inexact,
   };
   if (input.groupBy) result.series = series(entries, new Converter(view, base), input.startDate, input.endDate, input.groupBy, input.timeZone, out, 'series');
-  result.inexact = out.inexact;
   return result;
 }
 

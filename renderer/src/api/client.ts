@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ActionDefinition } from '../../../server/api/action';
 import type { ActionDeclarations } from '../../../server/domains';
-import type { MissingRate } from '../../../server/ledger/stats';
 import sharedLists from './generated/shared-lists.json';
 import { paramsRefusal, preloadValidators } from './check-params';
 
@@ -12,34 +11,17 @@ import { paramsRefusal, preloadValidators } from './check-params';
  */
 export type ActionName = keyof ActionDeclarations;
 export type ParamsOf<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer S, infer _A, infer _R> ? Static<S> : never;
-type InferredResult<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer _S, infer _A, infer R> ? Awaited<R> : never;
-
-/**
- * Results whose handler is typed loosely on the server (e.g. `Record<string, unknown>`), written
- * out from the action's documented `returns`. The check below makes any new loose result a
- * compile error until it is refined here.
- */
-interface RefinedResults {
-  'stats.getIncomeExpense': {
-    income: { total: number; count: number; average: number; trend: 'up' | 'down' | 'stable'; previousTotal: number };
-    expense: { total: number; count: number; average: number; trend: 'up' | 'down' | 'stable'; previousTotal: number };
-    netIncome: number;
-    period: { startDate: number; endDate: number };
-    currency: string;
-    missingRates: MissingRate[];
-    series?: { label: string; startDate: number; endDate: number; income: number; expense: number; net: number }[];
-  };
-}
-export type ResultOf<N extends ActionName> = N extends keyof RefinedResults ? RefinedResults[N] : InferredResult<N>;
+export type ResultOf<N extends ActionName> = ActionDeclarations[N] extends ActionDefinition<infer _S, infer _A, infer R> ? Awaited<R> : never;
 
 type IsLoose<T> = 0 extends 1 & T ? true : unknown extends T ? true : string extends keyof T ? true : false;
-type LooseActions = { [N in ActionName]: IsLoose<InferredResult<N>> extends true ? N : never }[ActionName];
+type LooseActions = { [N in ActionName]: IsLoose<ResultOf<N>> extends true ? N : never }[ActionName];
 /**
- * Compile-time contract: every loosely typed result is refined above (nothing imports it; it
- * fails to compile when a result is left loose).
+ * Compile-time contract: no action's result is loose (`any`, `unknown`, an open record), so every
+ * field the UI reads is one the server's result schema names. Nothing imports it; it fails to
+ * compile when a result is left loose.
  * @public
  */
-export const everyLooseResultRefined: Exclude<LooseActions, keyof RefinedResults> extends never ? true : never = true;
+export const noLooseResult: [LooseActions] extends [never] ? true : never = true;
 
 /** An error answer of the API (or of the network: code 0). */
 export class ApiCallError extends Error {
