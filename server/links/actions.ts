@@ -3,6 +3,7 @@ import { defineAction, defineActions, Params, type ActionErrorDoc } from '../api
 import { Id, Ms, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { linksErrors } from './errors';
+import { LinkDeleted, LinkList, LinkShape } from './result-shapes';
 import { CODE_MAX, DESCRIPTION_MAX, TITLE_MAX, URL_MAX } from './schema';
 import type { LinkService } from './service';
 
@@ -17,10 +18,6 @@ const Url = Type.String({ minLength: 1, maxLength: URL_MAX, description: 'Target
 const Title = Type.String({ maxLength: TITLE_MAX });
 const Description = Type.String({ maxLength: DESCRIPTION_MAX });
 const ExpireAt = Ms('When the link stops redirecting (ms); 0 = never.');
-
-const LINK_OBJECT =
-  '`{id, code, shortUrl, url, title, description, expireAt, isPublic, expired, accessCount, lastAccessAt, createdAt, updatedAt}`; ' +
-  'private links also carry `ownerUrl` (the short URL with a `?t=` access token that opens it in any browser) and `ownerUrlExpiresAt`.';
 
 /** The refusals of a target URL (LinkService.checkTarget), for shortlink.create and shortlink.update. */
 const URL_ERRORS: readonly ActionErrorDoc[] = [
@@ -48,7 +45,7 @@ const create = defineAction({
     isPublic: Type.Optional(Type.Boolean({ default: true })),
     alias: Type.Optional(Type.String({ minLength: 3, maxLength: CODE_MAX, pattern: '^[A-Za-z0-9_-]+$', hint: 'linkCode', description: 'Custom code instead of a random one.' })),
   }),
-  returns: LINK_OBJECT,
+  result: LinkShape,
   errors: [
     [commonErrors.rows.invalid, 'a parameter is missing or malformed (e.g. alias)'],
     ...URL_ERRORS,
@@ -63,7 +60,7 @@ const query = defineAction({
   notes: "Counts include every redirect served so far. Another user's code answers 404 like an unknown one.",
   auth: 'user',
   params: Params({ code: Type.String({ minLength: 1, maxLength: CODE_MAX }) }),
-  returns: LINK_OBJECT,
+  result: LinkShape,
   errors: [[linksErrors.rows.linkNotFound, 'no link of yours has this code']],
   handler: (params, ctx) => ctx.app.services.links.query(ctx.user.id, params.code),
 });
@@ -75,7 +72,7 @@ const list = defineAction({
     page: Page(),
     pageSize: PageSize(100, 20),
   }),
-  returns: `\`{list, total, page, pageSize}\`; each item: ${LINK_OBJECT}`,
+  result: LinkList,
   errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (params, ctx) => ctx.app.services.links.list(ctx.user.id, params.page, params.pageSize),
 });
@@ -92,7 +89,7 @@ const update = defineAction({
     isPublic: Type.Optional(Type.Boolean()),
     url: Type.Optional(Url),
   }),
-  returns: LINK_OBJECT,
+  result: LinkShape,
   errors: [[linksErrors.rows.nothingToChange, 'no field to change'], ...URL_ERRORS, [linksErrors.rows.linkNotFound, 'no link of yours has this id']],
   handler: (params, ctx) => {
     const { id, ...patch } = params;
@@ -104,7 +101,7 @@ const remove = defineAction({
   summary: 'Delete one of your short links; its short URL answers 404 from then on.',
   auth: 'user',
   params: Params({ id: LinkId }),
-  returns: '`{deleted: true, id}`',
+  result: LinkDeleted,
   errors: [[linksErrors.rows.linkNotFound, 'no link of yours has this id']],
   handler: (params, ctx) => ctx.app.services.links.delete(ctx.user.id, params.id),
 });

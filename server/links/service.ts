@@ -7,31 +7,13 @@ import { KeyedMutex } from '../lib/keyed-mutex';
 import { describeError } from '../lib/logger';
 import { linksErrors } from './errors';
 import { URL_MAX, type LinkDoc } from './schema';
+import type { LinkView } from './result-shapes';
+
+export type { LinkView } from './result-shapes';
 
 /** Length of generated codes: 62^7 ≈ 3.5·10^12 possibilities. */
 export const CODE_LENGTH = 7;
 export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
-
-export interface LinkView {
-  id: string;
-  code: string;
-  /** The short URL to share: <base>/s/<code>. */
-  shortUrl: string;
-  url: string;
-  title: string;
-  description: string;
-  expireAt: number;
-  isPublic: boolean;
-  /** True once expireAt has passed (the short URL then answers 410). */
-  expired: boolean;
-  accessCount: number;
-  lastAccessAt: number;
-  createdAt: number;
-  updatedAt: number;
-  /** Private links only: a short URL that redirects its holder, valid until ownerUrlExpiresAt. */
-  ownerUrl?: string;
-  ownerUrlExpiresAt?: number;
-}
 
 export interface LinkInput {
   url: string;
