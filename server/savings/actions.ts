@@ -4,9 +4,31 @@ import { Currency, Id, Money, Ms, OneOf, Page, PageSize, Text } from '../api/par
 import { commonErrors } from '../lib/errors';
 import { ACHIEVEMENT_CATEGORIES } from './catalogue';
 import { savingsErrors } from './errors';
-import { COMPLETION_REWARD_MAX_DAYS, COMPLETION_REWARD_PER_DAY, MAX_OPEN_GOALS, MAX_TRADE_QUANTITY, SAVING_DAY_REWARD, WELCOME_GRANT } from './game-rules';
-import { LEADERBOARD_PERIODS, LEADERBOARD_TYPES } from './leaderboard';
+import {
+  COMPLETION_REWARD_MAX_DAYS,
+  COMPLETION_REWARD_PER_DAY,
+  LEADERBOARD_PERIODS,
+  LEADERBOARD_TYPES,
+  MAX_OPEN_GOALS,
+  MAX_TRADE_QUANTITY,
+  SAVING_DAY_REWARD,
+  WELCOME_GRANT,
+} from './game-rules';
 import { HISTORY_RANGES } from './market';
+import {
+  Achievements,
+  GoalDeleted,
+  GoalList,
+  GoalShape,
+  GoalWithRewards,
+  Leaderboard,
+  MarketListing,
+  Positions,
+  SavingsPrefsShape,
+  StockHistory,
+  TradeAnswer,
+  Wallet,
+} from './result-shapes';
 import { GOAL_CATEGORIES, GOAL_PRIORITIES, GOAL_STATUSES } from './schema';
 import type { SavingsService } from './service';
 
@@ -21,15 +43,6 @@ const StockId = Id('Stock id from savings.getMarket, e.g. "PNYP".', 16);
 const Quantity = Type.Integer({ minimum: 1, maximum: MAX_TRADE_QUANTITY, description: 'Whole shares.' });
 const Title = Text(100, { minLength: 1, description: 'Goal name, e.g. "Trip to Japan".' });
 const Description = Text(1000);
-
-const GOAL_OBJECT =
-  'Goal: `{id, title, description, currency, targetAmount, currentAmount, remainingAmount, percent, category, priority, isPublic, ' +
-  'status, startDate, endDate, completedAt, daysLeft, expectedAmount, onTrack, pace, dailyNeeded, contributionCount, lastContributionAt, ' +
-  "createdAt, updatedAt}` — amounts in major units of the goal's currency; `status` is active, paused, cancelled, completed or expired; " +
-  '`pace` is completed, on_track or behind (`expectedAmount` is where a straight line from start to end would be today); ' +
-  '`dailyNeeded` is what to save per remaining day to finish on time.';
-const REWARDS = '`rewards`: coins credited by this call, `[{reason, ref, coins, note}]`';
-const POSITION_OBJECT = '`{stockId, name, sector, quantity, averageCost, costBasis, price, marketValue, unrealizedProfit, unrealizedPercent, realizedProfit}` (coins)';
 
 const GOAL_FIELDS = {
   category: `Categories: ${GOAL_CATEGORIES.join(', ')}. Priorities: ${GOAL_PRIORITIES.join(', ')}.`,
@@ -53,7 +66,7 @@ const createGoal = defineAction({
     priority: Type.Optional(OneOf(GOAL_PRIORITIES, { default: 'medium' })),
     isPublic: Type.Optional(Type.Boolean({ default: false })),
   }),
-  returns: `${GOAL_OBJECT}, plus ${REWARDS}.`,
+  result: GoalWithRewards,
   errors: [
     [commonErrors.rows.invalid, 'invalid params: unknown category or priority, more decimals than the currency has'],
     [savingsErrors.rows.unknownCurrency, 'unknown currency'],
@@ -75,7 +88,7 @@ const queryGoals = defineAction({
     page: Type.Optional(Page()),
     pageSize: Type.Optional(PageSize(100, 20)),
   }),
-  returns: '`{list: Goal[], total, page, pageSize}` (Goal as in savings.createGoal).',
+  result: GoalList,
   errors: [[commonErrors.rows.invalid, 'unknown status or category, page or pageSize out of range']],
   handler: (p, ctx) => ctx.app.services.savings.goals.query(ctx.user.id, { status: p.status, category: p.category, page: p.page ?? 1, pageSize: p.pageSize ?? 20 }),
 });
@@ -84,7 +97,7 @@ const getGoal = defineAction({
   summary: 'One of your goals with its progress.',
   auth: 'user',
   params: Params({ goalId: GoalId }),
-  returns: 'Goal (as in savings.createGoal).',
+  result: GoalShape,
   errors: [[savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"]],
   handler: (p, ctx) => ctx.app.services.savings.goals.get(ctx.user.id, p.goalId),
 });
@@ -97,7 +110,7 @@ const updateProgress = defineAction({
     `on completion ${COMPLETION_REWARD_PER_DAY / 100} coins per full day since the goal was created (up to ${COMPLETION_REWARD_MAX_DAYS} days), +50 % when completed before the end date.`,
   auth: 'user',
   params: Params({ goalId: GoalId, amount: Money("Major units of the goal's currency; negative to withdraw.") }),
-  returns: `Goal (as in savings.createGoal), plus ${REWARDS}.`,
+  result: GoalWithRewards,
   errors: [
     [savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"],
     [savingsErrors.rows.goalCompleted, 'the goal is completed'],
@@ -128,7 +141,7 @@ const updateGoal = defineAction({
     isPublic: Type.Optional(Type.Boolean()),
     status: Type.Optional(OneOf(['active', 'paused', 'cancelled'] as const)),
   }),
-  returns: `Goal (as in savings.createGoal), plus ${REWARDS}.`,
+  result: GoalWithRewards,
   errors: [
     [savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"],
     [savingsErrors.rows.goalCompleted, 'the goal is completed'],
@@ -149,7 +162,7 @@ const deleteGoal = defineAction({
   summary: 'Delete a goal that is not completed. Coins it already earned stay in your wallet.',
   auth: 'user',
   params: Params({ goalId: GoalId }),
-  returns: '`{deleted: true, id}`',
+  result: GoalDeleted,
   errors: [
     [savingsErrors.rows.goalNotFound, "no such goal, or it is another user's"],
     [savingsErrors.rows.goalCompleted, 'the goal is completed'],
@@ -162,7 +175,7 @@ const getMarket = defineAction({
   notes: 'Prices move every 5 minutes and are the same for everyone on this PennyPost, before and after restarts. Prices are in coins.',
   auth: 'user',
   params: Params({}),
-  returns: '`{asOf, nextUpdateAt, stepMinutes, stocks: [{id, name, sector, description, price, previousPrice, change, changePercent}]}`',
+  result: MarketListing,
   handler: (_p, ctx) => ctx.app.services.savings.quotes.listing(),
 });
 
@@ -171,7 +184,7 @@ const getStockHistory = defineAction({
   notes: `Ranges: day (5-minute points), week (hourly), month (every 4 hours), year (daily). The last point is the current price.`,
   auth: 'user',
   params: Params({ stockId: StockId, range: Type.Optional(OneOf(Object.keys(HISTORY_RANGES) as Array<keyof typeof HISTORY_RANGES>, { default: 'day' })) }),
-  returns: '`{stockId, name, range, interval (ms), points: [{time, price}], open, close, high, low, change, changePercent}`',
+  result: StockHistory,
   errors: [
     [savingsErrors.rows.stockNotFound, 'no such stock'],
     [commonErrors.rows.invalid, 'unknown range'],
@@ -184,7 +197,7 @@ const buyStock = defineAction({
   notes: 'No fees. The price is the one shown by savings.getMarket for the current 5-minute step.',
   auth: 'user',
   params: Params({ stockId: StockId, quantity: Quantity }),
-  returns: `\`{trade: {id, kind, reason, ref, stockId, quantity, price, amount, note, createdAt}, cash, position: ${POSITION_OBJECT}, rewards}\``,
+  result: TradeAnswer,
   errors: [
     [savingsErrors.rows.stockNotFound, 'no such stock'],
     [savingsErrors.rows.insufficientFunds, 'not enough coins (`data`: cash, cost, price, maxQuantity)'],
@@ -197,7 +210,7 @@ const sellStock = defineAction({
   summary: 'Sell whole shares you hold at the current price.',
   auth: 'user',
   params: Params({ stockId: StockId, quantity: Quantity }),
-  returns: 'As savings.buyStock.',
+  result: TradeAnswer,
   errors: [
     [savingsErrors.rows.stockNotFound, 'no such stock'],
     [savingsErrors.rows.notEnoughShares, 'selling more shares than you hold (`data.held`)'],
@@ -212,9 +225,7 @@ const getWallet = defineAction({
   notes: `Every player starts with a one-time grant of ${WELCOME_GRANT / 100} coins. The wallet is computed from the append-only log of grants, rewards, buys and sells.`,
   auth: 'user',
   params: Params({ page: Type.Optional(Page()), pageSize: Type.Optional(PageSize(100, 20)) }),
-  returns:
-    '`{unit: "coins", cash, invested, holdingsValue, totalValue, received: {total, welcome, savingDays, goalsCompleted, achievements}, ' +
-    'history: {list: [{id, kind, reason, ref, stockId, quantity, price, amount, balance, note, createdAt}], total, page, pageSize}}` — `amount` is the change of cash, `balance` the cash after it; `ref` says what a reward was for (goal id, achievement id, day).',
+  result: Wallet,
   errors: [[commonErrors.rows.invalid, 'page or pageSize out of range']],
   handler: (p, ctx) => ctx.app.services.savings.trading.wallet(ctx.user.id, p.page ?? 1, p.pageSize ?? 20),
 });
@@ -224,7 +235,7 @@ const getPositions = defineAction({
   notes: "Average-cost method: selling removes the sold shares' share of the cost. `includeClosed` also lists stocks you sold completely (for their realised profit).",
   auth: 'user',
   params: Params({ includeClosed: Type.Optional(Type.Boolean({ default: false })) }),
-  returns: `\`{asOf, positions: [${POSITION_OBJECT}], totals: {costBasis, marketValue, unrealizedProfit, unrealizedPercent, realizedProfit, totalProfit, cash, totalValue}}\``,
+  result: Positions,
   handler: (p, ctx) => ctx.app.services.savings.trading.positions(ctx.user.id, p.includeClosed ?? false),
 });
 
@@ -233,9 +244,7 @@ const getAchievements = defineAction({
   notes: `Categories: ${ACHIEVEMENT_CATEGORIES.join(', ')}. Bookkeeping achievements count your ledger records, however they arrived (typed, imported or synced).`,
   auth: 'user',
   params: Params({ category: Type.Optional(OneOf(ACHIEVEMENT_CATEGORIES)), completed: Type.Optional(Type.Boolean()) }),
-  returns:
-    '`{list: [{id, category, title, description, progress, target, unit, completed, unlockedAt, reward}], ' +
-    'summary: {unlocked, total, coinsEarned, bookkeepingStreak, longestBookkeepingStreak}}`',
+  result: Achievements,
   errors: [[commonErrors.rows.invalid, 'unknown category']],
   handler: (p, ctx) => ctx.app.services.savings.achievements.list(ctx.user.id, p),
 });
@@ -253,7 +262,7 @@ const getLeaderboard = defineAction({
     period: Type.Optional(OneOf(LEADERBOARD_PERIODS, { default: 'week' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   }),
-  returns: '`{type, period, unit, from, to, participants, entries: [{rank, username, score, isMe, publicGoals: [{title, percent, status}]}], me: {rank, score, optedIn}}`',
+  result: Leaderboard,
   errors: [[commonErrors.rows.invalid, 'unknown type or period']],
   handler: (p, ctx) => ctx.app.services.savings.leaderboard.rank(ctx.user.id, p.type ?? 'savings', p.period ?? 'week', p.limit ?? 10),
 });
@@ -266,7 +275,7 @@ const setPreferences = defineAction({
     leaderboardOptIn: Type.Optional(Type.Boolean()),
     timeZone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA name such as "Asia/Shanghai", or "".' })),
   }),
-  returns: '`{leaderboardOptIn, timeZone, effectiveTimeZone}`',
+  result: SavingsPrefsShape,
   errors: [[savingsErrors.rows.unknownTimeZone, 'unknown time zone']],
   handler: (p, ctx) => ctx.app.services.savings.prefs.update(ctx.user.id, p),
 });
@@ -275,7 +284,7 @@ const getPreferences = defineAction({
   summary: 'Your savings-game preferences.',
   auth: 'user',
   params: Params({}),
-  returns: '`{leaderboardOptIn, timeZone, effectiveTimeZone}`',
+  result: SavingsPrefsShape,
   handler: (_p, ctx) => ctx.app.services.savings.prefs.view(ctx.user.id),
 });
 

@@ -30,3 +30,9 @@ export function completionReward(goal: Pick<GoalDoc, 'createdAt' | 'completedAt'
   const base = days * COMPLETION_REWARD_PER_DAY;
   return goal.completedAt < goal.endDate ? Math.floor((base * 3) / 2) : base;
 }
+
+/** What the leaderboard ranks by, and over which period (savings.getLeaderboard). */
+export const LEADERBOARD_TYPES = ['savings', 'goals', 'portfolio', 'streak', 'achievements'] as const;
+export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
+export const LEADERBOARD_PERIODS = ['week', 'month', 'all'] as const;
+export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];

@@ -1,6 +1,7 @@
 import { toMajor } from '../lib/money';
 import { round1 } from './coins';
 import { DAY_MS } from './game-rules';
+import type { GoalView } from './result-shapes';
 import type { GoalDoc, GoalStatus } from './schema';
 
 /** The status a player sees: an open goal past its end date is "expired". */
@@ -10,7 +11,7 @@ export function effectiveStatus(goal: GoalDoc, now: number): GoalStatus {
 }
 
 /** A goal with its progress, as the actions answer it (amounts in major units of its currency). */
-export function goalView(goal: GoalDoc, now: number) {
+export function goalView(goal: GoalDoc, now: number): GoalView {
   const c = goal.currency;
   const completed = goal.status === 'completed';
   const span = Math.max(1, goal.endDate - goal.startDate);

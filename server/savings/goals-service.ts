@@ -233,7 +233,7 @@ export class GoalsService {
       const goal = await this.store.own(userId, goalId);
       refuseCompleted(goal);
       await this.store.remove(goalId);
-      return { deleted: true, id: goalId };
+      return { deleted: true as const, id: goalId };
     });
   }
 }

@@ -4,6 +4,7 @@ import type { AchievementsService } from './achievements-service';
 import type { BookkeepingStats } from './bookkeeping-stats';
 import { Calendar, longestRun } from './calendar';
 import { coinsOf, round1, round2 } from './coins';
+import { type LeaderboardPeriod, type LeaderboardType } from './game-rules';
 import type { GoalStore } from './goal-store';
 import { effectiveStatus } from './goal-view';
 import type { MarketQuotes } from './market-quotes';
@@ -11,10 +12,6 @@ import { readSavingsPrefs, type PlayerPrefs } from './player-prefs';
 import { holdingsValue, replay, type WalletState } from './wallet';
 import type { WalletLog } from './wallet-log';
 
-export const LEADERBOARD_TYPES = ['savings', 'goals', 'portfolio', 'streak', 'achievements'] as const;
-export type LeaderboardType = (typeof LEADERBOARD_TYPES)[number];
-export const LEADERBOARD_PERIODS = ['week', 'month', 'all'] as const;
-export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];
 const LEADERBOARD_UNITS: Record<LeaderboardType, string> = {
   savings: 'saving coins',
   goals: 'goals completed',

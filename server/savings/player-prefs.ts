@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context';
 import { Calendar } from './calendar';
 import { savingsErrors } from './errors';
+import type { SavingsPrefsView } from './result-shapes';
 
 export interface SavingsPrefs {
   leaderboardOptIn: boolean;
@@ -8,7 +9,7 @@ export interface SavingsPrefs {
   timeZone: string;
 }
 
-export type SavingsPrefsView = SavingsPrefs & { effectiveTimeZone: string };
+export type { SavingsPrefsView } from './result-shapes';
 
 /** A player's savings preferences from the `savings` namespace of their account's prefs (defaults for anything else). */
 export function readSavingsPrefs(stored: unknown): SavingsPrefs {

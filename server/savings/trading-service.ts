@@ -10,7 +10,7 @@ import type { TradeDoc } from './schema';
 import { holdingsValue, type PositionState, type WalletState } from './wallet';
 import type { WalletLog } from './wallet-log';
 
-function tradeView(trade: TradeDoc, balance?: number) {
+function tradeView(trade: TradeDoc) {
   return {
     id: trade.id,
     kind: trade.kind,
@@ -20,7 +20,6 @@ function tradeView(trade: TradeDoc, balance?: number) {
     quantity: trade.quantity,
     price: coinsOf(trade.price),
     amount: coinsOf(trade.cash),
-    ...(balance === undefined ? {} : { balance: coinsOf(balance) }),
     note: trade.note,
     createdAt: trade.createdAt,
   };
@@ -132,13 +131,13 @@ export class TradingService {
     const total = wallet.entries.length;
     const list = [];
     for (let i = total - 1 - (page - 1) * pageSize; i >= 0 && list.length < pageSize; i--) {
-      list.push(tradeView(wallet.entries[i], wallet.balances[i]));
+      list.push({ ...tradeView(wallet.entries[i]), balance: coinsOf(wallet.balances[i]) });
     }
     let invested = 0n;
     for (const p of wallet.positions.values()) invested += BigInt(p.costBasis);
     const out = new CoinWriter(wallet.lostPrecision);
     return {
-      unit: 'coins',
+      unit: 'coins' as const,
       cash: out.coins('cash', wallet.cash),
       invested: out.coins('invested', invested),
       holdingsValue: out.coins('holdingsValue', holdings),

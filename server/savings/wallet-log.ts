@@ -7,16 +7,12 @@ import type { KeyedMutex } from '../lib/keyed-mutex';
 import { coinsOf } from './coins';
 import { completionReward, WELCOME_GRANT } from './game-rules';
 import type { GoalDoc, RewardReason, TradeDoc } from './schema';
+import type { RewardView } from './result-shapes';
 import { UserCache } from './user-cache';
 import { applyTrade, replay, type WalletState } from './wallet';
 
 /** A coin credit made by a call, as the answer lists it under `rewards`. */
-export interface RewardView {
-  reason: RewardReason;
-  ref: string;
-  coins: number;
-  note: string;
-}
+export type { RewardView } from './result-shapes';
 
 type TradeValues = Pick<TradeDoc, 'kind' | 'stockId' | 'quantity' | 'price' | 'cash' | 'createdAt'>;
 
