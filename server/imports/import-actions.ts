@@ -5,6 +5,7 @@ import { commonErrors } from '../lib/errors';
 import { importErrors } from './errors';
 import { DATE_ORDERS, STATEMENT_FORMATS } from './formats/types';
 import { MAX_HELD_UPLOAD_BYTES, MAX_STATEMENT_BYTES } from './pipeline/import-service';
+import { CommitAnswer, CsvDescriptionAnswer, FinishAnswer, Forgotten, InterruptedList, PreviewAnswer, StatementKind, UploadAnswer } from './result-shapes';
 
 /** base64 text of at most ~750 KB of file: fits the 1 MiB /api body with the rest of the params. */
 const Content = (description: string) => Type.String({ minLength: 1, maxLength: 1_000_000, description });
@@ -44,7 +45,7 @@ const upload = defineAction({
   notes: `Parts are base64, up to 1,000,000 characters each; a file may have up to ${MAX_STATEMENT_BYTES / 1024 / 1024} MiB. An upload is kept 30 minutes. All accounts' uploads together may hold ${MAX_HELD_UPLOAD_BYTES / 1024 / 1024} MiB: past that a part answers 503 (send it again later; the parts already sent are kept).`,
   auth: 'user',
   params: Params({ content: Content('The next part of the file, base64.'), uploadId: Type.Optional(UploadId) }),
-  returns: '`{uploadId, bytes}` — bytes received so far',
+  result: UploadAnswer,
   errors: [
     [importErrors.rows.statementTooLarge, 'the parts add up to more than the limit'],
     [importErrors.rows.uploadExpired, 'uploadId is unknown or expired'],
@@ -63,8 +64,7 @@ const describeCsv = defineAction({
     delimiter: Type.Optional(OneOf([',', ';', '\t'] as const)),
     header: Type.Optional(Type.Boolean({ description: 'false: the file has no header row (default: found).' })),
   }),
-  returns:
-    '`{headers, delimiter, skipRows, header, sample: [[cell…]…], signature, guess: {mapping…}, saved?: {mapping}}` — skipRows and header as found (lines above the header row are skipped by themselves; `header: false` for a file without one, its headers blank); the guess includes the date format its cells allow (an upload stays usable for the preview)',
+  result: CsvDescriptionAnswer,
   errors: [
     [importErrors.rows.unreadableStatement, 'not a CSV file'],
     [importErrors.rows.busy, 'too many files are being read right now: try again later'],
@@ -84,8 +84,7 @@ const describe = defineAction({
     '`asset`: for a payment app’s bill, your asset named like the app (支付宝 / Alipay, 微信 / WeChat); for a bank statement, the one asset named like the account it names or holding its last 4 digits. The file is read in a worker thread.',
   auth: 'user',
   params: Params({ content: Type.Optional(Content('The file, base64 (or uploadId).')), uploadId: Type.Optional(UploadId) }),
-  returns:
-    "`{format, account, asset?: {id, name, currency}}` — format: `alipay`, `wechat`, `ofx`, `qif`, `camt`, `csv`, or null for a file of none of them; account: what the file names near its top ('' if nothing)",
+  result: StatementKind,
   errors: [[importErrors.rows.busy, 'too many files are being read right now: try again later']],
   handler: async (params, ctx) => {
     const service = ctx.app.services.imports;
@@ -115,11 +114,7 @@ const preview = defineAction({
       OneOf(DATE_ORDERS, { description: "QIF: the order of the dates' parts (month/day/year, day/month/year, year/month/day), when the preview said it is ambiguous." }),
     ),
   }),
-  returns:
-    '`{token, expiresAt, summary: {format, account, lines, create, duplicate, likelyDuplicate, skipped, invalid, ruled, newCategories, suggestedAsset?, dateOrder?}, create: [line], duplicates: [line with reason, matchId and match: {id, date, description, category, amount} for likely ones], skipped: [line with reason, skipReason], invalid: [{line, kind, reason}]}` — ' +
-    "suggestedAsset `{id, name}`: the asset the source belongs to (支付宝 for an Alipay bill) when another was chosen; dateOrder `{used, possible}`: the file's dates read in more than one order (QIF), the one used; " +
-    'a line: `{line, date, type, amount, currency, asset, assetName, category, tags, description, payee, externalId, status, refund, rules: [{ruleId, fields}]}`; lists hold at most 200 each, counts are complete; ' +
-    '`interrupted`: your imports that a crash cut off (as import.interrupted lists them)',
+  result: PreviewAnswer,
   errors: [
     [importErrors.rows.unreadableStatement, 'the file is not of this format, is cut off, or is in an unreadable encoding (data.kind says which)'],
     [importErrors.rows.mappingNeeded, 'a generic CSV without a mapping, and none saved for its columns'],
@@ -172,8 +167,7 @@ const commit = defineAction({
       ),
     ),
   }),
-  returns:
-    '`{created, alreadyImported, leftOut, likelyNow, recordIds}` — leftOut: lines to create that were not written (left out by you, or `likelyNow`: a record that looks like the same payment was booked since the preview); recordIds: the first 200 records written',
+  result: CommitAnswer,
   errors: [
     [importErrors.rows.previewExpired, 'the token is unknown, expired or used'],
     [importErrors.rows.unknownLine, 'an override names a line the preview does not have'],
@@ -191,7 +185,7 @@ const interrupted = defineAction({
     '`import.finish` writes the rest (records already written are recognised, nothing is doubled), `import.forgetInterrupted` leaves it as it is.',
   auth: 'user',
   params: Params({}),
-  returns: '`{imports: [{id, format, account, startedAt, records, written}]}` — records: what the import set out to write; written: how many of them are in the ledger',
+  result: InterruptedList,
   errors: [],
   handler: async (_params, ctx) => ({ imports: await ctx.app.services.imports.interrupted(ctx.user.id) }),
 });
@@ -200,7 +194,7 @@ const finish = defineAction({
   summary: 'Finish an interrupted import: write the records it had not written yet.',
   auth: 'user',
   params: Params({ id: InterruptedId }),
-  returns: '`{created, alreadyImported, recordIds}` — alreadyImported: records the interrupted import had written (or that are in the ledger by now)',
+  result: FinishAnswer,
   errors: [
     [importErrors.rows.interruptedNotFound, 'no interrupted import of yours has this id'],
     [commonErrors.rows.conflict, 'a record can no longer be written as it was (its asset or category was deleted since): nothing is written'],
@@ -212,7 +206,7 @@ const forgetInterrupted = defineAction({
   summary: 'Forget an interrupted import: what it wrote stays, the rest is not written.',
   auth: 'user',
   params: Params({ id: InterruptedId }),
-  returns: '`{forgotten: true}`',
+  result: Forgotten,
   errors: [[importErrors.rows.interruptedNotFound, 'no interrupted import of yours has this id']],
   handler: (params, ctx) => ctx.app.services.imports.forgetInterrupted(ctx.user.id, params.id),
 });

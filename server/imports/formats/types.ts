@@ -18,7 +18,8 @@ export type Direction = 'income' | 'expense' | 'neutral';
  * `closed`: a payment that was closed or cancelled (no money moved, or all of it came back).
  * `failed`: the payment failed. `pending`: not finished yet (waiting for payment or for the payee).
  */
-export type LineStatus = 'done' | 'refund' | 'closed' | 'failed' | 'pending';
+export const LINE_STATUSES = ['done', 'refund', 'closed', 'failed', 'pending'] as const;
+export type LineStatus = (typeof LINE_STATUSES)[number];
 
 export interface StatementLine {
   /** Where the line is in the file, 1-based (a CSV line, a spreadsheet row, an OFX/CAMT entry's ordinal, a QIF record's first line). */

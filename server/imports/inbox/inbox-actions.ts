@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../../api/action';
 import { Id, Ms, OneOf } from '../../api/params';
 import { importErrors } from '../errors';
+import { Dismissed, DraftConfirmed, DraftList, InboxKey } from '../result-shapes';
 
 const DraftId = Id('Id of a draft in your inbox.', 40);
 
@@ -13,7 +14,7 @@ const getKey = defineAction({
     'Reachable from your network like /send when LAN access is on; at most 8 KB per notice and 60 notices a minute per address. `rotate: true` makes a new URL (the old one stops working).',
   auth: 'user',
   params: Params({ rotate: Type.Optional(Type.Boolean({ default: false })) }),
-  returns: '`{inboxKey, url}`',
+  result: InboxKey,
   handler: async (params, ctx) => {
     const inboxKey = await ctx.app.services.inbox.key(ctx.user.id, params.rotate ?? false);
     const base = optionalService(ctx.app, 'push')?.baseUrl() ?? ctx.app.listening?.url ?? '';
@@ -25,8 +26,7 @@ const query = defineAction({
   summary: 'The drafts waiting in your inbox, newest first, with your rules applied.',
   auth: 'user',
   params: Params({}),
-  returns:
-    '`{list: [{id, receivedAt, type, amount, currency, merchant, date, cardTail, source, note, asset, assetName, category, tags, description, rules: [{ruleId, fields}], autoConfirm, problem?}]}` — problem: needsAsset, currencyMismatch or badAmount (confirm needs overrides)',
+  result: DraftList,
   handler: async (_params, ctx) => ({ list: await ctx.app.services.inbox.list(ctx.user.id) }),
 });
 
@@ -50,7 +50,7 @@ const confirm = defineAction({
       ),
     ),
   }),
-  returns: '`{id, created}` — the record id; created false when it was already recorded',
+  result: DraftConfirmed,
   errors: [
     [importErrors.rows.draftNotFound, 'no such draft of yours'],
     [importErrors.rows.draftNeedsAsset, 'the notice names no card of yours and you have no default asset'],
@@ -63,7 +63,7 @@ const dismiss = defineAction({
   summary: 'Throw a draft away.',
   auth: 'user',
   params: Params({ id: DraftId }),
-  returns: '`{dismissed: true}`',
+  result: Dismissed,
   errors: [[importErrors.rows.draftNotFound, 'no such draft of yours']],
   handler: async (params, ctx) => {
     await ctx.app.services.inbox.dismiss(ctx.user.id, params.id);

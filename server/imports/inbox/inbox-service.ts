@@ -7,6 +7,7 @@ import { toMinor } from '../../lib/money';
 import type { AssetDoc } from '../../ledger/public';
 import type { UserLedgerView } from '../../ledger/public';
 import { importErrors } from '../errors';
+import type { DraftView } from '../result-shapes';
 import { categoryNames, ruledCategory } from '../category-names';
 import type { RuleService } from '../rules/rule-service';
 import type { RuleBook } from '../rules/rule-matcher';
@@ -241,7 +242,7 @@ export class InboxService {
   }
 
   /** A draft as the inbox shows it: its asset (by card tail, else the default asset), the rules applied, and what stops a confirm. */
-  private show(draft: DraftDoc, context: DraftContext) {
+  private show(draft: DraftDoc, context: DraftContext): DraftView {
     const { notice } = draft;
     const asset = assetOfNotice(context.view, notice);
     const type = notice.direction;
@@ -249,7 +250,7 @@ export class InboxService {
     const ruled = ruledCategory(outcome, type, context.names);
     const category = ruled.category ?? context.fallback[type];
     const applied = ruled.applied;
-    let problem: string | undefined;
+    let problem: DraftView['problem'];
     if (!asset) problem = 'needsAsset';
     else if (notice.currency && notice.currency !== asset.currency) problem = 'currencyMismatch';
     else {

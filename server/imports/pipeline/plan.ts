@@ -7,6 +7,7 @@ import { categoryKey, ruledCategory } from '../category-names';
 import { defaultKeyOf, sourceCategoryKey } from '../source-categories';
 import type { RuleBook } from '../rules/rule-matcher';
 import type { RuleApplication } from '../rules/rule-types';
+import type { ImportLineView } from '../result-shapes';
 import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
 
 /** Longest text a record keeps (the ledger's limit). */
@@ -366,7 +367,7 @@ export async function markLikelyDuplicates(lines: PlannedLine[], ctx: Pick<PlanC
 }
 
 /** A line as the preview shows it (amounts in major units). */
-export function lineView(planned: PlannedLine, view: UserLedgerView) {
+export function lineView(planned: PlannedLine, view: UserLedgerView): ImportLineView {
   const asset = view.assets.get(planned.doc.asset);
   const currency = planned.foreignCurrency ?? asset?.currency ?? 'USD';
   return {
@@ -390,4 +391,4 @@ export function lineView(planned: PlannedLine, view: UserLedgerView) {
     ...(planned.matchId ? { matchId: planned.matchId } : {}),
   };
 }
-export type LineView = ReturnType<typeof lineView>;
+export type LineView = ImportLineView;

@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../../api/action';
 import { Id, OneOf } from '../../api/params';
 import { commonErrors } from '../../lib/errors';
+import { Deleted } from '../../api/result';
 import { importErrors } from '../errors';
-import { RULE_FIELDS, RULE_OPS } from './rule-types';
+import { Dismissed, RuleList, RuleShape, type RuleView } from '../result-shapes';
+import { RULE_FIELDS, RULE_OPS, type RuleDoc } from './rule-types';
 
 const RuleId = Id('Id of one of your rules.', 40);
 const Match = Type.Object(
@@ -24,7 +26,6 @@ const SetFields = Type.Object(
 );
 const AutoConfirm = Type.Boolean({ description: 'Inbox drafts this rule matches are recorded at once (when their asset is known).' });
 
-const RULE_OBJECT = 'Rule: `{id, match: {field, op, value}, set: {category?, tags?, description?}, autoConfirm, createdAt, updatedAt}`';
 const RULE_ERRORS = [
   [importErrors.rows.ruleOpNotForField, 'the operator does not go with the field'],
   [importErrors.rows.ruleBadValue, 'the value does not fit the field'],
@@ -35,10 +36,8 @@ const RULE_ERRORS = [
   [commonErrors.rows.invalid, 'invalid params'],
 ] as const;
 
-const view = <T extends { userId: string }>(doc: T) => {
-  const { userId: _userId, ...rest } = doc;
-  return rest;
-};
+/** A rule as its owner sees it (no userId). */
+const view = (doc: RuleDoc): RuleView => ({ id: doc.id, match: doc.match, set: doc.set, autoConfirm: doc.autoConfirm, createdAt: doc.createdAt, updatedAt: doc.updatedAt });
 
 const create = defineAction({
   summary: 'Create a rule: when an imported line or an inbox draft matches, set its category, tags or description.',
@@ -47,7 +46,7 @@ const create = defineAction({
     "Text matches ignore case and width (ＡＢＣ = abc). A category that does not exist for the record's type (an expense category on income) is not applied.",
   auth: 'user',
   params: Params({ match: Match, set: SetFields, autoConfirm: Type.Optional(AutoConfirm) }),
-  returns: RULE_OBJECT,
+  result: RuleShape,
   errors: [...RULE_ERRORS, [importErrors.rows.tooManyRules, 'the account has 500 rules']],
   handler: async (params, ctx) => view(await ctx.app.services.importRules.create(ctx.user.id, params)),
 });
@@ -57,7 +56,7 @@ const query = defineAction({
   notes: 'A suggestion appears when you moved records of the same payee to the same category twice; rule.create with its match and set makes it a rule.',
   auth: 'user',
   params: Params({}),
-  returns: '`{list: [rule], suggestions: [{key, match, set, count}]}`',
+  result: RuleList,
   handler: async (_params, ctx) => {
     const userId = ctx.user.id;
     const list = (await ctx.app.services.importRules.list(userId)).map(view);
@@ -69,7 +68,7 @@ const update = defineAction({
   summary: 'Change a rule (match, set, autoConfirm).',
   auth: 'user',
   params: Params({ id: RuleId, match: Type.Optional(Match), set: Type.Optional(SetFields), autoConfirm: Type.Optional(AutoConfirm) }),
-  returns: RULE_OBJECT,
+  result: RuleShape,
   errors: [[importErrors.rows.ruleNotFound, 'no such rule of yours'], ...RULE_ERRORS],
   handler: async (params, ctx) => view(await ctx.app.services.importRules.update(ctx.user.id, params.id, params)),
 });
@@ -78,7 +77,7 @@ const remove = defineAction({
   summary: 'Delete a rule (records it already set keep what it set).',
   auth: 'user',
   params: Params({ id: RuleId }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [[importErrors.rows.ruleNotFound, 'no such rule of yours']],
   handler: async (params, ctx) => {
     await ctx.app.services.importRules.delete(ctx.user.id, params.id);
@@ -90,7 +89,7 @@ const dismiss = defineAction({
   summary: 'Stop suggesting one rule (by its suggestion key from rule.query).',
   auth: 'user',
   params: Params({ key: Type.String({ minLength: 1, maxLength: 200 }) }),
-  returns: '`{dismissed: true}`',
+  result: Dismissed,
   handler: async (params, ctx) => {
     await ctx.app.services.ruleSuggestions.dismiss(ctx.user.id, params.key);
     return { dismissed: true as const };
