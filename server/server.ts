@@ -3,47 +3,25 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { RxDocument } from 'rxdb';
-import { optionalService, type AppContext, type ServiceMap } from './app-context';
 import { createApiRouter } from './api/router';
+import { startApp, type AppOptions } from './app-start';
+import type { ActionCaller } from './api/call-action';
 import { PACKAGE_ROOT, packageVersion } from './app-info/package-root';
-import { recordRunVersion, snapshotBeforeUpgrade } from './backup/upgrade';
+import type { AppContext } from './app-context';
+import { recordRunVersion } from './backup/upgrade';
 import { envelope } from './http/envelope';
-import { SecretStore, type KeyProtector } from './config/secrets';
-import { SettingsStore, type SettingsPatch } from './config/settings';
-import { openDatabase, type AppDatabase, type OpenDatabaseOptions } from './db/database';
-import { enforceDataDirPrivacy } from './db/data-dir-privacy';
-import { finishInterruptedRestore } from './backup/restore';
-import { MaintenanceGate } from './http/maintenance';
-import type { Domain } from './domain';
-import { allDomains } from './domains';
-import { actionsOf, checkDomainOrder } from './domain';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
 import { securityHeaders } from './http/security-headers';
-import { systemClock, type Clock } from './lib/clock';
-import { createLogger, describeError, type Logger } from './lib/logger';
+import { describeError } from './lib/logger';
 
-export interface ServerOptions {
-  dataDir: string;
+export interface ServerOptions extends Omit<AppOptions, 'memoryLevel'> {
   /** Default 5733; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1, or 0.0.0.0 when settings.network.lan is on. */
   host?: string;
-  /** Applied over settings.json for this run (not saved). */
-  settings?: SettingsPatch;
-  clock?: Clock;
-  logger?: Logger;
-  /** Replaces the list of domains (tests of the framework itself). */
-  domains?: Domain[];
   /** Folder of the built UI served at / (default: dist/renderer/, made by `npm run build`). */
   rendererDir?: string;
-  /**
-   * Wraps the data dir's keys (secrets/*.key) with an OS keychain: the desktop shell passes
-   * Electron safeStorage; headless runs keep plain 0600 key files (docs/desktop.md).
-   * Honoured unless settings.desktop.protectKeys is false.
-   */
-  keyProtector?: KeyProtector | null;
 }
 
 export interface RunningServer {
@@ -52,6 +30,8 @@ export interface RunningServer {
   readonly host: string;
   readonly port: number;
   readonly http: Server;
+  /** The action pipeline behind /api, without the wire (the in-process test tier calls it). */
+  readonly call: ActionCaller;
   /** Stop accepting, finish in-flight requests, stop domains, close the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -92,98 +72,11 @@ function displayHost(host: string): string {
  * the listening socket. Used by the headless CLI, the Electron shell and the tests alike.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const dataDir = path.resolve(options.dataDir);
-  const settings = new SettingsStore(dataDir, options.settings);
-  const log = options.logger ?? createLogger(settings.get().log.level);
-  const domains = options.domains ?? allDomains();
-  checkDomainOrder(domains);
-  // A snapshot restore that a crash interrupted is finished (or undone) before the database opens.
-  const interrupted = await finishInterruptedRestore(dataDir);
-  if (interrupted) log.warn('backup: ' + interrupted);
-  const open = (beforeCollections?: OpenDatabaseOptions['beforeCollections']) =>
-    openDatabase({
-      dataDir,
-      collections: domains.flatMap((d) => d.collections ?? []),
-      // Disk full / read-only: writes answer 503 until the storage could reopen (server/db/README.md).
-      health: {
-        onEvent: (event, detail) => {
-          if (event === 'recovered') log.info(`storage ${event}`, detail);
-          else log.warn(`storage ${event}`, detail);
-        },
-      },
-      beforeCollections,
-    });
-  enforceDataDirPrivacy(dataDir, log); // folders 0700, files 0600, whatever existed (docs/data-safety.md)
-  const version = packageVersion();
-  // Another version than the one that last ran here: a snapshot before migrations touch anything.
-  let db = await open((level) => snapshotBeforeUpgrade({ dataDir, level, version, now: (options.clock ?? systemClock).now(), log }));
-
-  const app: AppContext = {
-    dataDir,
-    db,
-    settings,
-    secrets: new SecretStore(dataDir, { protector: options.keyProtector ?? null, protect: settings.get().desktop.protectKeys }),
-    clock: options.clock ?? systemClock,
-    log,
-    services: {} as ServiceMap,
-    listening: null,
-  };
-
-  const started: Domain[] = [];
-  const stopDomains = async () => {
-    for (const domain of [...started].reverse()) {
-      try {
-        await domain.stop?.(app);
-      } catch (error) {
-        log.error('domain stop failed', { domain: domain.name, ...describeError(error) });
-      }
-    }
-  };
+  const running = await startApp(options);
+  const { app, domains, gate } = running;
+  const { dataDir, settings, log } = app;
   let httpServer: Server | undefined;
-  const gate = new MaintenanceGate();
-  app.forgetUser = async (userId) => {
-    for (const domain of [...started].reverse()) await domain.forgetUser?.(app, userId);
-    for (const collection of Object.values(db.rx.collections)) {
-      if (!('userId' in (collection.schema.jsonSchema.properties as Record<string, unknown>))) continue;
-      for (;;) {
-        const docs = await collection.find({ selector: { userId }, limit: 500 }).exec();
-        if (docs.length === 0) break;
-        await collection.bulkRemove(docs.map((doc: RxDocument) => doc.primary));
-      }
-    }
-  };
-  // Snapshot restore (server/backup/): swaps the database folder under the running server.
-  app.replaceDatabase = async (replace, { ownRequests, rollback }) => {
-    await gate.close('PennyPost is restoring a snapshot; try again in a few seconds.', ownRequests);
-    try {
-      await stopDomains();
-      started.length = 0;
-      await db.close();
-      let failure: { error: unknown } | null = null;
-      try {
-        await replace();
-        db = await open();
-      } catch (error) {
-        failure = { error };
-        await rollback();
-        db = await open();
-      }
-      (app as { db: AppDatabase }).db = db;
-      for (const domain of domains) {
-        await domain.start?.(app);
-        started.push(domain);
-      }
-      if (failure) throw failure.error;
-    } finally {
-      gate.open();
-    }
-  };
   try {
-    for (const domain of domains) {
-      await domain.start?.(app);
-      started.push(domain);
-    }
-
     const web = express();
     web.disable('x-powered-by');
     web.set('trust proxy', false);
@@ -198,19 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       '/api',
       apiCors(() => settings.get()),
     );
-    web.use(
-      createApiRouter({
-        app,
-        actions: actionsOf(domains),
-        authenticator: {
-          authenticate: (token) => {
-            const users = optionalService(app, 'users'); // a server may run without the users domain
-            if (!users) throw new Error('no users domain');
-            return users.authenticate(token);
-          },
-        },
-      }),
-    );
+    web.use(createApiRouter({ app, call: running.call }));
     const routes = express.Router();
     for (const domain of domains) domain.routes?.(routes, app);
     web.use(routes);
@@ -279,7 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const address = server.address() as AddressInfo;
     const url = `http://${displayHost(host)}:${address.port}`;
     app.listening = { host, port: address.port, url };
-    recordRunVersion(dataDir, version);
+    recordRunVersion(dataDir, packageVersion());
 
     let closing: Promise<void> | undefined;
     return {
@@ -288,14 +169,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       host,
       port: address.port,
       http: server,
+      call: running.call,
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
             server.closeIdleConnections();
           });
-          await stopDomains();
-          await db.close();
+          await running.close();
         })();
         return closing;
       },
@@ -303,8 +184,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (error) {
     const listening = httpServer;
     if (listening?.listening) await new Promise<void>((resolve) => listening.close(() => resolve()));
-    await stopDomains();
-    await db.close().catch(() => undefined);
+    await running.close().catch(() => undefined);
     throw error;
   }
 }

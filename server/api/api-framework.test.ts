@@ -88,7 +88,7 @@ describe('/api envelope and wrapper', () => {
     // A UI folder of its own: the real one (dist/renderer) is built after the unit tests run.
     const rendererDir = tempDir('ui');
     writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>PennyPost</title>');
-    t = await startTestServer({ domains: [usersDomain(), probeDomain()], rendererDir, logger: createLogger('debug', (l) => logLines.push(l)) });
+    t = await startTestServer({ wire: true, domains: [usersDomain(), probeDomain()], rendererDir, logger: createLogger('debug', (l) => logLines.push(l)) });
   });
   afterAll(() => t.close());
 

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from '../app-context';
-import { isFromThisComputer, isLoopback, normalizeAddress } from '../http/addresses';
-import { bearerToken, type Authenticator as BearerAuthenticator } from '../http/bearer';
+import { isFromThisComputer, normalizeAddress } from '../http/addresses';
+import { bearerToken } from '../http/bearer';
 import { unreadableBody } from '../http/body-errors';
-import { refusePendingPasswordChange } from '../http/sign-in';
 import { envelope, errorEnvelope, sendEnvelope } from '../http/envelope';
 import { answerableError } from '../http/failures';
-import { RateLimit } from '../http/rate-limit';
 import { type DomainError, commonErrors } from '../lib/errors';
-import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
-import { apiErrors } from './errors';
+import type { ActionCaller } from './call-action';
 import { refuseDeepJson } from '../http/json-depth';
-import { checkJsonShape, compileParams, describeValidationError, hintsOf } from './validation';
-import { resultProblems, resultsChecked } from './result-check';
+import { checkJsonShape } from './validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -22,49 +18,39 @@ export function wireField(field: string): string {
   return field ? `params.${field}` : 'params';
 }
 
-/** Resolves a bearer token to its user and session, or throws a DomainError (401/1001/1003). */
-export type Authenticator = BearerAuthenticator<{ user: AuthUser; session: AuthSession }>;
-
-/** The role wrapper: members never reach an 'admin' or 'owner' action; a pending password reset allows only a few. */
-export function checkRole(action: AnyAction, user: AuthUser): void {
-  if (!action.duringPasswordChange) refusePendingPasswordChange({ user });
-  if (action.auth === 'owner' && user.role !== 'owner') {
-    throw apiErrors.ownerOnly(action.name).with({ role: user.role });
-  }
-  if (action.auth === 'admin' && user.role === 'member') {
-    throw apiErrors.adminOnly(action.name).with({ role: user.role });
-  }
-}
-
 export interface ApiRouterOptions {
   app: AppContext;
-  actions: readonly AnyAction[];
-  authenticator: Authenticator;
+  /** The action pipeline (call-action.ts) the router puts the wire in front of. */
+  call: ActionCaller;
 }
 
 /**
- * POST /api: the one wrapper around every action — body checks, lookup, rate limits,
- * authentication, params validation, the handler, and the envelope with its HTTP status.
+ * The action and params of an /api body (parsed JSON), or the 400 that names what is wrong with it:
+ * not an object, prototype keys or nesting too deep, a top-level field other than the two, no
+ * action, params that are not an object.
  */
-export function createApiRouter({ app, actions, authenticator }: ApiRouterOptions) {
-  const byName = new Map<string, AnyAction>();
-  const checkResults = resultsChecked();
-  for (const action of actions) {
-    if (byName.has(action.name)) throw new Error(`action ${action.name} is defined twice`);
-    // Params validators are compiled on an action's first call, not here: compiling all of them
-    // took ~110 ms of every start. api-framework.test.ts compiles every action's schema.
-    byName.set(action.name, action);
+export function actionOfBody(body: unknown): { name: string; params: object } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw commonErrors.invalid('The body must be a JSON object {"action": "...", "params": {...}}.');
   }
-  const limits = app.settings.get().rateLimit;
-  const perAddress = new RateLimit('requests per address', limits.apiPerAddress);
-  const perToken = new RateLimit('requests per token', limits.apiPerToken);
-  const authPerAddress = new RateLimit('sign-in attempts per address', limits.authPerAddress);
-  app.settings.onChange((settings) => {
-    perAddress.setPoints(settings.rateLimit.apiPerAddress);
-    perToken.setPoints(settings.rateLimit.apiPerToken);
-    authPerAddress.setPoints(settings.rateLimit.authPerAddress);
-  });
+  const shapeProblem = checkJsonShape(body);
+  if (shapeProblem) throw commonErrors.invalid(`Invalid request: ${shapeProblem}.`);
+  const { action: name, params: rawParams, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest);
+  if (extra.length > 0) throw commonErrors.invalid(`Unknown top-level field "${extra[0]}"; the body has only "action" and "params".`);
+  if (typeof name !== 'string' || name.length === 0) throw commonErrors.invalid('Missing "action" (a string like "user.login").');
+  const params = rawParams === undefined ? {} : rawParams;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw commonErrors.invalid('"params" must be a JSON object ({} when there are none).');
+  }
+  return { name, params };
+}
 
+/**
+ * POST /api: the wire around the action pipeline (call-action.ts) — method, content type, body
+ * checks, and the envelope with its HTTP status and the log line.
+ */
+export function createApiRouter({ app, call }: ApiRouterOptions) {
   const router = express.Router();
 
   const sendError = (res: Response, error: DomainError) => sendEnvelope(res, error.status, errorEnvelope(error, wireField), error.headers);
@@ -108,55 +94,10 @@ export function createApiRouter({ app, actions, authenticator }: ApiRouterOption
     let actionName = '-';
     let code = 200;
     try {
-      const body = req.body as unknown;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw commonErrors.invalid('The body must be a JSON object {"action": "...", "params": {...}}.');
-      }
-      const shapeProblem = checkJsonShape(body);
-      if (shapeProblem) throw commonErrors.invalid(`Invalid request: ${shapeProblem}.`);
-      const { action: name, params: rawParams, ...rest } = body as Record<string, unknown>;
-      const extra = Object.keys(rest);
-      if (extra.length > 0) throw commonErrors.invalid(`Unknown top-level field "${extra[0]}"; the body has only "action" and "params".`);
-      if (typeof name !== 'string' || name.length === 0) throw commonErrors.invalid('Missing "action" (a string like "user.login").');
+      const { name, params } = actionOfBody(req.body);
       actionName = name.slice(0, 64);
-      const params = rawParams === undefined ? {} : rawParams;
-      if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-        throw commonErrors.invalid('"params" must be a JSON object ({} when there are none).');
-      }
-      const action = byName.get(name);
-      if (!action) throw commonErrors.notFound(`Unknown action "${actionName}".`);
-
-      const settings = app.settings.get();
-      if (!(settings.rateLimit.exemptLoopback && isLoopback(clientAddress))) await perAddress.consumeAddress(clientAddress);
-      if (action.rateLimit === 'auth') await authPerAddress.consumeAddress(clientAddress);
-
-      let user: AuthUser | null = null;
-      let session: AuthSession | null = null;
-      const token = bearerToken(req);
-      if (action.auth !== 'public') {
-        if (token === null) throw commonErrors.unauthorized('Sign in first: this action needs "Authorization: Bearer <token>".');
-        if (token === '') throw commonErrors.unauthorized('The Authorization header must be "Bearer <token>".');
-        await perToken.consume(token);
-        ({ user, session } = await authenticator.authenticate(token));
-        checkRole(action, user);
-      }
-
-      const validate = compileParams(action.params);
-      if (!validate(params)) {
-        const first = validate.errors?.[0];
-        if (!first) throw new Error(`params validation of ${name} failed without naming an error`);
-        const { message, field, rule } = describeValidationError(first, hintsOf(action.params));
-        throw commonErrors.invalid(message).with({ field, rule });
-      }
-
-      const fromThisComputer = isFromThisComputer(clientAddress, req.headers);
-      const ctx: ActionContext = { app, requestId, clientAddress, fromThisComputer, token: user ? token : null, user, session };
-      const data = await action.handler(params, ctx);
-      if (checkResults && action.result) {
-        const problems = resultProblems(action.result, data);
-        if (problems.length > 0) throw commonErrors.internal(`The answer of ${name} does not match its result schema: ${problems.join('; ')}.`);
-      }
-      sendEnvelope(res, 200, envelope(200, 'ok', data ?? null));
+      const data = await call({ name, params, token: bearerToken(req), requestId, clientAddress, fromThisComputer: isFromThisComputer(clientAddress, req.headers) });
+      sendEnvelope(res, 200, envelope(200, 'ok', data));
     } catch (error) {
       const known = answerableError(error, { log: app.log, requestId, what: 'action', fields: { action: actionName } });
       code = known.code;

@@ -31,6 +31,11 @@ export interface OpenDatabaseOptions {
   health?: Pick<HealthOptions, 'coolDownMs' | 'onEvent' | 'probe' | 'now'>;
   /** Runs once LevelDB is open, before RxDB's collections (and their migrations) touch it: the snapshot before an upgrade. */
   beforeCollections?: (level: LevelDb) => Promise<unknown>;
+  /**
+   * A LevelDB that lives in memory, used instead of the data dir's folder (the in-process test
+   * tier, server/test-support/in-process.ts): nothing of the database touches the disk.
+   */
+  memoryLevel?: () => LevelDb;
 }
 
 export interface AppDatabase {
@@ -100,7 +105,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDat
   const dataDir = path.resolve(options.dataDir);
   assertCollectionBudget(options.collections);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const level = await openLevelLocked(dataDir);
+  let level: LevelDb;
+  if (options.memoryLevel) {
+    level = options.memoryLevel();
+    await level.open();
+  } else level = await openLevelLocked(dataDir);
   if (options.beforeCollections) {
     try {
       await options.beforeCollections(level);

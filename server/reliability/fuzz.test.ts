@@ -229,7 +229,8 @@ describe('every param of every action against bad values', () => {
         for (const value of BAD_VALUES) {
           requests++;
           const params = { ...validParams(action.name), [prop]: value };
-          const answer = await check(`${action.name} ${prop}=${short(value)}`, 'api', () => api(base, action.name, params, auth));
+          // In-process (the same pipeline as /api, without the socket): the wire has its own cases below.
+          const answer = await check(`${action.name} ${prop}=${short(value)}`, 'api', () => t.api(action.name, params, auth));
           if (answer.status === 401 && action.auth !== 'public') throw new Error(`the fuzzing token stopped working at ${action.name}`);
         }
       }
@@ -335,19 +336,25 @@ function structuredParams(name: string) {
 }
 
 describe('random actions and params (fast-check, seeded)', () => {
-  it('never answers 500, always an envelope, and refused requests change nothing', { timeout: 150_000 }, async () => {
-    const before = findings.length;
-    await fc.assert(
+  const randomCalls = (send: (name: string, params: unknown, token: string | undefined) => Promise<Answer>, seed: number, numRuns: number) =>
+    fc.assert(
       fc.asyncProperty(
         arbActionName.chain((name) => fc.tuple(fc.constant(name), fc.oneof({ weight: 3, arbitrary: structuredParams(name) }, { weight: 1, arbitrary: arbValue }), fc.boolean())),
         async ([name, params, withToken]) => {
           if (OUTBOUND.has(name.trim()) || SELF_ENDING.has(name.trim())) return;
-          await check(`${short(name)} ${short(params)}`, 'api', () => api(base, name, params, withToken ? token : undefined));
+          await check(`${short(name)} ${short(params)}`, 'api', () => send(name, params, withToken ? token : undefined));
           return true;
         },
       ),
-      { seed: 20261121, numRuns: Number(process.env.FUZZ_RUNS ?? 1500), endOnFailure: true },
+      { seed, numRuns, endOnFailure: true },
     );
+
+  it('never answers 500, always an envelope, and refused requests change nothing', { timeout: 150_000 }, async () => {
+    const before = findings.length;
+    // The action pipeline in-process (fast, so many runs) …
+    await randomCalls((name, params, auth) => t.api(name, params, auth), 20261121, Number(process.env.FUZZ_RUNS ?? 1500));
+    // … and the same kind of calls over the wire, where the body is parsed by the HTTP router.
+    await randomCalls((name, params, auth) => api(base, name, params, auth), 20261129, Number(process.env.FUZZ_WIRE_RUNS ?? 200));
     expect(findings.slice(before)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import type { AuthSession, AuthUser } from '../api/action';
-import type { Authenticator } from '../api/router';
+import type { Authenticator } from '../api/call-action';
 import { commonErrors, type DomainError } from '../lib/errors';
 import { isTimeZone, localTimeZone } from '../lib/calendar';
 import { KeyedMutex } from '../lib/keyed-mutex';
