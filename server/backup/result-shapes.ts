@@ -1,8 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Result, Shape } from '../api/result';
-import { SNAPSHOT_REASONS } from './snapshots';
 
 /** Result shapes of the backup actions (server/api/result.ts); the presenters are typed by them. */
+
+/** Why a snapshot was taken. */
+export const SNAPSHOT_REASONS = ['daily', 'manual', 'import', 'restore', 'upgrade'] as const;
+export type SnapshotReason = (typeof SNAPSHOT_REASONS)[number];
 
 const Reason = Type.Union(
   SNAPSHOT_REASONS.map((r) => Type.Literal(r)),

@@ -4,7 +4,7 @@ import { copyFile, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { copyLevel, readBack, SnapshotAborted, type SourceLevel } from './level-copy';
 import { fsyncPath, fsyncTree, linkFiles, treeBytes } from './disk';
-import type { SnapshotEntry } from './result-shapes';
+import type { SnapshotEntry, SnapshotReason } from './result-shapes';
 
 /**
  * Snapshots of a data dir: `<dataDir>/snapshots/<id>/` holds
@@ -22,8 +22,7 @@ export const SNAPSHOT_FORMAT = 'pennypost-snapshot';
 export const SNAPSHOTS_DIR = 'snapshots';
 /** Snapshot ids: time stamp + random suffix (letters, digits, dashes only: safe in a path). */
 export const SNAPSHOT_ID_PATTERN = /^[0-9]{8}-[0-9]{6}-[0-9]{3}-[a-z0-9]{4}$/;
-export const SNAPSHOT_REASONS = ['daily', 'manual', 'import', 'restore', 'upgrade'] as const;
-export type SnapshotReason = (typeof SNAPSHOT_REASONS)[number];
+export { SNAPSHOT_REASONS, type SnapshotReason } from './result-shapes';
 
 export interface SnapshotManifest {
   format: typeof SNAPSHOT_FORMAT;

@@ -9,5 +9,6 @@ export type { CategoryRename } from './categories';
 export type { MissingRate } from './stats';
 export type { PeriodExpenses } from './spending';
 export { ledgerErrors } from './errors';
+export { RecordShape, type RecordView } from './record-shapes';
 export { RECORD_TEXT } from './text-limits';
 export { cleanTags, newRecord, recordTextProblems, searchTextOf, withText, type RecordFields, type RecordStamp } from './record-factory';

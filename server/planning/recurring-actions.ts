@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Money, OneOf, Page, PageSize, Text, TimeZone } from '../api/params';
-import { ledgerErrors } from '../ledger/public';
+import { ledgerErrors, RecordShape } from '../ledger/public';
 import { toMajor } from '../lib/money';
 import { commonErrors } from '../lib/errors';
 import { planningErrors } from './errors';
@@ -132,10 +132,10 @@ const recurringSkip = defineAction({
 const recurringConfirm = defineAction({
   summary: 'Write the record of one occurrence now (the one tap of a `confirm` rule).',
   notes:
-    'The record is dated at the occurrence and carries `recurringId` and `occurrence`; it is the same record the scheduler would write, so it is never written twice. The balance rule applies (2002).',
+    'The record written is answered as accounting.get answers it. It is dated at the occurrence and carries `recurringId` and `occurrence`; it is the same record the scheduler would write, so it is never written twice. The balance rule applies (2002).',
   auth: 'user',
   params: Params({ id: Id(), date: DateParam }),
-  returns: 'The record written (as accounting.get answers it, with `recurringId` and `occurrence`).',
+  result: RecordShape,
   errors: [
     NOT_FOUND,
     [planningErrors.rows.recurringNotAnOccurrence, 'the rule does not occur on that date'],
