@@ -5,7 +5,9 @@ import { commonErrors } from '../lib/errors';
 import { Name, TargetId } from './action-params';
 import { channelActions } from './channel-actions';
 import { scheduledActions } from './scheduled-actions';
+import { Deleted } from '../api/result';
 import { pushErrors } from './errors';
+import { AppList, AppShape, FeedList, MessageList, MessageShape, RecipientList, RecipientShape, Removed } from './result-shapes';
 import { ADDRESS_MAX, MESSAGE_STATUSES, MESSAGE_TYPES, NAME_MAX, PUSH_MODES, REMARK_MAX, TEMPLATE_ID_MAX } from './schema';
 import type { PushService } from './service';
 import { LIMITS } from './targets';
@@ -15,9 +17,6 @@ declare module '../app-context' {
     push: PushService;
   }
 }
-
-const APP = '`{id, name, channelId, channelType, messageType, templateId, templateFields, pushMode, appKey, sendUrl, recipientCount, createdAt, updatedAt}`';
-const RECIPIENT = '`{id, appId, address, name, remark, createdAt}` — Gotify tokens and Bark keys are masked.';
 
 const TemplateFields = Type.Object(
   {
@@ -48,7 +47,7 @@ const createApp = defineAction({
     templateFields: Type.Optional(TemplateFields),
     pushMode: Type.Optional(OneOf(PUSH_MODES, { description: 'Delivery mode.', default: 'all' })),
   }),
-  returns: APP,
+  result: AppShape,
   errors: [
     [
       commonErrors.rows.invalid,
@@ -75,7 +74,7 @@ const queryApps = defineAction({
   summary: 'List your apps (with their appKey and /send URL), oldest first.',
   auth: 'user',
   params: Params({ channelId: Type.Optional(TargetId('Only apps of this channel.')) }),
-  returns: `\`{list, total}\`, list of ${APP}`,
+  result: AppList,
   handler: (params, ctx) => {
     const push = ctx.app.services.push;
     const list = push.targets
@@ -98,7 +97,7 @@ const updateApp = defineAction({
     templateFields: Type.Optional(TemplateFields),
     pushMode: Type.Optional(OneOf(PUSH_MODES, { description: 'Delivery mode.' })),
   }),
-  returns: APP,
+  result: AppShape,
   errors: [
     [
       commonErrors.rows.invalid,
@@ -118,11 +117,11 @@ const deleteApp = defineAction({
   summary: 'Delete an app and its recipients; its key stops working at once. Its message history stays until retention removes it.',
   auth: 'user',
   params: Params({ id: TargetId('App id.') }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [[pushErrors.rows.appNotFound, 'no app with this id in your account']],
   handler: async (params, ctx) => {
     await ctx.app.services.push.targets.deleteApp(ctx.user.id, params.id);
-    return { deleted: true };
+    return { deleted: true as const };
   },
 });
 
@@ -130,7 +129,7 @@ const resetAppKey = defineAction({
   summary: 'Give an app a new appKey; the old key answers 404 from now on, and pushes scheduled with it are not sent (each recorded as failed, with the reason).',
   auth: 'user',
   params: Params({ id: TargetId('App id.') }),
-  returns: APP,
+  result: AppShape,
   errors: [[pushErrors.rows.appNotFound, 'no app with this id in your account']],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
@@ -151,7 +150,7 @@ const addRecipient = defineAction({
     name: Type.Optional(Type.String({ maxLength: NAME_MAX, default: '', description: 'Who this is (shown in results).' })),
     remark: Type.Optional(Type.String({ maxLength: REMARK_MAX, default: '', description: 'Free note.' })),
   }),
-  returns: RECIPIENT,
+  result: RecipientShape,
   errors: [
     [commonErrors.rows.invalid, 'the address does not fit the channel type, or the app is a desktop app'],
     [pushErrors.rows.appNotFound, 'no app with this id in your account'],
@@ -167,7 +166,7 @@ const queryRecipients = defineAction({
   summary: "List an app's recipients in delivery order (oldest first).",
   auth: 'user',
   params: Params({ appId: TargetId('App id.') }),
-  returns: `\`{list, total}\`, list of ${RECIPIENT}`,
+  result: RecipientList,
   errors: [[pushErrors.rows.appNotFound, 'no app with this id in your account']],
   handler: (params, ctx) => {
     const push = ctx.app.services.push;
@@ -180,11 +179,11 @@ const removeRecipient = defineAction({
   summary: 'Remove a recipient from its app.',
   auth: 'user',
   params: Params({ id: TargetId('Recipient id.') }),
-  returns: '`{removed: true}`',
+  result: Removed,
   errors: [[pushErrors.rows.recipientNotFound, 'no recipient with this id in your account']],
   handler: async (params, ctx) => {
     await ctx.app.services.push.targets.removeRecipient(ctx.user.id, params.id);
-    return { removed: true };
+    return { removed: true as const };
   },
 });
 
@@ -203,8 +202,7 @@ const queryMessages = defineAction({
     page: Type.Optional(Page()),
     pageSize: Type.Optional(PageSize(100, 20)),
   }),
-  returns:
-    '`{list, total, page, pageSize}`; list items `{id, appId, appName, channelType, title, despPreview, status, summary, total, success, failed, createdAt, finishedAt, url}` (`url`: the message page)',
+  result: MessageList,
   errors: [
     [pushErrors.rows.startAfterEnd, 'startDate after endDate'],
     [pushErrors.rows.appNotFound, "appId names another account's app"],
@@ -224,9 +222,7 @@ const getMessage = defineAction({
   summary: 'One push with its full text and the result of every recipient.',
   auth: 'user',
   params: Params({ id: TargetId('Push id (data.pushId of the /send answer).') }),
-  returns:
-    '`{id, appId, appName, channelType, title, desp, html, status, summary, total, success, failed, results, caller, createdAt, finishedAt, url}`; results `[{recipient, name?, ok, class, errcode?, errmsg?, msgId?, attempts}]`; ' +
-    "`html` is `desp` rendered from Markdown through the message page's allow-list (as in push.recentFeed)",
+  result: MessageShape,
   errors: [[pushErrors.rows.messageNotFound, 'no push with this id in your account (or it was pruned)']],
   handler: (params, ctx) => ctx.app.services.push.getMessage(ctx.user.id, params.id),
 });
@@ -238,7 +234,7 @@ const recentFeed = defineAction({
     '`html` is `desp` rendered from Markdown through the message page\'s allow-list (sanitised; "" for an empty desp).',
   auth: 'user',
   params: Params({ limit: Type.Optional(PageSize(100, 50, 'How many (max 100).')) }),
-  returns: "`{list}`; items `{id, appId, appName, title, desp, html, url, createdAt}` — the shape of the live feed's events",
+  result: FeedList,
   handler: (params, ctx) => ctx.app.services.push.recentFeed(ctx.user.id, params.limit ?? 50),
 });
 

@@ -4,20 +4,21 @@ import { OneOf } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { Name, TargetId } from './action-params';
 import { CHANNEL_TYPES, channelConfigParams, channelConfigShapes, channelTypeInfos, DEFAULT_CHANNEL_TYPE } from './channels';
+import { Deleted } from '../api/result';
 import { pushErrors } from './errors';
+import { ChannelList, ChannelShape, ChannelTestAnswer, ChannelTypeList } from './result-shapes';
 import { ADDRESS_MAX } from './schema';
 import { LIMITS } from './targets';
 
 /** Every channel type's config fields (server/push/channels/), each optional. */
 const ChannelConfig = channelConfigParams();
 
-const CHANNEL = '`{id, name, type, config, appCount, createdAt, updatedAt}` — secrets in `config` are masked (`••••` + last 4).';
 const createChannel = defineAction({
   summary: 'Create a delivery channel: a WeChat Official Account, this desktop, or a webhook (ntfy, Gotify, Bark, JSON).',
   notes: `${channelConfigShapes()}. ` + `At most ${LIMITS.channelsPerUser} channels per account. Secrets are never returned in full, never logged and never synced.`,
   auth: 'user',
   params: Params({ name: Name, type: OneOf(CHANNEL_TYPES, { description: 'Channel type.' }), config: Type.Optional(ChannelConfig) }),
-  returns: CHANNEL,
+  result: ChannelShape,
   errors: [[commonErrors.rows.invalid, 'a config field is missing, malformed or does not apply to the type']],
   handler: async (params, ctx) => {
     const push = ctx.app.services.push;
@@ -29,7 +30,7 @@ const queryChannels = defineAction({
   summary: 'List your channels, oldest first.',
   auth: 'user',
   params: Params({ type: Type.Optional(OneOf(CHANNEL_TYPES, { description: 'Only channels of this type.' })) }),
-  returns: `\`{list, total}\`, list of ${CHANNEL}`,
+  result: ChannelList,
   handler: (params, ctx) => {
     const push = ctx.app.services.push;
     const list = push.targets
@@ -56,7 +57,7 @@ const updateChannel = defineAction({
     type: Type.Optional(OneOf(CHANNEL_TYPES, { description: 'Must equal the current type when given.' })),
     config: Type.Optional(ChannelConfig),
   }),
-  returns: CHANNEL,
+  result: ChannelShape,
   errors: [
     [commonErrors.rows.invalid, 'invalid config, a type change, or a new destination without its secret entered again'],
     [pushErrors.rows.channelNotFound, 'no channel with this id in your account'],
@@ -71,14 +72,14 @@ const deleteChannel = defineAction({
   summary: 'Delete a channel that no app uses.',
   auth: 'user',
   params: Params({ id: TargetId('Channel id.') }),
-  returns: '`{deleted: true}`',
+  result: Deleted,
   errors: [
     [pushErrors.rows.channelNotFound, 'no channel with this id in your account'],
     [pushErrors.rows.channelInUse, 'apps still use the channel (data.apps lists them)'],
   ],
   handler: async (params, ctx) => {
     await ctx.app.services.push.targets.deleteChannel(ctx.user.id, params.id);
-    return { deleted: true };
+    return { deleted: true as const };
   },
 });
 
@@ -93,7 +94,7 @@ const testChannel = defineAction({
     id: TargetId('Channel id.'),
     address: Type.Optional(Type.String({ minLength: 1, maxLength: ADDRESS_MAX, description: 'An openid / topic / key / URL to send a test message to.' })),
   }),
-  returns: '`{ok, message, class?, errcode?, ms}`',
+  result: ChannelTestAnswer,
   errors: [[pushErrors.rows.channelNotFound, 'no channel with this id in your account']],
   handler: (params, ctx) => ctx.app.services.push.testChannel(ctx.user.id, params.id, params.address),
 });
@@ -106,7 +107,7 @@ const queryChannelTypes = defineAction({
     '`summary`: the config fields that sum a channel up in lists. `default`: the type a new channel starts as.',
   auth: 'user',
   params: Params({}),
-  returns: '`{list, default}`, list of `{type, fields, recipients, templates, summary}`',
+  result: ChannelTypeList,
   handler: () => ({ list: channelTypeInfos(), default: DEFAULT_CHANNEL_TYPE }),
 });
 

@@ -1,21 +1,12 @@
 import type { DesktopMessage } from './desktop';
 import { renderMarkdown } from './page';
+import type { FeedItemView } from './result-shapes';
 
 /**
  * One message of the desktop feed as the UI gets it, live (GET /events/push) or from the history
  * (push.recentFeed): the Markdown `desp` and `html`, the same sanitised HTML the message page shows.
  */
-export interface FeedItem {
-  id: string;
-  appId: string;
-  appName: string;
-  title: string;
-  desp: string;
-  /** `desp` rendered from Markdown through the message page's allow-list ('' when desp is blank). */
-  html: string;
-  url: string;
-  createdAt: number;
-}
+export type FeedItem = FeedItemView;
 
 /** A message reaches every open window of its user: it is rendered once. */
 const rendered = new WeakMap<DesktopMessage, Promise<string>>();

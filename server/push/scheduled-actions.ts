@@ -3,6 +3,7 @@ import { defineAction, Params } from '../api/action';
 import { Page, PageSize } from '../api/params';
 import { TargetId } from './action-params';
 import { pushErrors } from './errors';
+import { ScheduledCancelled, ScheduledList } from './result-shapes';
 import { SCHEDULED_PER_USER } from './scheduled';
 
 /** Scheduled pushes (docs/push.md "Scheduled pushes"): the ones waiting, and cancelling one. */
@@ -13,8 +14,7 @@ const queryScheduled = defineAction({
     `At most ${SCHEDULED_PER_USER} wait per account. \`sending: true\` while it is being delivered (it can no longer be cancelled).`,
   auth: 'user',
   params: Params({ page: Type.Optional(Page()), pageSize: Type.Optional(PageSize(100, 20)) }),
-  returns:
-    "`{list, total, page, pageSize}`; list items `{id, appId, appName, title, priority, group, at, createdAt, sending}` (`at`: when it is due, ms; `appName`: the app's current name)",
+  result: ScheduledList,
   handler: (params, ctx) => ctx.app.services.push.queryScheduled(ctx.user.id, params.page ?? 1, params.pageSize ?? 20),
 });
 
@@ -22,7 +22,7 @@ const cancelScheduled = defineAction({
   summary: 'Cancel a scheduled push that has not been sent yet; nothing is recorded in the history.',
   auth: 'user',
   params: Params({ id: TargetId('Scheduled push id (data.pushId of the /send answer).') }),
-  returns: '`{cancelled: true, id, at}`',
+  result: ScheduledCancelled,
   errors: [
     [pushErrors.rows.scheduledNotFound, 'no scheduled push with this id in your account'],
     [pushErrors.rows.scheduledAlreadySent, 'it is being sent or was already sent (see push.getMessage)'],

@@ -10,6 +10,7 @@ import { DesktopHub, type DesktopMessage } from './desktop';
 import { pushErrors } from './errors';
 import { feedHtml, type FeedItem } from './feed';
 import { HistoryStore, type MessageQuery } from './history';
+import type { AppView, ChannelView, MessageSummaryView, MessageView, RecipientView } from './result-shapes';
 import { isAppKeyShape, PageTokens } from './keys';
 import type { MessageDoc, MessageType, TargetDoc } from './schema';
 import { SecretBox } from './secret-box';
@@ -191,11 +192,12 @@ export class PushService {
 
   // ---- public shapes ----
 
-  channelOut(doc: TargetDoc) {
+  channelOut(doc: TargetDoc): ChannelView {
     return {
       id: doc.id,
       name: doc.name,
-      type: doc.type,
+      // Stored types are only ever the drivers' (the API takes no other).
+      type: doc.type as ChannelView['type'],
       config: this.targets.configs.masked(doc),
       appCount: this.targets.appsOfChannel(doc.id).length,
       createdAt: doc.createdAt,
@@ -203,13 +205,14 @@ export class PushService {
     };
   }
 
-  appOut(doc: TargetDoc) {
+  appOut(doc: TargetDoc): AppView {
     const channel = this.targets.get(doc.channelId);
     return {
       id: doc.id,
       name: doc.name,
       channelId: doc.channelId,
-      channelType: channel?.type ?? '',
+      // Stored types are only ever the drivers' (the API takes no other).
+      channelType: (channel?.type ?? '') as AppView['channelType'],
       messageType: doc.messageType,
       templateId: doc.templateId,
       templateFields: doc.templateFields,
@@ -223,20 +226,20 @@ export class PushService {
   }
 
   /** An app's recipients as answers show them (credentials masked by the channel's driver). */
-  recipientsOut(app: TargetDoc) {
+  recipientsOut(app: TargetDoc): RecipientView[] {
     const channel = this.targets.get(app.channelId);
     const label = channel ? labeller(channel, this.targets.openConfig(channel)) : (address: string) => address;
     return this.targets.recipientsOf(app.id).map((doc) => recipientOut(doc, label));
   }
 
-  recipientOut(doc: TargetDoc) {
+  recipientOut(doc: TargetDoc): RecipientView {
     const app = this.targets.get(doc.appId);
     const channel = app ? this.targets.get(app.channelId) : undefined;
     return recipientOut(doc, channel ? labeller(channel, this.targets.openConfig(channel)) : (address) => address);
   }
 
-  messageOut(doc: MessageDoc, full: boolean) {
-    const base = {
+  private messageFields(doc: MessageDoc) {
+    return {
       id: doc.id,
       appId: doc.appId,
       appName: doc.appName,
@@ -251,8 +254,17 @@ export class PushService {
       finishedAt: doc.finishedAt,
       url: this.baseUrl() + this.pagePath(doc.id),
     };
-    if (!full) return { ...base, despPreview: doc.desp.length > 140 ? doc.desp.slice(0, 140) + '…' : doc.desp };
-    return { ...base, desp: doc.desp, results: doc.results, caller: doc.caller };
+  }
+
+  /** A push as the history list shows it. */
+  messageSummaryOut(doc: MessageDoc): MessageSummaryView {
+    return { ...this.messageFields(doc), despPreview: doc.desp.length > 140 ? doc.desp.slice(0, 140) + '…' : doc.desp };
+  }
+
+  /** A push with its text and every recipient's result. */
+  async messageOut(doc: MessageDoc): Promise<MessageView> {
+    // `html`: the Markdown rendered as the message page and the feed show it (the UI showed the raw marks).
+    return { ...this.messageFields(doc), desp: doc.desp, html: await feedHtml(doc.desp), results: doc.results, caller: doc.caller };
   }
 
   // ---- history ----
@@ -261,7 +273,7 @@ export class PushService {
     if (q.appId) this.ownedAppOrHistory(userId, q.appId);
     if (q.startDate !== undefined && q.endDate !== undefined && q.startDate > q.endDate) throw pushErrors.startAfterEnd().at('startDate');
     const { list, total } = await this.history.query(userId, q);
-    return { list: list.map((d) => this.messageOut(d, false)), total, page: q.page, pageSize: q.pageSize };
+    return { list: list.map((d) => this.messageSummaryOut(d)), total, page: q.page, pageSize: q.pageSize };
   }
 
   /** The live feed's history: the newest pushes delivered to desktop apps, in the feed's shape (with the rendered Markdown). */
@@ -291,8 +303,7 @@ export class PushService {
   async getMessage(userId: string, id: string) {
     const doc = await this.history.get(id);
     if (!doc || doc.userId !== userId) throw pushErrors.messageNotFound();
-    // `html`: the Markdown rendered as the message page and the feed show it (the UI showed the raw marks).
-    return { ...this.messageOut(doc, true), html: await feedHtml(doc.desp) };
+    return this.messageOut(doc);
   }
 
   // ---- the webhook ----
@@ -344,7 +355,7 @@ export class PushService {
 
   async cancelScheduled(userId: string, id: string) {
     const entry = await this.scheduled.cancel(userId, id);
-    return { cancelled: true, id: entry.id, at: entry.at };
+    return { cancelled: true as const, id: entry.id, at: entry.at };
   }
 
   // ---- channel test ----
@@ -372,6 +383,6 @@ function labeller(channel: TargetDoc, config: Record<string, unknown>): (address
   return (address) => driver.recipientLabel(config, address);
 }
 
-function recipientOut(doc: TargetDoc, label: (address: string) => string) {
+function recipientOut(doc: TargetDoc, label: (address: string) => string): RecipientView {
   return { id: doc.id, appId: doc.appId, address: label(doc.address), name: doc.name, remark: doc.remark, createdAt: doc.createdAt };
 }
