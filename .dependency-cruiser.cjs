@@ -5,8 +5,8 @@
  *   ground   server/lib            domain-neutral helpers: errors, money, clock, ids, logger
  *            server/config, db     paths, settings, secrets; the database and its storage
  *   frame    server/api, http,     the wrappers every domain is mounted in (actions, router, routes,
- *            app-context, domain,  rate limits, network policy, the vocabulary of sync rules)
- *            sync-rules
+ *            app-context, domain,  rate limits, network policy, the vocabulary of arrival checks)
+ *            arrival-checks
  *   domains  server/<domain>/      every other folder of server/ (read from the disk below, so a new
  *                                  folder is a domain at once): each owns its schemas, actions and
  *                                  service, and shows other domains only its index.ts and public.ts
@@ -27,7 +27,7 @@ const DOMAINS = `(${DOMAIN_NAMES.join('|')})`;
 const TEST = '\\.test\\.tsx?$|(^|/)tests/';
 const GROUND_LIB = '^server/lib/';
 const GROUND_STORE = '^server/(config|db)/';
-const FRAME = '^server/(api|http)/|^server/(app-context|domain|sync-rules)\\.ts$';
+const FRAME = '^server/(api|http)/|^server/(app-context|domain|arrival-checks)\\.ts$';
 const DOMAIN = `^server/${DOMAINS}/`;
 const TOP = '^server/(server|domains|cli|cli-options|work-thread)\\.ts$|^server/(data-tools|test-support|reliability)/|^bench/|^electron/|^scripts/';
 

@@ -9,7 +9,7 @@ import { recordActions } from './record-actions';
 import { ledgerCollections } from './schema';
 import { LedgerService } from './service';
 import { statsActions } from './stats-actions';
-import { registerLedgerSyncRules } from './sync-rules';
+import { registerLedgerArrivalChecks } from './arrival-checks';
 
 declare module '../app-context' {
   interface ServiceMap {
@@ -35,8 +35,8 @@ export function ledgerDomain() {
       ledger.views.start();
       ledger.categories.start();
       app.services.ledger = ledger;
-      // What records and assets that arrive by sync must obey (server/sync/rules.ts).
-      registerLedgerSyncRules(app);
+      // What records and assets that arrive by sync must obey (server/arrival-checks.ts).
+      registerLedgerArrivalChecks(app);
       // After the server is up, build the views of the people who are signed in, so their first
       // screen does not wait for a whole ledger to load (≈ 1 s per 100,000 records).
       setTimeout(() => {

@@ -6,7 +6,7 @@ import { planningErrors } from './errors';
 import { recurringActions } from './recurring-actions';
 import { RecurringService } from './recurring-service';
 import { planningCollections } from './schema';
-import { registerPlanningSyncRules } from './sync-rules';
+import { registerPlanningArrivalChecks } from './arrival-checks';
 import type { PlanningQueries } from '../notify/public';
 
 declare module '../app-context' {
@@ -41,8 +41,8 @@ export function planningDomain() {
         budgetFigures: (userId, month, timeZone) => service.figures(userId, month, timeZone),
         upcoming: (userId, days) => rules.upcoming(userId, days),
       };
-      // What budgets and rules that arrive by sync must prove (server/sync/rules.ts).
-      registerPlanningSyncRules(app);
+      // What budgets and rules that arrive by sync must prove (server/arrival-checks.ts).
+      registerPlanningArrivalChecks(app);
       service.start();
       alerts = app.services.budgetAlerts = new BudgetAlerts(app);
       alerts.start();

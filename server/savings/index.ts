@@ -3,7 +3,7 @@ import { savingsActions } from './actions';
 import { savingsErrors } from './errors';
 import { savingsCollections } from './schema';
 import { SavingsService } from './service';
-import { registerSavingsSyncRules } from './sync-rules';
+import { registerSavingsArrivalChecks } from './arrival-checks';
 
 /** The savings game: goals, the virtual market and wallet, achievements, the leaderboard. */
 export function savingsDomain() {
@@ -18,8 +18,8 @@ export function savingsDomain() {
       service = new SavingsService(app);
       app.services.savings = service;
       service.start();
-      // What wallet entries, goals and unlocks that arrive by sync must prove (server/sync/rules.ts).
-      registerSavingsSyncRules(app, service);
+      // What wallet entries, goals and unlocks that arrive by sync must prove (server/arrival-checks.ts).
+      registerSavingsArrivalChecks(app, service);
     },
     async stop() {
       await service?.stop();

@@ -1,5 +1,5 @@
 import type { Clock } from '../lib/clock';
-import { SYNC_CLOCK_SKEW_MS } from '../sync-rules';
+import { SYNC_CLOCK_SKEW_MS } from '../arrival-checks';
 import { coinsOf, round2 } from './coins';
 import { savingsErrors } from './errors';
 import { DAY_MS } from './game-rules';

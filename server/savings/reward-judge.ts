@@ -1,6 +1,6 @@
 import type { Clock } from '../lib/clock';
-import { SYNC_CLOCK_SKEW_MS } from '../sync-rules';
-import type { SyncedCollection } from '../sync-rules';
+import { SYNC_CLOCK_SKEW_MS } from '../arrival-checks';
+import type { SyncedCollection } from '../arrival-checks';
 import type { AchievementsService } from './achievements-service';
 import { ACHIEVEMENTS } from './catalogue';
 import { coinsOf } from './coins';
@@ -28,7 +28,7 @@ function parseIsoDay(text: string): number | null {
 
 const isoTime = (time: number) => new Date(time).toISOString();
 
-/** Re-derives the grants and rewards that arrive by sync from this PennyPost's own data (sync-rules.ts). */
+/** Re-derives the grants and rewards that arrive by sync from this PennyPost's own data (arrival-checks.ts). */
 export class RewardJudge {
   constructor(
     private readonly clock: Clock,

@@ -30,7 +30,7 @@ export class SavingsService {
   readonly goals: GoalsService;
   readonly trading: TradingService;
   readonly leaderboard: LeaderboardService;
-  /** Checks the grants and rewards that arrive by sync (sync-rules.ts). */
+  /** Checks the grants and rewards that arrive by sync (arrival-checks.ts). */
   readonly rewards: RewardJudge;
   private readonly goalStore: GoalStore;
 

@@ -161,7 +161,7 @@ export function sortsLast(state: WalletState, trade: TradeDoc): boolean {
 /**
  * Replays a log sorted by compareTrades and returns the first entry, at index `from` or later,
  * after which the wallet has spent coins it did not have, or that sells shares it did not hold
- * (null: none). The sync rule for buys and sells (server/savings/sync-rules.ts) uses it.
+ * (null: none). The arrival check of buys and sells (server/savings/arrival-checks.ts) uses it.
  */
 export function firstShortfall(entries: readonly TradeDoc[], from = 0): { entry: TradeDoc; cash: number; held: number } | null {
   const state = emptyWallet();

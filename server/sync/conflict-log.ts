@@ -5,7 +5,7 @@ import { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { syncErrors } from './errors';
 import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-rules';
-import type { SyncedDoc } from '../sync-rules';
+import type { SyncedDoc } from '../arrival-checks';
 import type { SyncedCollection } from './synced-collections';
 import type { ConflictView } from './result-shapes';
 

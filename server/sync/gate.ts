@@ -1,12 +1,12 @@
 import type { RxCollection } from 'rxdb';
 import type { AppContext } from '../app-context';
-import { accept, syncRuleOf, waitFor, type SyncedDoc, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
+import { accept, arrivalCheckOf, waitFor, type SyncedDoc, type ArrivalCheckContext, type SyncVerdict } from '../arrival-checks';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /**
  * The door of one account's collection for documents that arrive from CouchDB (docs/sync.md,
- * "Domain rules"). server/sync/replication-fetch.ts checks ownership and the schema, then asks
- * the gate, which runs the domain's rule (server/sync/rules.ts) and decides:
+ * "Arrival checks"). server/sync/replication-fetch.ts checks ownership and the schema, then asks
+ * the gate, which runs the domain's arrival check (server/arrival-checks.ts) and decides:
  *
  * - passed: the document goes on to RxDB, which writes it; until it is written it is `pending`
  *   (rules that sum over a collection count it);
@@ -31,7 +31,7 @@ export type RemoteDoc = SyncedDoc & { _id: string };
 interface Held {
   /** As CouchDB sent it (handed over again when it passes). */
   remote: RemoteDoc;
-  /** In local terms (owner mapped, primary key), as the rule sees it. */
+  /** In local terms (owner mapped, primary key), as the check sees it. */
   doc: SyncedDoc;
   deleted: boolean;
   reason: string;
@@ -105,9 +105,9 @@ export class SyncGate {
   }
 
   private async check(doc: SyncedDoc, deleted: boolean, local: SyncedDoc | undefined): Promise<SyncVerdict> {
-    const rule = syncRuleOf(this.app, this.collection);
+    const rule = arrivalCheckOf(this.app, this.collection);
     if (!rule) return accept;
-    const ctx: SyncRuleContext = {
+    const ctx: ArrivalCheckContext = {
       app: this.app,
       userId: this.userId,
       collection: this.collection,
@@ -121,7 +121,7 @@ export class SyncGate {
       return await rule(doc, ctx);
     } catch (error) {
       // Not the document's fault (e.g. the disk): keep it and try again on the next change.
-      this.app.log.warn('sync: a domain rule failed', { collection: this.collection, id: doc[this.primaryPath], error: (error as Error).message });
+      this.app.log.warn('sync: an arrival check failed', { collection: this.collection, id: doc[this.primaryPath], error: (error as Error).message });
       return waitFor(`waiting: its rules could not be checked (${(error as Error).message.slice(0, 200)})`, syncedCollections(this.app));
     }
   }

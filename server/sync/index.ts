@@ -4,7 +4,7 @@ import { defineDomain } from '../domain';
 import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
 import { syncErrors } from './errors';
-import type { SyncedDoc } from '../sync-rules';
+import type { SyncedDoc } from '../arrival-checks';
 import { SyncService } from './service';
 import { syncedCollections } from './synced-collections';
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, COUCH_START_TIMEOUT);
 afterAll(() => (couch as CouchPeer | undefined)?.close()); // undefined when beforeAll failed
 
-it('pages of the initial pull that lose documents to the rules do not end it: every valid document arrives', async () => {
+it('pages of the initial pull that lose documents to the arrival checks do not end it: every valid document arrives', async () => {
   const t = await startTestServer({ settings: SETTINGS });
   try {
     const u = await registerUser(t);

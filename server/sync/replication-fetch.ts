@@ -6,7 +6,7 @@ import { OutboundCallError, outboundRequest, type OutboundAnswer } from '../http
 import { authHeader, tooLargeMessage } from './couch-client';
 import type { AdmitMode, RemoteDoc, SyncGate } from './gate';
 import { LinkStoppedError, type SyncLink } from './link';
-import type { SyncedDoc } from '../sync-rules';
+import type { SyncedDoc } from '../arrival-checks';
 
 /**
  * The `fetch` that PennyPost hands to RxDB's CouchDB replication for one user and collection.
@@ -25,7 +25,7 @@ import type { SyncedDoc } from '../sync-rules';
  * - drops remote documents that break the collection's schema (reported), instead of letting one
  *   bad document stop the replication;
  * - hands every document that passed both to the collection's gate (server/sync/gate.ts), which
- *   applies the domain's rules: broken documents are dropped and reported, documents that wait for
+ *   applies the domain's arrival checks: broken documents are dropped and reported, documents that wait for
  *   another one (a record whose asset has not arrived) are kept, and handed over with a later pull
  *   once they pass;
  * - fills the tombstone stubs `{_id, _rev, _deleted}` that CouchDB sends for deletes made on the
@@ -42,7 +42,7 @@ export interface ReplicationFetchOptions {
   ownerId: string;
   localUserId: string;
   timeoutMs: number;
-  /** The domain rules, the report of documents not imported, and the documents kept waiting. */
+  /** The arrival checks, the report of documents not imported, and the documents kept waiting. */
   gate: SyncGate;
   /** CouchDB does not let this user use this database (403): the caller stops this replication. */
   onAuthFailure(message: string): void;
@@ -172,7 +172,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
     return out;
   };
 
-  /** A document in local terms without CouchDB's fields (what the schema and the rules see). */
+  /** A document in local terms without CouchDB's fields (what the schema and the arrival checks see). */
   const plainOf = (doc: SyncedDoc): SyncedDoc => {
     const plain: SyncedDoc = {};
     for (const [key, value] of Object.entries(doc)) if (!COUCH_FIELDS.includes(key)) plain[key] = value;
@@ -182,7 +182,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
 
   /**
    * Remote → local terms, or null when the document must not be imported: ownership, then the
-   * schema, then the domain's rules (the gate). `local` is the version here (deleted ones too).
+   * schema, then the domain's arrival checks (the gate). `local` is the version here (deleted ones too).
    */
   const mapIncoming = async (doc: CouchDoc | null | undefined, local: SyncedDoc | undefined, mode: AdmitMode): Promise<SyncedDoc | null> => {
     if (!doc || !hasId(doc)) return null;

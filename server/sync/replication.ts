@@ -6,7 +6,7 @@ import type { SyncGate } from './gate';
 import type { SyncLink } from './link';
 import type { OutboundScope } from '../http/outbound-policy';
 import { createReplicationFetch } from './replication-fetch';
-import type { SyncedDoc } from '../sync-rules';
+import type { SyncedDoc } from '../arrival-checks';
 import type { SyncedCollection } from './synced-collections';
 
 /**
@@ -25,7 +25,7 @@ export interface CollectionSync {
   lastPushedAt: number | null;
   lastPulledAt: number | null;
   pending: Set<string>;
-  /** Domain rules of incoming documents; what was ignored or waits (server/sync/gate.ts). */
+  /** Arrival checks of incoming documents; what was ignored or waits (server/sync/gate.ts). */
   gate: SyncGate;
   subscriptions: Subscription[];
   /** Wall-clock time of the last failed attempt to reach the server (0: none since it worked). */

@@ -8,7 +8,7 @@ import { syncErrors } from './errors';
 import { dropWaiting } from './gate';
 import { SyncLink } from './link';
 import { replicateCollection, type CollectionSync, type SyncState } from './replication';
-import type { SyncedDoc } from '../sync-rules';
+import type { SyncedDoc } from '../arrival-checks';
 import { UserGates } from './user-gates';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 import { PASSWORD_PLACEHOLDER, type SyncStatusView } from './result-shapes';

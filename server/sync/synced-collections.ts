@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context';
-import type { SyncedCollection } from '../sync-rules';
+import type { SyncedCollection } from '../arrival-checks';
 
 /**
  * The collections that sync to CouchDB (per user) are those whose definition is marked `sync`
@@ -7,10 +7,10 @@ import type { SyncedCollection } from '../sync-rules';
  * synced: users (password hashes), push_targets (channels, secrets, app keys), push_messages, and
  * everything in the local store (sessions, settings secrets).
  *
- * Their names as a type, so that a domain's sync rule (server/sync-rules.ts) names a collection
+ * Their names as a type, so that a domain's arrival check (server/arrival-checks.ts) names a collection
  * that exists: synced-collections.test.ts checks that it is exactly the marked definitions.
  */
-export type { SyncedCollection } from '../sync-rules';
+export type { SyncedCollection } from '../arrival-checks';
 
 /** The collections marked `sync` that this PennyPost opened, in definition order. */
 export function syncedCollections(app: AppContext): readonly SyncedCollection[] {

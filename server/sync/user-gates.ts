@@ -2,7 +2,7 @@ import type { RxCollection } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { AppContext } from '../app-context';
 import { SyncGate } from './gate';
-import type { SyncedDoc } from '../sync-rules';
+import type { SyncedDoc } from '../arrival-checks';
 import { syncedCollections, type SyncedCollection } from './synced-collections';
 
 /**

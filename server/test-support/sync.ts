@@ -2,7 +2,7 @@ import { COUCH_ADMIN, type CouchPeer } from './couch-peer/couch-peer';
 import type { registerUser, TestServer } from './test-server';
 
 /**
- * Helpers of the sync tests (sync.test.ts, sync-rules.test.ts, phone.test.ts, …), which run against
+ * Helpers of the sync tests (sync.test.ts, arrival-checks.test.ts, phone.test.ts, …), which run against
  * the CouchDB peer of the test suite (PouchDB Server behind its CouchDB 3 front,
  * server/test-support/couch-peer/couch-peer.ts, one per test file).
  */

@@ -21,7 +21,7 @@ import { expectRefusal } from '../test-support/refusal';
 
 /**
  * Documents written straight into CouchDB (as any client with the CouchDB credentials can) must
- * obey the domains' rules, not only the schema: docs/sync.md "Domain rules",
+ * pass the domains' arrival checks, not only the schema: docs/sync.md "Arrival checks",
  * docs/savings-game.md "Sync: what a synced document must prove". Against the CouchDB peer of the
  * test suite (server/test-support/couch-peer/couch-peer.ts).
  */
@@ -88,7 +88,7 @@ function goal(userId: string, id: string, fields: Record<string, unknown>) {
   };
 }
 
-describe('synced documents obey the domain rules', () => {
+describe('synced documents pass the arrival checks', () => {
   let t: TestServer;
   let u: SyncUser; // syncs with CouchDB: whatever is written there is in u's ledger
   let h: SyncUser; // another player of the same PennyPost, who saves honestly

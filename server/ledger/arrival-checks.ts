@@ -1,10 +1,10 @@
 import type { AppContext } from '../app-context';
 import { isCurrencyCode, MAX_MINOR } from '../lib/money';
-import { accept, registerSyncRule, reject, waitFor, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
+import { accept, registerArrivalCheck, reject, waitFor, type ArrivalCheckContext, type SyncVerdict } from '../arrival-checks';
 import type { AssetDoc, RecordDoc } from './schema';
 
 /**
- * The ledger's rules for documents that arrive by sync (docs/sync.md, "Domain rules"): the same
+ * The ledger's checks of documents that arrive by sync (docs/sync.md, "Arrival checks"): the same
  * rules the API applies when a record is written here, as far as they concern what a record
  * does to balances.
  *
@@ -19,16 +19,16 @@ import type { AssetDoc, RecordDoc } from './schema';
  *   must be one PennyPost knows (every amount of the asset is read in its decimals).
  */
 
-export function registerLedgerSyncRules(app: AppContext): void {
-  registerSyncRule<RecordDoc>(app, 'records', validateSyncedRecord);
-  registerSyncRule<AssetDoc>(app, 'assets', validateSyncedAsset);
+export function registerLedgerArrivalChecks(app: AppContext): void {
+  registerArrivalCheck<RecordDoc>(app, 'records', validateSyncedRecord);
+  registerArrivalCheck<AssetDoc>(app, 'assets', validateSyncedAsset);
 }
 
 const minor = (value: number, min: number) => Number.isSafeInteger(value) && value >= min && value <= MAX_MINOR;
 const RANGE = '±10^15 minor units, the largest amount PennyPost keeps exactly';
 
 /** Assets found here, per account (only hits: a missing asset may arrive any moment). */
-async function assetOf(ctx: SyncRuleContext, id: string): Promise<AssetDoc | undefined> {
+async function assetOf(ctx: ArrivalCheckContext, id: string): Promise<AssetDoc | undefined> {
   let known = ctx.scratch.get('assets') as Map<string, AssetDoc> | undefined;
   if (!known) ctx.scratch.set('assets', (known = new Map()));
   const hit = known.get(id);
@@ -38,7 +38,7 @@ async function assetOf(ctx: SyncRuleContext, id: string): Promise<AssetDoc | und
   return found;
 }
 
-export async function validateSyncedRecord(doc: RecordDoc, ctx: SyncRuleContext): Promise<SyncVerdict> {
+export async function validateSyncedRecord(doc: RecordDoc, ctx: ArrivalCheckContext): Promise<SyncVerdict> {
   if (ctx.deleted) return accept;
   if (!minor(doc.amount, 1)) return reject(`the amount ${doc.amount} is not a whole number of minor units from 1 to 10^15 (${RANGE})`);
   if (!minor(doc.fee, 0)) return reject(`the fee ${doc.fee} is not a whole number of minor units from 0 to 10^15`);
@@ -70,7 +70,7 @@ export async function validateSyncedRecord(doc: RecordDoc, ctx: SyncRuleContext)
   return accept;
 }
 
-export function validateSyncedAsset(doc: AssetDoc, ctx: SyncRuleContext): SyncVerdict {
+export function validateSyncedAsset(doc: AssetDoc, ctx: ArrivalCheckContext): SyncVerdict {
   if (ctx.deleted) return accept;
   if (!isCurrencyCode(doc.currency)) return reject(`"${doc.currency}" is not a currency PennyPost knows (ISO 4217 code)`);
   if (!Number.isSafeInteger(doc.openingBalance) || Math.abs(doc.openingBalance) > MAX_MINOR) {

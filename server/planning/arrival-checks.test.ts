@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncRuleContext } from '../sync-rules';
+import type { ArrivalCheckContext } from '../arrival-checks';
 import { EMPTY_RULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
-import { validateSyncedPlan } from './sync-rules';
+import { validateSyncedPlan } from './arrival-checks';
 
-const ctx = (deleted = false) => ({ deleted }) as unknown as SyncRuleContext;
+const ctx = (deleted = false) => ({ deleted }) as unknown as ArrivalCheckContext;
 
 const base = { id: 'p1', userId: 'u1', name: 'x', createdAt: 1, updatedAt: 1 };
 const budget: PlanDoc = {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../app-context';
 import { isCurrencyCode } from '../lib/money';
-import { accept, registerSyncRule, reject, SYNC_CLOCK_SKEW_MS, waitFor, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
+import { accept, registerArrivalCheck, reject, SYNC_CLOCK_SKEW_MS, waitFor, type ArrivalCheckContext, type SyncVerdict } from '../arrival-checks';
 import { ACHIEVEMENTS } from './catalogue';
 import { findStock } from './market';
 import type { AchievementDoc, GoalDoc, TradeDoc } from './schema';
@@ -32,10 +32,10 @@ import { applyTrade, compareTrades, firstShortfall, replay, sortsLast, type Wall
  * - An unlock needs its reward in the wallet log (the reward is written first); it waits for it.
  */
 
-export function registerSavingsSyncRules(app: AppContext, savings: SavingsService): void {
-  registerSyncRule<TradeDoc>(app, 'trades', (doc, ctx) => validateSyncedTrade(savings, doc, ctx));
-  registerSyncRule<GoalDoc>(app, 'goals', validateSyncedGoal);
-  registerSyncRule<AchievementDoc>(app, 'achievements', (doc, ctx) => validateSyncedUnlock(savings, doc, ctx));
+export function registerSavingsArrivalChecks(app: AppContext, savings: SavingsService): void {
+  registerArrivalCheck<TradeDoc>(app, 'trades', (doc, ctx) => validateSyncedTrade(savings, doc, ctx));
+  registerArrivalCheck<GoalDoc>(app, 'goals', validateSyncedGoal);
+  registerArrivalCheck<AchievementDoc>(app, 'achievements', (doc, ctx) => validateSyncedUnlock(savings, doc, ctx));
 }
 
 const iso = (time: number) => new Date(time).toISOString();
@@ -59,7 +59,7 @@ interface Working {
  * took before (pending). Kept in the rule's scratch and extended entry by entry, so a pull of a
  * long log costs one replay per written batch, not one per entry.
  */
-async function workingWallet(savings: SavingsService, ctx: SyncRuleContext): Promise<WalletState> {
+async function workingWallet(savings: SavingsService, ctx: ArrivalCheckContext): Promise<WalletState> {
   const base = await savings.wallets.snapshot(ctx.userId);
   let working = ctx.scratch.get('wallet') as Working | undefined;
   if (!working || working.base !== base || working.baseLength !== base.entries.length) {
@@ -76,7 +76,7 @@ async function workingWallet(savings: SavingsService, ctx: SyncRuleContext): Pro
   return working.state;
 }
 
-export async function validateSyncedTrade(savings: SavingsService, doc: TradeDoc, ctx: SyncRuleContext): Promise<SyncVerdict> {
+export async function validateSyncedTrade(savings: SavingsService, doc: TradeDoc, ctx: ArrivalCheckContext): Promise<SyncVerdict> {
   if (ctx.deleted) return reject('entries of the wallet log are never deleted');
   if (ctx.local) {
     return same(ctx.local as TradeDoc, doc, TRADE_FIELDS) ? accept : reject('entries of the wallet log never change (this entry is here with other values)');
@@ -155,7 +155,7 @@ const GOAL_FIELDS = [
   'updatedAt',
 ] as const;
 
-export function validateSyncedGoal(doc: GoalDoc, ctx: SyncRuleContext): SyncVerdict {
+export function validateSyncedGoal(doc: GoalDoc, ctx: ArrivalCheckContext): SyncVerdict {
   const local = ctx.local as GoalDoc | undefined;
   if (local?.status === 'completed') {
     if (ctx.deleted) return reject('a completed goal is final: it cannot be deleted');
@@ -177,7 +177,7 @@ export function validateSyncedGoal(doc: GoalDoc, ctx: SyncRuleContext): SyncVerd
   return accept;
 }
 
-export async function validateSyncedUnlock(savings: SavingsService, doc: AchievementDoc, ctx: SyncRuleContext): Promise<SyncVerdict> {
+export async function validateSyncedUnlock(savings: SavingsService, doc: AchievementDoc, ctx: ArrivalCheckContext): Promise<SyncVerdict> {
   if (ctx.deleted) return reject('an unlocked achievement is permanent');
   if (ctx.local) {
     return same(ctx.local as AchievementDoc, doc, ['achievementId', 'unlockedAt', 'reward']) ? accept : reject('an unlock never changes');

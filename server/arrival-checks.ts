@@ -1,28 +1,28 @@
 import type { AppContext } from './app-context';
 
 /**
- * The domain rules of synced documents (docs/sync.md, "Domain rules"). The schema says what a
- * document looks like; a domain's rule says whether it may be true: a record's assets exist, a
+ * The arrival checks of synced documents (docs/sync.md, "Arrival checks"). The schema says what a
+ * document looks like; a domain's arrival check says whether it may be true: a record's assets exist, a
  * reward is what the reward rules pay, a trade was priced on this PennyPost's market. Every
- * document that arrives from CouchDB passes ownership, then the schema, then the rule of its
+ * document that arrives from CouchDB passes ownership, then the schema, then the arrival check of its
  * collection, in one place (server/sync/gate.ts); a document that fails is not imported, so
  * nothing derived from it (balances, wallets, the leaderboard) can move, and sync.status lists
  * it with the reason.
  *
- * Domains register one rule per collection when they start (before sync starts):
- *   registerSyncRule(app, 'records', validateSyncedRecord)
+ * Domains register one check per collection when they start (before sync starts):
+ *   registerArrivalCheck(app, 'records', validateSyncedRecord)
  */
 
 /** A document as the sync sees it: plain JSON fields (each collection's schema says which). */
 export type SyncedDoc = Record<string, unknown>;
 
 /**
- * The collections that sync to CouchDB, as a type, so that a rule names a collection that exists
+ * The collections that sync to CouchDB, as a type, so that a check names a collection that exists
  * (server/sync/synced-collections.test.ts checks it is exactly the definitions marked `sync`).
  */
 export type SyncedCollection = 'assets' | 'records' | 'categories' | 'rates' | 'goals' | 'trades' | 'achievements' | 'links' | 'files' | 'plans';
 
-/** What a rule says about one incoming document. */
+/** What an arrival check says about one incoming document. */
 export type SyncVerdict =
   | { ok: true }
   /**
@@ -35,7 +35,7 @@ export type SyncVerdict =
 
 export const accept: SyncVerdict = { ok: true };
 
-/** The document breaks a rule: ignored and reported with `reason`. */
+/** The document fails its check: ignored and reported with `reason`. */
 export function reject(reason: string): SyncVerdict {
   return { ok: false, reason };
 }
@@ -45,7 +45,7 @@ export function waitFor(reason: string, collections: readonly SyncedCollection[]
   return { ok: false, reason, waitFor: collections };
 }
 
-export interface SyncRuleContext {
+export interface ArrivalCheckContext {
   readonly app: AppContext;
   /** The local account the document is for (its `userId` is already this id). */
   readonly userId: string;
@@ -55,13 +55,13 @@ export interface SyncRuleContext {
   /** The version of the document that is here now (undefined: none, or deleted here). */
   readonly local: SyncedDoc | undefined;
   /**
-   * Documents of this collection and account that passed the rules but may not be written here
-   * yet (RxDB writes a pulled batch while it fetches the next), by id. A rule that sums over the
+   * Documents of this collection and account that passed the checks but may not be written here
+   * yet (RxDB writes a pulled batch while it fetches the next), by id. A check that sums over the
    * collection (the wallet log) counts them as if they were written.
    */
   readonly pending: ReadonlyMap<string, SyncedDoc>;
   /**
-   * A rule's own cache for this account and collection; emptied whenever a document of another
+   * A check's own cache for this account and collection; emptied whenever a document of another
    * collection of the account changes (and on every restart of the sync).
    */
   readonly scratch: Map<string, unknown>;
@@ -69,18 +69,18 @@ export interface SyncRuleContext {
   readonly now: number;
 }
 
-export type ValidateSynced<T = SyncedDoc> = (doc: T, ctx: SyncRuleContext) => SyncVerdict | Promise<SyncVerdict>;
+export type ValidateSynced<T = SyncedDoc> = (doc: T, ctx: ArrivalCheckContext) => SyncVerdict | Promise<SyncVerdict>;
 
 const registries = new WeakMap<AppContext, Map<SyncedCollection, ValidateSynced>>();
 
-/** A domain's rule for the documents of `collection` that arrive by sync (replaces an earlier one). */
-export function registerSyncRule<T>(app: AppContext, collection: SyncedCollection, validate: ValidateSynced<T>): void {
+/** A domain's check for the documents of `collection` that arrive by sync (replaces an earlier one). */
+export function registerArrivalCheck<T>(app: AppContext, collection: SyncedCollection, validate: ValidateSynced<T>): void {
   let rules = registries.get(app);
   if (!rules) registries.set(app, (rules = new Map<SyncedCollection, ValidateSynced>()));
   rules.set(collection, validate as unknown as ValidateSynced);
 }
 
-export function syncRuleOf(app: AppContext, collection: SyncedCollection): ValidateSynced | undefined {
+export function arrivalCheckOf(app: AppContext, collection: SyncedCollection): ValidateSynced | undefined {
   return registries.get(app)?.get(collection);
 }
 

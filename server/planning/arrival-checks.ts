@@ -1,12 +1,12 @@
 import type { AppContext } from '../app-context';
 import { isTimeZone } from '../lib/calendar';
 import { isCurrencyCode, MAX_MINOR } from '../lib/money';
-import { accept, registerSyncRule, reject, type SyncRuleContext, type SyncVerdict } from '../sync-rules';
+import { accept, registerArrivalCheck, reject, type ArrivalCheckContext, type SyncVerdict } from '../arrival-checks';
 import { RULE_TIME_MAX } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS, type PlanDoc } from './schema';
 
 /**
- * What a budget or recurring rule that arrives by sync must prove (docs/sync.md, "Domain rules"):
+ * What a budget or recurring rule that arrives by sync must prove (docs/sync.md, "Arrival checks"):
  * the same rules budget.create and recurring.create apply, as far as they decide what PennyPost
  * counts or writes on its own. A recurring rule writes records by itself on every PennyPost of
  * the person, so a malformed one must never get in: an unknown frequency, a zero interval or a
@@ -14,15 +14,15 @@ import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS, type PlanDo
  * checked when an occurrence is written (the ledger refuses a record whose asset is not here, and
  * the occurrence waits until it is). Deleting a plan is always allowed.
  */
-export function registerPlanningSyncRules(app: AppContext): void {
-  registerSyncRule<PlanDoc>(app, 'plans', validateSyncedPlan);
+export function registerPlanningArrivalChecks(app: AppContext): void {
+  registerArrivalCheck<PlanDoc>(app, 'plans', validateSyncedPlan);
 }
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const minor = (value: number, min: number) => Number.isSafeInteger(value) && value >= min && value <= MAX_MINOR;
 
-export function validateSyncedPlan(doc: PlanDoc, ctx: SyncRuleContext): SyncVerdict {
+export function validateSyncedPlan(doc: PlanDoc, ctx: ArrivalCheckContext): SyncVerdict {
   if (ctx.deleted) return accept;
   return doc.kind === 'budget' ? validateBudget(doc) : validateRecurring(doc);
 }
