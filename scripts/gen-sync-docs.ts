@@ -12,7 +12,7 @@ const NOTES: Record<string, string> = {
   id: 'primary key; on CouchDB it is `_id`',
   userId: 'the ledger owner id on the server (see Ownership); the local account id on each PennyPost',
   createdAt: 'ms since epoch',
-  updatedAt: 'ms since epoch; the conflict rule compares it',
+  updatedAt: 'ms since epoch; the conflict merge compares it',
   date: 'ms since epoch',
   amount: 'integer minor units of the currency (1234 = 12.34 USD)',
   openingBalance: 'integer minor units of the asset currency',

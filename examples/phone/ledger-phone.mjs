@@ -14,7 +14,7 @@
  * Documents are written exactly in the shapes of docs/sync.md ("Document shapes"): money in
  * integer minor units of the asset's currency (1250 = 12.50 USD), times in ms since the epoch,
  * `userId` = the ledger's owner id (read once from `<prefix>meta/ledger-owner`), and a later
- * `updatedAt` on every edit (the conflict rule of every device: the later `updatedAt` wins).
+ * `updatedAt` on every edit (the conflict merge of every device: the later `updatedAt` wins).
  *
  * PouchDB: pass your own (`PouchDB` option: `pouchdb` in Node with its default LevelDB store,
  * `pouchdb-browser` with IndexedDB in a web view or a Cordova/Capacitor app). Without one, this

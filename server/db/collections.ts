@@ -15,7 +15,7 @@ export interface CollectionDefinition<DocType = any> {
   migrationStrategies?: MigrationStrategies;
   /**
    * How replication resolves a conflict. Default: the per-field merge for a collection marked
-   * `sync` with an `updatedAt` field (server/db/conflict-rules.ts), else RxDB's (the server's
+   * `sync` with an `updatedAt` field (server/db/conflict-merge.ts), else RxDB's (the server's
    * version wins).
    */
   conflictHandler?: RxConflictHandler<DocType>;

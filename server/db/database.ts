@@ -3,7 +3,7 @@ import path from 'node:path';
 import { addRxPlugin, createRxDatabase, type RxCollection, type RxCollectionCreator, type RxDatabase } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { assertCollectionBudget, type CollectionDefinition } from './collections';
-import { conflictHandlerOf } from './conflict-rules';
+import { conflictHandlerOf } from './conflict-merge';
 import { getRxStorageLevel, openLevel, type LevelDb } from './leveldb-storage';
 import { DerivedStore } from './derived-store';
 import { LocalStore } from './local-store';
@@ -98,7 +98,7 @@ async function openLevelLocked(dataDir: string): Promise<LevelDb> {
 /**
  * Opens (or creates) PennyPost's database in `dataDir` and registers the given collections; a
  * collection marked `sync` with an `updatedAt` field gets the per-field merge as its conflict
- * handler unless it names its own (server/db/conflict-rules.ts). LevelDB's own LOCK file makes
+ * handler unless it names its own (server/db/conflict-merge.ts). LevelDB's own LOCK file makes
  * this the only writer: a second open fails at once with DataDirLockedError naming the directory.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<AppDatabase> {

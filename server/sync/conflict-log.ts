@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context';
 import { DomainError } from '../lib/errors';
 import { KeyedMutex } from '../lib/keyed-mutex';
 import { syncErrors } from './errors';
-import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-rules';
+import { analyzeConflict, sameValue, type ConflictLoss, type Doc, type FieldLoss } from '../db/conflict-merge';
 import type { SyncedDoc } from '../arrival-checks';
 import type { SyncedCollection } from './synced-collections';
 import type { ConflictView } from './result-shapes';

@@ -12,7 +12,7 @@ const stamped = new WeakSet<RxCollection>();
 
 /**
  * A delete made here records when it was made: `updatedAt` becomes the time of the delete, so the
- * conflict rules can tell a later delete from an earlier one (server/db/conflict-rules.ts). Writes
+ * conflict merge can tell a later delete from an earlier one (server/db/conflict-merge.ts). Writes
  * by the replication do not run hooks; only deletes made by PennyPost itself are stamped.
  */
 function stampDeletes(app: AppContext): void {

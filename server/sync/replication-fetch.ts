@@ -526,7 +526,7 @@ export function createReplicationFetch(options: ReplicationFetchOptions): typeof
         if (row.value?.deleted) deletedOnServer.set(row.id, row.value.rev);
         if (!remote && row.value?.deleted) {
           // A delete on the server: `_all_docs` has no body for it. Its tombstone says when it was
-          // made (updatedAt) — the conflict rules compare it with the edit being pushed.
+          // made (updatedAt) — the conflict merge compares it with the edit being pushed.
           if (!local) {
             rows.push({ ...row, doc: { _id: row.id, _rev: row.value.rev, _deleted: true } });
             continue;

@@ -16,7 +16,7 @@ function conflictValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
-/** Settings → Sync → Conflicts: what the conflict rules overwrote, with "Keep the other version". */
+/** Settings → Sync → Conflicts: what the conflict merge overwrote, with "Keep the other version". */
 export function SyncConflicts() {
   const { t } = useTranslation();
   const f = useFormat();

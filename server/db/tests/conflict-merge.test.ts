@@ -5,17 +5,17 @@ import { Type } from '@sinclair/typebox';
 import type { RxConflictHandler } from 'rxdb';
 import { describe, expect, it } from 'vitest';
 import { defineCollection } from '../collections';
-import { analyzeConflict, conflictHandlerOf, mergeByField } from '../conflict-rules';
+import { analyzeConflict, conflictHandlerOf, mergeByField } from '../conflict-merge';
 import { openDatabase } from '../database';
 import { IdField, Ms } from '../schema-fields';
 
-/** The conflict rules as pure functions (docs/sync.md, "Conflicts"); server/sync/conflicts.test.ts runs them through the CouchDB peer of the test suite. */
+/** The conflict merge as pure functions (docs/sync.md, "Conflicts"); server/sync/conflicts.test.ts runs them through the CouchDB peer of the test suite. */
 
 const base = { id: 'r1', userId: 'u', description: 'lunch', amount: 1000, tags: ['a'], updatedAt: 100, _deleted: false };
 const resolve = (mine: object, theirs: object, assumed: object | undefined = base) =>
   analyzeConflict({ newDocumentState: mine, realMasterState: theirs, assumedMasterState: assumed } as never);
 
-describe('conflict rules', () => {
+describe('conflict merge', () => {
   it('merges changes of different fields and loses nothing', () => {
     const out = resolve({ ...base, description: 'dinner', updatedAt: 200 }, { ...base, amount: 2500, updatedAt: 300 });
     expect(out.doc).toMatchObject({ description: 'dinner', amount: 2500, tags: ['a'], updatedAt: 300, _deleted: false });
@@ -55,7 +55,7 @@ describe('conflict rules', () => {
   });
 });
 
-describe('which collections get the conflict rules', () => {
+describe('which collections get the conflict merge', () => {
   const doc = (withUpdatedAt: boolean) => Type.Object({ id: IdField(), userId: IdField(), ...(withUpdatedAt ? { updatedAt: Ms() } : {}) });
   const collection = (name: string, extra: { sync?: boolean; updatedAt?: boolean; conflictHandler?: RxConflictHandler<any> }) =>
     defineCollection({ name, title: name, version: 0, primaryKey: 'id', document: doc(extra.updatedAt ?? true), sync: extra.sync, conflictHandler: extra.conflictHandler });
@@ -72,7 +72,7 @@ describe('which collections get the conflict rules', () => {
   });
 
   it('openDatabase gives the collections their handler and names the synced ones', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-conflict-rules-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-conflict-merge-'));
     try {
       const db = await openDatabase({ dataDir, collections: defs });
       try {

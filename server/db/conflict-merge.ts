@@ -2,9 +2,9 @@ import { defaultConflictHandler, type RxConflictHandler, type RxConflictHandlerI
 import type { CollectionDefinition } from './collections';
 
 /**
- * The conflict rules of a collection marked `sync` that has an `updatedAt` field (docs/sync.md,
- * "Conflicts"), the same on every device: openDatabase gives them to every such collection that
- * names no conflict handler of its own (conflictHandlerOf). RxDB calls them when a push finds that
+ * The conflict merge of a collection marked `sync` that has an `updatedAt` field (docs/sync.md,
+ * "Conflicts"), the same on every device: openDatabase gives it to every such collection that
+ * names no conflict handler of its own (conflictHandlerOf). RxDB calls it when a push finds that
  * the server's version (`realMasterState`) is not the one this device last saw
  * (`assumedMasterState`, the common base):
  *
