@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context';
 import { newId } from '../lib/ids';
 import { ledgerErrors } from './errors';
 import type { RecordView } from './presenters';
-import { checkBalances, liveAsset } from './record-rules';
+import { checkBalances, liveAsset } from './record-checks';
 import type { RecordDoc } from './schema';
 import type { CategoryService } from './categories';
 import type { LedgerViews } from './ledger-views';

@@ -4,7 +4,7 @@ import { newId } from '../lib/ids';
 import { checkInRange, isCurrencyCode, toMajor } from '../lib/money';
 import { ledgerErrors } from './errors';
 import { isValidRate } from './rate-book';
-import { positiveMinor } from './record-rules';
+import { positiveMinor } from './record-checks';
 import type { RateDoc } from './schema';
 import type { LedgerViews } from './ledger-views';
 import type { ConversionView, RateView } from './result-shapes';

@@ -3,10 +3,10 @@ import { RECORD_TEXT } from './text-limits';
 
 /**
  * The one place a stored accounting record is made (docs/ledger.md, "One record factory"). Every
- * writer — accounting.create/update (record-rules.ts), the CSV import, statement imports and their
- * preview overrides, and through those the inbox and recurring rules — builds its records here, so
+ * writer — accounting.create/update (record-checks.ts), the CSV import, statement imports and their
+ * preview overrides, and through those the inbox and recurring items — builds its records here, so
  * a record has one set of defaults, one way its tags are cleaned, one `searchText` and one set of
- * text limits. The range of amounts and balances is the ledger's other rule (limits.ts,
+ * text limits. The range of amounts and balances is the ledger's other check (limits.ts,
  * assertLedgerInRange), applied where records are written.
  *
  * Plain TypeScript without Node: a browser bundle (the phone app) imports the same module.

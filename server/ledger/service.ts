@@ -12,7 +12,7 @@ import { assertLedgerInRange } from './limits';
 import { assetView, recordView, type AssetView, type RecordView } from './presenters';
 import { RateService } from './rates';
 import { expensesByPeriod, type ExpensesByPeriod } from './spending';
-import { buildRecord, checkBalances, liveAsset, type AttachmentInfo, type FileAttachments, type RecordInput, type RecordPatch } from './record-rules';
+import { buildRecord, checkBalances, liveAsset, type AttachmentInfo, type FileAttachments, type RecordInput, type RecordPatch } from './record-checks';
 import { ASSET_STATUSES, ASSET_TYPES, NEGATIVE_ALLOWED, type AssetDoc, type AssetStatus, type AssetType, type RecordDoc } from './schema';
 import { LedgerViews } from './ledger-views';
 import type { Entry, UserLedgerView } from './views';
@@ -250,7 +250,7 @@ export class LedgerService {
     return recordView(view, doc);
   }
 
-  /** The balance rules of record-rules.ts checkBalances: the exact range always, below zero unless allowed. */
+  /** The balance checks of record-checks.ts checkBalances: the exact range always, below zero unless allowed. */
   private checkBalances(view: UserLedgerView, before: RecordDoc[], after: RecordDoc[], options?: { allowBelowZero?: boolean }): void {
     checkBalances(view, before, after, options);
   }
@@ -264,7 +264,7 @@ export class LedgerService {
     return unique;
   }
 
-  /** Builds the stored record from an input, checking every rule; `current` for updates. */
+  /** Builds the stored record from an input, checking all of it; `current` for updates. */
   private buildRecord(userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
     const context = { now: this.app.clock.now(), categories: this.categories, checkAttachments: (ids: string[]) => this.checkAttachments(userId, ids) };
     return buildRecord(context, userId, view, input, current);
@@ -281,7 +281,7 @@ export class LedgerService {
   }
 
   /**
-   * Writes a record with a given id and importKey (the recurring rules' occurrences), once: when a
+   * Writes a record with a given id and importKey (the occurrences of recurring items), once: when a
    * record with this id exists, even deleted (a tombstone), nothing is written and `null` answers.
    * `checkBalance: false` writes it even if it takes an asset below zero (a bill that was paid);
    * the exact range of balances holds all the same.

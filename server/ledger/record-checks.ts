@@ -9,9 +9,9 @@ import { NEGATIVE_ALLOWED, RECORD_TYPES, type AssetDoc, type RecordDoc, type Rec
 import { effectsOf, type Entry, type UserLedgerView } from './views';
 
 /**
- * The rules of a record (docs/ledger.md): its type, amounts in the asset's minor units, live
+ * The checks of a record write (docs/ledger.md): its type, amounts in the asset's minor units, live
  * assets, transfers between two assets (across currencies with the amount received or a rate),
- * categories, tags and attachments, and the balance rule (2002).
+ * categories, tags and attachments, and the balance check (2002).
  */
 
 /** An attached file as a record's details show it (the files domain describes it). */
@@ -85,11 +85,11 @@ export function positiveMinor(amount: number, currency: string, field: string): 
   return toMinor(amount, currency, field);
 }
 
-/** What the balance rule reads of a record (a stored record or a view's entry). */
+/** What the balance check reads of a record (a stored record or a view's entry). */
 export type BalanceEntry = Omit<Entry, 'textId'>;
 
 /**
- * The balance rules of every record write: refuses a change that would take a balance beyond
+ * The balance checks of every record write: refuses a change that would take a balance beyond
  * the exact range (±10^15 minor units, 3003) — always — and, unless `allowBelowZero` (a bill that
  * was paid: recurring occurrences, inbox notices), one that would leave an asset that cannot go
  * negative below zero and lower than it was (2002). `before` entries are taken out, `after` put in.
@@ -114,7 +114,7 @@ export function checkBalances(view: UserLedgerView, before: BalanceEntry[], afte
   }
 }
 
-/** Builds the stored record from an input, checking every rule; `current` for updates. */
+/** Builds the stored record from an input, checking all of it; `current` for updates. */
 export async function buildRecord(context: RecordContext, userId: string, view: UserLedgerView, input: RecordInput, current?: RecordDoc): Promise<RecordDoc> {
   const type = checkRecordType(input.type);
   const now = context.now;
