@@ -13,7 +13,7 @@ import {
   MAX_TRADE_QUANTITY,
   SAVING_DAY_REWARD,
   WELCOME_GRANT,
-} from './game-rules';
+} from './game-economy';
 import { HISTORY_RANGES } from './market';
 import {
   Achievements,

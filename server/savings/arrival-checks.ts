@@ -5,18 +5,18 @@ import { ACHIEVEMENTS } from './catalogue';
 import { findStock } from './market';
 import type { AchievementDoc, GoalDoc, TradeDoc } from './schema';
 import { coinsOf } from './coins';
-import { MAX_TRADE_QUANTITY } from './game-rules';
+import { MAX_TRADE_QUANTITY } from './game-economy';
 import type { SavingsService } from './service';
 import { applyTrade, compareTrades, firstShortfall, replay, sortsLast, type WalletState } from './wallet';
 
 /**
- * The savings game's rules for documents that arrive by sync (docs/savings-game.md, "Sync: what
+ * The savings game's checks of documents that arrive by sync (docs/savings-game.md, "Sync: what
  * a synced document must prove"). Coins never come from a document alone:
  *
- * - A grant or reward is re-derived: it is taken only if this PennyPost's own reward rules call
- *   for exactly that entry — the same reason and ref (goal, achievement, day), the same amount,
- *   its cause here (the completed goal, the goal saved into that day, the achievement reached).
- *   The rules are the same on every PennyPost and their causes sync too, so two PennyPosts of
+ * - A grant or reward is re-derived: it is taken only if this PennyPost's own reward formulas
+ *   (game-economy.ts) call for exactly that entry — the same reason and ref (goal, achievement,
+ *   day), the same amount, its cause here (the completed goal, the goal saved into that day, the achievement reached).
+ *   The formulas are the same on every PennyPost and their causes sync too, so two PennyPosts of
  *   the same person agree without sharing any key. A cause that has not arrived yet makes the
  *   reward wait, not fail. Paid already (by the person's other PennyPost) is fine: the wallet
  *   counts one reward per reason and ref.

@@ -1,6 +1,6 @@
 import { toMajor } from '../lib/money';
 import { round1 } from './coins';
-import { DAY_MS } from './game-rules';
+import { DAY_MS } from './game-economy';
 import type { GoalView } from './result-shapes';
 import type { GoalDoc, GoalStatus } from './schema';
 

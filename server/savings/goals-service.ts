@@ -5,7 +5,7 @@ import { isCurrencyCode, toMajor, toMinor } from '../lib/money';
 import type { AchievementsService } from './achievements-service';
 import { Calendar } from './calendar';
 import { savingsErrors } from './errors';
-import { MAX_OPEN_GOALS, SAVING_DAY_REWARD } from './game-rules';
+import { MAX_OPEN_GOALS, SAVING_DAY_REWARD } from './game-economy';
 import type { GoalStore } from './goal-store';
 import { effectiveStatus, goalView } from './goal-view';
 import type { PlayerPrefs } from './player-prefs';

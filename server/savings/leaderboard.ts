@@ -4,7 +4,7 @@ import type { AchievementsService } from './achievements-service';
 import type { BookkeepingStats } from './bookkeeping-stats';
 import { Calendar, longestRun } from './calendar';
 import { coinsOf, round1, round2 } from './coins';
-import { type LeaderboardPeriod, type LeaderboardType } from './game-rules';
+import { type LeaderboardPeriod, type LeaderboardType } from './game-economy';
 import type { GoalStore } from './goal-store';
 import { effectiveStatus } from './goal-view';
 import type { MarketQuotes } from './market-quotes';

@@ -2,7 +2,7 @@ import type { Clock } from '../lib/clock';
 import { SYNC_CLOCK_SKEW_MS } from '../arrival-checks';
 import { coinsOf, round2 } from './coins';
 import { savingsErrors } from './errors';
-import { DAY_MS } from './game-rules';
+import { DAY_MS } from './game-economy';
 import { findStock, HISTORY_RANGES, historySteps, Market, STEP_MS, stepAt, stepStart, STOCKS, type HistoryRange, type StockDefinition } from './market';
 
 /** The prices of this PennyPost's virtual market (market.ts), as the game and its actions read them. */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Result, Shape } from '../api/result';
 import { ACHIEVEMENT_CATEGORIES } from './catalogue';
-import { LEADERBOARD_PERIODS, LEADERBOARD_TYPES } from './game-rules';
+import { LEADERBOARD_PERIODS, LEADERBOARD_TYPES } from './game-economy';
 import { HISTORY_RANGES } from './market';
 import { GOAL_CATEGORIES, GOAL_PRIORITIES, GOAL_STATUSES, REWARD_REASONS, TRADE_KINDS } from './schema';
 

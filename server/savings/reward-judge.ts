@@ -4,15 +4,15 @@ import type { SyncedCollection } from '../arrival-checks';
 import type { AchievementsService } from './achievements-service';
 import { ACHIEVEMENTS } from './catalogue';
 import { coinsOf } from './coins';
-import { completionReward, DAY_MS, MAX_COMPLETION_REWARD, SAVING_DAY_REWARD, WELCOME_GRANT } from './game-rules';
+import { completionReward, DAY_MS, MAX_COMPLETION_REWARD, SAVING_DAY_REWARD, WELCOME_GRANT } from './game-economy';
 import type { GoalStore } from './goal-store';
 import type { TradeDoc } from './schema';
 import type { WalletState } from './wallet';
 
 /**
- * What the reward rules say about a grant or reward entry of the wallet log that arrived by sync
- * (RewardJudge.judge): the rules pay exactly this entry; its cause is not here yet (check again
- * when `on` changes); or the rules never pay it.
+ * What the reward formulas (game-economy.ts) say about a grant or reward entry of the wallet log
+ * that arrived by sync (RewardJudge.judge): they pay exactly this entry; its cause is not here yet
+ * (check again when `on` changes); or they never pay it.
  */
 export type RewardJudgement = { ok: true } | { wait: string; on: readonly SyncedCollection[] } | { never: string };
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context';
 import { newId } from '../lib/ids';
 import type { KeyedMutex } from '../lib/keyed-mutex';
 import { coinsOf } from './coins';
-import { completionReward, WELCOME_GRANT } from './game-rules';
+import { completionReward, WELCOME_GRANT } from './game-economy';
 import type { GoalDoc, RewardReason, TradeDoc } from './schema';
 import type { RewardView } from './result-shapes';
 import { UserCache } from './user-cache';
