@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUCH_ADMIN, CouchPeer } from './couch-peer';
-import { ADMIN_ONLY_SECURITY, authorizePath, checkMember, Lockout, LOCKOUT_REASON } from './couchdb3-rules';
+import { ADMIN_ONLY_SECURITY, authorizePath, checkMember, Lockout, LOCKOUT_REASON } from './couchdb3-behaviour';
 
 /**
  * The CouchDB peer of the test suite: PouchDB Server behind a front that answers as Apache CouchDB 3
@@ -161,7 +161,7 @@ describe('the CouchDB peer of the test suite', () => {
   });
 });
 
-describe("CouchDB 3's rules as the peer applies them", () => {
+describe("CouchDB 3's behaviour as the peer applies it", () => {
   const user = { name: 'u', roles: [] };
   const admin = { name: 'a', roles: ['_admin'] };
   it('paths', () => {

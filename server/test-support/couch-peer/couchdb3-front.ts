@@ -12,11 +12,11 @@ import {
   type CouchRefusal,
   type SecurityObject,
   type UserCtx,
-} from './couchdb3-rules';
+} from './couchdb3-behaviour';
 
 /**
  * The front of the test suite's CouchDB peer: a proxy before PouchDB Server that answers as Apache
- * CouchDB 3 where the two differ and PennyPost or a phone relies on it (couchdb3-rules.ts): who may
+ * CouchDB 3 where the two differ and PennyPost or a phone relies on it (couchdb3-behaviour.ts): who may
  * use which path and database (401 / 403 in CouchDB's words, before PouchDB Server sees a request it
  * would crash on), admin-only new databases, and the sign-in lockout. Everything else goes to
  * PouchDB Server unchanged, answers streamed back (long-poll feeds included).

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { couchdb3Front } from './couchdb3-front';
-import { ADMIN_ONLY_SECURITY, Lockout } from './couchdb3-rules';
+import { ADMIN_ONLY_SECURITY, Lockout } from './couchdb3-behaviour';
 
 /**
  * The CouchDB-protocol peer of the test suite, in a process of its own (started by couch-peer.ts):
@@ -40,7 +40,7 @@ await new Promise<void>((resolve, reject) => {
   );
 });
 const backendPort = await listen(createServer(app as never));
-// CouchDB 3's system databases are admin-only like every other database (couchdb3-rules.ts).
+// CouchDB 3's system databases are admin-only like every other database (couchdb3-behaviour.ts).
 for (const db of ['_users', '_replicator']) {
   const answer = await fetch(`http://127.0.0.1:${backendPort}/${db}/_security`, {
     method: 'PUT',
