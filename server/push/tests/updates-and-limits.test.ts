@@ -22,7 +22,7 @@ beforeEach(() => wx.reset());
 const wechat = () => ({ appId: wx.appId, appSecret: wx.appSecret, apiBase: wx.url });
 
 describe('updating apps and channels', () => {
-  it('changes message form, template and push mode; checks the template rule and channel type changes', async () => {
+  it('changes message form, template and push mode; a template needs its templateId, recipients their channel type', async () => {
     const { appId, channelId } = await t.setup({ type: 'wechat', config: wechat(), recipients: ['openid_u1'] });
     const noTemplate = await t.call('push.updateApp', { id: appId, messageType: 'template' });
     expectRefusal(noTemplate, pushErrors.rows.templateIdRequired);
