@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDomainOrder } from './domain';
+import { actionsOf, checkDomainOrder } from './domain';
 import { allDomains } from './domains';
 
 /**
@@ -107,6 +107,20 @@ describe('the structure of the code', () => {
     expect(() => checkDomainOrder([{ name: 'ledger', needs: ['users'] }, { name: 'users' }])).toThrow('The ledger domain needs the users domain, which starts after it.');
     expect(() => checkDomainOrder([{ name: 'ledger', needs: ['users'] }])).toThrow('which is not part of this server');
     expect(() => checkDomainOrder([{ name: 'users' }, { name: 'ledger', needs: ['users'], uses: ['backup'] }])).not.toThrow();
+  });
+
+  it('takes snapshots before writes only where an action declares it (writes: { snapshotFirst })', () => {
+    // The backup domain takes snapshots; the pipeline asks it (server/api/write-policies.ts). A domain
+    // that called it itself would hide the policy from its action and from docs/api.md.
+    const callers = files
+      .filter((f) => f.startsWith('server/') && !isTest(f) && !f.startsWith('server/backup/') && f !== 'server/api/write-policies.ts')
+      .filter((f) => /\.snapshotBefore\(/.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(callers).toEqual([]);
+    const declared = actionsOf(allDomains())
+      .filter((a) => a.writes?.snapshotFirst)
+      .map((a) => a.name)
+      .sort();
+    expect(declared).toEqual(['accounting.importCsv', 'import.commit', 'import.finish', 'ledger.restore']);
   });
 
   it('makes every stored record in the record factory: no other module writes searchText', () => {

@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { AppContext } from '../app-context';
 import type { ErrorRow } from '../lib/errors';
+import type { WritePolicy } from './write-policies';
 
 /** The authenticated caller of an action. */
 export interface AuthUser {
@@ -63,6 +64,8 @@ interface ActionBase<S extends TSchema, A extends ActionAuth> {
   duringPasswordChange?: boolean;
   /** Extra rate-limit bucket on top of the global ones. */
   rateLimit?: 'auth';
+  /** What its writes need around them (a snapshot first; undo), applied by the pipeline: write-policies.ts. */
+  writes?: WritePolicy<Static<S>>;
 }
 
 type HandlerContext<A extends ActionAuth> = A extends 'public' ? ActionContext : UserActionContext;
@@ -73,9 +76,7 @@ export interface ActionSpec<S extends TSchema = TSchema, A extends ActionAuth = 
    * Shape of `data` on success (server/api/result.ts): types the handler's result and the UI
    * client's, is rendered into docs/api.md, and is checked against every real answer in tests.
    */
-  result?: TSchema;
-  /** Shape of `data` on success, in words (actions not yet given a `result` schema). */
-  returns?: string;
+  result: TSchema;
   handler(params: Static<S>, ctx: HandlerContext<A>): Promise<R> | R;
 }
 
@@ -91,10 +92,6 @@ export interface ActionDefinition<S extends TSchema = TSchema, A extends ActionA
 export function defineAction<S extends TSchema, A extends ActionAuth, T extends TSchema>(
   spec: ActionBase<S, A> & { result: T; handler(params: Static<S>, ctx: HandlerContext<A>): Promise<Static<T>> | Static<T> },
 ): ActionSpec<S, A, Static<T>>;
-/** Transitional: an action whose result is described in words only. */
-export function defineAction<S extends TSchema, A extends ActionAuth, R>(
-  spec: ActionBase<S, A> & { returns: string; handler(params: Static<S>, ctx: HandlerContext<A>): Promise<R> | R },
-): ActionSpec<S, A, R>;
 export function defineAction(spec: ActionSpec): ActionSpec {
   return spec;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAction, defineActions, Params } from './action';
-import { Result } from './result';
+import { NoData, Result } from './result';
 import { DomainError, type ErrorRow } from '../lib/errors';
 import { allErrorCatalogues } from '../domains';
 import { usersDomain } from '../users';
@@ -32,7 +32,7 @@ function probeDomain(): Domain {
         summary: 'echo',
         auth: 'public',
         params: Params({ n: Type.Integer({ minimum: 0, maximum: 10 }), s: Type.Optional(Type.String({ maxLength: 5 })) }),
-        returns: 'params',
+        result: Result({ n: Type.Integer(), s: Type.Optional(Type.String()) }),
         handler: (params) => params,
       }),
       'probe.leaky': defineAction({
@@ -47,7 +47,7 @@ function probeDomain(): Domain {
         summary: 'throws an unexpected error',
         auth: 'public',
         params: Params({}),
-        returns: 'never',
+        result: NoData,
         handler: () => {
           throw new Error('secret internal detail /home/user/.config at line 42');
         },
@@ -56,7 +56,7 @@ function probeDomain(): Domain {
         summary: 'storage failure',
         auth: 'public',
         params: Params({}),
-        returns: 'never',
+        result: NoData,
         handler: () => {
           throw Object.assign(new Error('IO error: No space left on device'), { code: 'LEVEL_IO_ERROR' });
         },
@@ -65,7 +65,7 @@ function probeDomain(): Domain {
         summary: 'business error',
         auth: 'user',
         params: Params({ code: Type.Integer() }),
-        returns: 'never',
+        result: NoData,
         handler: (params) => {
           const row = everyErrorRow().find((r) => r.code === params.code);
           if (!row) throw new Error(`no catalogue row has code ${params.code}`);

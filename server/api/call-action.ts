@@ -8,6 +8,7 @@ import type { ActionContext, AnyAction, AuthSession, AuthUser } from './action';
 import { apiErrors } from './errors';
 import { resultProblems, resultsChecked } from './result-check';
 import { compileParams, describeValidationError, hintsOf } from './validation';
+import { beforeWrites } from './write-policies';
 
 /** Resolves a bearer token to its user and session, or throws a DomainError (401/1001/1003). */
 export type Authenticator = BearerAuthenticator<{ user: AuthUser; session: AuthSession }>;
@@ -41,7 +42,8 @@ export type ActionCaller = (call: ActionCall) => Promise<unknown>;
 
 /**
  * Everything between "this is an action call" and the action's data, the same for every caller:
- * lookup, rate limits, authentication and roles, params validation, the handler, and (in tests)
+ * lookup, rate limits, authentication and roles, params validation, the action's write policy
+ * (a snapshot first: write-policies.ts), the handler, and (in tests)
  * the check of the answer against the action's result schema. The HTTP router (router.ts) wraps
  * it with the body checks and the envelope; the in-process test tier calls it without a socket.
  */
@@ -91,8 +93,9 @@ export function actionCaller({ app, actions, authenticator }: { app: AppContext;
     }
 
     const ctx: ActionContext = { app, requestId, clientAddress, fromThisComputer, token: user ? token : null, user, session };
+    await beforeWrites(app, action.writes, params as never);
     const data = await action.handler(params, ctx);
-    if (checkResults && action.result) {
+    if (checkResults) {
       const problems = resultProblems(action.result, data);
       if (problems.length > 0) throw commonErrors.internal(`The answer of ${name} does not match its result schema: ${problems.join('; ')}.`);
     }

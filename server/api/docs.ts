@@ -1,6 +1,7 @@
 import type { AnyAction } from './action';
 import type { ErrorRow } from '../lib/errors';
 import { resultTypeText, shapesSection, type ShapeRegistry } from './result-docs';
+import { describeWritePolicy } from './write-policies';
 
 /**
  * Renders docs/api.md from the action declarations (name, auth, params schema, returns, errors),
@@ -70,9 +71,8 @@ function paramsTable(schema: Schema): string {
   return ['| param | type | required | constraints | meaning |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
-/** An action's result: its schema as a type line and the schema's own words, or the words of `returns`. */
+/** An action's result: its schema as a type line and the schema's own words. */
 function returnsLine(action: AnyAction, shapes: ShapeRegistry): string {
-  if (!action.result) return action.returns ?? '';
   const schema = action.result as { description?: string; title?: string };
   const words = schema.description && !schema.title ? ` — ${schema.description}` : '';
   return `\`${resultTypeText(action.result, shapes)}\`${words}`;
@@ -103,6 +103,8 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
       out.push(`### ${action.name}`, '');
       out.push(action.summary, '');
       out.push(`- Auth: ${action.auth === 'public' ? 'public (no token)' : 'Bearer token'}${action.rateLimit === 'auth' ? '; counts against the sign-in rate limit' : ''}`);
+      const writes = describeWritePolicy(action.writes);
+      if (writes) out.push(`- Writes: ${writes}`);
       out.push(`- Returns: ${returnsLine(action, shapes)}`, '');
       if (action.notes) out.push(action.notes, '');
       out.push(paramsTable(action.params));

@@ -2,6 +2,7 @@ import { defineDomain } from '../domain';
 import { backupActions } from './actions';
 import { backupErrors } from './errors';
 import { BackupService } from './service';
+import { provideSnapshots } from '../api/write-policies';
 
 /** Automatic snapshots of the data dir and restore: backup.* actions (docs/data-safety.md). */
 export function backupDomain() {
@@ -14,6 +15,8 @@ export function backupDomain() {
       // Kept across the domain restart of a restore: its queue must outlive it.
       app.services.backup ??= new BackupService(app);
       await app.services.backup.start();
+      // The snapshots actions declare with `writes: { snapshotFirst }` (server/api/write-policies.ts).
+      provideSnapshots(app, app.services.backup);
     },
     async stop(app) {
       await app.services.backup?.stop();

@@ -173,6 +173,7 @@ const commit = defineAction({
     [importErrors.rows.unknownLine, 'an override names a line the preview does not have'],
     [importErrors.rows.overrideNotAllowed, 'an override cannot apply to its line'],
   ],
+  writes: { snapshotFirst: 'import' },
   handler: (params, ctx) => ctx.app.services.imports.commit(ctx.user.id, params.token, params.overrides ?? []),
 });
 
@@ -199,6 +200,7 @@ const finish = defineAction({
     [importErrors.rows.interruptedNotFound, 'no interrupted import of yours has this id'],
     [commonErrors.rows.conflict, 'a record can no longer be written as it was (its asset or category was deleted since): nothing is written'],
   ],
+  writes: { snapshotFirst: 'import' },
   handler: (params, ctx) => ctx.app.services.imports.finishInterrupted(ctx.user.id, params.id),
 });
 

@@ -23,6 +23,7 @@ const accountingBulkUpdate = defineAction({
     removeTags: Type.Optional(TagList('Tags to remove.')),
   }),
   result: BulkUpdated,
+  writes: { undoable: true },
   errors: [
     [ledgerErrors.rows.recordNotFound, "an unknown, deleted or another user's record (`data.ids` lists them)"],
     [ledgerErrors.rows.bulkNothingToDo, 'neither category nor tags given'],
@@ -38,6 +39,7 @@ const accountingBulkDelete = defineAction({
   auth: 'user',
   params: Params({ ids: Ids }),
   result: BulkDeleted,
+  writes: { undoable: true },
   errors: [
     [ledgerErrors.rows.recordNotFound, "an unknown, deleted or another user's record (`data.ids` lists them)"],
     [ledgerErrors.rows.insufficientBalance, 'deleting these incomes would leave an asset that cannot be negative below zero'],

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, defineActions, Params } from '../api/action';
 import { Id, Ms, TimeZone } from '../api/params';
-import { optionalService, type AppContext } from '../app-context';
 import { isTimeZone } from '../lib/calendar';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
@@ -9,16 +8,6 @@ import { CSV_COLUMNS, exportCsv, importCsv } from './import-export';
 import { backup, restore, type BackupInput } from './ledger-backup';
 import { CsvExport, CsvImport, LedgerBackupShape, LedgerRestored } from './record-shapes';
 import type { RecordDoc } from './schema';
-
-/** What the ledger asks of the backup domain (server/backup/): a snapshot before a big write. */
-interface Snapshots {
-  snapshotBefore(reason: 'import' | 'restore'): Promise<unknown>;
-}
-
-/** The backup domain's service; absent when the server runs without that domain (tests, tools). */
-function snapshots(app: AppContext): Snapshots | undefined {
-  return optionalService(app, 'backup');
-}
 
 const DocList = Type.Array(Type.Object({ id: Id() }, { additionalProperties: true }), { maxItems: 200_000 });
 
@@ -63,11 +52,9 @@ const accountingImportCsv = defineAction({
     createMissingCategories: Type.Optional(Type.Boolean({ description: 'Create categories that the file names but you do not have (default false: such rows are invalid).' })),
   }),
   result: CsvImport,
+  writes: { snapshotFirst: 'import', when: (params) => !params.dryRun },
   errors: [[commonErrors.rows.invalid, 'unreadable CSV, missing required columns, unknown time zone']],
-  handler: async (params, ctx) => {
-    if (!params.dryRun) await snapshots(ctx.app)?.snapshotBefore('import');
-    return importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params);
-  },
+  handler: (params, ctx) => importCsv(ctx.app, ctx.app.services.ledger, ctx.user.id, params),
 });
 
 const ledgerBackup = defineAction({
@@ -104,8 +91,8 @@ const ledgerRestore = defineAction({
     [ledgerErrors.rows.restoreNeedsEmptyLedger, 'the ledger is not empty (and append is not set)'],
     [commonErrors.rows.invalid, 'not a PennyPost ledger backup, or a document breaks the schema'],
   ],
-  handler: async (params, ctx) => {
-    if (!params.append) await snapshots(ctx.app)?.snapshotBefore('restore');
+  writes: { snapshotFirst: 'restore', when: (params) => !params.append },
+  handler: (params, ctx) => {
     return restore(ctx.app, ctx.app.services.ledger, ctx.user.id, { backup: params.backup as unknown as BackupInput, append: params.append ?? false });
   },
 });

@@ -145,6 +145,7 @@ const accountingDelete = defineAction({
   auth: 'user',
   params: Params({ id: Id() }),
   result: RecordDeleted,
+  writes: { undoable: true },
   errors: [
     [ledgerErrors.rows.recordNotFound, "unknown or another user's record"],
     [ledgerErrors.rows.insufficientBalance, 'deleting this income would leave an asset that cannot be negative below zero'],

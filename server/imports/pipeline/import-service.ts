@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { optionalService, type AppContext } from '../../app-context';
+import type { AppContext } from '../../app-context';
 import { isTimeZone, localTimeZone } from '../../lib/calendar';
 import { commonErrors } from '../../lib/errors';
 import { formatMajor } from '../../lib/money';
@@ -373,7 +373,6 @@ export class ImportService {
       return out;
     };
     let journalId: string | undefined;
-    await optionalService(this.app, 'backup')?.snapshotBefore('import');
     let result;
     try {
       result = await ledger.writeImported(userId, docs, held.plan.newCategories, 'content', labels, guard);
@@ -455,7 +454,6 @@ export class ImportService {
     try {
       const docs: RecordDoc[] = [];
       for await (const part of this.journal.records(meta)) docs.push(...part);
-      await optionalService(this.app, 'backup')?.snapshotBefore('import');
       const labels = docs.map((_d, i) => `Record ${i + 1} of the interrupted import`);
       const result = await this.app.services.ledger.writeImported(userId, docs, meta.newCategories, 'id', labels);
       await this.journal.end(userId, id);
