@@ -9,7 +9,7 @@ import { useAction } from '../../lib/data';
 import { useErrorText } from '../../lib/errors';
 import { addDays, currencyDigits, fromDateInput, timeZone, toDateInput } from '../../lib/format';
 import { useAssets, useCategories } from '../../lib/ledger';
-import type { RecurringRule } from './rule';
+import type { RecurringItem } from './recurring-item';
 
 const FREQS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
@@ -20,30 +20,30 @@ type CreateParams = ParamsOf<'recurring.create'>;
 const pad = (n: number) => String(n).padStart(2, '0');
 const timeOf = (ms: number) => `${pad(new Date(ms).getHours())}:${pad(new Date(ms).getMinutes())}`;
 
-/** New recurring record or edit one: what it writes (the template) and when (the rule), auto or to confirm. */
-export function RuleEditor({ rule, onClose }: { rule?: RecurringRule; onClose: () => void }) {
+/** New recurring record or edit one: what it writes (the template) and when (the schedule, field `rule`), auto or to confirm. */
+export function RecurringEditor({ item, onClose }: { item?: RecurringItem; onClose: () => void }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
   const assets = useAssets();
   const categories = useCategories();
-  const [name, setName] = useState(rule?.name ?? '');
-  const [type, setType] = useState<RecordKind>((rule?.template.type as RecordKind | undefined) ?? 'expense');
-  const [asset, setAsset] = useState<string | null>(rule?.template.asset ?? null);
-  const [toAsset, setToAsset] = useState<string | null>(rule?.template.toAsset || null);
-  const [category, setCategory] = useState<string | null>(rule?.template.category || null);
-  const [description, setDescription] = useState(rule?.template.description ?? '');
-  const [freq, setFreq] = useState<Freq>((rule?.rule.freq as Freq | undefined) ?? 'monthly');
-  const [interval, setInterval] = useState(String(rule?.rule.interval ?? 1));
-  const [monthDay, setMonthDay] = useState<string>(String(rule?.rule.byMonthDay ?? 0));
-  const [weekdays, setWeekdays] = useState<string[]>(rule?.rule.byWeekday ?? []);
-  const [start, setStart] = useState(toDateInput(rule?.startDate ?? addDays(Date.now(), 1)));
-  const [time, setTime] = useState(rule ? timeOf(rule.startDate) : '09:00');
-  const [end, setEnd] = useState(rule?.endDate ? toDateInput(rule.endDate) : '');
-  const [mode, setMode] = useState<'auto' | 'confirm'>(rule?.mode ?? 'auto');
+  const [name, setName] = useState(item?.name ?? '');
+  const [type, setType] = useState<RecordKind>(item?.template.type ?? 'expense');
+  const [asset, setAsset] = useState<string | null>(item?.template.asset ?? null);
+  const [toAsset, setToAsset] = useState<string | null>(item?.template.toAsset || null);
+  const [category, setCategory] = useState<string | null>(item?.template.category || null);
+  const [description, setDescription] = useState(item?.template.description ?? '');
+  const [freq, setFreq] = useState<Freq>(item?.rule.freq ?? 'monthly');
+  const [interval, setInterval] = useState(String(item?.rule.interval ?? 1));
+  const [monthDay, setMonthDay] = useState<string>(String(item?.rule.byMonthDay ?? 0));
+  const [weekdays, setWeekdays] = useState<string[]>(item?.rule.byWeekday ?? []);
+  const [start, setStart] = useState(toDateInput(item?.startDate ?? addDays(Date.now(), 1)));
+  const [time, setTime] = useState(item ? timeOf(item.startDate) : '09:00');
+  const [end, setEnd] = useState(item?.endDate ? toDateInput(item.endDate) : '');
+  const [mode, setMode] = useState<'auto' | 'confirm'>(item?.mode ?? 'auto');
   const { run, busy, error } = useAction();
   const chosen = (asset && assets.byId.get(asset)) || assets.defaultAsset;
   const currency = chosen?.currency ?? assets.baseCurrency;
-  const amount = useNumberField({ kind: 'money', currency, decimals: currencyDigits(currency), sign: 'positive' }, rule ? String(rule.template.amount) : '');
+  const amount = useNumberField({ kind: 'money', currency, decimals: currencyDigits(currency), sign: 'positive' }, item ? String(item.template.amount) : '');
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -72,7 +72,7 @@ export function RuleEditor({ rule, onClose }: { rule?: RecurringRule; onClose: (
       timeZone,
       mode,
     };
-    const saved = await run(() => (rule ? call('recurring.update', { id: rule.id, ...params }) : call('recurring.create', params)));
+    const saved = await run(() => (item ? call('recurring.update', { id: item.id, ...params }) : call('recurring.create', params)));
     if (saved) onClose();
   };
   const assetOptions = assets.active.map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }));
@@ -84,7 +84,7 @@ export function RuleEditor({ rule, onClose }: { rule?: RecurringRule; onClose: (
   ];
   const fieldError = (field: string) => (error && error.field === field ? errorText(error) : null);
   return (
-    <Modal opened onClose={onClose} title={rule ? t('recurring.editTitle', { name: rule.name }) : t('recurring.new')} size="lg">
+    <Modal opened onClose={onClose} title={item ? t('recurring.editTitle', { name: item.name }) : t('recurring.new')} size="lg">
       <form onSubmit={(event) => void submit(event)} aria-label={t('recurring.form')}>
         <Stack gap="sm">
           <TextInput label={t('recurring.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={100} data-autofocus />
