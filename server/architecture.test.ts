@@ -123,6 +123,13 @@ describe('the structure of the code', () => {
     expect(declared).toEqual(['accounting.importCsv', 'import.commit', 'import.finish', 'ledger.restore']);
   });
 
+  it('folds text for comparison in one place (server/lib/fold-text.ts)', () => {
+    const folders = files
+      .filter((f) => f.startsWith('server/') && !isTest(f) && f !== 'server/lib/fold-text.ts')
+      .filter((f) => /\.normalize\('NFKC'\)(\.trim\(\))?\.toLowerCase\(\)/.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(folders).toEqual([]);
+  });
+
   it('makes every stored record in the record factory: no other module writes searchText', () => {
     const writers = files
       .filter((f) => f.startsWith('server/') && !isTest(f) && f !== 'server/ledger/record-factory.ts')
@@ -145,7 +152,7 @@ describe('the structure of the code', () => {
       }
     };
     visit('server/ledger/record-factory.ts');
-    expect([...seen].sort()).toEqual(['server/ledger/record-factory.ts', 'server/ledger/text-limits.ts']);
+    expect([...seen].sort()).toEqual(['server/ledger/record-factory.ts', 'server/ledger/text-limits.ts', 'server/lib/fold-text.ts']);
   });
 
   describe('the layer check (.dependency-cruiser.cjs)', () => {

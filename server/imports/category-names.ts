@@ -2,7 +2,9 @@ import type { RuleOutcome } from './rules/rule-matcher';
 import type { RuleApplication } from './rules/rule-types';
 
 /** A category as imports look it up: its type and its name in NFKC, trimmed, lower case. */
-export const categoryKey = (type: string, name: string) => `${type}:${name.normalize('NFKC').trim().toLowerCase()}`;
+import { categoryKey } from '../lib/fold-text';
+
+export { categoryKey };
 
 /** The account's categories by categoryKey → their stored spelling. */
 export function categoryNames(categories: ReadonlyArray<{ type: string; name: string }>): Map<string, string> {

@@ -9,6 +9,7 @@ import type { CategoryService } from './categories';
 import type { LedgerViews } from './ledger-views';
 import type { UserLedgerView } from './views';
 import { UndoLog, type UndoStep } from './undo';
+import { nameKey } from '../lib/fold-text';
 
 /** Most records one bulk change may name (the UI selects at most this many). */
 export const BULK_MAX = 1000;
@@ -34,8 +35,6 @@ export interface LedgerParts {
   exclusive<T>(userId: string, task: () => Promise<T>): Promise<T>;
   recordView(view: UserLedgerView, doc: RecordDoc): RecordView;
 }
-
-const tagKey = (tag: string) => tag.normalize('NFKC').trim().toLowerCase();
 
 /**
  * Changes of many records at once (re-categorise, re-tag, delete), duplicating a record, and undo
@@ -80,8 +79,8 @@ export class BulkEdits {
   }
 
   async update(userId: string, input: BulkUpdateInput): Promise<{ updated: number } & UndoAnswer> {
-    const add = [...new Map((input.addTags ?? []).map((t) => [tagKey(t), t.normalize('NFKC').trim()])).values()].filter(Boolean);
-    const remove = new Set((input.removeTags ?? []).map(tagKey).filter(Boolean));
+    const add = [...new Map((input.addTags ?? []).map((t) => [nameKey(t), t.normalize('NFKC').trim()])).values()].filter(Boolean);
+    const remove = new Set((input.removeTags ?? []).map(nameKey).filter(Boolean));
     if (input.category === undefined && add.length === 0 && remove.size === 0) throw ledgerErrors.bulkNothingToDo();
     return this.ledger.exclusive(userId, async () => {
       const current = await this.own(userId, input.ids);
@@ -96,8 +95,8 @@ export class BulkEdits {
       const now = this.app.clock.now();
       const steps: UndoStep[] = [];
       for (const doc of current) {
-        const tags = doc.tags.filter((t) => !remove.has(tagKey(t)));
-        for (const tag of add) if (!tags.some((t) => tagKey(t) === tagKey(tag))) tags.push(tag);
+        const tags = doc.tags.filter((t) => !remove.has(nameKey(t)));
+        for (const tag of add) if (!tags.some((t) => nameKey(t) === nameKey(tag))) tags.push(tag);
         if (tags.length > MAX_TAGS) throw ledgerErrors.bulkTooManyTags().with({ id: doc.id }).at('addTags');
         const nextCategory = doc.type === 'transfer' ? doc.category : (category[doc.type] ?? doc.category);
         if (nextCategory === doc.category && tags.length === doc.tags.length && tags.every((t, i) => t === doc.tags[i])) continue;

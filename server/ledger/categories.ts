@@ -7,6 +7,7 @@ import { defaultCategories, defaultCategory, isUntouchedDefault, type CategoryTy
 import { ledgerErrors } from './errors';
 import type { CategoryDoc, RecordDoc } from './schema';
 import type { CategoryView } from './result-shapes';
+import { nameKey } from '../lib/fold-text';
 
 export type { CategoryView } from './result-shapes';
 
@@ -21,7 +22,7 @@ export interface CategoryRename {
 }
 
 const view = (doc: CategoryDoc): CategoryView => ({ id: doc.id, type: doc.type, name: doc.name, icon: doc.icon, position: doc.position });
-const key = (name: string) => name.normalize('NFKC').trim().toLowerCase();
+const key = (name: string) => nameKey(name);
 
 /** User-defined income and expense categories, seeded with the default set of the account's language on first use. */
 export class CategoryService {

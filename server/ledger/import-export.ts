@@ -14,6 +14,7 @@ import { newRecord, recordTextProblems } from './record-factory';
 import type { LedgerService } from './service';
 import type { UserLedgerView } from './views';
 import type { ImportProblem } from './import-problems';
+import { categoryKey, foldText, nameKey } from '../lib/fold-text';
 
 export { IMPORT_PROBLEM_KINDS } from './import-problems';
 
@@ -165,11 +166,11 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
     const assetsByName = new Map<string, AssetDoc>();
     for (const asset of view.assets.values()) {
       if (asset.delFlag) continue;
-      assetsByName.set(asset.name.normalize('NFKC').trim().toLowerCase(), asset);
+      assetsByName.set(nameKey(asset.name), asset);
       assetsByName.set(asset.id, asset);
     }
     const categories = await service.categories.list(userId);
-    const categoryName = new Map(categories.map((c) => [`${c.type}:${c.name.normalize('NFKC').toLowerCase()}`, c.name]));
+    const categoryName = new Map(categories.map((c) => [categoryKey(c.type, c.name), c.name]));
     // A row without a category gets the account's default "Other" (其他 for a Chinese account).
     const fallbackCategory = { income: await service.categories.fallbackName(userId, 'income'), expense: await service.categories.fallbackName(userId, 'expense') };
     const occurrences = new Map<string, number>();
@@ -201,7 +202,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
       if (!['income', 'expense', 'transfer'].includes(type)) problem('badType', [cell('type')], `type "${cell('type')}" is not income, expense or transfer`);
       const date = parseDateCell(cell('date'), timeZone);
       if (date === null) problem('badDate', [cell('date')], `date "${cell('date')}" is not a date (use 2026-01-31, 2026-01-31 14:05 or ISO 8601)`);
-      const asset = assetsByName.get(cell('asset').normalize('NFKC').toLowerCase());
+      const asset = assetsByName.get(foldText(cell('asset')));
       if (!asset) problem('unknownAsset', [cell('asset')], `asset "${cell('asset')}" is not one of your assets`);
       const amountNumber = parseAmountCell(cell('amount'));
       if (amountNumber === null || amountNumber <= 0) problem('badAmount', [cell('amount')], `amount "${cell('amount')}" is not a positive number`);
@@ -232,7 +233,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
       errors.push(...recordTextProblems(doc));
       let newCategory: ParsedRow['newCategory'];
       if (type === 'transfer') {
-        const target = assetsByName.get(cell('toAsset').normalize('NFKC').toLowerCase());
+        const target = assetsByName.get(foldText(cell('toAsset')));
         if (!target) problem('unknownToAsset', [cell('toAsset')], `toAsset "${cell('toAsset')}" is not one of your assets`);
         else if (asset && target.id === asset.id) problem('sameAsset', [], 'a transfer needs two different assets');
         else if (asset) {
@@ -252,7 +253,7 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
         }
       } else if (type === 'income' || type === 'expense') {
         const wanted = cell('category') || fallbackCategory[type] || 'Other';
-        const known = categoryName.get(`${type}:${wanted.normalize('NFKC').toLowerCase()}`);
+        const known = categoryName.get(categoryKey(type, wanted));
         if (known) doc.category = known;
         else if (options.createMissingCategories && wanted.length <= 64) {
           doc.category = wanted;

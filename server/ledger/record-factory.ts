@@ -1,5 +1,6 @@
 import type { RecordDoc, RecordType } from './schema';
 import { RECORD_TEXT } from './text-limits';
+import { foldText } from '../lib/fold-text';
 
 /**
  * The one place a stored accounting record is made (docs/ledger.md, "One record factory"). Every
@@ -39,7 +40,7 @@ export interface RecordStamp {
 
 /** The text a record is found by: its description, NFKC-folded and lower case. */
 export function searchTextOf(description: string): string {
-  return description.normalize('NFKC').toLowerCase();
+  return foldText(description);
 }
 
 /** Tags as a record keeps them: NFKC, trimmed, empty ones dropped, each once, in the order given. */

@@ -4,6 +4,7 @@ import type { RecordType } from './schema';
 import type { SearchTerm } from './search-query';
 import { Converter, type MissingRate } from './stats';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
+import { foldText } from '../lib/fold-text';
 
 export interface RecordFilter {
   type?: RecordType;
@@ -77,8 +78,8 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
   const end = Math.min(filter.endDate ?? Infinity, search?.to ?? Infinity);
   const from = start > -Infinity ? lowerBoundByDate(entries, start) : 0;
   const to = end < Infinity ? lowerBoundByDate(entries, end) : entries.length;
-  const text = filter.text?.normalize('NFKC').toLowerCase();
-  const category = filter.category?.normalize('NFKC').toLowerCase();
+  const text = filter.text === undefined ? undefined : foldText(filter.text);
+  const category = filter.category === undefined ? undefined : foldText(filter.category);
   const converter = new Converter(view, base);
   // one comparison per distinct category name, not one lower-casing per record
   const categoryMatch = new Map<string, boolean>();

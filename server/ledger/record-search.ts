@@ -1,6 +1,7 @@
 import { currencyDecimals } from '../lib/money';
 import { amountBounds, dateSpan, type SearchTerm } from './search-query';
 import type { Entry, UserLedgerView } from './views';
+import { foldText } from '../lib/fold-text';
 
 /** A compiled search: the date span every match lies in (for the binary search) and a test per record. */
 export interface CompiledSearch {
@@ -16,7 +17,7 @@ type Test = (entry: Entry) => boolean;
 /** The asset ids whose name contains `word` (lower case). */
 function assetsNamed(view: UserLedgerView, word: string): Set<string> {
   const ids = new Set<string>();
-  for (const asset of view.assets.values()) if (asset.name.normalize('NFKC').toLowerCase().includes(word)) ids.add(asset.id);
+  for (const asset of view.assets.values()) if (foldText(asset.name).includes(word)) ids.add(asset.id);
   return ids;
 }
 
@@ -25,7 +26,7 @@ function cached(test: (value: string) => boolean): (value: string) => boolean {
   const seen = new Map<string, boolean>();
   return (value) => {
     let hit = seen.get(value);
-    if (hit === undefined) seen.set(value, (hit = test(value.normalize('NFKC').toLowerCase())));
+    if (hit === undefined) seen.set(value, (hit = test(foldText(value))));
     return hit;
   };
 }

@@ -7,6 +7,7 @@ import type { RecordDoc } from './schema';
 import type { CategoryService } from './categories';
 import type { LedgerViews } from './ledger-views';
 import type { UserLedgerView } from './views';
+import { categoryKey } from '../lib/fold-text';
 
 /** What the writer needs of the ledger service (not the class itself: the service delegates here). */
 interface LedgerWrites {
@@ -59,8 +60,8 @@ export async function writeImportedRecords(
     const seen = new Set<string>();
     // Everything is checked before the first batch is written, so a refused import writes nothing:
     // assets and categories may have been deleted or renamed since the preview.
-    const existing = new Set((await service.categories.list(userId)).map(categoryKey));
-    const known = new Set([...existing, ...newCategories.map(categoryKey)]);
+    const existing = new Set((await service.categories.list(userId)).map(keyOf));
+    const known = new Set([...existing, ...newCategories.map(keyOf)]);
     for (const [index, doc] of docs.entries()) {
       if (leaveOut.has(index)) continue;
       if (doc.userId !== userId) throw new Error('an imported record of another user');
@@ -76,8 +77,8 @@ export async function writeImportedRecords(
     assertLedgerInRange(view, { records: created }, field);
     if (created.length === 0) return { created, alreadyImported };
     for (const category of newCategories) {
-      if (existing.has(categoryKey(category))) continue;
-      existing.add(categoryKey(category));
+      if (existing.has(keyOf(category))) continue;
+      existing.add(keyOf(category));
       await service.categories.create(userId, category);
     }
     const records = app.db.collection<RecordDoc>('records');
@@ -90,7 +91,7 @@ export async function writeImportedRecords(
 }
 
 /** A category as this writer compares them: type and NFKC lower-case name. */
-const categoryKey = (c: { type: string; name: string }) => `${c.type}:${c.name.normalize('NFKC').toLowerCase()}`;
+const keyOf = (c: { type: string; name: string }) => categoryKey(c.type, c.name);
 
 /** Why a record cannot be written as it is (the schema's bounds, live assets, existing categories), or null. */
 function recordProblem(doc: RecordDoc, view: UserLedgerView, categories: ReadonlySet<string>): string | null {
@@ -103,7 +104,7 @@ function recordProblem(doc: RecordDoc, view: UserLedgerView, categories: Readonl
   if (!live(doc.asset)) return 'its asset was deleted';
   if (doc.type === 'transfer') {
     if (!live(doc.toAsset) || doc.toAsset === doc.asset) return 'its target asset was deleted';
-  } else if (!categories.has(categoryKey({ type: doc.type, name: doc.category }))) return `the ${doc.type} category "${doc.category}" no longer exists`;
+  } else if (!categories.has(categoryKey(doc.type, doc.category))) return `the ${doc.type} category "${doc.category}" no longer exists`;
   if (Array.from(doc.description).length > 1000 || doc.tags.length > 20 || doc.tags.some((t) => Array.from(t).length > 32)) return 'its text is too long';
   return null;
 }

@@ -2,6 +2,7 @@ import { inRange, MinorSum } from '../lib/money';
 import { checkpointAfter, type Checkpoint, type Entry } from './entry';
 import { RateBook, type Rate } from './rate-book';
 import type { AssetDoc, RateDoc, RecordDoc } from './schema';
+import { foldText } from '../lib/fold-text';
 
 export type { Entry } from './entry';
 
@@ -62,7 +63,7 @@ function toEntry(doc: RecordDoc, intern: (text: string) => number, canonical: In
     date: doc.date,
     tags: canonical.tags(doc.tags),
     searchText: canonical.string(doc.searchText),
-    textId: intern([doc.searchText, doc.category.normalize('NFKC').toLowerCase(), ...doc.tags.map((tag) => tag.normalize('NFKC').toLowerCase())].join('\u0001')),
+    textId: intern([doc.searchText, foldText(doc.category), ...doc.tags.map((tag) => foldText(tag))].join('\u0001')),
     createdAt: doc.createdAt,
   };
 }

@@ -17,6 +17,7 @@ import { DesktopSignIn } from './desktop-sign-in';
 import { wechatIdentity, type PlatformIdentity } from './providers/wechat';
 import { alipayIdentity } from './providers/alipay';
 import type { LoginResult, PublicUser } from './result-shapes';
+import { foldText } from '../lib/fold-text';
 
 export type { LoginResult, PublicUser } from './result-shapes';
 
@@ -33,7 +34,7 @@ export interface Device {
 export type Platform = 'wechat' | 'alipay';
 
 export function usernameKey(username: string): string {
-  return username.normalize('NFKC').toLowerCase();
+  return foldText(username);
 }
 
 export function normalizeEmail(email: string): string {

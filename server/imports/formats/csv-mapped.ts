@@ -6,6 +6,7 @@ import { csvRecords, decodeText, isZeroAmount, parseAmount } from './shared';
 import { StatementError, type CsvMapping, type InvalidLine, type StatementLine, type StatementParser } from './types';
 import { COLUMNS, DATE_FORMATS, HEADER_NAMES, headerKey, PLACEHOLDER, readCell, type Column, type DateFormat } from './csv-columns';
 import { parseCsvDate } from './csv-dates';
+import { foldText } from '../../lib/fold-text';
 
 /**
  * The generic CSV format: any bank's CSV export, read through a column mapping the person chose in
@@ -542,7 +543,7 @@ export const parseMappedCsv: StatementParser = (bytes, options) => {
 
 /** A layout's id: the header cells, trimmed, NFKC, lower case, inner spaces collapsed, trailing blank cells dropped. */
 function layoutSignature(headers: string[]): string {
-  const cells = headers.map((h) => h.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim());
+  const cells = headers.map((h) => foldText(h).replace(/\s+/g, ' ').trim());
   while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
   return createHash('sha256').update(cells.join('\u001f')).digest('base64url').slice(0, 24);
 }

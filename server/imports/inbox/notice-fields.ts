@@ -1,5 +1,6 @@
 import type { NoticeDirection } from './notice-common';
 import { currencyOfMark, normaliseEnNumber } from './notice-money';
+import { nameKey } from '../../lib/fold-text';
 
 /**
  * The values of a notice sent as fields (an iOS Shortcut's JSON, a form): which keys mean what and
@@ -81,7 +82,7 @@ const INCOME_VALUES = new Set(['income', '收入', 'in', 'incoming', 'credit', '
 /** 'expense' | '支出' | 'out' … → expense; 'income' | '收入' | 'in' … → income; anything else null. */
 export function fieldDirection(value: string | number | undefined): NoticeDirection | null {
   if (typeof value !== 'string') return null;
-  const v = value.normalize('NFKC').trim().toLowerCase();
+  const v = nameKey(value);
   if (EXPENSE_VALUES.has(v)) return 'expense';
   if (INCOME_VALUES.has(v)) return 'income';
   return null;

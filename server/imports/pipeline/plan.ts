@@ -9,6 +9,7 @@ import type { RuleBook } from '../rules/rule-matcher';
 import type { RuleApplication } from '../rules/rule-types';
 import type { ImportLineView } from '../result-shapes';
 import { classify, closedIds, SKIP_TEXT, type OriginalState, type SkipReason } from './classify';
+import { nameKey } from '../../lib/fold-text';
 
 /** Longest text a record keeps (the ledger's limit). */
 export const DESCRIPTION_MAX = RECORD_TEXT.description;
@@ -174,7 +175,7 @@ export function describe(payee: string, description: string): string {
  */
 export async function planImport(statement: ParsedStatement, ctx: PlanContext): Promise<Plan> {
   const live = [...ctx.view.assets.values()].filter((a) => !a.delFlag);
-  const byName = new Map(live.map((a) => [a.name.normalize('NFKC').trim().toLowerCase(), a]));
+  const byName = new Map(live.map((a) => [nameKey(a.name), a]));
   const byTail = new Map<string, AssetDoc | null>();
   for (const asset of live) {
     for (const tail of new Set(`${asset.name} ${asset.description}`.match(/(?<!\d)\d{4}(?!\d)/g) ?? [])) byTail.set(tail, byTail.has(tail) ? null : asset);

@@ -1,13 +1,12 @@
 import type { AssetDoc } from '../../ledger/public';
 import type { StatementFormat } from '../formats/types';
+import { nameKey } from '../../lib/fold-text';
 
 /** The names people give the balance of a payment app, by the app's bill format. */
 const APP_NAMES: Partial<Record<StatementFormat, RegExp>> = {
   alipay: /支付宝|alipay/,
   wechat: /微信|wechat|weixin/,
 };
-
-const nameKey = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 
 /**
  * The asset a statement belongs to, by its source (issue 36: an Alipay bill was imported into the

@@ -1,5 +1,6 @@
 import { compileRulePattern } from './linear-regex';
 import type { RuleApplication, RuleDoc, RuleSet, RuleSubject } from './rule-types';
+import { nameKey } from '../../lib/fold-text';
 
 /**
  * Longest text a rule looks at (a record's description is at most this long). An import refuses a
@@ -12,7 +13,7 @@ export const RULE_TEXT_MAX = 1000;
 export function ruleText(text: string): string {
   // Cut before normalising too: NFKC of a long text is work for nothing (4 is the most one character expands to, ﷺ aside).
   const head = text.length > RULE_TEXT_MAX * 4 ? text.slice(0, RULE_TEXT_MAX * 4) : text;
-  const normalised = head.normalize('NFKC').toLowerCase().trim();
+  const normalised = nameKey(head);
   return normalised.length > RULE_TEXT_MAX ? normalised.slice(0, RULE_TEXT_MAX) : normalised;
 }
 

@@ -4,6 +4,7 @@ import { importErrors } from '../errors';
 import { compileRulePattern } from './linear-regex';
 import { RuleBook } from './rule-matcher';
 import { OPS_OF_FIELD, type RuleDoc, type RuleMatch, type RuleSet } from './rule-types';
+import { foldText, nameKey } from '../../lib/fold-text';
 
 /** Rules per account. */
 export const MAX_RULES = 500;
@@ -123,8 +124,8 @@ export class RuleService {
     }
     const set: RuleSet = {};
     if (input.set.category !== undefined && input.set.category.trim() !== '') {
-      const wanted = input.set.category.normalize('NFKC').trim().toLowerCase();
-      const found = (await this.app.services.ledger.categories.list(userId)).find((c) => c.name.normalize('NFKC').toLowerCase() === wanted);
+      const wanted = nameKey(input.set.category);
+      const found = (await this.app.services.ledger.categories.list(userId)).find((c) => foldText(c.name) === wanted);
       if (!found) throw importErrors.ruleUnknownCategory(input.set.category).at('set.category');
       set.category = found.name;
     }
