@@ -1,7 +1,7 @@
 import type { LocalStore } from '../db/local-store';
 import type { NotifyEvent } from './types';
 
-/** Weekdays as recurring rules name them (byWeekday), Monday first like ISO weeks. */
+/** Weekdays as recurring items name them (byWeekday), Monday first like ISO weeks. */
 export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * What the reminders (the weekly summary) ask of budgets and recurring rules. Notify declares it
+ * What the reminders (the weekly summary) ask of budgets and recurring items. Notify declares it
  * and the planning domain, which starts after notify, provides it as its `planning` service: the
  * arrow runs from planning down to notify, never back. Amounts are minor units.
  */
@@ -21,16 +21,16 @@ export interface BudgetFigure {
   currency: string;
 }
 
-/** One occurrence of a recurring rule that has not been handled yet (recurring.upcoming's item). */
+/** One occurrence of a recurring item that has not been handled yet (recurring.upcoming's item). */
 export interface UpcomingOccurrence {
-  /** The rule's id. */
+  /** The item's id. */
   id: string;
   name: string;
-  /** Occurrence date in the rule's zone, 'YYYY-MM-DD'. */
+  /** Occurrence date in the item's zone, 'YYYY-MM-DD'. */
   date: string;
-  /** The instant the record is dated (and an `auto` rule writes it). */
+  /** The instant the record is dated (and an `auto` item writes it). */
   at: number;
-  /** The rule's IANA zone, which `date` is counted in. */
+  /** The item's IANA zone, which `date` is counted in. */
   timeZone: string;
   mode: 'auto' | 'confirm';
   type: 'income' | 'expense' | 'transfer';

@@ -18,7 +18,7 @@ export type EmitOutcome = 'sent' | 'duplicate' | 'off' | 'failed';
 export interface Notifier {
   /**
    * Sends `message` for `event` unless it is off for this person or was sent for `key` already
-   * (keys name the occurrence: a budget and month, a rule and date, a goal, an ISO week…).
+   * (keys name the occurrence: a budget and month, an item and date, a goal, an ISO week…).
    */
   emit(userId: string, event: NotifyEvent, key: string, message: NotifyMessage): Promise<EmitOutcome>;
   /** Whether `event` is on for this person (callers skip building messages nobody will get). */

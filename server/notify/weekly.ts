@@ -122,7 +122,7 @@ export function weeklySummaryMessage(
     if (over > 0) lines.push('', words.overspent(over));
   }
   lines.push('', `**${words.billsIn(SUMMARY_BILL_DAYS)}**`, '');
-  // Overdue dates (confirm rules not yet tapped, auto ones waiting) are not "coming": counted once.
+  // Overdue dates (confirm items not yet tapped, auto ones waiting) are not "coming": counted once.
   const coming = input.bills.filter((o) => !o.overdue);
   const overdue = input.bills.length - coming.length;
   if (coming.length === 0) lines.push(words.nothingDue);

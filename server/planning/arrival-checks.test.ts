@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ArrivalCheckContext } from '../arrival-checks';
-import { EMPTY_RULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
+import { EMPTY_SCHEDULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
 import { validateSyncedPlan } from './arrival-checks';
 
 const ctx = (deleted = false) => ({ deleted }) as unknown as ArrivalCheckContext;
@@ -16,7 +16,7 @@ const budget: PlanDoc = {
   startMonth: '2026-01',
   rollover: true,
   template: EMPTY_TEMPLATE,
-  rule: EMPTY_RULE,
+  rule: EMPTY_SCHEDULE,
   startDate: 0,
   endDate: 0,
   timeZone: '',
@@ -56,7 +56,7 @@ describe('plans that arrive by sync', () => {
     ['an unknown currency', { currency: 'XYZ' }, /currency "XYZ"/],
     ['a month that is not one', { startMonth: '2026-13' }, /first month/],
     ['a budget counting nothing', { categories: [] }, /at least one category/],
-    ['a budget with a rule', { rule: { ...EMPTY_RULE, freq: 'daily' } }, /no recurring template/],
+    ['a budget with a rule', { rule: { ...EMPTY_SCHEDULE, freq: 'daily' } }, /no recurring template/],
   ])('refuses a budget with %s', (_what, change, reason) => {
     const verdict = validateSyncedPlan({ ...budget, ...change }, ctx());
     expect(verdict.ok).toBe(false);

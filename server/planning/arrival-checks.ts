@@ -2,13 +2,13 @@ import type { AppContext } from '../app-context';
 import { isTimeZone } from '../lib/calendar';
 import { isCurrencyCode, MAX_MINOR } from '../lib/money';
 import { accept, registerArrivalCheck, reject, type ArrivalCheckContext, type SyncVerdict } from '../arrival-checks';
-import { RULE_TIME_MAX } from './occurrences';
+import { RECURRING_TIME_MAX } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS, type PlanDoc } from './schema';
 
 /**
- * What a budget or recurring rule that arrives by sync must prove (docs/sync.md, "Arrival checks"):
+ * What a budget or recurring item that arrives by sync must prove (docs/sync.md, "Arrival checks"):
  * the same rules budget.create and recurring.create apply, as far as they decide what PennyPost
- * counts or writes on its own. A recurring rule writes records by itself on every PennyPost of
+ * counts or writes on its own. A recurring item writes records by itself on every PennyPost of
  * the person, so a malformed one must never get in: an unknown frequency, a zero interval or a
  * zone this machine does not know would make the scheduler guess. Whether its assets exist is
  * checked when an occurrence is written (the ledger refuses a record whose asset is not here, and
@@ -48,7 +48,7 @@ function validateRecurring(doc: PlanDoc): SyncVerdict {
   if (template.type === 'transfer' && (!template.toAsset || template.toAsset === template.asset)) return reject('a recurring transfer needs two different assets');
   if (!isTimeZone(doc.timeZone)) return reject(`the time zone "${doc.timeZone}" is not one this machine knows`);
   if (!(RECURRING_MODES as readonly string[]).includes(doc.mode)) return reject(`the mode "${doc.mode}" is not auto or confirm`);
-  if (doc.startDate > RULE_TIME_MAX || doc.endDate > RULE_TIME_MAX) return reject('the rule starts or ends after 2200');
+  if (doc.startDate > RECURRING_TIME_MAX || doc.endDate > RECURRING_TIME_MAX) return reject('the rule starts or ends after 2200');
   if (doc.endDate !== 0 && doc.endDate < doc.startDate) return reject('the rule ends before it starts');
   if (doc.doneThrough !== '' && !DAY.test(doc.doneThrough)) return reject(`"${doc.doneThrough}" is not a date (YYYY-MM-DD)`);
   if (doc.skipped.some((day) => !DAY.test(day))) return reject('a skipped occurrence is not a date (YYYY-MM-DD)');

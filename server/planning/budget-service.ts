@@ -10,7 +10,7 @@ import { figureOf, spentOf } from './budget-figures';
 import { budgetView, figureView, type BudgetFigureView, type BudgetView } from './budget-view';
 import { planningErrors } from './errors';
 import { localDate, monthIndex, monthIndexAt, monthStart } from './months';
-import { EMPTY_RULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
+import { EMPTY_SCHEDULE, EMPTY_TEMPLATE, type PlanDoc } from './schema';
 import type { BudgetFigure } from '../notify/public';
 
 export interface BudgetInput {
@@ -156,7 +156,7 @@ export class BudgetService {
       startMonth: input.startMonth,
       rollover: input.rollover ?? false,
       template: EMPTY_TEMPLATE,
-      rule: EMPTY_RULE,
+      rule: EMPTY_SCHEDULE,
       startDate: 0,
       endDate: 0,
       timeZone: '',

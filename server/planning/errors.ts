@@ -1,7 +1,7 @@
 import { errorCatalogue } from '../lib/errors';
 
 /**
- * The errors of budgets and recurring rules (docs/api.md names them `planning.<row>`). Codes are
+ * The errors of budgets and recurring items (docs/api.md names them `planning.<row>`). Codes are
  * their HTTP status (these actions are PennyPost's own, not the seed's).
  */
 export const planningErrors = errorCatalogue(

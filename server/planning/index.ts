@@ -15,7 +15,7 @@ declare module '../app-context' {
     /** Budget alerts (80 % / 100 %) through app.services.notify; `tick()` checks now. */
     budgetAlerts: BudgetAlerts;
     recurring: RecurringService;
-    /** What other domains (reminders) read of budgets and recurring rules. */
+    /** What other domains (reminders) read of budgets and recurring items. */
     planning: PlanningQueries;
   }
 }
@@ -41,7 +41,7 @@ export function planningDomain() {
         budgetFigures: (userId, month, timeZone) => service.figures(userId, month, timeZone),
         upcoming: (userId, days) => rules.upcoming(userId, days),
       };
-      // What budgets and rules that arrive by sync must prove (server/arrival-checks.ts).
+      // What budgets and items that arrive by sync must prove (server/arrival-checks.ts).
       registerPlanningArrivalChecks(app);
       service.start();
       alerts = app.services.budgetAlerts = new BudgetAlerts(app);

@@ -1,9 +1,9 @@
 import type { RecurringFreq, Weekday } from './schema';
 
 /**
- * When a recurring rule occurs (docs/budgets.md, "Recurring records"): pure date math, no I/O.
+ * When a recurring item occurs (docs/budgets.md, "Recurring records"): pure date math, no I/O.
  *
- * Dates are calendar dates 'YYYY-MM-DD' in the rule's time zone; each occurrence happens at the
+ * Dates are calendar dates 'YYYY-MM-DD' in the item's time zone; each occurrence happens at the
  * local time of day of `startDate` on its date. The rules, a subset of RFC 5545:
  * - daily: every `interval` days from the start date.
  * - weekly: weeks start on Monday; every `interval` weeks (counted from the start date's week) on
@@ -114,16 +114,16 @@ export function zonedInstant(year: number, month: number, day: number, hour: num
   return wall - before;
 }
 
-/** Rules live between 1970 and the end of 2200 (start, end and every occurrence); later dates are never generated. */
-export const RULE_TIME_MIN = 0;
-export const RULE_TIME_MAX = Date.UTC(2200, 11, 31, 23, 59, 59, 999);
-const LAST_DAY = Math.floor(RULE_TIME_MAX / DAY_MS);
+/** Items live between 1970 and the end of 2200 (start, end and every occurrence); later dates are never generated. */
+export const RECURRING_TIME_MIN = 0;
+export const RECURRING_TIME_MAX = Date.UTC(2200, 11, 31, 23, 59, 59, 999);
+const LAST_DAY = Math.floor(RECURRING_TIME_MAX / DAY_MS);
 /** A day number the generator may yield (a finite date up to the end of 2200). */
 const inRange = (day: number) => Number.isFinite(day) && day <= LAST_DAY;
 
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-/** The rule's start: its local date (day number), time of day and weekday (Monday = 0). */
+/** The item's start: its local date (day number), time of day and weekday (Monday = 0). */
 function startOf(spec: RecurrenceSpec) {
   const p = localParts(spec.startDate, spec.timeZone);
   const day = Date.UTC(p.year, p.month - 1, p.day) / DAY_MS;
@@ -140,7 +140,7 @@ function monthDay(monthIndex: number, wanted: number): number {
 }
 
 /**
- * The occurrence dates (day numbers) of the rule from the period containing `fromDay` on, in
+ * The occurrence dates (day numbers) of the item from the period containing `fromDay` on, in
  * order, without end (the caller stops). Dates before the start date are left out.
  */
 function* dayNumbers(spec: RecurrenceSpec, fromDay: number): Generator<number> {
@@ -218,13 +218,13 @@ export function occurrences(spec: RecurrenceSpec, options: { fromDate?: string; 
   return out;
 }
 
-/** The first occurrence after `date` ('' = from the start), or null when the rule has ended. */
+/** The first occurrence after `date` ('' = from the start), or null when the item has ended. */
 export function nextOccurrence(spec: RecurrenceSpec, afterDate: string): Occurrence | null {
   const from = afterDate ? dateOfDay(dayOfDate(afterDate) + 1) : undefined;
   return occurrences(spec, { fromDate: from, limit: 1 }).at(0) ?? null;
 }
 
-/** The occurrence on `date`, or null when the rule does not occur that day. */
+/** The occurrence on `date`, or null when the item does not occur that day. */
 export function occurrenceOn(spec: RecurrenceSpec, date: string): Occurrence | null {
   if (!isDate(date)) return null;
   const found = occurrences(spec, { fromDate: date, limit: 1 }).at(0);

@@ -7,11 +7,12 @@ import { commonErrors } from '../lib/errors';
 import { planningErrors } from './errors';
 import { Deleted } from '../api/result';
 import { RecurringList, RecurringShape, UpcomingList } from './result-shapes';
-import { RULE_TIME_MAX, RULE_TIME_MIN } from './occurrences';
+import { RECURRING_TIME_MAX, RECURRING_TIME_MIN } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS } from './schema';
 
 /** An instant of a rule (ms): 1970 to the end of 2200. */
-const RuleTime = (description: string) => Type.Integer({ minimum: RULE_TIME_MIN, maximum: RULE_TIME_MAX, description: `${description} Ms, 1970 to the end of 2200.` });
+const RecurringTime = (description: string) =>
+  Type.Integer({ minimum: RECURRING_TIME_MIN, maximum: RECURRING_TIME_MAX, description: `${description} Ms, 1970 to the end of 2200.` });
 
 const Template = Type.Object(
   {
@@ -26,7 +27,7 @@ const Template = Type.Object(
   { additionalProperties: false },
 );
 
-const Rule = Type.Object(
+const Schedule = Type.Object(
   {
     freq: OneOf(RECURRING_FREQS, { description: 'daily, weekly, monthly or yearly.' }),
     interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Every how many days/weeks/months/years (default 1).' })),
@@ -47,7 +48,7 @@ const TEMPLATE_ERRORS = [
   [planningErrors.rows.recurringBadAmount, 'amount is zero or negative'],
   [commonErrors.rows.invalid, 'more decimals than the currency has'],
 ] as const;
-const RULE_ERRORS = [
+const SCHEDULE_ERRORS = [
   [planningErrors.rows.recurringBadInterval, 'interval out of range'],
   [planningErrors.rows.recurringBadMonthDay, 'byMonthDay is 0 or out of range'],
   [planningErrors.rows.recurringMonthDayNotMonthly, 'byMonthDay with daily or weekly'],
@@ -67,14 +68,14 @@ const recurringCreate = defineAction({
   params: Params({
     name: Type.Optional(Text(100, { description: 'Default: the description or the category.' })),
     template: Template,
-    rule: Rule,
-    startDate: RuleTime('The first possible occurrence (its local time of day is every occurrence’s).'),
-    endDate: Type.Optional(Type.Union([RuleTime('The last instant an occurrence may fall on.'), Type.Null()])),
+    rule: Schedule,
+    startDate: RecurringTime('The first possible occurrence (its local time of day is every occurrence’s).'),
+    endDate: Type.Optional(Type.Union([RecurringTime('The last instant an occurrence may fall on.'), Type.Null()])),
     timeZone: Type.Optional(TimeZone('IANA zone the dates are counted in (default: this computer’s).')),
     mode: Mode,
   }),
   result: RecurringShape,
-  errors: [...TEMPLATE_ERRORS, ...RULE_ERRORS],
+  errors: [...TEMPLATE_ERRORS, ...SCHEDULE_ERRORS],
   handler: (params, ctx) => ctx.app.services.recurring.create(ctx.user.id, params),
 });
 
@@ -95,14 +96,14 @@ const recurringUpdate = defineAction({
     id: Id(),
     name: Type.Optional(Text(100)),
     template: Type.Optional(Template),
-    rule: Type.Optional(Rule),
-    startDate: Type.Optional(RuleTime('The first possible occurrence.')),
-    endDate: Type.Optional(Type.Union([RuleTime('The last instant an occurrence may fall on.'), Type.Null()])),
+    rule: Type.Optional(Schedule),
+    startDate: Type.Optional(RecurringTime('The first possible occurrence.')),
+    endDate: Type.Optional(Type.Union([RecurringTime('The last instant an occurrence may fall on.'), Type.Null()])),
     timeZone: Type.Optional(TimeZone('IANA zone the dates are counted in.')),
     mode: Type.Optional(Mode),
   }),
   result: RecurringShape,
-  errors: [NOT_FOUND, ...TEMPLATE_ERRORS, ...RULE_ERRORS],
+  errors: [NOT_FOUND, ...TEMPLATE_ERRORS, ...SCHEDULE_ERRORS],
   handler: (params, ctx) => ctx.app.services.recurring.update(ctx.user.id, params),
 });
 

@@ -4,19 +4,19 @@ import { nextPending, plans } from './recurring-store';
 import type { PlanDoc } from './schema';
 
 /**
- * The timetable of `auto` rules: an index in memory of each rule's next pending occurrence,
- * loaded at start and kept current by the `plans` change stream (so rules that arrive by sync
+ * The timetable of `auto` items: an index in memory of each item's next pending occurrence,
+ * loaded at start and kept current by the `plans` change stream (so items that arrive by sync
  * count too). `tick()` compares the clock with the earliest due instant and returns at once when
- * nothing is due; otherwise it hands the due rules to `run` one after the other.
+ * nothing is due; otherwise it hands the due items to `run` one after the other.
  */
 
 interface Entry {
   userId: string;
-  /** The next pending occurrence's instant (ms); Infinity when the rule has ended or is `confirm`. */
+  /** The next pending occurrence's instant (ms); Infinity when the item has ended or is `confirm`. */
   at: number;
 }
 
-/** The timer never sleeps longer than this (a wall clock that jumped, a rule that arrived by sync). */
+/** The timer never sleeps longer than this (a wall clock that jumped, an item that arrived by sync). */
 const MAX_SLEEP_MS = 60_000;
 const MIN_SLEEP_MS = 1_000;
 /** Reminders of coming bills are looked for this often (and at start). */
@@ -24,8 +24,8 @@ export const REMIND_EVERY_MS = 15 * 60_000;
 
 export interface SchedulerDeps {
   app: AppContext;
-  /** Writes every due occurrence of one rule (up to now) and advances its doneThrough. */
-  run(ruleId: string): Promise<void>;
+  /** Writes every due occurrence of one item (up to now) and advances its doneThrough. */
+  run(recurringId: string): Promise<void>;
   /** Sends the reminders of coming bills (each at most once, the notifier keeps the markers). */
   remind(userIds: string[]): Promise<void>;
 }
@@ -42,7 +42,7 @@ export class RecurringScheduler {
 
   constructor(private readonly deps: SchedulerDeps) {}
 
-  /** Loads the rules, follows their changes, catches up what was missed and arms the timer. */
+  /** Loads the items, follows their changes, catches up what was missed and arms the timer. */
   async start(): Promise<void> {
     const docs = await plans(this.deps.app)
       .find({ selector: { kind: 'recurring' } })
@@ -64,7 +64,7 @@ export class RecurringScheduler {
     await this.chain.catch(() => undefined);
   }
 
-  /** Puts a rule's next pending occurrence in the index (or takes it out). */
+  /** Puts an item's next pending occurrence in the index (or takes it out). */
   update(doc: PlanDoc): void {
     if (doc.kind !== 'recurring') return;
     let at = Infinity;
@@ -72,8 +72,8 @@ export class RecurringScheduler {
       const next = doc.mode === 'auto' ? nextPending(doc) : null;
       if (next) at = next.at;
     } catch (error) {
-      // One rule PennyPost cannot compute (damaged by hand) must not stop the others, nor the start.
-      this.deps.app.log.warn('recurring: a rule could not be scheduled', { rule: doc.id, error: String(error) });
+      // One item PennyPost cannot compute (damaged by hand) must not stop the others, nor the start.
+      this.deps.app.log.warn('recurring: a rule could not be scheduled', { recurringId: doc.id, error: String(error) });
     }
     this.index.set(doc.id, { userId: doc.userId, at });
     if (at < this.earliest) this.earliest = at;
@@ -81,7 +81,7 @@ export class RecurringScheduler {
     this.arm();
   }
 
-  /** A rule whose due occurrence could not be written is tried again at `until` (or when it changes). */
+  /** An item whose due occurrence could not be written is tried again at `until` (or when it changes). */
   postpone(id: string, until: number): void {
     const entry = this.index.get(id);
     if (!entry) return;
@@ -94,7 +94,7 @@ export class RecurringScheduler {
     if (this.index.delete(id)) this.earliestStale = true;
   }
 
-  /** The earliest due instant (ms) of every rule (Infinity when none). */
+  /** The earliest due instant (ms) of every item (Infinity when none). */
   earliestDue(): number {
     if (this.earliestStale) {
       let min = Infinity;
@@ -142,13 +142,13 @@ export class RecurringScheduler {
   }
   private busy = false;
 
-  /** Reminders are looked for at the next tick (a rule or the reminder settings changed). */
+  /** Reminders are looked for at the next tick (an item or the reminder settings changed). */
   remindSoon(): void {
     this.nextRemind = 0;
   }
 
   private async runDue(): Promise<void> {
-    // Rules written by a run move on (the change stream updates the index); loop until none is due.
+    // Items written by a run move on (the change stream updates the index); loop until none is due.
     for (let round = 0; round < 1000; round++) {
       const now = this.deps.app.clock.now();
       if (now < this.earliestDue()) return;

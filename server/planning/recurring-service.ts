@@ -7,7 +7,7 @@ import { planningErrors } from './errors';
 import { dateOfDay, dayOfDate, lastOccurrenceBy, occurrenceOn, occurrences, type Occurrence } from './occurrences';
 import { RecurringScheduler } from './recurring-scheduler';
 import { nextPending, occurrenceImportKey, occurrenceRecordId, plans, SKIPPED_MAX, specOf, type RecurringView } from './recurring-store';
-import { EMPTY_TEMPLATE, type PlanDoc, type RecurrenceRuleDoc, type RecurringFreq, type RecurringMode, type RecurringTemplateDoc, type Weekday } from './schema';
+import { EMPTY_TEMPLATE, type PlanDoc, type ScheduleDoc, type RecurringFreq, type RecurringMode, type RecurringTemplateDoc, type Weekday } from './schema';
 import { messageLanguage } from '../notify/public';
 import type { Notifier } from '../notify/public';
 import { billReminder } from './bill-reminder';
@@ -16,7 +16,7 @@ import type { UpcomingOccurrence } from '../notify/public';
 const DAY_MS = 86_400_000;
 /** How far back recurring.upcoming looks for `confirm` occurrences nobody confirmed or skipped. */
 const OVERDUE_DAYS = 366;
-/** At most this many past dates are written when a rule is created (or switched to auto). */
+/** At most this many past dates are written when an item is created (or switched to auto). */
 const MAX_BACKFILL = 400;
 /** An occurrence that could not be written is tried again this much later. */
 const RETRY_MS = 15 * 60_000;
@@ -33,7 +33,7 @@ export interface TemplateInput {
   tags?: string[];
 }
 
-export interface RuleInput {
+export interface ScheduleInput {
   freq: RecurringFreq;
   interval?: number;
   byMonthDay?: number;
@@ -43,14 +43,14 @@ export interface RuleInput {
 export interface RecurringInput {
   name?: string;
   template: TemplateInput;
-  rule: RuleInput;
+  rule: ScheduleInput;
   startDate: number;
   endDate?: number | null;
   timeZone?: string;
   mode: RecurringMode;
 }
 
-/** Recurring rules: their documents in `plans` (kind 'recurring'), the scheduler and its catch-up (docs/budgets.md). */
+/** Recurring items: their documents in `plans` (kind 'recurring'), the scheduler and its catch-up (docs/budgets.md). */
 export class RecurringService {
   readonly scheduler: RecurringScheduler;
 
@@ -79,17 +79,17 @@ export class RecurringService {
 
   // ---------------------------------------------------------------- checks
 
-  private checkRule(rule: RuleInput): RecurrenceRuleDoc {
-    const interval = rule.interval ?? 1;
+  private checkSchedule(schedule: ScheduleInput): ScheduleDoc {
+    const interval = schedule.interval ?? 1;
     if (!Number.isInteger(interval) || interval < 1 || interval > 1000) throw planningErrors.recurringBadInterval().at('rule.interval');
-    const byMonthDay = rule.byMonthDay ?? 0;
+    const byMonthDay = schedule.byMonthDay ?? 0;
     if (byMonthDay !== 0 && !(Number.isInteger(byMonthDay) && (byMonthDay === -1 || (byMonthDay >= 1 && byMonthDay <= 31)))) {
       throw planningErrors.recurringBadMonthDay().at('rule.byMonthDay');
     }
-    if (byMonthDay !== 0 && rule.freq !== 'monthly' && rule.freq !== 'yearly') throw planningErrors.recurringMonthDayNotMonthly().at('rule.byMonthDay');
-    const byWeekday = [...new Set(rule.byWeekday ?? [])];
-    if (byWeekday.length > 0 && rule.freq !== 'weekly') throw planningErrors.recurringWeekdaysNotWeekly().at('rule.byWeekday');
-    return { freq: rule.freq, interval, byMonthDay, byWeekday };
+    if (byMonthDay !== 0 && schedule.freq !== 'monthly' && schedule.freq !== 'yearly') throw planningErrors.recurringMonthDayNotMonthly().at('rule.byMonthDay');
+    const byWeekday = [...new Set(schedule.byWeekday ?? [])];
+    if (byWeekday.length > 0 && schedule.freq !== 'weekly') throw planningErrors.recurringWeekdaysNotWeekly().at('rule.byWeekday');
+    return { freq: schedule.freq, interval, byMonthDay, byWeekday };
   }
 
   /** The template in minor units, once the ledger knows its asset(s) and category as this user's. */
@@ -126,10 +126,10 @@ export class RecurringService {
   async view(doc: PlanDoc): Promise<RecurringView> {
     const view = await this.ledger.views.get(doc.userId);
     const currency = view.assets.get(doc.template.asset)?.currency ?? 'USD';
-    // A recurring rule's type, frequency and mode are never '' (recurring.create and its sync rules refuse that).
-    const rule: RecurringView['rule'] = { freq: doc.rule.freq as RecurringFreq, interval: doc.rule.interval };
-    if (doc.rule.byMonthDay !== 0) rule.byMonthDay = doc.rule.byMonthDay;
-    if (doc.rule.byWeekday.length > 0) rule.byWeekday = [...doc.rule.byWeekday];
+    // A recurring item's type, frequency and mode are never '' (recurring.create and its arrival checks refuse that).
+    const schedule: RecurringView['rule'] = { freq: doc.rule.freq as RecurringFreq, interval: doc.rule.interval };
+    if (doc.rule.byMonthDay !== 0) schedule.byMonthDay = doc.rule.byMonthDay;
+    if (doc.rule.byWeekday.length > 0) schedule.byWeekday = [...doc.rule.byWeekday];
     const t = doc.template;
     return {
       id: doc.id,
@@ -144,7 +144,7 @@ export class RecurringService {
         description: t.description,
         tags: [...t.tags],
       },
-      rule,
+      rule: schedule,
       startDate: doc.startDate,
       endDate: doc.endDate || null,
       timeZone: doc.timeZone,
@@ -182,7 +182,7 @@ export class RecurringService {
   // ---------------------------------------------------------------- actions
 
   async create(userId: string, input: RecurringInput): Promise<RecurringView> {
-    const rule = this.checkRule(input.rule);
+    const schedule = this.checkSchedule(input.rule);
     const timeZone = this.checkZone(input.timeZone);
     const endDate = input.endDate ?? 0;
     if (endDate && endDate <= input.startDate) throw planningErrors.recurringEndBeforeStart().at('endDate');
@@ -200,7 +200,7 @@ export class RecurringService {
       startMonth: '',
       rollover: false,
       template,
-      rule,
+      rule: schedule,
       startDate: input.startDate,
       endDate,
       timeZone,
@@ -232,7 +232,7 @@ export class RecurringService {
   }
 
   /**
-   * Changes a rule. A new schedule (rule, start, end or zone) applies from now on: occurrences it
+   * Changes an item. A new schedule (item, start, end or zone) applies from now on: occurrences it
    * has up to now count as done (no burst of past records); the template applies to the records
    * written from now on.
    */
@@ -241,7 +241,7 @@ export class RecurringService {
     const current = doc.toJSON() as PlanDoc;
     const patch: Partial<PlanDoc> = {};
     if (input.name !== undefined) patch.name = input.name.trim() || current.name;
-    if (input.rule !== undefined) patch.rule = this.checkRule(input.rule);
+    if (input.rule !== undefined) patch.rule = this.checkSchedule(input.rule);
     if (input.timeZone !== undefined) patch.timeZone = this.checkZone(input.timeZone);
     if (input.startDate !== undefined) patch.startDate = input.startDate;
     if (input.endDate !== undefined) patch.endDate = input.endDate ?? 0;
@@ -266,8 +266,8 @@ export class RecurringService {
   }
 
   /**
-   * An `auto` rule writes its waiting past dates at once; more than MAX_BACKFILL of them is
-   * refused (a daily rule from years back, a start date in seconds), with nothing changed.
+   * An `auto` item writes its waiting past dates at once; more than MAX_BACKFILL of them is
+   * refused (a daily item from years back, a start date in seconds), with nothing changed.
    */
   private checkBackfill(doc: PlanDoc): void {
     if (doc.mode !== 'auto') return;
@@ -276,7 +276,7 @@ export class RecurringService {
     if (past.length > MAX_BACKFILL) throw planningErrors.recurringTooManyPast(MAX_BACKFILL).at('startDate');
   }
 
-  /** Deletes the rule; the records it wrote stay. */
+  /** Deletes the item; the records it wrote stay. */
   async delete(userId: string, id: string): Promise<{ deleted: true }> {
     const doc = await this.own(userId, id);
     await doc.remove();
@@ -297,9 +297,9 @@ export class RecurringService {
   }
 
   /**
-   * Writes the record of one occurrence now (the one tap of a `confirm` rule; on an `auto` rule it
+   * Writes the record of one occurrence now (the one tap of a `confirm` item; on an `auto` item it
    * writes an occurrence early). The record is the one the scheduler would write (same id): it is
-   * never written twice. The balance rule applies.
+   * never written twice. The balance item applies.
    */
   async confirm(userId: string, id: string, date: string) {
     const current = (await this.own(userId, id)).toJSON() as PlanDoc;
@@ -317,7 +317,7 @@ export class RecurringService {
     const t = doc.template;
     const view = await this.ledger.views.get(doc.userId);
     const currency = view.assets.get(t.asset)?.currency ?? 'USD';
-    // A rule without a description writes its name ("Netflix"): the record says what it is and search finds it.
+    // An item without a description writes its name ("Netflix"): the record says what it is and search finds it.
     const common = { amount: toMajor(t.amount, currency), description: t.description || doc.name, tags: t.tags, date: occurrence.at };
     const input =
       t.type === 'transfer' ? { ...common, type: 'transfer', fromAsset: t.asset, toAsset: t.toAsset } : { ...common, type: t.type, asset: t.asset, category: t.category };
@@ -361,7 +361,7 @@ export class RecurringService {
     });
   }
 
-  /** The scheduler's run: writes every pending occurrence of an `auto` rule up to now, in order. */
+  /** The scheduler's run: writes every pending occurrence of an `auto` item up to now, in order. */
   private async runDue(id: string): Promise<void> {
     for (let i = 0; i < 100_000 && !this.scheduler.isStopped; i++) {
       const doc = await plans(this.app).findOne(id).exec();
@@ -379,9 +379,9 @@ export class RecurringService {
         await this.write(current, next, false);
       } catch (error) {
         // Never passed over: its asset may not have arrived by sync yet, the person may fix the
-        // rule, the disk may be full for a moment. The occurrence waits (listed as overdue by
+        // item, the disk may be full for a moment. The occurrence waits (listed as overdue by
         // recurring.upcoming) and is tried again later; the ones after it wait behind it, in order.
-        this.app.log.warn('recurring: an occurrence could not be written; it is tried again later', { rule: id, date: next.date, error: String(error) });
+        this.app.log.warn('recurring: an occurrence could not be written; it is tried again later', { recurringId: id, date: next.date, error: String(error) });
         this.scheduler.postpone(id, this.app.clock.now() + RETRY_MS);
         return;
       }
@@ -436,7 +436,7 @@ export class RecurringService {
     return out.sort((a, b) => Number(b.overdue) - Number(a.overdue) || a.at - b.at || (a.id < b.id ? -1 : 1));
   }
 
-  /** Reminds of the bills within each person's billDue days (once per rule and date; the notifier keeps the markers). */
+  /** Reminds of the bills within each person's billDue days (once per item and date; the notifier keeps the markers). */
   private async remind(userIds: string[]): Promise<void> {
     const notify = this.app.services.notify as Notifier | undefined;
     if (!notify) return;
@@ -444,7 +444,7 @@ export class RecurringService {
       // null: billDue is off for this person.
       const days = await notify.billDueDays(userId);
       if (days === null) continue;
-      // Announced from the start of the day `days` days before its date, in the rule's zone (0: on the day).
+      // Announced from the start of the day `days` days before its date, in the item's zone (0: on the day).
       const list = await this.upcoming(userId, days + 1);
       const language = messageLanguage(await this.app.services.users.language(userId));
       const now = this.app.clock.now();

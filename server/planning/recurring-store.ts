@@ -5,21 +5,21 @@ import { nextOccurrence, type Occurrence, type RecurrenceSpec } from './occurren
 import type { PlanDoc } from './schema';
 
 /**
- * Recurring rules as stored in `plans` (kind 'recurring') and as the actions show them, and the
- * names an occurrence's record gets: a deterministic id and importKey from (rule id, date), so the
+ * Recurring items as stored in `plans` (kind 'recurring') and as the actions show them, and the
+ * names an occurrence's record gets: a deterministic id and importKey from (item id, date), so the
  * same occurrence written twice — after a restart, by a second synced PennyPost, after a clock
  * change — is the same document.
  */
 
 export const SKIPPED_MAX = 1000;
 
-/** The record id of an occurrence: 'rc' + 22 base62 characters of SHA-256(ruleId ':' date) (24 ≤ 40 characters). */
-export function occurrenceRecordId(ruleId: string, date: string): string {
-  return digestId('rc', `${ruleId}:${date}`);
+/** The record id of an occurrence: 'rc' + 22 base62 characters of SHA-256(recurringId ':' date) (24 ≤ 40 characters). */
+export function occurrenceRecordId(recurringId: string, date: string): string {
+  return digestId('rc', `${recurringId}:${date}`);
 }
 
 /** The importKey of an occurrence's record (the record presenter reads recurringId and occurrence back from it). */
-export const occurrenceImportKey = (ruleId: string, date: string) => `recurring:${ruleId}:${date}`;
+export const occurrenceImportKey = (recurringId: string, date: string) => `recurring:${recurringId}:${date}`;
 
 export function specOf(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' | 'timeZone'>): RecurrenceSpec {
   return {
@@ -33,7 +33,7 @@ export function specOf(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' | 'ti
   };
 }
 
-/** The first occurrence after doneThrough that is not skipped, or null when the rule has ended. */
+/** The first occurrence after doneThrough that is not skipped, or null when the item has ended. */
 export function nextPending(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' | 'timeZone' | 'doneThrough' | 'skipped'>): Occurrence | null {
   const spec = specOf(doc);
   const skipped = new Set(doc.skipped);
@@ -46,7 +46,7 @@ export function nextPending(doc: Pick<PlanDoc, 'rule' | 'startDate' | 'endDate' 
   return null;
 }
 
-/** A recurring rule as the actions answer it (amounts in major units of the asset's currency). */
+/** A recurring item as the actions answer it (amounts in major units of the asset's currency). */
 export type { RecurringView } from './result-shapes';
 
 export function plans(app: AppContext): RxCollection<PlanDoc> {

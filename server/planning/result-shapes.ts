@@ -29,7 +29,7 @@ export const RecurringTemplateShape = Shape(
   'The record a recurring rule writes on each occurrence.',
 );
 
-export const RecurrenceRuleShape = Shape(
+export const ScheduleShape = Shape(
   'RecurrenceRule',
   {
     freq: literals(RECURRING_FREQS),
@@ -48,7 +48,7 @@ export const RecurringShape = Shape(
     id: Type.String(),
     name: Type.String(),
     template: RecurringTemplateShape,
-    rule: RecurrenceRuleShape,
+    rule: ScheduleShape,
     startDate: Ms('the first possible occurrence (its local time of day is every occurrence’s), ms'),
     endDate: Type.Union([Type.Integer(), Type.Null()], { description: 'the last instant an occurrence may fall on, ms; null: no end' }),
     timeZone: Type.String({ description: 'IANA zone the dates are counted in' }),

@@ -4,10 +4,10 @@ import { ID_MAX_LENGTH } from '../lib/ids';
 import { Bool, EnumOf, IdField, Int, Ms, Str } from '../db/schema-fields';
 
 /**
- * The planning domain's one collection, `plans`: budgets and recurring rules, told apart by
+ * The planning domain's one collection, `plans`: budgets and recurring items, told apart by
  * `kind` (the schema budget of server/db/README.md has no slot for two). Every document has the
  * same shape; the fields of the other kind hold their empty values ('' / [] / false / 0 / the
- * empty template and rule). Synced like the ledger (docs/sync.md), so fields are only ever added
+ * empty template and schedule). Synced like the ledger (docs/sync.md), so fields are only ever added
  * with a version bump and a migration.
  */
 
@@ -21,7 +21,7 @@ export const RECURRING_MODES = ['auto', 'confirm'] as const;
 export type RecurringMode = (typeof RECURRING_MODES)[number];
 export const TEMPLATE_TYPES = ['income', 'expense', 'transfer'] as const;
 
-/** The record a recurring rule writes on each occurrence (amounts in minor units of the asset's currency). */
+/** The record a recurring item writes on each occurrence (amounts in minor units of the asset's currency). */
 export const RecurringTemplate = Type.Object({
   type: EnumOf([...TEMPLATE_TYPES, ''] as const, 10),
   amount: Int(0, 1e15),
@@ -36,15 +36,15 @@ export const RecurringTemplate = Type.Object({
 });
 export type RecurringTemplateDoc = Static<typeof RecurringTemplate>;
 
-/** When a recurring rule occurs (an RFC 5545 subset). */
-export const RecurrenceRule = Type.Object({
+/** When a recurring item occurs (an RFC 5545 subset). */
+export const RecurrenceSchedule = Type.Object({
   freq: EnumOf([...RECURRING_FREQS, ''] as const, 10),
   interval: Int(0, 1000),
   /** 1–31, or −1 for the last day of the month; 0 = the start date's day. */
   byMonthDay: Int(-1, 31),
   byWeekday: Type.Array(EnumOf(WEEKDAYS, 2), { maxItems: 7 }),
 });
-export type RecurrenceRuleDoc = Static<typeof RecurrenceRule>;
+export type ScheduleDoc = Static<typeof RecurrenceSchedule>;
 
 export const PlanDocument = Type.Object({
   id: IdField(),
@@ -63,12 +63,12 @@ export const PlanDocument = Type.Object({
   rollover: Bool(),
   // — recurring —
   template: RecurringTemplate,
-  rule: RecurrenceRule,
+  rule: RecurrenceSchedule,
   /** First occurrence's local date and time of day come from this instant in `timeZone`. */
   startDate: Ms(),
   /** Last instant an occurrence may fall on; 0 = no end. */
   endDate: Ms(),
-  /** IANA zone the rule's dates are counted in. */
+  /** IANA zone the item's dates are counted in. */
   timeZone: Str(64),
   mode: EnumOf([...RECURRING_MODES, ''] as const, 10),
   /** Occurrence dates ('YYYY-MM-DD') the person skipped. */
@@ -81,7 +81,7 @@ export const PlanDocument = Type.Object({
 export type PlanDoc = Static<typeof PlanDocument>;
 
 export const EMPTY_TEMPLATE: RecurringTemplateDoc = { type: '', amount: 0, category: '', asset: '', toAsset: '', toAmount: 0, fee: 0, description: '', tags: [] };
-export const EMPTY_RULE: RecurrenceRuleDoc = { freq: '', interval: 0, byMonthDay: 0, byWeekday: [] };
+export const EMPTY_SCHEDULE: ScheduleDoc = { freq: '', interval: 0, byMonthDay: 0, byWeekday: [] };
 
 export const plansCollection = defineCollection({
   name: 'plans',
