@@ -10,6 +10,7 @@ import { HTML_PAGE, putBytes, tinyJpeg, tinyPdf, tinyPng, uploadFile } from '../
 import { commonErrors } from '../lib/errors';
 import { filesErrors } from './errors';
 import { expectRefusal } from '../test-support/refusal';
+import { recordDoc } from '../test-support/sync';
 
 const START = Date.UTC(2026, 2, 1, 9, 0, 0);
 
@@ -317,25 +318,8 @@ describe('files: upload flow and serving', () => {
 
     const records = t.server.app.db.collection('records');
     const now = clock.now();
-    const record = (n: number, attachments: string[], userId = alice.id) => ({
-      id: `rec${n}x${now.toString(36)}`,
-      userId,
-      type: 'expense',
-      amount: 100,
-      asset: 'a1',
-      toAsset: '',
-      toAmount: 0,
-      fee: 0,
-      category: 'Food',
-      description: '',
-      searchText: '',
-      date: now,
-      tags: [],
-      attachments,
-      importKey: '',
-      createdAt: now,
-      updatedAt: now,
-    });
+    const record = (n: number, attachments: string[], userId = alice.id) =>
+      recordDoc(userId, `rec${n}x${now.toString(36)}`, { amount: 100, asset: 'a1', date: now, attachments, createdAt: now, updatedAt: now });
     await records.bulkInsert([record(1, [id]), record(2, ['zzz', id]), record(3, []), record(4, [id], bob.id)]);
 
     const refused = await t.api('file.delete', { fileId: id }, alice.token);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer } from '../test-support/test-server';
-import { configureSync, eventually, inSync } from '../test-support/sync';
+import { closeAfterOutage, configureSync, eventually, inSync } from '../test-support/sync';
 
 /**
  * When CouchDB is back, every collection's status recovers promptly — also the idle ones, which
@@ -67,14 +67,7 @@ it('after the server is back, every collection (idle ones too) stops showing pau
     // While it was away, the collections did not each hammer the address: one try per retry period.
     // (Checked via the proxy being off: nothing reached it; the link's probes are what retry.)
   } finally {
-    if (
-      !(await fetch(couch.url).then(
-        () => true,
-        () => false,
-      ))
-    )
-      await couch.start();
-    await t.close();
+    await closeAfterOutage(t, couch);
   }
 }, 60_000);
 
@@ -103,13 +96,6 @@ it('a live change made on the server after it is back arrives in every idle coll
     );
     expect(Date.now() - written).toBeLessThan(3000);
   } finally {
-    if (
-      !(await fetch(couch.url).then(
-        () => true,
-        () => false,
-      ))
-    )
-      await couch.start();
-    await t.close();
+    await closeAfterOutage(t, couch);
   }
 }, 60_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildServer } from '../test-support/child-server';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
-import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from '../test-support/sync';
+import { balanceOf, closeAfterOutage, configureSync, COUCH_START_TIMEOUT, couchRecord, eventually, FAST, inSync, phoneAccount, type SyncUser as User } from '../test-support/sync';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from '../ledger/errors';
 import { syncErrors } from './errors';
@@ -164,26 +164,11 @@ describe('push and pull', () => {
   it('ignores and reports documents of a foreign or missing owner and documents that break the schema', async () => {
     const phone = couch.client('pp_all_records');
     const now = Date.now();
-    const base = {
-      type: 'expense',
-      amount: 100,
-      asset: 'x',
-      toAsset: '',
-      toAmount: 0,
-      fee: 0,
-      category: 'Food',
-      description: '',
-      searchText: '',
-      date: now,
-      tags: [],
-      attachments: [],
-      importKey: '',
-      createdAt: now,
-      updatedAt: now,
-    };
-    await phone.put({ ...base, _id: `foreign-${now}`, userId: 'somebody-else' });
-    await phone.put({ ...base, _id: `ownerless-${now}` });
-    await phone.put({ ...base, _id: `broken-${now}`, userId: u.id, amount: 'a lot' });
+    const base = { amount: 100, asset: 'x' };
+    await phone.put(couchRecord('somebody-else', `foreign-${now}`, base));
+    const { userId: _noOwner, ...ownerless } = couchRecord('', `ownerless-${now}`, base);
+    await phone.put(ownerless);
+    await phone.put(couchRecord(u.id, `broken-${now}`, { ...base, amount: 'a lot' }));
     const status = await eventually(
       () => t.api('sync.status', {}, u.token),
       (s) => (s.data.collections.find((c: { collection: string }) => c.collection === 'records')?.ignoredCount ?? 0) >= 3,
@@ -297,14 +282,7 @@ describe('offline and errors', () => {
       expect((await couch.client('pp_offline_records').allDocs()).rows).toHaveLength(3);
       expect((await t.api('accounting.query', {}, u.token)).data.total).toBe(3);
     } finally {
-      if (
-        !(await fetch(couch.url).then(
-          () => true,
-          () => false,
-        ))
-      )
-        await couch.start();
-      await t.close();
+      await closeAfterOutage(t, couch);
     }
   }, 60_000);
 

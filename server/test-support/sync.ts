@@ -81,11 +81,11 @@ export async function reasonFor(t: TestServer, u: SyncUser, collection: string, 
   return (await statusOf(t, u, collection)).ignored.find((i) => i.id === id)?.reason;
 }
 
-/** A ledger record as a phone writes it into CouchDB (`_id`, every field of the records schema), with `fields` on top. */
-export function couchRecord(userId: string, id: string, fields: Record<string, unknown>) {
+/** A ledger record with every field of the records schema (`id` as the server stores it), with `fields` on top. */
+export function recordDoc(userId: string, id: string, fields: Record<string, unknown> = {}) {
   const now = Date.now();
   return {
-    _id: id,
+    id,
     userId,
     type: 'expense',
     amount: 1234,
@@ -104,4 +104,23 @@ export function couchRecord(userId: string, id: string, fields: Record<string, u
     updatedAt: now,
     ...fields,
   };
+}
+
+/** A ledger record as a phone writes it into CouchDB (`_id`, every field of the records schema), with `fields` on top. */
+export function couchRecord(userId: string, id: string, fields: Record<string, unknown>) {
+  const { id: _id, ...rest } = recordDoc(userId, id, fields);
+  return { _id, ...rest };
+}
+
+/**
+ * Ends a test that took the CouchDB peer off the network: puts it back if it is still away (the
+ * test failed before doing so), then closes the test server.
+ */
+export async function closeAfterOutage(t: TestServer, couch: CouchPeer): Promise<void> {
+  const reachable = await fetch(couch.url).then(
+    () => true,
+    () => false,
+  );
+  if (!reachable) await couch.start();
+  await t.close();
 }
