@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
@@ -6,6 +6,7 @@ import { registerUser, startTestServer } from '../test-support/test-server';
 import { eventually, inSync } from '../test-support/sync';
 import { commonErrors } from '../lib/errors';
 import { expectRefusal } from '../test-support/refusal';
+import { forwardRequest } from '../test-support/forward-request';
 
 /**
  * One credentials state for all collections of a user (server/sync/link.ts), against the CouchDB
@@ -29,16 +30,7 @@ beforeAll(async () => {
   couch = await CouchPeer.start({ lockoutMs: LOCKOUT_MS });
   const target = new URL(couch.url);
   counter = createServer((req, res) => {
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      answers.push({ request: `${String(req.method)} ${String(req.url)}`, status: answer.statusCode ?? 0 });
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
+    forwardRequest(req, res, target, { onAnswer: (status) => answers.push({ request: `${String(req.method)} ${String(req.url)}`, status }) });
   });
   await new Promise<void>((resolve) => counter.listen(0, '127.0.0.1', resolve));
   counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}/`;

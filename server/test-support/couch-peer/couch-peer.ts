@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { forwardRequest } from '../forward-request';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -91,16 +92,7 @@ export class CouchPeer {
     const target = new URL(this.directUrl);
     const proxy = createServer((req, res) => {
       this.requests.push(`${String(req.method)} ${String(req.url)}`);
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      upstream.on('error', () => {
-        if (!res.headersSent) res.writeHead(502);
-        res.end();
-      });
-      res.on('close', () => upstream.destroy());
-      req.pipe(upstream);
+      forwardRequest(req, res, target);
     });
     await new Promise<void>((resolve) => proxy.listen(this.proxyPort, '127.0.0.1', resolve));
     this.proxyPort = (proxy.address() as AddressInfo).port;

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { forwardRequest } from '../forward-request';
 import {
   ADMIN_ONLY_SECURITY,
   ANONYMOUS,
@@ -181,16 +182,7 @@ export function couchdb3Front(options: FrontOptions): RequestListener {
   }
 
   function pipeToBackend(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-    const upstream = httpRequest({ host: backend.hostname, port: backend.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    res.on('close', () => upstream.destroy());
-    upstream.end(body);
+    forwardRequest(req, res, backend, { body });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import https from 'node:https';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { forwardRequest } from '../forward-request';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** A self-signed certificate for `*.push.ft07.com` (tls-proxy-test-cert.md). */
@@ -26,15 +26,7 @@ export interface TlsProxy {
 export async function startTlsProxy(target: string): Promise<TlsProxy> {
   const to = new URL(target);
   const server: Server = createHttpsServer({ cert: TLS_PROXY_CERT, key: KEY }, (req, res) => {
-    const upstream = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
+    forwardRequest(req, res, to);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
