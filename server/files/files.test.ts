@@ -11,6 +11,7 @@ import { commonErrors } from '../lib/errors';
 import { filesErrors } from './errors';
 import { expectRefusal } from '../test-support/refusal';
 import { recordDoc } from '../test-support/sync';
+import { callMiddleware } from '../test-support/network-policy';
 
 const START = Date.UTC(2026, 2, 1, 9, 0, 0);
 
@@ -423,25 +424,7 @@ describe('files: network policy', () => {
     let settings = normalizeSettings({ network: { lan: true } });
     const policy = networkPolicy(() => settings);
     const call = (pathname: string, method = 'GET') => {
-      let result: number | 'next' = 'next';
-      const req = { method, path: pathname, headers: { host: '127.0.0.1' }, socket: { remoteAddress: '::ffff:192.168.1.20' } } as any;
-      const res = {
-        status(code: number) {
-          result = code;
-          return this;
-        },
-        type() {
-          return this;
-        },
-        json() {
-          return this;
-        },
-        send() {
-          return this;
-        },
-      } as any;
-      policy(req, res, () => undefined);
-      return result;
+      return callMiddleware(policy, { method, path: pathname, host: '127.0.0.1', remoteAddress: '::ffff:192.168.1.20' }).result;
     };
     expect(call('/files/abc')).toBe(403);
     settings = normalizeSettings({ network: { lan: true, lanApi: true } });

@@ -2,13 +2,13 @@ import { request } from 'node:http';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSettings, type Settings } from '../config/settings';
 import { linksDomain } from '../links';
 import { pushDomain } from '../push';
 import { APP_KEY_BODY } from '../push/keys';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
+import { callMiddleware, type MiddlewareOutcome } from '../test-support/network-policy';
 import { usersDomain } from '../users';
 import { ROUTES } from '../../renderer/src/screens/routes';
 import { LAN_APP_KEY_PATTERN, LAN_ROUTES, lanRouteOf, networkPolicy, UI_PUBLIC_FILES } from './network-policy';
@@ -17,38 +17,12 @@ const KEY = 'PP' + 'aB3'.repeat(8); // the app key shape: PP + 24 base62
 const INDEX_MARKER = 'INDEX-HTML-OF-THE-UI';
 const BUNDLE_MARKER = 'BUNDLE-OF-THE-UI';
 
-interface Outcome {
-  result: 'next' | number;
-  type: string | null;
-  body: unknown;
-  json: boolean;
-}
-
 /** Drives the middleware with a fake request from `remoteAddress` (Host: 127.0.0.1:5733). */
-function callPolicy(settings: Settings, method: string, rawPath: string, remoteAddress = '192.168.1.20'): Outcome {
-  const outcome: Outcome = { result: 'next', type: null, body: null, json: false };
-  const req = { method, path: rawPath, headers: { host: '127.0.0.1:5733' }, socket: { remoteAddress } } as unknown as Request;
-  const res = {
-    status(code: number) {
-      outcome.result = code;
-      return this;
-    },
-    type(value: string) {
-      outcome.type = value;
-      return this;
-    },
-    send(body: unknown) {
-      outcome.body = body;
-      return this;
-    },
-    json(body: unknown) {
-      outcome.json = true;
-      outcome.body = body;
-      return this;
-    },
-  } as unknown as Response;
-  networkPolicy(() => settings)(req, res, () => undefined);
-  return outcome;
+function callPolicy(settings: Settings, method: string, rawPath: string, remoteAddress = '192.168.1.20'): MiddlewareOutcome {
+  return callMiddleware(
+    networkPolicy(() => settings),
+    { method, path: rawPath, remoteAddress },
+  );
 }
 
 const lanOnly = normalizeSettings({ network: { lan: true } });
@@ -190,7 +164,7 @@ const WITH_LAN_API: Array<[method: string, rawPath: string]> = [
   ...UI_PUBLIC_FILES.map((file): [string, string] => ['GET', `/${file}`]),
 ];
 
-function expectPlain403(outcome: Outcome, label: string): void {
+function expectPlain403(outcome: MiddlewareOutcome, label: string): void {
   expect(outcome.result, label).toBe(403);
   expect(outcome.json, label).toBe(false);
   expect(outcome.type, label).toBe('text/plain');
@@ -239,24 +213,10 @@ describe('LAN policy: the allow-list (middleware with a LAN caller)', () => {
   });
 
   it('keeps the Host check: an unknown Host header is refused even for allowed paths', () => {
-    const outcome: Outcome = { result: 'next', type: null, body: null, json: false };
-    const req = { method: 'GET', path: '/healthz', headers: { host: 'attacker.example' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as Request;
-    const res = {
-      status(code: number) {
-        outcome.result = code;
-        return this;
-      },
-      type() {
-        return this;
-      },
-      send() {
-        return this;
-      },
-      json() {
-        return this;
-      },
-    } as unknown as Response;
-    networkPolicy(() => lanOnly)(req, res, () => undefined);
+    const outcome = callMiddleware(
+      networkPolicy(() => lanOnly),
+      { path: '/healthz', host: 'attacker.example', remoteAddress: '127.0.0.1' },
+    );
     expect(outcome.result).toBe(421);
   });
 

@@ -2,10 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Request, Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSettings } from '../config/settings';
 import { startTestServer, type TestServer } from '../test-support/test-server';
+import { callMiddleware } from '../test-support/network-policy';
 import { networkPolicy } from './network-policy';
 
 /**
@@ -142,25 +142,7 @@ describe('favicon, app icons and web app manifest', () => {
   it('are no more reachable from the LAN than the UI itself: only with network.lanApi on', () => {
     const statusFor = (pathname: string, remoteAddress: string, lanApi: boolean) => {
       const policy = networkPolicy(() => normalizeSettings({ network: { lan: true, lanApi } }));
-      let status: number | 'next' = 'next';
-      const req = { method: 'GET', path: pathname, headers: { host: '127.0.0.1:5733' }, socket: { remoteAddress } } as unknown as Request;
-      const res = {
-        status(code: number) {
-          status = code;
-          return this;
-        },
-        type() {
-          return this;
-        },
-        send() {
-          return this;
-        },
-        json() {
-          return this;
-        },
-      } as unknown as Response;
-      policy(req, res, () => undefined);
-      return status;
+      return callMiddleware(policy, { path: pathname, remoteAddress }).result;
     };
     for (const pathname of ['/', '/favicon.ico', '/manifest.webmanifest', '/icon-192.png', '/apple-touch-icon.png']) {
       expect(statusFor(pathname, '::ffff:192.168.1.20', false), pathname).toBe(403);
