@@ -5,6 +5,7 @@ import { createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
 import { importErrors } from '../errors';
 import { expectRefusal } from '../../test-support/refusal';
+import { alipayExport } from './alipay-export';
 
 /**
  * Issues 35 and 36 through /api: what real statements need (placeholders that are no ids, refunds
@@ -46,16 +47,7 @@ const signed = (lines: Array<{ type: string; amount: number }>) => Math.round(li
 
 /** An Alipay app export (导出信息 … 电子客户回单) of the given rows. */
 function alipayFile(rows: string[]): string {
-  return [
-    '导出信息：',
-    '支付宝账户：li***@example.com',
-    `共${rows.length}笔记录`,
-    '',
-    '----------------------支付宝（中国）网络技术有限公司  电子客户回单----------------------',
-    '交易时间,交易分类,交易对方,对方账号,商品说明,收/支,金额,收/付款方式,交易状态,交易订单号,商家订单号,备注,',
-    ...rows,
-    '',
-  ].join('\n');
+  return alipayExport(rows, ['导出信息：', '支付宝账户：li***@example.com']);
 }
 
 /** A camt.052 report of one account whose entries carry the reference German banks send when they have none. */

@@ -4,6 +4,7 @@ import { assetBalance, createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
 import { importErrors } from '../errors';
 import { expectRefusal } from '../../test-support/refusal';
+import { alipayExport } from './alipay-export';
 
 /**
  * Issue 22: statement imports through /api — preview, commit, idempotency (the same file twice,
@@ -24,20 +25,14 @@ afterAll(() => t.close());
 const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 
 function alipayFile(rows: string[]): string {
-  return [
+  return alipayExport(rows, [
     '------------------------------------------------------------------------------------',
     '导出信息：',
     '姓名：张三',
     '支付宝账户：zhang***@example.com',
     '起始时间：[2026-11-01 00:00:00]    终止时间：[2026-11-27 23:59:59]',
     '导出交易类型：[全部]',
-    `共${rows.length}笔记录`,
-    '',
-    '----------------------支付宝（中国）网络技术有限公司  电子客户回单----------------------',
-    '交易时间,交易分类,交易对方,对方账号,商品说明,收/支,金额,收/付款方式,交易状态,交易订单号,商家订单号,备注,',
-    ...rows,
-    '',
-  ].join('\n');
+  ]);
 }
 
 const ALIPAY_ROWS = [
