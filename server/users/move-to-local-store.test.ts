@@ -20,6 +20,7 @@ import { hashPassword } from './password';
 import { USER_KEY_PREFIX } from './user-store';
 import { usersErrors } from './errors';
 import { expectRefusal } from '../test-support/refusal';
+import { userDoc } from '../test-support/users';
 
 const PASSWORD = 'correct horse battery';
 const made: string[] = [];
@@ -70,21 +71,10 @@ const oldUsersV0 = defineCollection({
   indexes: ['usernameKey', 'email', 'wechatId', 'alipayId'],
 });
 
+/** An account as version 0 of the old collection stored it (no role fields), with `extra` on top. */
 function account(id: string, username: string, createdAt: number, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    username,
-    usernameKey: username.toLowerCase(),
-    email: `${username.toLowerCase()}@example.com`,
-    passwordHash: '',
-    avatar: '',
-    wechatId: '',
-    alipayId: '',
-    prefs: {},
-    createdAt,
-    updatedAt: createdAt,
-    ...extra,
-  };
+  const { role: _noRole, disabled: _noDisabled, mustChangePassword: _noMust, ...v0 } = userDoc(id, username, { createdAt, updatedAt: createdAt });
+  return { ...v0, ...extra };
 }
 
 const SEP = '\u0001';

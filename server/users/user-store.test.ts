@@ -6,28 +6,8 @@ import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type AppDatabase } from '../db/database';
 import { tempDataDir } from '../test-support/test-server';
-import type { UserDoc } from './schema';
+import { userDoc } from '../test-support/users';
 import { UserConflictError, UserStore, userKey } from './user-store';
-
-function account(id: string, username: string, extra: Partial<UserDoc> = {}): UserDoc {
-  return {
-    id,
-    username,
-    usernameKey: username.toLowerCase(),
-    email: `${username.toLowerCase()}@example.com`,
-    passwordHash: '',
-    avatar: '',
-    wechatId: '',
-    alipayId: '',
-    role: 'member',
-    disabled: false,
-    mustChangePassword: false,
-    prefs: {},
-    createdAt: 1000,
-    updatedAt: 1000,
-    ...extra,
-  };
-}
 
 describe('UserStore', () => {
   let dataDir: string;
@@ -44,8 +24,8 @@ describe('UserStore', () => {
   });
 
   it('stores accounts as user:<id> in the local store and finds them by every lookup field', async () => {
-    await store.insert(account('a', 'Ann', { createdAt: 2000, role: 'owner', wechatId: 'wx-a' }));
-    await store.insert(account('b', 'Bob', { createdAt: 1000, alipayId: 'ali-b' }));
+    await store.insert(userDoc('a', 'Ann', { createdAt: 2000, role: 'owner', wechatId: 'wx-a' }));
+    await store.insert(userDoc('b', 'Bob', { createdAt: 1000, alipayId: 'ali-b' }));
     expect(await db.local.get(userKey('a'))).toMatchObject({ id: 'a', username: 'Ann' });
     expect((await store.all()).map((u) => u.id)).toEqual(['b', 'a']); // oldest first
     expect(await store.count()).toBe(2);
@@ -61,15 +41,15 @@ describe('UserStore', () => {
   });
 
   it('keeps usernames, emails and platform ids unique; empty ones may repeat', async () => {
-    await store.insert(account('a', 'Ann', { wechatId: 'wx' }));
+    await store.insert(userDoc('a', 'Ann', { wechatId: 'wx' }));
     const conflict = (field: string) => expect.objectContaining({ name: 'UserConflictError', field });
-    await expect(store.insert(account('b', 'ANN', { email: 'other@example.com' }))).rejects.toEqual(conflict('usernameKey'));
-    await expect(store.insert(account('b', 'Bob', { email: 'ann@example.com' }))).rejects.toEqual(conflict('email'));
-    await expect(store.insert(account('b', 'Bob', { wechatId: 'wx' }))).rejects.toEqual(conflict('wechatId'));
-    await expect(store.insert(account('a', 'Other'))).rejects.toThrow(/exists already/);
-    await store.insert(account('p1', 'wechat_1', { email: '', wechatId: 'wx-1' }));
-    await store.insert(account('p2', 'wechat_2', { email: '', wechatId: 'wx-2' }));
-    await store.insert(account('b', 'Bob', { alipayId: 'ali' }));
+    await expect(store.insert(userDoc('b', 'ANN', { email: 'other@example.com' }))).rejects.toEqual(conflict('usernameKey'));
+    await expect(store.insert(userDoc('b', 'Bob', { email: 'ann@example.com' }))).rejects.toEqual(conflict('email'));
+    await expect(store.insert(userDoc('b', 'Bob', { wechatId: 'wx' }))).rejects.toEqual(conflict('wechatId'));
+    await expect(store.insert(userDoc('a', 'Other'))).rejects.toThrow(/exists already/);
+    await store.insert(userDoc('p1', 'wechat_1', { email: '', wechatId: 'wx-1' }));
+    await store.insert(userDoc('p2', 'wechat_2', { email: '', wechatId: 'wx-2' }));
+    await store.insert(userDoc('b', 'Bob', { alipayId: 'ali' }));
     await expect(store.patch('b', { email: 'ann@example.com' })).rejects.toBeInstanceOf(UserConflictError);
     await expect(store.patch('p1', { alipayId: 'ali' })).rejects.toBeInstanceOf(UserConflictError);
     expect((await store.findById('b'))?.email).toBe('bob@example.com');
@@ -78,17 +58,17 @@ describe('UserStore', () => {
 
   it('refuses an account that is not a valid UserDocument, before writing anything', async () => {
     const batch = vi.spyOn(db.local, 'batch');
-    await expect(store.insert({ ...account('a', 'Ann'), role: 'king' as never })).rejects.toThrow(/invalid account "a": \/role/);
-    await expect(store.insert({ ...account('a', 'Ann'), extra: 1 } as never)).rejects.toThrow(/invalid account/);
-    await expect(store.insert({ ...account('a', 'Ann'), username: 'x'.repeat(65) })).rejects.toThrow(/\/username/);
-    await store.insert(account('a', 'Ann'));
+    await expect(store.insert({ ...userDoc('a', 'Ann'), role: 'king' as never })).rejects.toThrow(/invalid account "a": \/role/);
+    await expect(store.insert({ ...userDoc('a', 'Ann'), extra: 1 } as never)).rejects.toThrow(/invalid account/);
+    await expect(store.insert({ ...userDoc('a', 'Ann'), username: 'x'.repeat(65) })).rejects.toThrow(/\/username/);
+    await store.insert(userDoc('a', 'Ann'));
     await expect(store.patch('a', { disabled: 'yes' as never })).rejects.toThrow(/\/disabled/);
     expect(batch).toHaveBeenCalledTimes(1);
     expect((await store.findById('a'))?.disabled).toBe(false);
   });
 
   it('writes one batch per change, one change at a time: concurrent patches lose nothing', async () => {
-    await store.insert(account('a', 'Ann'));
+    await store.insert(userDoc('a', 'Ann'));
     const batch = vi.spyOn(db.local, 'batch');
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.patch('a', (current) => ({ prefs: { ...current.prefs, [`k${i}`]: i } }))));
     expect(batch).toHaveBeenCalledTimes(20);
@@ -98,7 +78,7 @@ describe('UserStore', () => {
   });
 
   it('changes its memory copy only after the write was acknowledged, and hands out copies', async () => {
-    await store.insert(account('a', 'Ann'));
+    await store.insert(userDoc('a', 'Ann'));
     vi.spyOn(db.local, 'batch').mockRejectedValueOnce(new Error('disk full'));
     await expect(store.patch('a', { disabled: true })).rejects.toThrow('disk full');
     expect((await store.findById('a'))?.disabled).toBe(false);
