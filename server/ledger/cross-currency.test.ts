@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { createAsset, assetBalance } from '../test-support/ledger';
+import { describe, expect, it } from 'vitest';
+import { registerUser } from '../test-support/test-server';
+import { ledgerTestFile } from '../test-support/ledger';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 import { expectRefusal } from '../test-support/refusal';
 
 /** Issue 19: transfers across currencies shown and edited completely; text never cut silently. */
 
-type User = Awaited<ReturnType<typeof registerUser>>;
-
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.close());
-
-const asset = (user: User, params: Record<string, unknown>) => createAsset(t, user, params);
-const balance = (user: User, id: string) => assetBalance(t, user, id);
+const { t, asset, balance } = ledgerTestFile();
 
 describe('currency.convert', () => {
   it('converts as a transfer without toAmount would, and names the stored rate it used', async () => {

@@ -1,22 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
-import { createAsset, assetBalance } from '../test-support/ledger';
+import { describe, expect, it } from 'vitest';
+import { registerUser } from '../test-support/test-server';
+import { ledgerTestFile } from '../test-support/ledger';
 import { commonErrors } from '../lib/errors';
 import { ledgerErrors } from './errors';
 import { expectRefusal } from '../test-support/refusal';
 
-type User = Awaited<ReturnType<typeof registerUser>>;
-
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(() => t.close());
-
-const asset = (user: User, params: Record<string, unknown>) => createAsset(t, user, params);
-
-const balance = (user: User, id: string) => assetBalance(t, user, id);
+const { t, asset, balance } = ledgerTestFile();
 
 describe('assets', () => {
   it('creates, lists with live balances, details, updates and soft-deletes', async () => {
