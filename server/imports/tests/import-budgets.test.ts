@@ -6,6 +6,7 @@ import writeXlsxFile from 'write-excel-file/node';
 import { startChildServer, type ChildServer } from '../../test-support/child-server';
 import { HEALTHZ_BUDGET_MS, RSS_BUDGET_BYTES, watchServer } from '../../test-support/server-watch';
 import { tempDataDir } from '../../test-support/test-server';
+import { centralRecord, endRecord, localRecord } from '../../test-support/zip-records';
 import { importErrors } from '../errors';
 import { expectRefusal } from '../../test-support/refusal';
 
@@ -143,16 +144,7 @@ async function deflatedZeros(size: number): Promise<{ data: Buffer; crc: number 
 
 /** A local ZIP entry (header and data) that no table of contents lists. */
 function hiddenEntry(name: string, zeros: { data: Buffer; crc: number }, size: number): Buffer {
-  const fileName = Buffer.from(name);
-  const header = Buffer.alloc(30);
-  header.writeUInt32LE(0x04034b50, 0);
-  header.writeUInt16LE(20, 4);
-  header.writeUInt16LE(8, 8);
-  header.writeUInt32LE(zeros.crc, 14);
-  header.writeUInt32LE(zeros.data.length, 18);
-  header.writeUInt32LE(size, 22);
-  header.writeUInt16LE(fileName.length, 26);
-  return Buffer.concat([header, fileName, zeros.data]);
+  return Buffer.concat([localRecord({ name, crc: zeros.crc, stored: zeros.data.length, declared: size }), zeros.data]);
 }
 
 /** `xlsx` with `hidden` inserted before its central directory (whose offset the end record then names anew). */
@@ -189,22 +181,8 @@ describe('finding 3: the XLSX unpack budget holds for the bytes the spreadsheet 
       ['honest', size],
     ] as const) {
       const entry = hiddenEntry('xl/sharedStrings.xml', zeros, declared);
-      const central = Buffer.alloc(46);
-      central.writeUInt32LE(0x02014b50, 0);
-      central.writeUInt16LE(20, 6);
-      central.writeUInt16LE(8, 10);
-      central.writeUInt32LE(zeros.crc, 16);
-      central.writeUInt32LE(zeros.data.length, 20);
-      central.writeUInt32LE(declared, 24);
-      central.writeUInt16LE('xl/sharedStrings.xml'.length, 28);
-      const directory = Buffer.concat([central, Buffer.from('xl/sharedStrings.xml')]);
-      const end = Buffer.alloc(22);
-      end.writeUInt32LE(0x06054b50, 0);
-      end.writeUInt16LE(1, 8);
-      end.writeUInt16LE(1, 10);
-      end.writeUInt32LE(directory.length, 12);
-      end.writeUInt32LE(entry.length, 16);
-      const bomb = Buffer.concat([entry, directory, end]);
+      const directory = centralRecord({ name: 'xl/sharedStrings.xml', crc: zeros.crc, stored: zeros.data.length, declared }, 0);
+      const bomb = Buffer.concat([entry, directory, endRecord(1, directory.length, entry.length)]);
       const answer = await withinBudgets(`XLSX bomb, ${label} about its size`, () => uploadAndPreview('wechat', bomb));
       expect(answer.status, label).toBe(400);
       expect(answer.data, label).toMatchObject({ kind: 'tooLarge' });

@@ -2,6 +2,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseWechat } from '../wechat';
 import { storedZip, unpackXlsxEntries } from '../zip-budget';
+import { centralRecord, endRecord, localRecord } from '../../../test-support/zip-records';
 
 interface TestEntry {
   name: string;
@@ -22,43 +23,19 @@ function zipOf(entries: TestEntry[]): Buffer {
   let listed = 0;
   for (const entry of entries) {
     const data = deflateRawSync(entry.content);
-    const name = Buffer.from(entry.name);
-    const declared = entry.declared ?? entry.content.length;
-    const crc = crc32(entry.content);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(declared, 22);
-    local.writeUInt16LE(name.length, 26);
+    const facts = { name: entry.name, crc: crc32(entry.content), stored: data.length, declared: entry.declared ?? entry.content.length };
     if (!entry.hidden) {
       for (let copy = 0; copy < (entry.twice ? 2 : 1); copy++) {
-        const central = Buffer.alloc(46);
-        central.writeUInt32LE(0x02014b50, 0);
-        central.writeUInt16LE(20, 6);
-        central.writeUInt16LE(8, 10);
-        central.writeUInt32LE(crc, 16);
-        central.writeUInt32LE(data.length, 20);
-        central.writeUInt32LE(declared, 24);
-        central.writeUInt16LE(name.length, 28);
-        central.writeUInt32LE(offset, 42);
-        centrals.push(central, name);
+        centrals.push(centralRecord(facts, offset));
         listed++;
       }
     }
-    locals.push(local, name, data);
-    offset += local.length + name.length + data.length;
+    const local = localRecord(facts);
+    locals.push(local, data);
+    offset += local.length + data.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(listed, 8);
-  end.writeUInt16LE(listed, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  return Buffer.concat([...locals, directory, endRecord(listed, directory.length, offset)]);
 }
 
 const workbook = { name: 'xl/workbook.xml', content: Buffer.from('<workbook/>') };
