@@ -19,7 +19,8 @@ import { afterAll, expect, it } from 'vitest';
 import { listenFake, sendJson, type FakeServer } from '../test-support/fakes/listen';
 import { startChildServer, type ChildServer } from '../test-support/child-server';
 import { withDeadline } from '../test-support/deadline';
-import { api, newUser, ok, request, seeded, sleep } from './helpers';
+import { api, newUser, ok, request, sleep } from './helpers';
+import { seededRandom } from '../test-support/synthetic-records';
 
 const ROUNDS = 5;
 const WORKERS = 4;
@@ -67,7 +68,7 @@ it(`acknowledged writes and pushes survive kill -9 at random moments (${ROUNDS} 
   });
   cleanups.push(() => receiver.close());
 
-  const rand = seeded(20261121);
+  const rand = seededRandom(20261121);
   let server = await startChildServer(dataDir, SETTINGS);
   cleanups.push(() => killed(server));
   const user = await newUser(server.url, 'crash');
@@ -93,7 +94,7 @@ it(`acknowledged writes and pushes survive kill -9 at random moments (${ROUNDS} 
     const stopped = () => stop; // read anew after an await
     let firstAck: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (firstAck = resolve));
-    const roundRand = seeded(round * 7919 + 17);
+    const roundRand = seededRandom(round * 7919 + 17);
     const worker = async (w: number) => {
       for (let n = 0; !stop; n++) {
         const pick = roundRand();

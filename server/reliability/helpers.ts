@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the reliability suites: HTTP calls with a per-request timeout (a hang is a
- * failure, never a stuck test), a seeded random generator, and a snapshot of everything one
- * user can see, to prove that a refused request changed nothing.
+ * failure, never a stuck test) and a snapshot of everything one user can see, to prove that a
+ * refused request changed nothing.
  */
 
 export interface Answer<T = any> {
@@ -62,18 +62,6 @@ export async function ok<T = any>(base: string, action: string, params: unknown 
   const answer = await api<T>(base, action, params, token);
   if (answer.code !== 200) throw new Error(`${action}: ${answer.status} ${answer.code} ${answer.message}`);
   return answer.data;
-}
-
-/** mulberry32. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 let counter = 0;

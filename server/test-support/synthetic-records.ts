@@ -2,7 +2,7 @@ import type { RxCollection } from 'rxdb';
 import { newId } from '../lib/ids';
 import type { RecordDoc } from '../ledger/schema';
 
-/** mulberry32: a small seeded PRNG, so every benchmark builds the same ledger. */
+/** mulberry32: a small seeded PRNG, so every benchmark builds the same ledger and every "random" test input is the same each run. */
 export function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

@@ -8,6 +8,10 @@ import path from 'node:path';
 import { fillWithDefaultSettings, randomToken, type RxDocumentData, type RxJsonSchema, type RxStorage, type RxStorageInstance } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { getRxStorageLevel, openLevel, type LevelDb } from '../leveldb-storage';
+import { seededRandom } from '../../test-support/synthetic-records';
+
+/** The seeded generator of the storage tests and the benchmark (mulberry32). */
+export { seededRandom };
 
 export interface AccountRecord {
   id: string;
@@ -51,18 +55,6 @@ export const recordSchema: RxJsonSchema<AccountRecord> = {
 
 /** The schema as RxDB hands it to a storage (meta fields, _deleted-prefixed indexes, lwt index). */
 export const filledRecordSchema = fillWithDefaultSettings<AccountRecord>(recordSchema);
-
-/** mulberry32: small, fast, seeded; every "random" thing in these tests comes from here. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const CATEGORIES = ['food', 'rent', 'salary', 'travel', 'health', 'fun', '🍕 pizza', '𝄞 music', 'Ärzte', 'zz-last'];
 export const ASSETS = ['cash', 'checking', 'savings', 'credit-card', '💳 visa'];
