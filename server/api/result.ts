@@ -20,8 +20,7 @@ export function Shape<T extends TProperties>(name: string, properties: T, descri
   return Type.Object(properties, { title: name, additionalProperties: false, ...(description ? { description } : {}) });
 }
 
-/** `{deleted: true}` and other fixed acknowledgements. */
+/** `{deleted: true}`. */
 export const Deleted = Result({ deleted: Type.Literal(true) });
-export const Ok = Result({ ok: Type.Literal(true) });
 /** An action whose success carries no data (`data: null`). */
 export const NoData = Type.Null({ description: 'nothing (`data` is null)' });

@@ -132,7 +132,6 @@ const InterruptedShape = Shape(
   },
   'An import a crash cut off while it was being written.',
 );
-export type InterruptedView = Static<typeof InterruptedShape>;
 
 export const PreviewAnswer = Result(
   {

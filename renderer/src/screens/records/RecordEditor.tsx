@@ -42,7 +42,7 @@ export function RecordEditor({ record, onClose }: { record: LedgerRecord; onClos
   useEffect(() => {
     call('accounting.get', { id: record.id }).then((d) => {
       setDetail(d);
-      setFiles(d.attachmentDetails.map((a) => ({ fileId: a.fileId, name: a.fileName ?? a.fileId })));
+      setFiles(d.attachmentDetails.map((a) => ({ fileId: a.fileId, name: a.fileName })));
     }, setLoadError);
   }, [record.id]);
 

@@ -53,7 +53,7 @@ export function GoalCard({ goal }: { goal: Goal }) {
             color={goal.status === 'completed' ? 'teal' : goal.status === 'active' ? (goal.pace === 'behind' ? 'orange' : 'blue') : 'gray'}
             data-testid="goal-status"
           >
-            {goal.status === 'active' ? t(`savings.pace.${goal.pace as 'on_track' | 'behind' | 'completed'}`) : t(`savings.status.${goal.status}`)}
+            {goal.status === 'active' ? t(`savings.pace.${goal.pace}`) : t(`savings.status.${goal.status}`)}
           </Badge>
           {goal.status !== 'completed' && (
             <RowMenu label={t('savings.goalActions', { title: goal.title })}>

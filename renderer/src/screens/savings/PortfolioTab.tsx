@@ -124,7 +124,7 @@ export function PortfolioTab() {
                   {signed(e.amount)}
                 </Table.Td>
                 <Table.Td ta="right" className="pp-num">
-                  {e.balance === undefined ? '' : coins(e.balance)}
+                  {coins(e.balance)}
                 </Table.Td>
               </Table.Tr>
             ))}
