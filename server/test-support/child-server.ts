@@ -17,12 +17,15 @@ export interface ChildServer {
  * A PennyPost in its own process (`server/cli.ts`), for tests that need a second instance: the
  * open-source RxDB build allows 13 open collections per process, and one PennyPost uses 12.
  */
-export async function startChildServer(dataDir: string, settings: SettingsPatch = {}): Promise<ChildServer> {
+export async function startChildServer(dataDir: string, settings: SettingsPatch = {}, options: { checkResults?: boolean } = {}): Promise<ChildServer> {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ log: { level: 'warn' }, rateLimit: { authPerAddress: 100000 }, ...settings }));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli.ts'), '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Answers are checked against their result schemas as in every test, unless the test measures
+    // the server as people run it (the budgets: the check costs time on the largest answers).
+    env: { ...process.env, PENNYPOST_CHECK_RESULTS: options.checkResults === false ? '0' : (process.env.PENNYPOST_CHECK_RESULTS ?? '0') },
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
