@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newId, randomBase62 } from './ids';
+import { createHash } from 'node:crypto';
+import { digestId, newId, randomBase62 } from './ids';
 
 describe('ids', () => {
   it('randomBase62 gives the asked length in the base62 alphabet, also across refills of the random pool', () => {
@@ -28,5 +29,23 @@ describe('ids', () => {
     expect(a).toMatch(/^0{7}rs[0-9A-Za-z]{10}$/);
     expect(a < b).toBe(true);
     expect(newId(5)).not.toBe(newId(5));
+  });
+
+  it('digestId gives the ids it always gave: SHA-256 of the seed, the same in Node and in a browser', () => {
+    // The reference is Node's own SHA-256, as digestId was computed before it ran in browsers too;
+    // recurring occurrences and inbox drafts already stored carry these ids.
+    const reference = (prefix: string, seed: string) => {
+      let n = BigInt(`0x${createHash('sha256').update(seed).digest().subarray(0, 17).toString('hex')}`);
+      let out = '';
+      for (let i = 0; i < 22; i++) {
+        out += '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[Number(n % 62n)];
+        n /= 62n;
+      }
+      return prefix + out;
+    };
+    const seeds = ['', 'a', 'plan-1|2026-11-29', '午餐 €12.50 🍜', 'x'.repeat(1000)];
+    for (let i = 0; i < 300; i++) seeds.push(`seed-${i}-${String.fromCodePoint(0x4e00 + i)}`);
+    for (const seed of seeds) expect(digestId('occ_', seed)).toBe(reference('occ_', seed));
+    expect(digestId('occ_', 'same')).toMatch(/^occ_[0-9A-Za-z]{22}$/);
   });
 });
