@@ -4,6 +4,7 @@ import { Id, Page, PageSize } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import type { ConflictLog } from './conflict-log';
 import { syncErrors } from './errors';
+import { phoneActions } from './phone-actions';
 import { ConflictList, ConflictShape, NotConfigured, SyncStatus } from './result-shapes';
 import { PREFIX_PATTERN, type SyncService } from './service';
 
@@ -147,4 +148,5 @@ export const syncActions = defineActions({
   'sync.conflicts': syncConflicts,
   'sync.keepOtherVersion': syncKeepOtherVersion,
   'sync.dismissConflict': syncDismissConflict,
+  ...phoneActions,
 });

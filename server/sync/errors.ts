@@ -30,6 +30,14 @@ export const syncErrors = errorCatalogue(
     conflictClosed: { code: 409, status: 409, message: (status: string) => `This conflict is closed already (${status}).` },
     collectionUnavailable: { code: 404, status: 404, message: (collection: string) => `The ${collection} collection is not available here.` },
     documentDeletedSince: { code: 409, status: 409, message: () => 'The document has been deleted since; there is nothing to change.' },
+    phoneNeedsAdmin: {
+      code: 403,
+      status: 403,
+      message: (user: string, databases: readonly string[]) =>
+        `The CouchDB user "${user}" is not a CouchDB admin, so PennyPost cannot make a user for the phone. ` +
+        `Ask your CouchDB admin to create a CouchDB user for the phone and add it to the members of ${databases.join(', ')} (docs/phone.md, "Pairing without admin rights").`,
+    },
+    phoneNotFound: { code: 404, status: 404, message: () => 'No phone of this ledger has that user name.' },
     otherVersionNotWritten: { code: 409, status: 409, message: (reason: string) => `The other version could not be written back: ${reason}` },
   },
   'sync',

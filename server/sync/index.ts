@@ -5,6 +5,7 @@ import { syncActions } from './actions';
 import { ConflictLog } from './conflict-log';
 import { syncErrors } from './errors';
 import type { SyncedDoc } from '../arrival-checks';
+import { PhonePairing } from './phones';
 import { SyncService } from './service';
 import { syncedCollections } from './synced-collections';
 
@@ -40,6 +41,7 @@ export function syncDomain() {
       app.services.syncConflicts = new ConflictLog(app);
       const sync = new SyncService(app);
       app.services.sync = sync;
+      app.services.syncPhones = new PhonePairing(app, sync);
       await sync.resumeAll();
     },
     async forgetUser(app, userId) {

@@ -103,3 +103,43 @@ export const ConflictList = Result(
   { list: Type.Array(ConflictShape), total: Type.Integer(), open: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() },
   { description: 'newest first; `open` counts the entries still open' },
 );
+
+export const PhoneShape = Shape(
+  'Phone',
+  {
+    username: Type.String({ description: "the phone's own CouchDB user (`pennypost-phone-…`)" }),
+    label: Type.String({ description: 'the name it was given when paired' }),
+    pairedAt: Ms('when it was paired, ms'),
+    lastSyncAt: MsOrNull('when it last synced, as the phone reports it in `<prefix>meta`, ms; null: not yet'),
+  },
+  'A phone paired with this ledger (docs/phone.md).',
+);
+export type PhoneView = Static<typeof PhoneShape>;
+
+export const PhoneList = Result({ list: Type.Array(PhoneShape) }, { description: 'oldest pairing first' });
+
+export const AddedPhone = Result(
+  {
+    phone: PhoneShape,
+    link: Type.String({ description: "the phone app's address with the pairing in its fragment (`#pair=…`): shown once, as a QR code and a link" }),
+    pairing: Result(
+      {
+        v: Type.Literal(1),
+        url: Type.String(),
+        prefix: Type.String(),
+        user: Type.String(),
+        pw: Type.String({ description: "the phone's own password: returned this once, kept by CouchDB only" }),
+        owner: Type.String(),
+        label: Type.String(),
+      },
+      { description: 'what the link carries' },
+    ),
+    cors: Type.Union(
+      (['enabled', 'already', 'same-origin', 'not-changed'] as const).map((s) => Type.Literal(s)),
+      { description: 'whether CouchDB now lets the phone app at appUrl call it from a browser (not-changed: set it by hand, docs/phone.md)' },
+    ),
+  },
+  { description: 'the new phone and how it pairs' },
+);
+
+export const RevokedPhone = Result({ username: Type.String(), revoked: Type.Literal(true) });

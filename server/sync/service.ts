@@ -269,6 +269,23 @@ export class SyncService {
     }
   }
 
+  /**
+   * The configured CouchDB of an account with its stored credentials, for the calls that pair a
+   * phone (phones.ts). The password stays inside the server: it is used for these requests only.
+   */
+  async couchAccess(userId: string): Promise<{ target: CouchTarget; prefix: string; ownerId: string; collections: readonly SyncedCollection[] }> {
+    const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);
+    if (!config) throw syncErrors.notConfigured();
+    const target: CouchTarget = {
+      url: config.url,
+      username: config.username,
+      password: unseal(this.app.secrets, config.password),
+      timeoutMs: this.settings().requestTimeoutMs,
+      scope: await this.outbound.scopeFor(userId),
+    };
+    return { target, prefix: config.prefix, ownerId: config.ownerId, collections: config.collections };
+  }
+
   async start(userId: string) {
     return this.lock.run(userId, async () => {
       const config = await this.app.db.local.get<SyncConfig>(CONFIG_PREFIX + userId);

@@ -28,7 +28,13 @@ export interface FrontOptions {
   /** Its server admin, for the front's own reads (sessions, salts, security objects). */
   admin: { username: string; password: string };
   lockout?: Lockout;
+  /** CORS as `[chttpd] enable_cors` and `[cors] origins` set it (default: off, as CouchDB 3 ships). */
+  cors?: { enabled: boolean; origins: string[] };
 }
+
+/** The headers CouchDB 3 exposes to a browser on a CORS answer (chttpd_cors). */
+const CORS_EXPOSED = 'content-type, cache-control, accept-ranges, etag, server, x-couch-request-id, x-couch-update-newrev, x-couchdb-body-time';
+const CORS_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 
 interface BackendAnswer {
   status: number;
@@ -86,6 +92,55 @@ export function couchdb3Front(options: FrontOptions): RequestListener {
   /** User name → password salt (null: no such user). */
   const salts = new Map<string, string | null>();
   const securities = new Map<string, SecurityObject>();
+  const cors = { enabled: options.cors?.enabled ?? false, origins: [...(options.cors?.origins ?? [])] };
+
+  /**
+   * CORS as CouchDB 3 does it: an allowed origin gets `Access-Control-Allow-Origin` on every answer,
+   * and its preflight is answered 204 before any authentication (a browser sends no credentials
+   * with it). True when the request was a preflight and has been answered.
+   */
+  function applyCors(req: IncomingMessage, res: ServerResponse): boolean {
+    const origin = req.headers.origin;
+    if (!cors.enabled || !origin || !(cors.origins.includes(origin) || cors.origins.includes('*'))) return false;
+    res.setHeader('access-control-allow-origin', origin);
+    res.setHeader('access-control-expose-headers', CORS_EXPOSED);
+    if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return false;
+    res.writeHead(204, {
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'accept, authorization, content-type, origin, referer',
+      'access-control-max-age': '600',
+    });
+    res.end();
+    return true;
+  }
+
+  /** `/_node/_local/_config/{chttpd/enable_cors, cors/origins}`: read and set by a server admin, values as JSON strings. */
+  function configAnswer(method: string, parts: readonly string[], body: Buffer, res: ServerResponse): boolean {
+    const key = parts.slice(3).join('/');
+    if (parts[0] !== '_node' || parts[2] !== '_config' || (key !== 'chttpd/enable_cors' && key !== 'cors/origins')) return false;
+    const current = key === 'chttpd/enable_cors' ? String(cors.enabled) : cors.origins.join(', ');
+    if (method === 'GET') sendJson(res, 200, current);
+    else if (method === 'PUT') {
+      let value: unknown;
+      try {
+        value = JSON.parse(body.toString('utf8'));
+      } catch {
+        value = undefined;
+      }
+      if (typeof value !== 'string') {
+        sendJson(res, 400, { error: 'bad_request', reason: 'Config values must be JSON strings' });
+        return true;
+      }
+      if (key === 'chttpd/enable_cors') cors.enabled = value === 'true';
+      else
+        cors.origins = value
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean);
+      sendJson(res, 200, current);
+    } else sendJson(res, 405, { error: 'method_not_allowed', reason: 'Only GET, PUT allowed' });
+    return true;
+  }
 
   function toBackend(method: string, path: string, headers: IncomingHttpHeaders, body?: Buffer): Promise<BackendAnswer> {
     return new Promise((resolve, reject) => {
@@ -190,6 +245,7 @@ export function couchdb3Front(options: FrontOptions): RequestListener {
     const parts = new URL(req.url ?? '/', 'http://peer').pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const address = req.socket.remoteAddress ?? '';
     const body = await readBody(req);
+    if (applyCors(req, res)) return;
 
     // A sign-in form: locked-out users are refused before their password is looked at; a refused
     // password counts.
@@ -211,6 +267,13 @@ export function couchdb3Front(options: FrontOptions): RequestListener {
     if ('status' in user) {
       sendRefusal(res, user);
       return;
+    }
+    if (parts[0] === '_node' && parts[2] === '_config') {
+      if (!isServerAdmin(user)) {
+        sendJson(res, 401, { error: 'unauthorized', reason: 'You are not a server admin.' });
+        return;
+      }
+      if (configAnswer(method, parts, body, res)) return;
     }
     const decision = authorizePath(method, parts, user);
     if (decision.kind === 'refuse') {
