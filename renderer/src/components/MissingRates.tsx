@@ -19,13 +19,14 @@ export function rateFormLink(pair: Pick<MissingRate, 'from' | 'to'>): string {
  */
 export function MissingRatesNote({ missing, testId }: { missing: readonly MissingRate[]; testId?: string }) {
   const { t } = useTranslation();
-  if (missing.length === 0) return null;
+  const first = missing.at(0);
+  if (first === undefined) return null;
   const records = missing.reduce((sum, pair) => sum + (pair.records ?? 0), 0);
   const pairs = missing.map((pair) => `${pair.from} → ${pair.to}`).join(', ');
   return (
     <Text size="sm" role="status" className="pp-missing-rates" data-testid={testId ?? 'missing-rates'}>
       {records > 0 ? t('records.missingRates', { count: records, pairs }) : t('records.missingRatesPairs', { pairs })}{' '}
-      <Link href={rateFormLink(missing[0])}>{t('records.setRate', { from: missing[0].from, to: missing[0].to })}</Link>
+      <Link href={rateFormLink(first)}>{t('records.setRate', { from: first.from, to: first.to })}</Link>
     </Text>
   );
 }

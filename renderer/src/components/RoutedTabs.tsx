@@ -10,9 +10,9 @@ export interface RoutedTab {
 
 /**
  * Tabs whose choice lives in the URL (`?tab=…`; none for the first tab), so a tab can be linked
- * to and survives a reload. Only the open tab is mounted.
+ * to and survives a reload. Only the open tab is mounted. At least one tab (the type says so).
  */
-export function RoutedTabs({ path, tabs }: { path: string; tabs: RoutedTab[] }) {
+export function RoutedTabs({ path, tabs }: { path: string; tabs: readonly [RoutedTab, ...RoutedTab[]] }) {
   const param = useSearchParam('tab');
   const first = tabs[0].value;
   const current = tabs.some((tab) => tab.value === param) ? (param as string) : first;

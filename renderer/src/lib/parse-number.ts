@@ -54,11 +54,11 @@ const SHAPE = /^(-)?([1-9]\d{0,2}(?:,\d{3})+|\d*)(?:\.(\d*))?$/;
 function split(text: string): { negative: boolean; int: string; frac: string } | null {
   const match = SHAPE.exec(text);
   if (!match) return null;
-  const rawInt = match[2];
-  const frac = (match[3] as string | undefined) ?? ''; // the fraction group is optional
+  // the integer group always takes part (possibly empty); the fraction group is optional
+  const [, sign, rawInt = '', frac = ''] = match;
   if (rawInt === '' && frac === '') return null; // "", "-", ".", "-."
   const int = rawInt.replace(/,/g, '').replace(/^0+(?=\d)/, '') || '0';
-  return { negative: match[1] === '-', int, frac };
+  return { negative: sign === '-', int, frac };
 }
 
 /** "9007199254740991", 2 → "90,071,992,547,409.91" (the grouping both UI languages use). */

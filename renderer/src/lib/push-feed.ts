@@ -117,7 +117,8 @@ async function loadHistory(lastId: { value: string }): Promise<void> {
     const { list } = await call('push.recentFeed', { limit: MAX_ITEMS });
     const known = new Set(items.map((m) => m.id));
     items = [...items, ...list.filter((m) => !known.has(m.id))].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).slice(0, MAX_ITEMS);
-    if (list.length > 0 && !lastId.value) lastId.value = list[0].id;
+    const newest = list.at(0);
+    if (newest && !lastId.value) lastId.value = newest.id;
     emit();
   } catch {
     /* the live stream alone */

@@ -39,6 +39,8 @@ function AssetList() {
   const setStatus = (asset: Asset, status: 'normal' | 'archived') => action.run(() => call('asset.update', { id: asset.id, status, expectedUpdatedAt: asset.updatedAt }));
   const makeDefault = (asset: Asset) => action.run(() => call('asset.update', { id: asset.id, isDefault: true }));
   const base = stats.data?.currency ?? assets.baseCurrency;
+  const missingRates = stats.data?.missingRates ?? [];
+  const firstMissing = missingRates.at(0);
 
   return (
     <div className="pp-page">
@@ -83,10 +85,10 @@ function AssetList() {
           </Stack>
         </div>
       </section>
-      {stats.data && stats.data.missingRates.length > 0 && (
+      {firstMissing && (
         <Alert color="yellow" mb="md">
-          {t('assets.missingRates', { pairs: stats.data.missingRates.map((m) => `${m.from}→${m.to}`).join(', ') })}{' '}
-          <Link href={rateFormLink(stats.data.missingRates[0])}>{t('records.setRate', { from: stats.data.missingRates[0].from, to: stats.data.missingRates[0].to })}</Link>
+          {t('assets.missingRates', { pairs: missingRates.map((m) => `${m.from}→${m.to}`).join(', ') })}{' '}
+          <Link href={rateFormLink(firstMissing)}>{t('records.setRate', { from: firstMissing.from, to: firstMissing.to })}</Link>
         </Alert>
       )}
       <section className="pp-card">

@@ -20,15 +20,16 @@ export function AppDetail({ app }: { app: App }) {
   const [confirm, setConfirm] = useState<'reset' | 'delete' | null>(null);
   const base = app.sendUrl.slice(0, app.sendUrl.length - `/send/${app.appKey}`.length);
   const serverChanV3Key = `sctp1t${app.appKey}`;
+  const sendUrl = `${base}/send/${app.appKey}`;
   const forms = [
-    { label: t('push.urlForms.send'), url: `${base}/send/${app.appKey}` },
+    { label: t('push.urlForms.send'), url: sendUrl },
     { label: t('push.urlForms.dotSend'), url: `${base}/${app.appKey}.send` },
     { label: t('push.urlForms.bare'), url: `${base}/${app.appKey}` },
     { label: t('push.urlForms.serverChan'), url: `${base}/send/${app.appKey}.send` },
     // ServerChan³ clients take a sendkey `sctp{uid}t{key}` and build /send/{sendkey}.send on their own host (docs/push.md).
     { label: t('push.urlForms.serverChanV3'), url: `${base}/send/${serverChanV3Key}.send` },
   ];
-  const curl = `curl -X POST '${forms[0].url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title": "Backup finished", "desp": "All **3** jobs OK"}'`;
+  const curl = `curl -X POST '${sendUrl}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title": "Backup finished", "desp": "All **3** jobs OK"}'`;
   return (
     <section className="pp-card" aria-label={t('push.appDetail', { name: app.name })}>
       <Group justify="space-between" mb="sm">

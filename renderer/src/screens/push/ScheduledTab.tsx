@@ -8,17 +8,14 @@ import { useErrorText } from '../../lib/errors';
 import { useFormat } from '../../lib/format';
 
 const PAGE_SIZE = 20;
-const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-  ['second', 1000],
-];
+/** The smallest unit: what is left when no larger one fits. */
+const SECOND: [Intl.RelativeTimeFormatUnit, number] = ['second', 1000];
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], SECOND];
 
 /** "in 10 minutes", "tomorrow" in the UI's language (the largest unit that fits; a day less a few seconds is still a day). */
 function relative(locale: string, at: number, now: number): string {
   const diff = at - now;
-  const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms * 0.99) ?? UNITS[UNITS.length - 1];
+  const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms * 0.99) ?? SECOND;
   return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(Math.round(diff / size), unit);
 }
 

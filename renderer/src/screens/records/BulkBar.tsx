@@ -22,7 +22,8 @@ export function BulkBar({ selected, onClear }: { selected: LedgerRecord[]; onCle
     const types = [...new Set(selected.map((r) => r.type))];
     // a name every selected type has (income and expense categories are separate lists)
     const names = types.map((type) => new Set(categories.list.filter((c) => c.type === type).map((c) => c.name)));
-    return names.length === 0 ? [] : [...names[0]].filter((name) => names.every((set) => set.has(name)));
+    const firstNames = names.at(0);
+    return firstNames ? [...firstNames].filter((name) => names.every((set) => set.has(name))) : [];
   }, [selected, categories.list]);
   const tagsInSelection = useMemo(() => [...new Set(selected.flatMap((r) => r.tags))].sort(), [selected]);
 

@@ -49,7 +49,7 @@ export function RecurringEditor({ item, onClose }: { item?: RecurringItem; onClo
     event.preventDefault();
     const day = fromDateInput(start);
     if (day === null || !checkFields(amount) || !chosen) return;
-    const [h, m] = (/^\d{1,2}:\d{2}$/.test(time) ? time : '09:00').split(':').map(Number);
+    const [h = 9, m = 0] = (/^\d{1,2}:\d{2}$/.test(time) ? time : '09:00').split(':').map(Number);
     const startDate = day + (h * 60 + m) * 60_000;
     const endDay = end ? fromDateInput(end) : null;
     const params: CreateParams = {

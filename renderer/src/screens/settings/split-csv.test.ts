@@ -10,7 +10,8 @@ describe('splitCsv', () => {
   });
 
   it('cuts at row boundaries, repeats the header and says where each part starts in the file', () => {
-    const parts = splitCsv([header, ...rows].join('\n'), header.length + 3 * (rows[0].length + 1));
+    const [firstRow = ''] = rows;
+    const parts = splitCsv([header, ...rows].join('\n'), header.length + 3 * (firstRow.length + 1));
     expect(parts.map((p) => p.firstLine)).toEqual([2, 5, 8, 11]);
     for (const part of parts) expect(part.csv.split('\n')[0]).toBe(header);
     expect(parts.flatMap((p) => p.csv.split('\n').slice(1))).toEqual(rows);

@@ -21,11 +21,10 @@ const decoder = (label: string): TextDecoder | null => {
 };
 
 /** The first bytes as text, read as UTF-8 and, where the browser can, as GBK (Alipay's Windows export). */
-function headTexts(head: Uint8Array): string[] {
-  const texts = [new TextDecoder('utf-8').decode(head)];
+function headTexts(head: Uint8Array): [string, ...string[]] {
+  const utf8 = new TextDecoder('utf-8').decode(head);
   const gbk = decoder('gbk');
-  if (gbk) texts.push(gbk.decode(head));
-  return texts;
+  return gbk ? [utf8, gbk.decode(head)] : [utf8];
 }
 
 /** A line of the head that is the header row of Alipay's or WeChat Pay's bill (its column names, not words in its rows). */

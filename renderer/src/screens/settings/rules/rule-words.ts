@@ -12,8 +12,8 @@ export type RuleSet = ImportRule['set'];
 export const RULE_FIELDS = ['description', 'payee', 'amount', 'asset'] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 export type RuleOp = 'contains' | 'equals' | 'regex' | 'gt' | 'lt';
-/** The operators each field takes (the server refuses any other: imports.ruleOpNotForField). */
-export const OPS_OF_FIELD: Record<RuleField, readonly RuleOp[]> = {
+/** The operators each field takes, the first one the default (the server refuses any other: imports.ruleOpNotForField). */
+export const OPS_OF_FIELD: Record<RuleField, readonly [RuleOp, ...RuleOp[]]> = {
   description: ['contains', 'equals', 'regex'],
   payee: ['contains', 'equals', 'regex'],
   amount: ['equals', 'gt', 'lt'],
