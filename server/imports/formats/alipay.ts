@@ -137,7 +137,7 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
   };
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
-  const merchantIds: string[] = [];
+  const byMerchantOrder: MerchantOrderLine[] = [];
 
   const firstData = header.index + 1;
   function* dataRecords(): Generator<CsvRecord, void, undefined> {
@@ -156,46 +156,51 @@ function parseAlipayText(text: string, timeZone: string): ParsedStatement {
     const fee = amountOf(cell(cells, 'fee'));
     const externalId = cell(cells, 'id');
     const original = status === 'refund' ? /^([^_*]+)[_*][^_*]+$/.exec(externalId) : null;
-    lines.push(
-      paymentLine({
-        ...basics,
-        line,
-        status,
-        payee: cell(cells, 'payee'),
-        descriptionParts: [goods, cell(cells, 'note'), fee !== null && !isZeroAmount(fee) ? `服务费 ${fee}` : ''],
-        externalId,
-        ...(original ? { originalId: original[1] } : {}),
-        method: cell(cells, 'method'),
-        category: cell(cells, 'category'),
-      }),
-    );
-    merchantIds.push(cell(cells, 'merchantId'));
+    const statementLine = paymentLine({
+      ...basics,
+      line,
+      status,
+      payee: cell(cells, 'payee'),
+      descriptionParts: [goods, cell(cells, 'note'), fee !== null && !isZeroAmount(fee) ? `服务费 ${fee}` : ''],
+      externalId,
+      ...(original ? { originalId: original[1] } : {}),
+      method: cell(cells, 'method'),
+      category: cell(cells, 'category'),
+    });
+    lines.push(statementLine);
+    byMerchantOrder.push({ line: statementLine, merchantId: cell(cells, 'merchantId') });
   }
 
-  linkRefundsByMerchantOrder(lines, merchantIds);
+  linkRefundsByMerchantOrder(byMerchantOrder);
   const account = /账号[:：]\s*\[([^\]]*)\]/.exec(text.slice(0, 5000))?.[1] ?? /支付宝账户[:：]\s*\[?([^\],\r\n]+?)\]?\s*(?:,|\r?\n)/.exec(text.slice(0, 5000))?.[1];
   const statement: ParsedStatement = { format: 'alipay', lines, invalid, currency: 'CNY' };
   if (account !== undefined && account.trim() !== '') statement.account = account.trim();
   return statement;
 }
 
+/** A line of the export with its 商家订单号 ('' when the row has none). */
+interface MerchantOrderLine {
+  line: StatementLine;
+  merchantId: string;
+}
+
 /**
  * A refund whose own id does not name its payment: the latest payment at or before it with the
  * same 商家订单号 (else the earliest after it), when that payment has an id.
  */
-function linkRefundsByMerchantOrder(lines: StatementLine[], merchantIds: string[]): void {
+function linkRefundsByMerchantOrder(lines: readonly MerchantOrderLine[]): void {
   const payments = new Map<string, StatementLine[]>();
-  lines.forEach((line, i) => {
-    if (line.status === 'refund' || merchantIds[i] === '' || line.externalId === '') return;
-    const list = payments.get(merchantIds[i]);
+  for (const { line, merchantId } of lines) {
+    if (line.status === 'refund' || merchantId === '' || line.externalId === '') continue;
+    const list = payments.get(merchantId);
     if (list) list.push(line);
-    else payments.set(merchantIds[i], [line]);
-  });
+    else payments.set(merchantId, [line]);
+  }
   const sorted = new Set<StatementLine[]>();
-  lines.forEach((line, i) => {
-    if (line.status !== 'refund' || line.originalId !== undefined || merchantIds[i] === '') return;
-    const candidates = payments.get(merchantIds[i]);
-    if (!candidates) return;
+  for (const { line, merchantId } of lines) {
+    if (line.status !== 'refund' || line.originalId !== undefined || merchantId === '') continue;
+    const candidates = payments.get(merchantId);
+    if (!candidates) continue;
     if (!sorted.has(candidates)) {
       candidates.sort((a, b) => a.date - b.date);
       sorted.add(candidates);
@@ -205,11 +210,15 @@ function linkRefundsByMerchantOrder(lines: StatementLine[], merchantIds: string[
     let high = candidates.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (candidates[mid].date <= line.date) low = mid + 1;
+      const candidate = candidates.at(mid);
+      if (candidate === undefined) throw new Error('linkRefundsByMerchantOrder: the search left the candidates'); // low <= mid < high <= length
+      if (candidate.date <= line.date) low = mid + 1;
       else high = mid;
     }
-    line.originalId = candidates[Math.max(low - 1, 0)].externalId;
-  });
+    // A list is only made with a payment in it, so there is one to link.
+    const payment = candidates.at(Math.max(low - 1, 0));
+    if (payment) line.originalId = payment.externalId;
+  }
 }
 
 export const parseAlipay: StatementParser = (bytes, options) => {

@@ -102,8 +102,8 @@ function text(from: unknown, ...path: string[]): string {
 }
 
 /** The texts of the repeated element at `path` (`RmtInf/Ustrd` lines). */
-function texts(from: unknown, ...path: string[]): string[] {
-  const values = node(at(from, ...path.slice(0, -1)))?.[path[path.length - 1]];
+function texts(from: unknown, parents: string[], name: string): string[] {
+  const values = node(at(from, ...parents))?.[name];
   const items: unknown[] = Array.isArray(values) ? values : values === undefined ? [] : [values];
   return items.map((item) => text({ item }, 'item')).filter(Boolean);
 }
@@ -170,7 +170,8 @@ export function tagProblem(xml: string): string | null {
     }
     lt = xml.indexOf('<', markup.end);
   }
-  if (open.length > 0) return `the file ends before </${open[open.length - 1]}>`;
+  const innermost = open.at(-1);
+  if (innermost !== undefined) return `the file ends before </${innermost}>`;
   return closedRoot ? null : 'no root element';
 }
 
@@ -222,7 +223,8 @@ function isoDateParser(timeZone: string): (text: string) => number | null {
     if (date) return midnight(Number(date[1]), Number(date[2]), Number(date[3]), timeZone);
     const m = DATE_TIME.exec(value) as (string | undefined)[] | null;
     if (!m) return null;
-    const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) => Number(part ?? 0));
+    const part = (index: number) => Number(m[index] ?? 0);
+    const [y, mo, d, h, mi, s] = [part(1), part(2), part(3), part(4), part(5), part(6)] as const;
     if (h > 23 || mi > 59 || s > 60) return null;
     const clock = ((h * 60 + mi) * 60 + Math.min(s, 59)) * 1000 + (m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0);
     const zone = m[8];
@@ -326,12 +328,12 @@ function readEntry(entry: XmlNode, line: number, accountCurrency: string, parseD
 
   const reversal = text(entry, 'RvslInd').toLowerCase() === 'true' || text(entry, 'RvslInd') === '1';
   const details = list(at(entry, 'NtryDtls')).flatMap((group) => list(group.TxDtls));
-  const first = details[0] as XmlNode | undefined;
+  const first = details.at(0);
   const parties = at(first, 'RltdPties');
   // The other party: the creditor of a payment out, the debtor of a payment in (sides swap in a reversal).
   const otherIsCreditor = (indicator === 'DBIT') !== reversal;
   const payee = otherIsCreditor ? partyName(at(parties, 'Cdtr')) || partyName(at(parties, 'UltmtCdtr')) : partyName(at(parties, 'Dbtr')) || partyName(at(parties, 'UltmtDbtr'));
-  const remittance = texts(first, 'RmtInf', 'Ustrd').join(' ') || text(first, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref') || text(first, 'AddtlTxInf');
+  const remittance = texts(first, ['RmtInf'], 'Ustrd').join(' ') || text(first, 'RmtInf', 'Strd', 'CdtrRefInf', 'Ref') || text(first, 'AddtlTxInf');
   const entryInfo = text(entry, 'AddtlNtryInf');
   const description = details.length > 1 ? entryInfo || remittance : remittance || entryInfo;
   const refs = at(first, 'Refs');

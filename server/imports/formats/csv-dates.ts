@@ -1,4 +1,4 @@
-import { cachedLocalDateTime } from './shared';
+import { cachedLocalDateTime, captured } from './shared';
 import { DATE_FORMATS, readCell, type DateFormat } from './csv-columns';
 import type { CsvMapping } from './types';
 
@@ -33,17 +33,18 @@ function dateParts(text: string, format: DateFormat): { y: number; m: number; d:
       if ((match = /^(\d{4})年(\d{1,2})月(\d{1,2})日?/.exec(text))) return done(Number(match[1]), Number(match[2]), Number(match[3]));
       return null;
     case 'DD.MM.YYYY':
-      if ((match = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[3]), Number(match[2]), Number(match[1]));
+      if ((match = /^(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(captured(match, 3)), Number(match[2]), Number(match[1]));
       return null;
     case 'DD/MM/YYYY':
-      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[4]), Number(match[3]), Number(match[1]));
+      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(captured(match, 4)), Number(match[3]), Number(match[1]));
       // '13 Jun 2025', '13-Jun-25' (UK exports)
-      if ((match = /^(\d{1,2})[\s-]([A-Za-z]{3,9})\.?[\s-](\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[3]), monthNumber(match[2]), Number(match[1]));
+      if ((match = /^(\d{1,2})[\s-]([A-Za-z]{3,9})\.?[\s-](\d{4}|\d{2})(?!\d)/.exec(text)))
+        return done(fullYear(captured(match, 3)), monthNumber(captured(match, 2)), Number(match[1]));
       return null;
     case 'MM/DD/YYYY':
-      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(match[4]), Number(match[1]), Number(match[3]));
+      if ((match = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/.exec(text))) return done(fullYear(captured(match, 4)), Number(match[1]), Number(match[3]));
       // 'Jun 13, 2025'
-      if ((match = /^([A-Za-z]{3,9})\.?\s(\d{1,2}),?\s(\d{4})(?!\d)/.exec(text))) return done(Number(match[3]), monthNumber(match[1]), Number(match[2]));
+      if ((match = /^([A-Za-z]{3,9})\.?\s(\d{1,2}),?\s(\d{4})(?!\d)/.exec(text))) return done(Number(match[3]), monthNumber(captured(match, 1)), Number(match[2]));
       return null;
   }
 }

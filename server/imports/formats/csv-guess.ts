@@ -66,12 +66,12 @@ export function guessByContent(sample: readonly (readonly string[])[]): Partial<
   const dates = [...Array(width).keys()].filter((i) => column(i).some((c) => c !== '') && column(i).every((c) => c === '' || isDate(c)));
   if (dates.length > 0) mapping.date = dates[0];
   const numbers = [...Array(width).keys()].filter((i) => i !== mapping.date && column(i).some(isNumber) && column(i).every((c) => PLACEHOLDER.test(c) || isNumber(c)));
-  const pair = numbers.findIndex(
+  const outflow = numbers.find(
     (i, n) => numbers[n + 1] === i + 1 && sample.every((row) => PLACEHOLDER.test(readCell(row[i] ?? '')) || PLACEHOLDER.test(readCell(row[i + 1] ?? ''))),
   );
-  if (pair >= 0) {
-    mapping.outflow = numbers[pair];
-    mapping.inflow = numbers[pair] + 1;
+  if (outflow !== undefined) {
+    mapping.outflow = outflow;
+    mapping.inflow = outflow + 1;
   } else if (numbers.length > 0) mapping.amount = numbers[0];
   const texts = [...Array(width).keys()].filter((i) => i !== mapping.date && !numbers.includes(i) && column(i).some((c) => c !== ''));
   const longest = texts.sort((a, b) => column(b).join('').length - column(a).join('').length).at(0);

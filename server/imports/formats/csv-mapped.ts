@@ -135,15 +135,16 @@ function looksSingleByte(bytes: Buffer): boolean {
   let single = 0;
   let multi = 0;
   let run = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i < bytes.length && bytes[i] >= 0x80) {
-      run++;
-      continue;
-    }
+  const endRun = () => {
     if (run === 1) single++;
     else if (run > 1) multi++;
     run = 0;
+  };
+  for (const byte of bytes) {
+    if (byte >= 0x80) run++;
+    else endRun();
   }
+  endRun();
   return single > multi;
 }
 
@@ -222,8 +223,7 @@ function topLines(text: string, count: number): string {
 
 /** Cells up to the last one with text (padding and trailing delimiters left out). */
 function filledWidth(cells: readonly string[]): number {
-  for (let i = cells.length - 1; i >= 0; i--) if (readCell(cells[i]) !== '') return i + 1;
-  return 0;
+  return cells.findLastIndex((cell) => readCell(cell) !== '') + 1;
 }
 
 /**
@@ -317,7 +317,7 @@ function scanRecord(text: string, from: number): { counts: Record<CsvDelimiter, 
   let blank = true;
   let i = from;
   for (; i < text.length; i++) {
-    const ch = text[i];
+    const ch = text.charAt(i);
     if (ch === '"') quoted = !quoted;
     else if (!quoted && ch === '\n') break;
     else if (!quoted && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
@@ -445,9 +445,9 @@ function readRow(row: Row, m: Mapping, headers: string[], timeZone: string): Sta
       'badRow',
       `The row has ${cells.length} cell${cells.length === 1 ? '' : 's'}, but the ${what} is in ${name(index)} (cell ${index + 1}): the row is cut short or has another layout.`,
     );
-  if (m.date >= cells.length) throw short(m.date, 'date');
-
-  const dateCell = cells[m.date];
+  // Column indexes are whole numbers from 0 (checkMapping): a cell is missing only past the row's end.
+  const dateCell = cells.at(m.date);
+  if (dateCell === undefined) throw short(m.date, 'date');
   if (dateCell === '') throw new RowProblem('missingField', `The date cell (${name(m.date)}) is empty.`);
   const date = parseCsvDate(dateCell, m.dateFormat, timeZone);
   if (date === null) throw new RowProblem('badDate', `'${dateCell}' in ${name(m.date)} is not a date in the ${m.dateFormat} format.`);
@@ -455,8 +455,8 @@ function readRow(row: Row, m: Mapping, headers: string[], timeZone: string): Sta
   let amount: string;
   let direction: 'income' | 'expense';
   if (m.amount !== undefined) {
-    if (m.amount >= cells.length) throw short(m.amount, 'amount');
-    const cell = cells[m.amount];
+    const cell = cells.at(m.amount);
+    if (cell === undefined) throw short(m.amount, 'amount');
     if (PLACEHOLDER.test(cell)) throw new RowProblem('missingField', `The amount cell (${name(m.amount)}) is empty.`);
     const parsed = readAmount(cell, m.decimal, name(m.amount));
     // A zero is read as written: the pipeline skips it (nothing moved).
@@ -525,8 +525,7 @@ export const parseMappedCsv: StatementParser = (bytes, options) => {
   if (rows.length === firstData) throw new StatementError('empty', 'The file has a header row but no transactions.');
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
-  for (let i = firstData; i < rows.length; i++) {
-    const row = rows[i];
+  for (const row of rows.slice(firstData)) {
     try {
       lines.push(readRow(row, mapping, headers, options.timeZone));
     } catch (error) {

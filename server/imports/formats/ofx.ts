@@ -121,6 +121,12 @@ export function readOfxTree(body: string): { root: OfxNode; complete: boolean } 
     openAt.set(node.name, stack.length);
     stack.push(node);
   };
+  /** The innermost open node: the root (stack[0]) is never closed, so there always is one. */
+  const top = (): OpenNode => {
+    const node = stack.at(-1);
+    if (node === undefined) throw new Error('readOfxTree: the stack of open elements is empty (the root was closed)');
+    return node;
+  };
   const pop = (): OpenNode => {
     const node = stack.pop() as OpenNode;
     const below = sameBelow.pop() ?? -1;
@@ -137,7 +143,7 @@ export function readOfxTree(body: string): { root: OfxNode; complete: boolean } 
         // An empty leaf that swallowed its following siblings: give them back. The node is its
         // parent's last child (everything made since it opened went below it), so its children
         // simply follow it in the parent's list.
-        const parent = stack[stack.length - 1];
+        const parent = top();
         node.next = node.first;
         parent.last = node.last;
         node.first = null;
@@ -216,7 +222,7 @@ export function readOfxTree(body: string): { root: OfxNode; complete: boolean } 
     const k = indexOf(name);
     if (k > 0) closeFrom(k, false);
     const node = make(name);
-    append(stack[stack.length - 1], node);
+    append(top(), node);
     if (selfClosing) {
       justOpened = null;
       continue;
@@ -252,13 +258,13 @@ function leaf(node: OfxNode | undefined, ...path: string[]): string {
 /** The nodes named in `names` below `node`, in document order, not looking inside a node found (no recursion: a hostile file may nest deep). */
 function collect(node: OfxNode, names: Set<string>, out: OfxNode[]): OfxNode[] {
   const frames: Array<{ node: OfxNode; next: number }> = [{ node, next: 0 }];
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1];
-    if (frame.next >= frame.node.children.length) {
+  for (let frame = frames.at(-1); frame !== undefined; frame = frames.at(-1)) {
+    const c = frame.node.children.at(frame.next);
+    if (c === undefined) {
       frames.pop();
       continue;
     }
-    const c = frame.node.children[frame.next++];
+    frame.next += 1;
     if (names.has(c.name)) out.push(c);
     else if (c.children.length > 0) frames.push({ node: c, next: 0 });
   }
@@ -277,7 +283,8 @@ export function ofxDateParser(timeZone: string): (text: string) => number | null
   return (text) => {
     const m = OFX_DATE.exec(text.trim()) as (string | undefined)[] | null;
     if (!m) return null;
-    const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) => Number(part ?? 0));
+    const part = (index: number) => Number(m[index] ?? 0);
+    const [year, month, day, hour, minute, second] = [part(1), part(2), part(3), part(4), part(5), part(6)] as const;
     const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
     if (hour > 23 || minute > 59 || second > 60) return null;
     const clock = ((hour * 60 + minute) * 60 + Math.min(second, 59)) * 1000 + millis;
@@ -360,14 +367,17 @@ export const parseOfx: StatementParser = (bytes: Buffer, options: ParseOptions):
     throw new StatementError('empty', `The OFX file holds no bank or credit card statement.${problem}`);
   }
 
-  const accounts = statements.map((s) => leaf(s, 'BANKACCTFROM', 'ACCTID') || leaf(s, 'CCACCTFROM', 'ACCTID') || leaf(s, 'INVACCTFROM', 'ACCTID'));
-  const distinctAccounts = [...new Set(accounts.filter(Boolean))];
+  const accounts = statements.map((statement) => ({
+    statement,
+    account: leaf(statement, 'BANKACCTFROM', 'ACCTID') || leaf(statement, 'CCACCTFROM', 'ACCTID') || leaf(statement, 'INVACCTFROM', 'ACCTID'),
+  }));
+  const distinctAccounts = [...new Set(accounts.map(({ account }) => account).filter(Boolean))];
   const lines: StatementLine[] = [];
   const invalid: InvalidLine[] = [];
   const currencies = new Set<string>();
   const parseDate = ofxDateParser(options.timeZone);
   let ordinal = 0;
-  statements.forEach((statement, s) => {
+  for (const { statement, account } of accounts) {
     const curdef = leaf(statement, 'CURDEF').toUpperCase();
     const transactions = collect(statement, new Set(['STMTTRN']), []);
     for (const trn of transactions) {
@@ -377,14 +387,14 @@ export const parseOfx: StatementParser = (bytes: Buffer, options: ParseOptions):
         invalid.push(result);
         continue;
       }
-      if (distinctAccounts.length > 1 && accounts[s]) result.method = accounts[s];
-      const tail = statement.name === 'CCSTMTRS' ? /(\d{4})$/.exec(accounts[s])?.[1] : undefined;
+      if (distinctAccounts.length > 1 && account) result.method = account;
+      const tail = statement.name === 'CCSTMTRS' ? /(\d{4})$/.exec(account)?.[1] : undefined;
       if (tail) result.cardTail = tail;
       currencies.add(result.currency ?? '');
       lines.push(result);
     }
     if (transactions.length === 0) currencies.add(curdef);
-  });
+  }
   const [only] = currencies;
   return {
     format: 'ofx',

@@ -119,7 +119,7 @@ export function paymentDirection(text: string, neutral: readonly string[]): Dire
 /** How a reader reads the three cells every row must have right. */
 export interface RowReading<F extends string> {
   /** The columns the date may be in, in order: the first whose cell is a date wins; when none is, the last one's cell is reported. */
-  dateFields: readonly F[];
+  dateFields: readonly [F, ...F[]];
   parseDate: (text: string) => number | null;
   amountField: F;
   amountOf: (text: string) => string | null;
@@ -136,7 +136,8 @@ export function readRowBasics<F extends string>(
   { line, cells }: CsvRecord,
 ): { date: number; amount: string; direction: Direction } | InvalidLine {
   let date: number | null = null;
-  let dateField = reading.dateFields[reading.dateFields.length - 1];
+  // After the loop: the first field whose cell is a date, else the last field.
+  let dateField = reading.dateFields[0];
   for (const field of reading.dateFields) {
     date = reading.parseDate(table.cell(cells, field));
     dateField = field;

@@ -1,4 +1,4 @@
-import { decodeLabelledText, localDateTime, parseAmount, withoutPayee } from './shared';
+import { captured, decodeLabelledText, localDateTime, parseAmount, withoutPayee } from './shared';
 import {
   DATE_ORDERS,
   StatementError,
@@ -89,8 +89,8 @@ function readRecords(text: string): { records: QifRecord[]; accounts: string[]; 
     record = null;
   };
 
-  for (let i = 0; i < lines.length; i++) {
-    const text = lines[i].trim();
+  for (const [i, raw] of lines.entries()) {
+    const text = raw.trim();
     if (text === '') continue;
     if (text.startsWith('!')) {
       end();
@@ -125,7 +125,7 @@ function readRecords(text: string): { records: QifRecord[]; accounts: string[]; 
       continue;
     }
     record ??= { line: i + 1, fields: new Map(), account };
-    const letter = text[0].toUpperCase();
+    const letter = text.charAt(0).toUpperCase();
     if (SPLIT_FIELDS.has(letter)) continue; // a split's category, memo, amount or percent: T is the total
     if (!record.fields.has(letter)) record.fields.set(letter, text.slice(1).trim());
   }
@@ -159,7 +159,8 @@ function slashed(text: string): SlashedDate | null {
   const m = SLASHED_DATE.exec(value);
   if (!m) return null;
   const apostrophe = value.includes("'");
-  return { parts: [Number(m[1]), Number(m[2]), Number(m[3])], yearLast: apostrophe || m[3].length === 4, last: m[3], apostrophe };
+  const last = captured(m, 3);
+  return { parts: [Number(m[1]), Number(m[2]), Number(last)], yearLast: apostrophe || last.length === 4, last, apostrophe };
 }
 
 /** A slashed date read in `order` → [year, month, day], or null when that order cannot read it. */
@@ -198,7 +199,8 @@ export function dateOrderOf(dates: readonly string[]): { used: DateOrder; possib
   });
   const best = Math.max(...scored.map((s) => s.count));
   const possible = scored.filter((s) => s.count === best);
-  const used = [...possible].sort((a, b) => a.span - b.span)[0];
+  const used = [...possible].sort((a, b) => a.span - b.span).at(0);
+  if (used === undefined) throw new Error('dateOrderOf: no date order scored the best count'); // one of DATE_ORDERS always does
   return { used: used.order, possible: best > 0 ? possible.map((s) => s.order) : [used.order] };
 }
 
@@ -210,7 +212,7 @@ function readDate(text: string, order: DateOrder): [number, number, number] | st
   let m = ISO_DATE.exec(value);
   if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
   m = DOTTED_DATE.exec(value);
-  if (m) return [year(m[3], false), Number(m[2]), Number(m[1])];
+  if (m) return [year(captured(m, 3), false), Number(m[2]), Number(m[1])];
   const date = slashed(value);
   if (!date) return `the date "${text}" is not a QIF date (such as 12/31/2024, 12/31'24, 31/12/2024 or 2024-12-31)`;
   const ymd = inOrder(date, order);

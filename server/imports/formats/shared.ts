@@ -59,6 +59,17 @@ export function parseLocalDateTime(text: string, timeZone: string): number | nul
   return localDateTime(Number(y), Number(mo), Number(d), timeZone, Number(h), Number(mi), Number(s));
 }
 
+/**
+ * Capture group `index` of a successful match, for a group the pattern always fills (one outside
+ * any optional part or alternative). Its absence would be a fault of the pattern, not of the
+ * text read: an internal error, never a reading of the input.
+ */
+export function captured(match: RegExpMatchArray, index: number): string {
+  const value = match.at(index);
+  if (value === undefined) throw new Error(`captured: group ${String(index)} took no part in the match; the pattern does not always fill it.`);
+  return value;
+}
+
 const QUOTE_OR_SPACE = /[\s'"]/;
 /** The longest cell parseAmount reads as an amount (padding included). */
 const AMOUNT_TEXT_MAX = 256;
@@ -70,8 +81,8 @@ const AMOUNT_TEXT_MAX = 256;
 export function withoutEdges(text: string, edge: RegExp): string {
   let start = 0;
   let end = text.length;
-  while (start < end && edge.test(text[start])) start++;
-  while (end > start && edge.test(text[end - 1])) end--;
+  while (start < end && edge.test(text.charAt(start))) start++;
+  while (end > start && edge.test(text.charAt(end - 1))) end--;
   return text.slice(start, end);
 }
 
@@ -316,8 +327,9 @@ export function localDateTimeParser(timeZone: string): (text: string) => number 
  * reads a cut UTF-8 file as UTF-8 instead of falling back to GBK and garbling all of it.
  */
 export function withoutCutUtf8Tail(bytes: Buffer): Buffer {
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back];
+  const lastBytes = [...bytes.subarray(Math.max(0, bytes.length - 3))].reverse();
+  for (const [index, byte] of lastBytes.entries()) {
+    const back = index + 1;
     if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead byte
     const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
     if (need <= back) return bytes;
@@ -379,8 +391,7 @@ export function headerKey(cell: string): string {
 export function findHeaderRow<F extends string>(rows: readonly { cells: readonly string[] }[], fields: Readonly<Record<string, F>>, minimum = 2, scan = 100): HeaderRow<F> | null {
   let best: HeaderRow<F> | null = null;
   let bestCount = minimum - 1;
-  for (let r = 0; r < Math.min(rows.length, scan); r++) {
-    const cells = rows[r].cells;
+  for (const [r, { cells }] of rows.slice(0, scan).entries()) {
     const columns: Partial<Record<F, number>> = {};
     const names: Partial<Record<F, string>> = {};
     let count = 0;

@@ -1,6 +1,6 @@
 import { constants as zlibConstants, inflateRawSync } from 'node:zlib';
 import { InvalidInputError, readSheet } from 'read-excel-file/node';
-import { decodeChineseExport, isBlankFile, localDateTimeParser, parseAmount, readCsvRecords, AS_CSV, type CsvRecord } from './shared';
+import { captured, decodeChineseExport, isBlankFile, localDateTimeParser, parseAmount, readCsvRecords, AS_CSV, type CsvRecord } from './shared';
 import {
   csvHeadHasPaymentHeader,
   hasPaymentHeader,
@@ -111,7 +111,9 @@ export function wechatStatus(status: string, refundRow: boolean): LineStatus {
 /** A table row of the file: its cells as text, its 1-based line (CSV) or row (XLSX). */
 type Row = CsvRecord;
 
+/** A line of the bill with what linkRefunds reads of its row besides it. */
 interface Extra {
+  line: StatementLine;
   merchantId: string;
   /** What 当前状态 says was refunded of a payment: all of it, an amount, some (how much unsaid), or nothing. */
   refunded: 'all' | 'some' | 'none' | { amount: string };
@@ -142,23 +144,23 @@ function parseRows(rows: Row[], timeZone: string): ParsedStatement {
     }
     const category = cell(cells, 'category');
     const statusText = cell(cells, 'status');
-    lines.push(
-      paymentLine({
-        ...basics,
-        line,
-        status: wechatStatus(statusText, isRefundRow(category, statusText, basics.direction)),
-        payee: cell(cells, 'payee'),
-        descriptionParts: [cell(cells, 'goods'), cell(cells, 'note')],
-        externalId: cell(cells, 'id'),
-        method: cell(cells, 'method'),
-        category,
-      }),
-    );
-    extras.push({ merchantId: cell(cells, 'merchantId'), refunded: refundedOf(statusText) });
+    const statementLine = paymentLine({
+      ...basics,
+      line,
+      status: wechatStatus(statusText, isRefundRow(category, statusText, basics.direction)),
+      payee: cell(cells, 'payee'),
+      descriptionParts: [cell(cells, 'goods'), cell(cells, 'note')],
+      externalId: cell(cells, 'id'),
+      method: cell(cells, 'method'),
+      category,
+    });
+    lines.push(statementLine);
+    extras.push({ line: statementLine, merchantId: cell(cells, 'merchantId'), refunded: refundedOf(statusText) });
   }
-  linkRefunds(lines, extras);
+  linkRefunds(extras);
   const headerBlock = rows.slice(0, header.index).map((row) => row.cells.join(','));
-  const account = /微信昵称[:：]\s*\[([^\]]*)\]/.exec(headerBlock.join('\n'))?.[1].trim();
+  const nickname = /微信昵称[:：]\s*\[([^\]]*)\]/.exec(headerBlock.join('\n'));
+  const account = nickname ? captured(nickname, 1).trim() : undefined;
   const statement: ParsedStatement = { format: 'wechat', lines, invalid, currency: 'CNY' };
   if (account) statement.account = account;
   return statement;
@@ -168,7 +170,7 @@ function parseRows(rows: Row[], timeZone: string): ParsedStatement {
 function refundedOf(status: string): Extra['refunded'] {
   if (/全额退款/.test(status)) return 'all';
   const partial = /^已退款[(（]\s*[¥￥]?\s*([\d.,]+)\s*[)）]/.exec(status);
-  const amount = partial ? parseAmount(partial[1]) : null;
+  const amount = partial ? parseAmount(captured(partial, 1)) : null;
   if (amount) return { amount: amount.amount };
   return /^已(?:部分)?退款/.test(status) ? 'some' : 'none';
 }
@@ -182,26 +184,24 @@ const toCents = (amount: string) => Math.round(Number(amount) * 100);
  * has exactly one such candidate when the largest is at least x and the second is not). Filtering
  * every payment of the payee for every refund was quadratic in a file of one payee.
  */
-function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
+function linkRefunds(lines: readonly Extra[]): void {
   const byMerchantId = new Map<string, StatementLine>();
   const payments: Array<{ payment: StatementLine; refunded: Exclude<Extra['refunded'], 'none'> }> = [];
-  lines.forEach((line, i) => {
-    const { merchantId, refunded } = extras[i];
-    if (line.status === 'refund' || line.externalId === '') return;
+  for (const { line, merchantId, refunded } of lines) {
+    if (line.status === 'refund' || line.externalId === '') continue;
     if (merchantId !== '' && !byMerchantId.has(merchantId)) byMerchantId.set(merchantId, line);
-    if (refunded === 'none' || line.direction !== 'expense' || line.payee === '') return;
+    if (refunded === 'none' || line.direction !== 'expense' || line.payee === '') continue;
     payments.push({ payment: line, refunded });
-  });
+  }
   const refunds: StatementLine[] = [];
-  lines.forEach((refund, i) => {
-    if (refund.status !== 'refund') return;
+  for (const { line: refund, merchantId } of lines) {
+    if (refund.status !== 'refund') continue;
     // A red packet's or a transfer's refund row (微信红包-退款, 转账-退款) names its payment by its
     // own 交易单号, which is the payment's 商户单号.
-    const sameOrder =
-      (extras[i].merchantId === '' ? undefined : byMerchantId.get(extras[i].merchantId)) ?? (refund.externalId === '' ? undefined : byMerchantId.get(refund.externalId));
+    const sameOrder = (merchantId === '' ? undefined : byMerchantId.get(merchantId)) ?? (refund.externalId === '' ? undefined : byMerchantId.get(refund.externalId));
     if (sameOrder) refund.originalId = sameOrder.externalId;
     else refunds.push(refund);
-  });
+  }
   if (refunds.length === 0 || payments.length === 0) return;
   const byDate =
     <T>(date: (item: T) => number) =>
@@ -212,8 +212,8 @@ function linkRefunds(lines: StatementLine[], extras: Extra[]): void {
   const some = new Map<string, { best: StatementLine; bestCents: number; secondCents: number }>();
   let next = 0;
   for (const refund of [...refunds].sort(byDate((l: StatementLine) => l.date))) {
-    for (; next < payments.length && payments[next].payment.date <= refund.date; next++) {
-      const { payment, refunded } = payments[next];
+    for (let passed = payments.at(next); passed !== undefined && passed.payment.date <= refund.date; passed = payments.at(++next)) {
+      const { payment, refunded } = passed;
       if (refunded === 'some') {
         const cents = toCents(payment.amount);
         const top = some.get(payment.payee);
@@ -328,7 +328,7 @@ function zipEntryHead(bytes: Buffer, name: string, limit = 65_536): string {
 export const sniffWechat: StatementSniffer = (bytes) => {
   if (isZipFile(bytes)) {
     const strings = zipEntryHead(bytes, 'xl/sharedStrings.xml') + zipEntryHead(bytes, 'xl/worksheets/sheet1.xml');
-    const cells = Array.from(strings.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g), (m) => m[1]);
+    const cells = Array.from(strings.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g), (m) => captured(m, 1));
     return WECHAT_MARK.test(strings) || hasPaymentHeader(WECHAT, [{ line: 1, cells, unterminated: false, unfinished: false }]);
   }
   return csvHeadHasPaymentHeader(WECHAT, bytes);

@@ -118,11 +118,11 @@ describe('the Alipay app export (电子客户回单)', () => {
 
   it('reads the wall clock in the requested time zone', () => {
     const utc = parse(utf8(APP), { timeZone: 'UTC' });
-    expect(utc.lines[0].date).toBe(Date.UTC(2024, 2, 2, 12, 30, 5));
-    expect(parse(utf8(APP)).lines[0].date - utc.lines[0].date).toBe(-8 * 3600_000);
+    expect(utc.lines.at(0)?.date).toBe(Date.UTC(2024, 2, 2, 12, 30, 5));
+    expect(parse(utf8(APP)).lines.at(0)!.date - utc.lines.at(0)!.date).toBe(-8 * 3600_000);
     // Across a DST change (New York, 2024-03-10): each row as parseLocalDateTime reads it.
     const newYork = parse(utf8(APP), { timeZone: 'America/New_York' });
-    const written = [...APP.matchAll(/^(2024-03-\d\d \d\d:\d\d:\d\d) ,/gm)].map((m) => m[1]);
+    const written = [...APP.matchAll(/^(2024-03-\d\d \d\d:\d\d:\d\d) ,/gm)].map((m) => m.at(1)!);
     expect(newYork.lines.map((l) => l.date)).toEqual(written.map((text) => parseLocalDateTime(text, 'America/New_York')));
   });
 

@@ -205,9 +205,9 @@ describe('parseCamt: encodings', () => {
 
   it('reads Latin-1 bytes declared as UTF-8, and UTF-16 without a BOM', () => {
     const latin = fixture('camt/latin1-v04.xml').toString('latin1').replace('ISO-8859-1', 'UTF-8');
-    expect(parse(Buffer.from(latin, 'latin1')).lines[0].payee).toBe('Bäckerei Müller');
+    expect(parse(Buffer.from(latin, 'latin1')).lines.at(0)?.payee).toBe('Bäckerei Müller');
     const utf16 = iconv.encode(fixture('camt/camt054-v08.xml').toString('utf8').replace('UTF-8', 'UTF-16'), 'utf16le');
-    expect(parse(utf16).lines[0].payee).toBe('Hausverwaltung Wien');
+    expect(parse(utf16).lines.at(0)?.payee).toBe('Hausverwaltung Wien');
   });
 
   it('refuses binary data as encoding', () => {

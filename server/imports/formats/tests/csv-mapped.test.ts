@@ -60,9 +60,9 @@ describe('parseMappedCsv: bank exports', () => {
       externalId: '',
       sourceCategory: 'Food & Drink',
     });
-    expect(parsed.lines[1].payee).toBe('AMAZON MKTPL*2K4TL, SEATTLE');
-    expect(parsed.lines[2].sourceCategory).toBeUndefined();
-    expect(parsed.lines[3].description).toBe('Split with Sam\n(half is theirs)');
+    expect(parsed.lines.at(1)?.payee).toBe('AMAZON MKTPL*2K4TL, SEATTLE');
+    expect(parsed.lines.at(2)?.sourceCategory).toBeUndefined();
+    expect(parsed.lines.at(3)?.description).toBe('Split with Sam\n(half is theirs)');
   });
 
   it('reads a UK statement with a preamble, Paid out / Paid in columns, £ amounts and "02 Jun 2025" dates (CRLF)', () => {
@@ -94,7 +94,7 @@ describe('parseMappedCsv: bank exports', () => {
   it('follows an encoding hint: latin1 reads the German file the same, gbk garbles it, utf8 refuses it', () => {
     const bytes = fixture('de-sparkasse-1252.csv');
     expect(parse(bytes, { ...SPARKASSE, encoding: 'latin1' })).toEqual(parse(bytes, SPARKASSE));
-    expect(parse(bytes, { ...SPARKASSE, encoding: 'gbk' }).lines[1].payee).not.toBe('Hausverwaltung Müller');
+    expect(parse(bytes, { ...SPARKASSE, encoding: 'gbk' }).lines.at(1)?.payee).not.toBe('Hausverwaltung Müller');
     expect(statementError(() => parse(bytes, { ...SPARKASSE, encoding: 'utf8' })).kind).toBe('encoding');
   });
 
@@ -270,7 +270,7 @@ describe('parseMappedCsv: rows, lines and delimiters', () => {
 
   it('a delimiter in the mapping wins over detection', () => {
     const bytes = csv('Date;Amount,Payee\n2024-01-05;-1');
-    expect(parse(bytes, { date: 0, amount: 1, delimiter: ';' }).lines[0].amount).toBe('1');
+    expect(parse(bytes, { date: 0, amount: 1, delimiter: ';' }).lines.at(0)?.amount).toBe('1');
     expect(statementError(() => parse(bytes, { date: 0, amount: 1, delimiter: '\t' })).kind).toBe('badMapping');
   });
 
@@ -278,7 +278,7 @@ describe('parseMappedCsv: rows, lines and delimiters', () => {
     const text = 'Date,Payee,Amount\n2024-01-05,Café Ümlaut,-1\n';
     const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), csv(text)]);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-    for (const bytes of [bom, utf16]) expect(parse(bytes, { date: 0, payee: 1, amount: 2 }).lines[0].payee).toBe('Café Ümlaut');
+    for (const bytes of [bom, utf16]) expect(parse(bytes, { date: 0, payee: 1, amount: 2 }).lines.at(0)?.payee).toBe('Café Ümlaut');
     expect(describeCsv(bom).headers[0]).toBe('Date');
   });
 });
@@ -380,7 +380,7 @@ describe('describeCsv', () => {
     expect(german.headers[2]).toBe('Auftraggeber/Empfänger');
     const chinese = describeCsv(fixture('cn-bank-gbk.csv'), { skipRows: 3 });
     expect(chinese.headers).toEqual(['交易日期', '摘要', '收入金额', '支出金额', '余额', '币种', '对方户名', '对方账号', '流水号']);
-    expect(chinese.sample[0].slice(0, 4)).toEqual(['20240301', '工资', '8,500.00', '-']);
+    expect(chinese.sample.at(0)?.slice(0, 4)).toEqual(['20240301', '工资', '8,500.00', '-']);
     expect(describeCsv(fixture('uk-nationwide-statement.csv'), { skipRows: 4 }).sample).toHaveLength(5);
   });
 
@@ -469,7 +469,7 @@ describe('guessMapping and guessDateFormat', () => {
   });
 
   it('guesses the date format of every bank fixture from its sample', () => {
-    const guess = (name: string, skipRows = 0) => guessDateFormat(describeCsv(fixture(name), { skipRows }).sample.map((row) => row[0]));
+    const guess = (name: string, skipRows = 0) => guessDateFormat(describeCsv(fixture(name), { skipRows }).sample.map((row) => row.at(0) ?? ''));
     expect(guess('us-chase-credit.csv')).toBe('MM/DD/YYYY');
     expect(guess('uk-nationwide-statement.csv', 4)).toBe('DD/MM/YYYY');
     expect(guess('de-sparkasse-1252.csv')).toBe('DD.MM.YYYY');
@@ -481,8 +481,8 @@ describe('encoding detection', () => {
   it('tells Windows-1252 from GBK by how the non-ASCII bytes pair up', () => {
     const german = iconv.encode('Datum;Empfänger;Betrag\n05.01.2024;Bäckerei Müßig;-3,50\n', 'windows-1252');
     const chinese = iconv.encode('日期,对方,金额\n2024-01-05,美团外卖,-3.50\n', 'gbk');
-    expect(parse(german, { date: 0, payee: 1, amount: 2, dateFormat: 'DD.MM.YYYY', decimal: ',' }).lines[0].payee).toBe('Bäckerei Müßig');
-    expect(parse(chinese, { date: 0, payee: 1, amount: 2 }).lines[0].payee).toBe('美团外卖');
+    expect(parse(german, { date: 0, payee: 1, amount: 2, dateFormat: 'DD.MM.YYYY', decimal: ',' }).lines.at(0)?.payee).toBe('Bäckerei Müßig');
+    expect(parse(chinese, { date: 0, payee: 1, amount: 2 }).lines.at(0)?.payee).toBe('美团外卖');
   });
 });
 

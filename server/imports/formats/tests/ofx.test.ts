@@ -212,16 +212,16 @@ describe('parseOfx: encodings', () => {
 
   it('reads Windows-1252 bytes in a file labelled UTF-8 (a common bank mistake)', () => {
     const labelled = text.replace('ENCODING:USASCII', 'ENCODING:UTF-8').replace('CHARSET:1252', 'CHARSET:NONE');
-    expect(parse(iconv.encode(labelled, 'win1252')).lines[0].payee).toBe('Müller Café €');
+    expect(parse(iconv.encode(labelled, 'win1252')).lines.at(0)?.payee).toBe('Müller Café €');
   });
 
   it('reads UTF-8 bytes in a file labelled CHARSET:1252', () => {
-    expect(parse(Buffer.from(text, 'utf8')).lines[0].payee).toBe('Müller Café €');
+    expect(parse(Buffer.from(text, 'utf8')).lines.at(0)?.payee).toBe('Müller Café €');
   });
 
   it('reads UTF-16 with or without a BOM', () => {
-    expect(parse(Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, 'utf16le')])).lines[0].payee).toBe('Müller Café €');
-    expect(parse(iconv.encode(text, 'utf16le')).lines[0].payee).toBe('Müller Café €');
+    expect(parse(Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, 'utf16le')])).lines.at(0)?.payee).toBe('Müller Café €');
+    expect(parse(iconv.encode(text, 'utf16le')).lines.at(0)?.payee).toBe('Müller Café €');
   });
 
   it('refuses binary data as encoding', () => {

@@ -69,7 +69,7 @@ describe('parseQif: bank files', () => {
 
   it('decides the date order for the whole file: a later 13/06 makes an earlier 02/06 the 2nd of June', () => {
     const monthFirst = parse(qif('!Type:Bank\nD02/06/2024\nT-1.00\nPA\n^\n'));
-    expect(monthFirst.lines[0].date).toBe(Date.UTC(2024, 1, 6));
+    expect(monthFirst.lines.at(0)?.date).toBe(Date.UTC(2024, 1, 6));
     const dayFirst = parse(qif('!Type:Bank\nD02/06/2024\nT-1.00\nPA\n^\nD13/06/2024\nT-2.00\nPB\n^\n'));
     expect(dayFirst.lines.map((l) => l.date)).toEqual([Date.UTC(2024, 5, 2), Date.UTC(2024, 5, 13)]);
   });
@@ -157,7 +157,7 @@ describe('parseQif: accounts and sections', () => {
   it('names the account of a single-account file without a method on the lines', () => {
     const parsed = parse(qif('!Account\nNSavings\nTBank\n^\n!Type:Bank\nD1/2/2024\nT10\nPInterest\n^\n'));
     expect(parsed.account).toBe('Savings');
-    expect(parsed.lines[0].method).toBeUndefined();
+    expect(parsed.lines.at(0)?.method).toBeUndefined();
   });
 
   it('reads a Windows-1252 file', () => {

@@ -43,10 +43,10 @@ function fixtureRows(typed: boolean): (string | number | Date | null)[][] {
   const records: string[][] = parseCsv(FIXTURE, { relax_quotes: true, relax_column_count: true });
   const headerAt = records.findIndex((row) => row[0] === '交易时间');
   return records.map((row, index) => {
-    if (index < headerAt) return [row[0] === '' ? null : row[0]]; // the header block: one text cell a row
+    if (index < headerAt) return [row.at(0) === '' ? null : (row.at(0) ?? null)]; // the header block: one text cell a row
     if (index === headerAt || !typed) return row;
-    const [time, type, payee, goods, direction, amount, ...rest] = row;
-    const [, y, mo, d, h, mi, s] = /^(\d+)-(\d+)-(\d+) (\d+):(\d+):(\d+)$/.exec(time)!.map(Number);
+    const [time = '', type = '', payee = '', goods = '', direction = '', amount = '', ...rest] = row;
+    const [y = NaN, mo = NaN, d = NaN, h = NaN, mi = NaN, s = NaN] = /^(\d+)-(\d+)-(\d+) (\d+):(\d+):(\d+)$/.exec(time)!.slice(1).map(Number);
     return [new Date(Date.UTC(y, mo - 1, d, h, mi, s)), type, payee, goods, direction, Number(amount.replace(/[¥,]/g, '')), ...rest.map((cell) => cell.trim())];
   });
 }
@@ -176,7 +176,8 @@ describe('the WeChat Pay XLSX export', () => {
 
   it('reports a row whose date cell is not a date', async () => {
     const rows = fixtureRows(true);
-    rows[18][0] = '昨天';
+    const row = rows.at(18)!;
+    row[0] = '昨天';
     const statement = await parse(await xlsx(rows));
     expect(statement.invalid).toEqual([{ line: 19, kind: 'badDate', reason: 'The 交易时间 cell "昨天" is not a date and time (YYYY-MM-DD HH:mm:ss).' }]);
     expect(statement.lines).toHaveLength(12);
