@@ -70,11 +70,8 @@ function classifyEn(label: string): LabelKind {
 
 // Where a merchant name stops: a preposition, a date, punctuation or the end.
 const STOP = String.raw`(?=\s+(?:on|with|using|via|for|from|was|has|have|is|in|at|ending|to)\b|\s*[,;!\n]|\.(?:\s|$)|\s+\d{1,2}[/:]|$)`;
-const MERCHANT_EN = [
-  new RegExp(String.raw`\b(?:merchant|payee|description)\s*[:=]\s*([^\n,;]+)`, 'i'),
-  new RegExp(String.raw`\btransaction (?:with|at)\s+(.+?)${STOP}`, 'i'),
-  new RegExp(String.raw`(?:\bat|@)\s+(?!\d)(.+?)${STOP}`, 'i'),
-];
+const MERCHANT_LABELLED = new RegExp(String.raw`\b(?:merchant|payee|description)\s*[:=]\s*([^\n,;]+)`, 'i');
+const MERCHANT_AT = [new RegExp(String.raw`\btransaction (?:with|at)\s+(.+?)${STOP}`, 'i'), new RegExp(String.raw`(?:\bat|@)\s+(?!\d)(.+?)${STOP}`, 'i')];
 const MERCHANT_FROM = new RegExp(String.raw`\bfrom\s+(?!(?:your|the|an?|my|account|card|acct|atm)\b)(.+?)${STOP}`, 'i');
 const MERCHANT_TO = new RegExp(String.raw`\b(?:sent|paid|payment|transfer(?:red)?)\b[^\n]{0,40}?\bto\s+(?!(?:your|the|an?|my|account|card|acct)\b)(.+?)${STOP}`, 'i');
 
@@ -83,10 +80,7 @@ export function parseEn(text: string, ctx: NoticeContext): NoticeCore | null {
   const tokens = findMoneyEn(text);
   const { main, balance } = pickAmount(
     tokens,
-    (i) => {
-      const floor = i > 0 ? tokens[i - 1].end : 0;
-      return text.slice(Math.max(floor, clauseStart(text, tokens[i].start, true)), tokens[i].start);
-    },
+    (token, previous) => text.slice(Math.max(previous?.end ?? 0, clauseStart(text, token.start, true)), token.start),
     (label, token) => {
       const kind = classifyEn(label);
       return !token.marked && kind !== 'balance' ? 'skip' : kind;
@@ -96,7 +90,7 @@ export function parseEn(text: string, ctx: NoticeContext): NoticeCore | null {
   const dir = direction(text, main);
   if (!dir) return null;
   const { time, fromText } = findNoticeTime(text, ctx);
-  const patterns = dir === 'income' ? [MERCHANT_EN[0], MERCHANT_FROM, ...MERCHANT_EN.slice(1)] : [...MERCHANT_EN, MERCHANT_TO];
+  const patterns = dir === 'income' ? [MERCHANT_LABELLED, MERCHANT_FROM, ...MERCHANT_AT] : [MERCHANT_LABELLED, ...MERCHANT_AT, MERCHANT_TO];
   return {
     amount: main.amount,
     currency: main.currency,

@@ -3,6 +3,7 @@
  * text is normalised, which texts are no payment at all (codes, ads, bills, failures), card tails,
  * and the clean-up of merchant names.
  */
+import { captured } from '../formats/shared';
 
 export const NOTICE_SOURCES = [
   'cmb',
@@ -123,7 +124,7 @@ export function findCardTail(text: string, english: boolean): string {
       const before = t.slice(Math.max(0, m.index - 10), m.index);
       const clause = before.slice(before.search(/[^,;。\n]*$/));
       if (OTHER_SIDE.test(clause) || /^\s*向(?:您|你)/.test(t.slice(m.index + m[0].length))) continue;
-      if (!best || m.index < best.index) best = { index: m.index, tail: m[1] };
+      if (!best || m.index < best.index) best = { index: m.index, tail: captured(m, 1) };
       break;
     }
   }
@@ -219,7 +220,7 @@ export function cleanMerchant(raw: string): string {
   s = s.replace(/\s+\S*@\S*$/, '').replace(/\s*[【[][^】\]]{2,12}[】\]]$/, '');
   s = s.replace(/(?:…|\.{2,}|\*+|\s)+$/, '');
   const wrapped = /^[【[「"'](.*)[】\]」"']$/.exec(s);
-  if (wrapped) s = wrapped[1];
+  if (wrapped) s = captured(wrapped, 1);
   const colon = s.lastIndexOf(':');
   if (colon >= 0 && colon < s.length - 1) s = s.slice(colon + 1);
   const parts: string[] = [];
@@ -239,7 +240,8 @@ export function firstMerchant(text: string, patterns: readonly MerchantPattern[]
     const [re, cut] = pattern instanceof RegExp ? [pattern, undefined] : pattern;
     const m = re.exec(text);
     if (!m) continue;
-    const merchant = cleanMerchant(cut ? cut(m[1]) : m[1]);
+    const named = captured(m, 1);
+    const merchant = cleanMerchant(cut ? cut(named) : named);
     if (merchant) return merchant;
   }
   return '';

@@ -132,11 +132,11 @@ function scan(text: string, re: RegExp, groups: Groups, toAmount: (s: string) =>
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const span = m.indices?.[num];
     if (!span) continue;
-    const amount = toAmount(m[num]);
+    const amount = toAmount(text.slice(span[0], span[1])); // the text of group `num`
     if (amount === null) continue;
-    const markText = mark === undefined ? undefined : (m[mark] as string | undefined);
+    const markText = mark === undefined ? undefined : m.at(mark);
     const currency = markText ? currencyOfMark(markText) : '';
-    const sign = signOf(...signs.map((i) => m[i] as string | undefined));
+    const sign = signOf(...signs.map((i) => m.at(i)));
     const start = from === undefined ? m.index + (m[0].length - m[0].trimStart().length) : (m.indices?.[from]?.[0] ?? span[0]);
     const end = m.index + m[0].length;
     const previous = hits.get(span[0]);
@@ -176,30 +176,32 @@ export function findMoneyEn(text: string): MoneyToken[] {
 export type LabelKind = 'balance' | 'skip' | 'prefer' | 'plain';
 
 /**
- * The payment among the mentions and the balance after it. `labelOf(i)` is the text that introduces
- * mention i ('余额', '可用额度为', 'Available balance:'); `classify` says what that label makes it.
+ * The payment among the mentions and the balance after it. `labelOf(token, previous)` is the
+ * text that introduces mention `token`, which follows mention `previous` (none for the first) ('余额', '可用额度为', 'Available balance:'); `classify` says what that label makes it.
  * The first plain mention is the payment unless a later one is labelled as the actual amount
  * ('实际金额'); zero amounts never are.
  */
 export function pickAmount(
   tokens: MoneyToken[],
-  labelOf: (i: number) => string,
+  labelOf: (token: MoneyToken, previous: MoneyToken | undefined) => string,
   classify: (label: string, token: MoneyToken) => LabelKind,
 ): { main?: MoneyToken; balance?: string } {
   let main: MoneyToken | undefined;
   let preferred = false;
   let balance: string | undefined;
-  tokens.forEach((token, i) => {
-    const kind = classify(labelOf(i), token);
+  let previous: MoneyToken | undefined;
+  for (const token of tokens) {
+    const kind = classify(labelOf(token, previous), token);
+    previous = token;
     if (kind === 'balance') {
       balance ??= token.amount;
-      return;
+      continue;
     }
-    if (kind === 'skip' || isZeroAmount(token.amount)) return;
+    if (kind === 'skip' || isZeroAmount(token.amount)) continue;
     if (kind === 'prefer' && !preferred) {
       main = token;
       preferred = true;
     } else if (!main) main = token;
-  });
+  }
   return { main, balance };
 }

@@ -35,7 +35,7 @@ const row = (text: string, spec: string): Row => ({ text, spec });
 
 /** ms of a wall time at a fixed UTC offset. */
 function wallTime(text: string, offsetHours: number): number {
-  const [y, mo, d, h, mi, s = 0] = text.split(/[- :]/).map(Number);
+  const [y = NaN, mo = NaN, d = NaN, h = NaN, mi = NaN, s = 0] = text.split(/[- :]/).map(Number);
   return Date.UTC(y, mo - 1, d, h - offsetHours, mi, s);
 }
 

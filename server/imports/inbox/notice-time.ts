@@ -1,4 +1,4 @@
-import { localDateTime } from '../formats/shared';
+import { captured, localDateTime } from '../formats/shared';
 
 /**
  * When a forwarded payment notice says the payment happened. Notices write dates in many ways
@@ -106,7 +106,7 @@ function fullYear(value: string | undefined): number | undefined {
 function clock(m: RegExpExecArray, i: number): Stamp {
   let hour = num(m[i]);
   if (hour === undefined) return {};
-  const meridiem = (m[i + 3] as string | undefined)?.toLowerCase();
+  const meridiem = m.at(i + 3)?.toLowerCase();
   if (meridiem === 'p' && hour < 12) hour += 12;
   if (meridiem === 'a' && hour === 12) hour = 0;
   return { hour, minute: num(m[i + 1]), second: num(m[i + 2]) };
@@ -139,12 +139,12 @@ const DATE_PATTERNS: readonly [RegExp, Reader][] = [
   // Nov 27, 2024 at 3:45 PM
   [
     new RegExp(String.raw`\b${MONTHS}\s+(\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:,?\s+(\d{4})(?!\d))?${TIME_AFTER}`, 'gi'),
-    (m) => ({ month: monthOf(m[1]), day: num(m[2]), year: num(m[3]), ...clock(m, 4) }),
+    (m) => ({ month: monthOf(captured(m, 1)), day: num(m[2]), year: num(m[3]), ...clock(m, 4) }),
   ],
   // 27 Nov 2024
   [
     new RegExp(String.raw`(?<![\d$.,])(\d{1,2})(?:st|nd|rd|th)?\s+${MONTHS}(?![a-z])(?:,?\s+(\d{4})(?!\d))?${TIME_AFTER}`, 'gi'),
-    (m) => ({ day: num(m[1]), month: monthOf(m[2]), year: num(m[3]), ...clock(m, 4) }),
+    (m) => ({ day: num(m[1]), month: monthOf(captured(m, 2)), year: num(m[3]), ...clock(m, 4) }),
   ],
   // 27日12:30, 01日19时09分 (the day of the current month)
   [new RegExp(String.raw`(?<![\d月/.\-])(\d{1,2})\s*[日号]\s*${CLOCK}`, 'gi'), (m) => ({ day: num(m[1]), ...clock(m, 2) })],

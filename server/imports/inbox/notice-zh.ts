@@ -1,3 +1,4 @@
+import { captured } from '../formats/shared';
 import { cleanMerchant, findCardTail, firstMerchant, type MerchantPattern, type NoticeCore, type NoticeDirection } from './notice-common';
 import { findMoneyZh, pickAmount, type LabelKind, type MoneyToken } from './notice-money';
 import { findNoticeTime, type NoticeContext } from './notice-time';
@@ -152,9 +153,8 @@ export function zhDirection(masked: string, token: MoneyToken): NoticeDirection 
   return (after ?? words.at(0))?.kind ?? null;
 }
 
-function labelOf(masked: string, tokens: MoneyToken[], i: number): string {
-  const token = tokens[i];
-  const floor = i > 0 ? tokens[i - 1].end : 0;
+function labelOf(masked: string, token: MoneyToken, previous: MoneyToken | undefined): string {
+  const floor = previous?.end ?? 0;
   let start = token.start;
   while (start > floor && !LABEL_END.test(masked.charAt(start - 1))) start--;
   return masked.slice(start, token.start);
@@ -192,7 +192,7 @@ const GENERIC_MERCHANT: readonly MerchantPattern[] = [
 /** A merchant in brackets right after the amount: `85.87元(支付宝(中国)网络技术有限公司)`, `1.00[银联入账:何露]`. */
 function merchantAfter(text: string, token: MoneyToken): string {
   const m = /^\s*[([]((?:[^()[\]]|\([^()]*\))+)[)\]]/.exec(text.slice(token.end));
-  return m ? cleanMerchant(m[1]) : '';
+  return m ? cleanMerchant(captured(m, 1)) : '';
 }
 
 /** A Chinese notice read with `profile`; null when it names no amount or (generic) no direction. */
@@ -201,7 +201,7 @@ export function parseZh(text: string, ctx: NoticeContext, profile: ZhProfile): N
   const tokens = findMoneyZh(text);
   const { main, balance } = pickAmount(
     tokens,
-    (i) => labelOf(masked, tokens, i),
+    (token, previous) => labelOf(masked, token, previous),
     (label, token) => {
       const kind = classifyZh(label);
       return profile.requireMark && !token.marked && kind !== 'balance' ? 'skip' : kind;

@@ -27,9 +27,9 @@ export const LINEAR_REGEX = linearEngine();
 export function lowerPattern(pattern: string): string {
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
+    const ch = pattern.charAt(i);
     if (ch === '\\' && i + 1 < pattern.length) {
-      out += ch + pattern[i + 1];
+      out += ch + pattern.charAt(i + 1);
       i++;
     } else out += ch.toLowerCase();
   }

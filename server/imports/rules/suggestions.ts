@@ -37,7 +37,10 @@ export interface RuleSuggestion {
  * the text before " — " (or the whole, up to 60 characters).
  */
 export function payeeOf(description: string): string {
-  return Array.from(description.split(' — ')[0].trim()).slice(0, 60).join('');
+  const cut = description.indexOf(' — ');
+  return Array.from((cut === -1 ? description : description.slice(0, cut)).trim())
+    .slice(0, 60)
+    .join('');
 }
 
 const keyOf = (userId: string) => `imports:recat:${userId}`;
