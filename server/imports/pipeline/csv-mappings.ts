@@ -55,14 +55,15 @@ export class CsvMappings {
       {},
       ...withOptions.map(([, mapping]) => ({ skipRows: mapping.skipRows, delimiter: mapping.delimiter, encoding: mapping.encoding, header: mapping.header })),
     ]);
-    const [plain, ...others] = readings;
-    if (plain.ok) {
+    // One reading per variant, in order: the plain one, then one per mapping with options.
+    const plain = readings.at(0);
+    if (plain?.ok) {
       const found = await this.savedFor(userId, plain.description.signature);
       if (found) return found;
     }
-    for (const [index, reading] of others.entries()) {
-      const [key, mapping] = withOptions[index];
-      if (reading.ok && reading.description.signature === key.slice(prefix.length)) return mapping;
+    for (const [index, [key, mapping]] of withOptions.entries()) {
+      const reading = readings.at(index + 1);
+      if (reading?.ok && reading.description.signature === key.slice(prefix.length)) return mapping;
     }
     return undefined;
   }
@@ -81,7 +82,8 @@ export class CsvMappings {
     bytes: Buffer,
     options: { skipRows?: number; delimiter?: ',' | ';' | '\t'; encoding?: CsvMapping['encoding']; header?: boolean },
   ): Promise<CsvDescription & { guess: Partial<CsvMapping> }> {
-    const [reading] = await this.reader.describe(bytes, [options]);
+    const reading = (await this.reader.describe(bytes, [options])).at(0);
+    if (reading === undefined) throw new Error('The statement reader answered no reading of the one variant asked.');
     if (!reading.ok) throw importErrors.unreadableStatement('CSV', reading.message).with({ field: 'content', kind: reading.kind });
     return reading.description;
   }

@@ -356,13 +356,16 @@ export class ImportService {
     // Checked under the ledger's write lock, against the ledger as it is when this import writes.
     let likelyNow = 0;
     const guard = async (current: typeof view) => {
-      const lines = planned.map((p) => ({ ...p.line }));
-      await markLikelyDuplicates(lines, {
-        view: current,
-        format: held.plan.format,
-        importKeysOf: this.importKeysOf,
-      });
-      const out = new Set(planned.filter((_p, i) => lines[i].outcome === 'likely').map((p) => p.index));
+      const copies = planned.map(({ index, line }) => ({ index, line: { ...line } }));
+      await markLikelyDuplicates(
+        copies.map(({ line }) => line),
+        {
+          view: current,
+          format: held.plan.format,
+          importKeysOf: this.importKeysOf,
+        },
+      );
+      const out = new Set(copies.filter(({ line }) => line.outcome === 'likely').map(({ index }) => index));
       likelyNow = out.size;
       // What is about to be written, kept until it is: a commit cut off by a crash can be finished.
       journalId = await this.journal.begin(
@@ -415,7 +418,10 @@ export class ImportService {
       group.corrected ||= corrected.has(line.line);
       groups.set(key, group);
     }
-    const choices = [...groups.values()].filter((g) => g.corrected && g.categories.size === 1).map((g) => ({ type: g.type, source: g.source, category: [...g.categories][0] }));
+    const choices = [...groups.values()].flatMap((g) => {
+      const category = g.corrected && g.categories.size === 1 ? [...g.categories].at(0) : undefined;
+      return category === undefined ? [] : [{ type: g.type, source: g.source, category }];
+    });
     await this.learned.learn(userId, choices);
     await this.app.services.ruleSuggestions.noteMoves(userId, moved);
   }

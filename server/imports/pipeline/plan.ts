@@ -332,8 +332,9 @@ export async function markLikelyDuplicates(lines: PlannedLine[], ctx: Pick<PlanC
     }
   }
   const entries = ctx.view.entries;
-  for (let e = lowerBoundByDate(entries, first - window); e < entries.length && entries[e].date <= last + window; e++) {
-    const entry = entries[e];
+  for (let e = lowerBoundByDate(entries, first - window); ; e++) {
+    const entry = entries.at(e);
+    if (entry === undefined || entry.date > last + window) break;
     if (entry.type === 'transfer') continue;
     const list = wanted.get(`${entry.asset}|${entry.type}|${entry.amount}`);
     if (!list) continue;

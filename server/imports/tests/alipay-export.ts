@@ -2,7 +2,7 @@
  * An Alipay app export (导出信息 … 电子客户回单) of `rows` (CSV lines of its 12 columns), with
  * `info` as the account lines that open it; the record count line follows them.
  */
-export function alipayExport(rows: string[], info: string[]): string {
+export function alipayExport(rows: readonly string[], info: readonly string[]): string {
   return [
     ...info,
     `共${rows.length}笔记录`,

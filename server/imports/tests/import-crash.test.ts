@@ -88,11 +88,11 @@ it('a commit killed half-way is listed after the restart and can be finished, no
   const other = await api('import.preview', { format: 'qif', content: Buffer.from('!Type:Bank\nD01/02/2026\nT-1.00\nPShop\n^\n').toString('base64'), assetId, timeZone: 'UTC' });
   expect(other.interrupted).toEqual(listed);
 
-  const finished = await api('import.finish', { id: listed[0].id });
+  const finished = await api('import.finish', { id: listed.at(0)?.id });
   expect(finished).toMatchObject({ created: LINES - written, alreadyImported: written });
   expect(await total()).toBe(LINES);
   expect((await api('import.interrupted')).imports).toEqual([]);
-  const again = await server.api('import.finish', { id: listed[0].id }, token);
+  const again = await server.api('import.finish', { id: listed.at(0)?.id }, token);
   expectRefusal(again, importErrors.rows.interruptedNotFound);
 
   // The same file again: every line is already in the ledger, once.

@@ -162,14 +162,16 @@ describe('the inbox under many notices at once', () => {
 
 /** A `curl` command line as curl sends it: `-H 'name: value'`, `-d '<data>'` (POST, form type unless a header says otherwise, the data as written), the URL. */
 async function asCurlSends(line: string, url: string): Promise<{ status: number; body: any }> {
-  const words = [...line.replace('<key>', '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => (m[1] as string | undefined) ?? m[2]);
+  const words = [...line.replace('<key>', '').matchAll(/'([^']*)'|(\S+)/g)].map((m) => m.at(1) ?? m.at(2) ?? '');
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   let data: string | undefined;
   for (let i = 1; i < words.length; i++) {
-    if (words[i] === '-H') {
-      const [name, ...value] = words[++i].split(':');
-      headers[name.trim().toLowerCase()] = value.join(':').trim();
-    } else if (words[i] === '-d') data = words[++i];
+    const word = words.at(i);
+    if (word === '-H') {
+      const header = words.at(++i) ?? '';
+      const colon = header.indexOf(':');
+      headers[(colon === -1 ? header : header.slice(0, colon)).trim().toLowerCase()] = colon === -1 ? '' : header.slice(colon + 1).trim();
+    } else if (word === '-d') data = words.at(++i);
   }
   const response = await fetch(url, { method: data === undefined ? 'GET' : 'POST', headers, body: data });
   return { status: response.status, body: await response.json() };
@@ -183,7 +185,7 @@ describe('the inbox as a newcomer uses it', () => {
     const docs = readFileSync(path.join(ROOT, 'docs/import.md'), 'utf8')
       .split('\n')
       .filter((line) => /^curl .*\/in\/<key>$/.test(line));
-    const screen = [...readFileSync(path.join(ROOT, 'renderer/src/screens/inbox/InboxAddress.tsx'), 'utf8').matchAll(/`(curl [^`]*) \$\{url\}`/g)].map((m) => m[1]);
+    const screen = [...readFileSync(path.join(ROOT, 'renderer/src/screens/inbox/InboxAddress.tsx'), 'utf8').matchAll(/`(curl [^`]*) \$\{url\}`/g)].map((m) => m.at(1)!);
     expect(docs.length).toBeGreaterThanOrEqual(2);
     expect(screen.length).toBeGreaterThanOrEqual(2);
     for (const example of [...docs.map((line) => line.replace(/ \S+\/in\/<key>$/, '')), ...screen]) {

@@ -104,7 +104,7 @@ describe('rules and long text', () => {
     const run = new RuleBook([rule('r1', 'coffee', 'contains')]).runner({ budgetMs: 1000, sliceMs: 20 });
     const subject = { description: 'coffee', payee: '', amount: 1, assetId: '' };
     const first = await run.run(subject);
-    first.applied[0].fields.push('category');
+    first.applied.at(0)!.fields.push('category');
     first.set.tags?.push('changed');
     expect(await run.run(subject)).toEqual({ set: { tags: ['r1'] }, applied: [{ ruleId: 'r1', fields: ['tags'] }], autoConfirm: false });
   });

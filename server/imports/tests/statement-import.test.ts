@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
 import { assetBalance, createAsset } from '../../test-support/ledger';
 import { registerUser, startTestServer, type TestServer } from '../../test-support/test-server';
+import { commonErrors } from '../../lib/errors';
+import { ledgerErrors } from '../../ledger/errors';
 import { importErrors } from '../errors';
 import { expectRefusal } from '../../test-support/refusal';
 import { alipayExport } from './alipay-export';
@@ -24,7 +26,7 @@ afterAll(() => t.close());
 
 const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
 
-function alipayFile(rows: string[]): string {
+function alipayFile(rows: readonly string[]): string {
   return alipayExport(rows, [
     '------------------------------------------------------------------------------------',
     '导出信息：',
@@ -43,7 +45,7 @@ const ALIPAY_ROWS = [
   '2026-11-23 08:00:00,投资理财,余额宝,/,余额宝-转入,不计收支,500.00,余额,交易成功,2026112322001400005\t,\t,,',
   '2026-11-24 20:00:00,餐饮美食,=HYPERLINK("http://x"),hy***@example.com,晚餐,支出,45.00,余额,交易成功,2026112422001400006\t,T2006\t,,',
   '2026-11-25 20:00:00,餐饮美食,面馆,nd***@example.com,午餐,支出,等待中,余额,交易成功,2026112522001400007\t,T2007\t,,',
-];
+] as const;
 
 async function ok<T = any>(action: string, params: Record<string, unknown>, u: User): Promise<T> {
   const answer = await t.api(action, params, u.token);
@@ -244,19 +246,20 @@ describe('bad input changes nothing', () => {
     const other = await registerUser(t);
     const asset = await createAsset(t, u, { name: 'A', currency: 'CNY' });
     const theirs = await createAsset(t, other, { name: 'B', currency: 'CNY' });
-    const cases: Array<[Record<string, unknown>, number, RegExp]> = [
-      [{ format: 'alipay', content: b64('Date,Amount\n2026-01-01,5\n'), assetId: asset }, 400, /Alipay/],
-      [{ format: 'ofx', content: b64('<html>hello</html>'), assetId: asset }, 400, /OFX/],
-      [{ format: 'camt', content: b64('<?xml version="1.0"?><Document><BkToCstmrStmt><Stmt><Ntry>'), assetId: asset }, 400, /CAMT/],
-      [{ format: 'alipay', content: '%%%not base64%%%', assetId: asset }, 400, /base64/],
-      [{ format: 'alipay', assetId: asset }, 400, /content/],
-      [{ format: 'pdf', content: b64('x'), assetId: asset }, 400, /format/],
-      [{ format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: theirs }, 2001, /Asset not found/],
-      [{ format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: asset, timeZone: 'Mars/Base' }, 400, /time zone/],
+    const cases: Array<[Record<string, unknown>, { readonly code: number; readonly status: number }, RegExp]> = [
+      [{ format: 'alipay', content: b64('Date,Amount\n2026-01-01,5\n'), assetId: asset }, importErrors.rows.unreadableStatement, /Alipay/],
+      [{ format: 'ofx', content: b64('<html>hello</html>'), assetId: asset }, importErrors.rows.unreadableStatement, /OFX/],
+      [{ format: 'camt', content: b64('<?xml version="1.0"?><Document><BkToCstmrStmt><Stmt><Ntry>'), assetId: asset }, importErrors.rows.unreadableStatement, /CAMT/],
+      [{ format: 'alipay', content: '%%%not base64%%%', assetId: asset }, importErrors.rows.notBase64, /base64/],
+      [{ format: 'alipay', assetId: asset }, importErrors.rows.needsContent, /content/],
+      [{ format: 'pdf', content: b64('x'), assetId: asset }, commonErrors.rows.invalid, /format/],
+      [{ format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: theirs }, ledgerErrors.rows.assetNotFound, /Asset not found/],
+      [{ format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: asset, timeZone: 'Mars/Base' }, importErrors.rows.unknownImportTimeZone, /time zone/],
     ];
-    for (const [params, code, message] of cases) {
+    for (const [params, row, message] of cases) {
       const answer = await t.api('import.preview', params, u.token);
-      expect([answer.code, answer.message]).toEqual([code, expect.stringMatching(message)]);
+      expectRefusal(answer, row, { label: message.source });
+      expect(answer.message).toMatch(message);
     }
     const preview = await ok('import.preview', { format: 'alipay', content: b64(alipayFile([ALIPAY_ROWS[0]])), assetId: asset }, u);
     // Another account cannot commit (or learn about) this preview.
