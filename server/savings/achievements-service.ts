@@ -150,7 +150,8 @@ export class AchievementsService {
   private async insertUnlock(userId: string, achievementId: string, at: number, reward: number): Promise<void> {
     const doc: AchievementDoc = { id: `${userId}:${achievementId}`, userId, achievementId, unlockedAt: at, reward, createdAt: at, updatedAt: at };
     const result = await this.collection.bulkInsert([doc]);
-    if (result.error.length > 0 && result.error[0].status !== 409) throw new Error(`achievement write failed with status ${result.error[0].status}`);
+    const failure = result.error.at(0);
+    if (failure && failure.status !== 409) throw new Error(`achievement write failed with status ${failure.status}`);
   }
 
   /** The catalogue with the player's progress, unlock times and rewards (savings.getAchievements). */

@@ -108,7 +108,7 @@ export async function validateSyncedTrade(savings: SavingsService, doc: TradeDoc
   const prices = savings.quotes.pricesAround(stock, doc.createdAt);
   if (!prices.includes(doc.price)) {
     return reject(
-      `${stock.id} cost ${coinsOf(prices[prices.length - 1])} coins on this PennyPost's market at ${iso(doc.createdAt)}, not ${coinsOf(doc.price)}: ` +
+      `${stock.id} cost ${coinsOf(savings.quotes.priceOf(stock.id, doc.createdAt))} coins on this PennyPost's market at ${iso(doc.createdAt)}, not ${coinsOf(doc.price)}: ` +
         'every PennyPost has its own market, so trades are played on the PennyPost that made them',
     );
   }

@@ -55,7 +55,9 @@ export class BookkeepingStats {
     let hi = stats.days.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (stats.days[mid] < day) lo = mid + 1;
+      const at = stats.days.at(mid);
+      if (at === undefined) throw new Error('BookkeepingStats: the search left the days'); // lo <= mid < hi <= length
+      if (at < day) lo = mid + 1;
       else hi = mid;
     }
     if (stats.days[lo] !== day) stats.days.splice(lo, 0, day);

@@ -41,11 +41,16 @@ export class Calendar {
     let offset = this.offsets.get(bucket);
     if (offset === undefined) {
       const probe = bucket * BUCKET_MS;
-      const parts: Record<string, number> = {};
+      const parts = new Map<Intl.DateTimeFormatPartTypes, number>();
       for (const part of this.format.formatToParts(new Date(probe))) {
-        if (part.type !== 'literal') parts[part.type] = Number(part.value);
+        if (part.type !== 'literal') parts.set(part.type, Number(part.value));
       }
-      const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
+      const part = (type: Intl.DateTimeFormatPartTypes): number => {
+        const value = parts.get(type);
+        if (value === undefined) throw new Error(`Calendar: the ${this.timeZone} format gave no ${type}`); // this.format asks for each
+        return value;
+      };
+      const asUtc = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'));
       offset = asUtc - Math.floor(probe / 60_000) * 60_000;
       if (this.offsets.size > 100_000) this.offsets.clear();
       this.offsets.set(bucket, offset);
@@ -100,14 +105,13 @@ export function longestRun(days: readonly number[], from = -Infinity, to = Infin
 
 /** The run of consecutive days that ends today, or yesterday (today not recorded yet). */
 export function currentRun(days: readonly number[], today: number): number {
-  let index = days.length - 1;
-  while (index >= 0 && days[index] > today) index--;
-  if (index < 0) return 0;
-  if (days[index] < today - 1) return 0;
-  let run = 1;
-  while (index > 0 && days[index - 1] === days[index] - 1) {
+  const last = days.findLastIndex((day) => day <= today);
+  let run = 0;
+  let previous = today + 1;
+  for (const day of days.slice(0, last + 1).reverse()) {
+    if (run === 0 ? day < today - 1 : day !== previous - 1) break;
     run++;
-    index--;
+    previous = day;
   }
   return run;
 }

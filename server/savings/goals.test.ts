@@ -63,23 +63,22 @@ describe('savings.createGoal', () => {
   });
 
   it.each([
-    ['unknown category', { category: 'yacht' }, 400],
-    ['unknown priority', { priority: 'urgent' }, 400],
-    ['endDate before startDate', { startDate: Date.UTC(2026, 5, 1), endDate: Date.UTC(2026, 4, 1) }, 400],
-    ['endDate in the past', { startDate: Date.UTC(2025, 0, 1), endDate: Date.UTC(2025, 5, 1) }, 400],
-    ['three decimals in USD', { targetAmount: 1.005 }, 400],
-    ['unknown currency', { currency: 'ABC' }, 400],
-    ['lower-case currency', { currency: 'usd' }, 400],
-    ['blank title', { title: '   ' }, 400],
-    ['title too long', { title: 'x'.repeat(101) }, 400],
-    ['string amount', { targetAmount: '100' }, 400],
-    ['unknown param', { colour: 'red' }, 400],
-    ['zero target', { targetAmount: 0 }, 3003],
-    ['negative target', { targetAmount: -5 }, 3003],
-  ])('refuses %s', async (_label, overrides, code) => {
+    ['unknown category', { category: 'yacht' }, commonErrors.rows.invalid],
+    ['unknown priority', { priority: 'urgent' }, commonErrors.rows.invalid],
+    ['endDate before startDate', { startDate: Date.UTC(2026, 5, 1), endDate: Date.UTC(2026, 4, 1) }, savingsErrors.rows.endBeforeStart],
+    ['endDate in the past', { startDate: Date.UTC(2025, 0, 1), endDate: Date.UTC(2025, 5, 1) }, savingsErrors.rows.endInThePast],
+    ['three decimals in USD', { targetAmount: 1.005 }, commonErrors.rows.invalid],
+    ['unknown currency', { currency: 'ABC' }, savingsErrors.rows.unknownCurrency],
+    ['lower-case currency', { currency: 'usd' }, commonErrors.rows.invalid],
+    ['blank title', { title: '   ' }, savingsErrors.rows.blankTitle],
+    ['title too long', { title: 'x'.repeat(101) }, commonErrors.rows.invalid],
+    ['string amount', { targetAmount: '100' }, commonErrors.rows.invalid],
+    ['unknown param', { colour: 'red' }, commonErrors.rows.invalid],
+    ['zero target', { targetAmount: 0 }, savingsErrors.rows.targetNotPositive],
+    ['negative target', { targetAmount: -5 }, savingsErrors.rows.targetNotPositive],
+  ])('refuses %s', async (_label, overrides, row) => {
     const answer = await t.api('savings.createGoal', goalParams(clock, overrides), alice.token);
-    expect(answer.code).toBe(code);
-    expect(answer.status).toBe(code === 3003 ? 400 : code);
+    expectRefusal(answer, row);
     expect(answer.message.length).toBeGreaterThan(5);
   });
 

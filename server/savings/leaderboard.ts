@@ -9,7 +9,7 @@ import type { GoalStore } from './goal-store';
 import { effectiveStatus } from './goal-view';
 import type { MarketQuotes } from './market-quotes';
 import { readSavingsPrefs, type PlayerPrefs } from './player-prefs';
-import { holdingsValue, replay, type WalletState } from './wallet';
+import { balanceAfter, holdingsValue, replay, type WalletState } from './wallet';
 import type { WalletLog } from './wallet-log';
 
 const LEADERBOARD_UNITS: Record<LeaderboardType, string> = {
@@ -26,7 +26,7 @@ const LEADERBOARD_UNITS: Record<LeaderboardType, string> = {
  * wallet does not count and so neither does the leaderboard.
  */
 function credited(wallet: WalletState, i: number): number {
-  return wallet.balances[i] - (i > 0 ? wallet.balances[i - 1] : 0);
+  return balanceAfter(wallet, i) - (i > 0 ? balanceAfter(wallet, i - 1) : 0);
 }
 
 const optedIn = (user: UserDoc) => readSavingsPrefs(user.prefs.savings).leaderboardOptIn;

@@ -68,8 +68,9 @@ export class MarketQuotes {
     const steps = historySteps(range, this.clock.now());
     const points = steps.map((step) => ({ time: stepStart(step), price: coinsOf(this.market.priceAtStep(stock, step)) }));
     const prices = points.map((p) => p.price);
-    const open = prices[0];
-    const close = prices[prices.length - 1];
+    const open = prices.at(0);
+    const close = prices.at(-1);
+    if (open === undefined || close === undefined) throw new Error(`historySteps gave no step for the range ${range}`); // it always ends with the current step
     return {
       stockId: stock.id,
       name: stock.name,

@@ -46,11 +46,11 @@ describe('price simulation (pure)', () => {
     const step = stepAt(T0);
     const prices = STOCKS.map((s) => market.priceAtStep(s, step));
     for (const p of prices) expect(Number.isInteger(p) && p >= 1).toBe(true);
-    expect(new Set(prices.map((p, i) => p / STOCKS[i].listPrice)).size).toBe(STOCKS.length);
+    expect(new Set(prices.map((p, i) => p / STOCKS.at(i)!.listPrice)).size).toBe(STOCKS.length);
     const other = new Market(Buffer.alloc(32, 8));
     expect(STOCKS.map((s) => other.priceAtStep(s, step))).not.toEqual(prices);
     // The price holds for the whole 5-minute step and moves at the next one (for most stocks).
-    expect(market.priceAt(STOCKS[0], stepStart(step) + STEP_MS - 1)).toBe(prices[0]);
+    expect(market.priceAt(STOCKS.at(0)!, stepStart(step) + STEP_MS - 1)).toBe(prices[0]);
     const next = STOCKS.map((s) => market.priceAtStep(s, step + 1));
     expect(next.filter((p, i) => p !== prices[i]).length).toBeGreaterThan(5);
   });
@@ -61,7 +61,7 @@ describe('price simulation (pure)', () => {
     const far = stepAt(MARKET_EPOCH + 3000 * 365 * DAY);
     // Both finish in a fraction of a millisecond; a loop over every step would take ~10^8 iterations.
     let checksum = 0;
-    for (let i = 0; i < 2000; i++) checksum += market.priceAtStep(STOCKS[i % 10], far - i) - market.priceAtStep(STOCKS[i % 10], near + i);
+    for (let i = 0; i < 2000; i++) checksum += market.priceAtStep(STOCKS.at(i % 10)!, far - i) - market.priceAtStep(STOCKS.at(i % 10)!, near + i);
     expect(Number.isFinite(checksum)).toBe(true);
   });
 
@@ -70,7 +70,7 @@ describe('price simulation (pure)', () => {
       const steps = historySteps(range as keyof typeof HISTORY_RANGES, T0 + 123_456);
       expect(steps[steps.length - 1]).toBe(stepAt(T0 + 123_456));
       for (const s of steps.slice(0, -1)) expect((s * STEP_MS) % interval).toBe(0);
-      expect(stepStart(steps[0])).toBeGreaterThan(T0 + 123_456 - span - STEP_MS);
+      expect(stepStart(steps.at(0)!)).toBeGreaterThan(T0 + 123_456 - span - STEP_MS);
       expect(steps.length).toBeLessThanOrEqual(span / interval + 1);
     }
     // Never before the epoch.

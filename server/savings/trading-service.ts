@@ -7,7 +7,7 @@ import { savingsErrors } from './errors';
 import { findStock, stepAt, stepStart } from './market';
 import type { MarketQuotes } from './market-quotes';
 import type { TradeDoc } from './schema';
-import { holdingsValue, type PositionState, type WalletState } from './wallet';
+import { balanceAfter, holdingsValue, type PositionState, type WalletState } from './wallet';
 import type { WalletLog } from './wallet-log';
 
 function tradeView(trade: TradeDoc) {
@@ -129,10 +129,13 @@ export class TradingService {
     const now = this.clock.now();
     const holdings = holdingsValue(wallet, (id) => this.quotes.priceOf(id, now));
     const total = wallet.entries.length;
-    const list = [];
-    for (let i = total - 1 - (page - 1) * pageSize; i >= 0 && list.length < pageSize; i--) {
-      list.push({ ...tradeView(wallet.entries[i]), balance: coinsOf(wallet.balances[i]) });
-    }
+    // Newest first: page 1 ends with the last entry.
+    const end = Math.max(0, total - (page - 1) * pageSize);
+    const from = Math.max(0, end - pageSize);
+    const list = wallet.entries
+      .slice(from, end)
+      .map((entry, k) => ({ ...tradeView(entry), balance: coinsOf(balanceAfter(wallet, from + k)) }))
+      .reverse();
     let invested = 0n;
     for (const p of wallet.positions.values()) invested += BigInt(p.costBasis);
     const out = new CoinWriter(wallet.lostPrecision);

@@ -110,11 +110,12 @@ export class WalletLog {
     };
     this.ownTrades.add(id);
     const result = await this.collection.bulkInsert([doc]);
-    if (result.error.length > 0) {
+    const failure = result.error.at(0);
+    if (failure) {
       this.ownTrades.delete(id);
       this.cache.invalidate(userId);
-      if (result.error[0].status === 409) return null;
-      throw new Error(`trade write failed with status ${result.error[0].status}`);
+      if (failure.status === 409) return null;
+      throw new Error(`trade write failed with status ${failure.status}`);
     }
     applyTrade(wallet, doc);
     return doc;

@@ -152,6 +152,13 @@ export function replay(trades: readonly TradeDoc[], until = Infinity): WalletSta
   return state;
 }
 
+/** The cash after entry `index` of the replayed log: applyTrade adds an entry and its balance together. */
+export function balanceAfter(state: WalletState, index: number): number {
+  const balance = index >= 0 ? state.balances.at(index) : undefined;
+  if (balance === undefined) throw new Error(`The wallet has no entry ${index} (it has ${state.entries.length}).`);
+  return balance;
+}
+
 /** Whether appending `trade` keeps the log in (createdAt, id) order. */
 export function sortsLast(state: WalletState, trade: TradeDoc): boolean {
   const last = state.entries.at(-1);
@@ -165,8 +172,7 @@ export function sortsLast(state: WalletState, trade: TradeDoc): boolean {
  */
 export function firstShortfall(entries: readonly TradeDoc[], from = 0): { entry: TradeDoc; cash: number; held: number } | null {
   const state = emptyWallet();
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
+  for (const [i, entry] of entries.entries()) {
     const held = state.positions.get(entry.stockId)?.quantity ?? 0;
     applyTrade(state, entry);
     if (i < from) continue;
