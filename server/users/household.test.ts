@@ -92,8 +92,7 @@ describe('roles', () => {
     for (const action of restricted) {
       // Plausible params: the role check must come before anything else looks at them.
       const answer = await t.api(action.name, { userId: owner.id, id: 'x', role: 'admin', confirm: 'owner1' }, member.token);
-      expect(answer.status, action.name).toBe(403);
-      expect(answer.code, action.name).toBe(1004);
+      expectRefusal(answer, action.auth === 'owner' ? apiErrors.rows.ownerOnly : apiErrors.rows.adminOnly, { label: action.name });
     }
     expect((await t.api('backup.listSnapshots', {}, owner.token)).data).toEqual(snapshotsBefore);
     expect((await t.api('user.verifyToken', { token: owner.token })).data.user.role).toBe('owner');
@@ -133,21 +132,22 @@ describe('registration policy and invites', () => {
   it('defaults: open from this computer, invite-only from the network; an invite admits a network sign-up', async () => {
     const users = t.server.app.services.users;
     expect((await t.api('user.registrationInfo')).data).toEqual({ hasOwner: true, signUp: 'open', desktop: true });
-    await expect(users.register({ username: 'languy', email: 'lan@example.com', password: PASSWORD }, { local: false })).rejects.toMatchObject({ code: 403 });
+    await expect(users.register({ username: 'languy', email: 'lan@example.com', password: PASSWORD }, { local: false })).rejects.toMatchObject({
+      code: usersErrors.rows.inviteNeeded.code,
+    });
     const { code } = (await t.api('user.createInvite', {}, owner.token)).data;
     const joined = await users.register({ username: 'languy', email: 'lan@example.com', password: PASSWORD, inviteCode: code }, { local: false });
     expect(joined.role).toBe('member');
   });
 
   it('a reverse proxy on this computer relays callers from anywhere: they sign up as the network does', async () => {
-    const viaProxy = await t
-      .fetch('/api', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
-        body: JSON.stringify({ action: 'user.register', params: { username: 'proxied', email: 'proxied@example.com', password: PASSWORD } }),
-      })
-      .then((r) => r.json());
-    expect(viaProxy.code).toBe(403);
+    const response = await t.fetch('/api', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+      body: JSON.stringify({ action: 'user.register', params: { username: 'proxied', email: 'proxied@example.com', password: PASSWORD } }),
+    });
+    const viaProxy = { status: response.status, ...(await response.json()) };
+    expectRefusal(viaProxy, usersErrors.rows.inviteNeeded);
     expect(viaProxy.message).toMatch(/invite code/);
     const info = await t
       .fetch('/api', {
@@ -196,7 +196,7 @@ describe('the first account', () => {
     const fresh = await startTestServer();
     try {
       await expect(fresh.server.app.services.users.register({ username: 'first', email: 'f@example.com', password: PASSWORD }, { local: false })).rejects.toMatchObject({
-        code: 403,
+        code: usersErrors.rows.firstAccountLocalOnly.code,
         message: expect.stringMatching(/first account/),
       });
       expect((await fresh.api('user.registrationInfo')).data).toEqual({ hasOwner: false, signUp: 'open', desktop: true });

@@ -127,7 +127,7 @@ describe('accounts move from the RxDB collection to the local store', () => {
         ['u3', 'Kid', 'member', true],
         ['u4', 'wechat_abc', 'member', false],
       ]);
-      expect(all[0].prefs).toEqual({ ledger: { baseCurrency: 'EUR' } });
+      expect(all.at(0)?.prefs).toEqual({ ledger: { baseCurrency: 'EUR' } });
       expect(all.some((u) => '_rev' in u || '_meta' in u || '_deleted' in u)).toBe(false);
       // Signing in works; the admin keeps what an admin may do; the disabled account stays refused.
       const mum = await t.api('user.login', { email: 'mum@example.com', password: PASSWORD });

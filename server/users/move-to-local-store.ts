@@ -48,7 +48,7 @@ async function readOldCollection(db: AppDatabase): Promise<{ keys: Buffer[]; lat
       keys.push(Buffer.from(key));
       // `<version>␁d␁<id>` for a document, `<version>␁i␁<index>␁<indexStr>` for an index entry.
       const rest = Buffer.from(key).swap16().toString('utf16le').slice(OLD_PREFIX.length);
-      const [versionText, kind] = rest.split(SEP, 2);
+      const [versionText = '', kind] = rest.split(SEP, 2);
       if (kind !== 'd') continue;
       const id = rest.slice(versionText.length + 3);
       const version = Number(versionText);

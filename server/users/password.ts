@@ -65,10 +65,10 @@ export async function hashPassword(password: string, cost: PasswordCost = DEFAUL
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [logN, r, p] = parts.slice(1, 4).map(Number);
+  const [logN = NaN, r = NaN, p = NaN] = parts.slice(1, 4).map(Number); // NaN fails the checks below
   if (![logN, r, p].every(Number.isInteger) || logN < MIN_LOG_N || logN > MAX_LOG_N || r < 1 || r > 32 || p < 1 || p > 16) return false;
-  const salt = Buffer.from(parts[4], 'base64');
-  const expected = Buffer.from(parts[5], 'base64');
+  const salt = Buffer.from(parts.at(4) ?? '', 'base64');
+  const expected = Buffer.from(parts.at(5) ?? '', 'base64');
   const actual = await scrypt(password, salt, logN, r, p);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }

@@ -27,7 +27,7 @@ describe('docs/security.md stays true to the code', () => {
     const rows = table.split('\n').filter((line) => /^\| [^-m]/.test(line) && line.includes('`/'));
     const documented = rows.map((row) => {
       const cells = row.split('|').map((c) => c.trim());
-      return `${cells[2].replace(/`/g, '')} ${cells[3]}`;
+      return `${cells.at(2)!.replace(/`/g, '')} ${cells.at(3)!}`;
     });
     expect(documented.sort()).toEqual(LAN_ROUTES.map((r) => `${r.shape} ${r.needsLanApi ? 'yes' : 'no'}`).sort());
   });

@@ -103,8 +103,8 @@ export class UserService implements Authenticator {
   private async ensureOwner(): Promise<void> {
     await this.writes.run('users', async () => {
       const all = await this.store.all(); // oldest first
-      if (all.length === 0 || all.some((doc) => doc.role === 'owner')) return;
-      const oldest = all[0];
+      const oldest = all.at(0);
+      if (oldest === undefined || all.some((doc) => doc.role === 'owner')) return;
       await this.store.patch(oldest.id, { role: 'owner', disabled: false, updatedAt: this.app.clock.now() });
       this.app.log.info('users: the oldest account is now the owner of this PennyPost', { userId: oldest.id });
     });

@@ -55,7 +55,7 @@ export function extractJsonNode(body: string, node: string): string | null {
   let i = body.indexOf(':', at + marker.length);
   if (i < 0) return null;
   i++;
-  while (i < body.length && /\s/.test(body[i])) i++;
+  while (i < body.length && /\s/.test(body.charAt(i))) i++;
   if (body[i] !== '{') return null;
   let depth = 0;
   let inString = false;
