@@ -22,6 +22,21 @@ function tmpNames(t: TestServer): string[] {
   return readdirSync(path.join(t.dataDir, 'files', '.tmp'));
 }
 
+/** A catalogue row, as expectRefusal takes it. */
+type RefusalRow = { readonly code: number; readonly status: number };
+type Envelope = { code: number; message: string; data: any };
+
+/** An answer of the file routes (GET /files/…, PUT …/upload) as expectRefusal reads it: its status and its envelope. */
+async function answerOf(response: Response): Promise<Envelope & { status: number }> {
+  return { status: response.status, ...((await response.json()) as Envelope) };
+}
+
+/** The byte upload of uploadFile as expectRefusal reads it. */
+function putAnswer(upload: { put: Response | null; putBody: Envelope | null }): Envelope & { status: number } {
+  if (!upload.put || !upload.putBody) throw new Error('file.upload was refused: no bytes were sent');
+  return { status: upload.put.status, ...upload.putBody };
+}
+
 describe('files: upload flow and serving', () => {
   let t: TestServer;
   const clock = new ManualClock(START);
@@ -47,7 +62,7 @@ describe('files: upload flow and serving', () => {
     expect((await t.api('file.query', {}, alice.token)).data.total).toBe(0);
     const early = await t.fetch(`/files/${ticket.data.fileId}`, { headers: { authorization: `Bearer ${alice.token}` } });
     expect(early.status).toBe(404);
-    await expect(t.server.app.services.files.assertOwned(alice.id, [ticket.data.fileId])).rejects.toMatchObject({ code: 5001 });
+    await expect(t.server.app.services.files.assertOwned(alice.id, [ticket.data.fileId])).rejects.toMatchObject({ code: filesErrors.rows.attachmentWithoutBytes.code });
 
     const put = await putBytes(t.url + String(ticket.data.uploadUrl), png, { 'content-type': 'application/octet-stream' });
     expect(put.status).toBe(200);
@@ -100,14 +115,13 @@ describe('files: upload flow and serving', () => {
     expect((await t.fetch(`/files/${id}`)).status).toBe(401);
     expect((await t.fetch(`/files/${id}`, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(401);
     const other = await t.fetch(`/files/${id}`, { headers: { authorization: `Bearer ${bob.token}` } });
-    expect(other.status).toBe(404);
-    expect((await other.json()).code).toBe(5001);
+    expectRefusal(await answerOf(other), filesErrors.rows.fileNotFound);
     expect((await t.fetch(`/files/..%2Fsettings.json`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
 
     const del = await t.api('file.delete', { fileId: id }, bob.token);
-    expect(del).toMatchObject({ status: 404, code: 5001 });
+    expectRefusal(del, filesErrors.rows.fileNotFound);
     expect((await t.api('file.query', {}, bob.token)).data.list.map((f: any) => f.fileId)).not.toContain(id);
-    await expect(t.server.app.services.files.assertOwned(bob.id, [id])).rejects.toMatchObject({ code: 5001, details: { fileId: id } });
+    await expect(t.server.app.services.files.assertOwned(bob.id, [id])).rejects.toMatchObject({ code: filesErrors.rows.attachmentNotFound.code, details: { fileId: id } });
     const described = await t.server.app.services.files.describe(bob.id, [id]);
     expect(described).toEqual([{ fileId: id, fileName: '', fileType: '', fileSize: 0, category: '', url: '', signedUrl: '', missing: true }]);
   });
@@ -132,11 +146,12 @@ describe('files: upload flow and serving', () => {
   it('checks type and size at file.upload: 5003 (415), 5002 (413), 400, 401', async () => {
     for (const fileType of ['text/html', 'image/svg+xml', 'application/zip', 'application/javascript', 'application/octet-stream']) {
       const answer = await t.api('file.upload', { fileName: 'x', fileType, fileSize: 10 }, alice.token);
-      expect(answer, fileType).toMatchObject({ status: 415, code: 5003 });
+      expectRefusal(answer, filesErrors.rows.invalidFileType, { label: fileType });
       expect(answer.data.allowedTypes).toContain('image/png');
     }
     const huge = await t.api('file.upload', { fileName: 'scan.pdf', fileType: 'application/pdf', fileSize: 20 * 1024 * 1024 + 1 }, alice.token);
-    expect(huge).toMatchObject({ status: 413, code: 5002, data: { maxBytes: 20 * 1024 * 1024 } });
+    expectRefusal(huge, filesErrors.rows.fileTooLarge);
+    expect(huge.data).toMatchObject({ maxBytes: 20 * 1024 * 1024 });
     const atLimit = await t.api('file.upload', { fileName: 'scan.pdf', fileType: 'application/pdf', fileSize: 20 * 1024 * 1024 }, alice.token);
     expect(atLimit.status).toBe(200);
     for (const params of [
@@ -155,23 +170,24 @@ describe('files: upload flow and serving', () => {
 
   it('refuses an HTML page declared as PNG (5003, 415) and keeps nothing', async () => {
     const before = storedNames(t).length;
-    const { ticket, put, putBody } = await uploadFile(t, alice.token, HTML_PAGE, { fileName: 'cute.png', fileType: 'image/png' });
-    expect(put!.status).toBe(415);
-    expect(putBody).toMatchObject({ code: 5003 });
+    const upload = await uploadFile(t, alice.token, HTML_PAGE, { fileName: 'cute.png', fileType: 'image/png' });
+    const { ticket, putBody } = upload;
+    expectRefusal(putAnswer(upload), filesErrors.rows.bytesNotOfDeclaredType);
     expect(putBody!.message).toMatch(/not a recognisable file|declared image\/png/);
     expect(storedNames(t).length).toBe(before);
     expect(tmpNames(t)).toEqual([]);
     const again = await putBytes(t.url + String(ticket.data.uploadUrl), tinyPng());
-    expect(again.status).toBe(404);
-    expect((await again.json()).code).toBe(5001);
+    expectRefusal(await answerOf(again), filesErrors.rows.uploadFileGone);
     expect((await t.fetch(`/files/${ticket.data.fileId}`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
   });
 
   it('refuses a PDF declared as PNG and a PNG declared as PDF', async () => {
     const a = await uploadFile(t, alice.token, tinyPdf(), { fileType: 'image/png' });
-    expect(a.putBody).toMatchObject({ code: 5003, data: { detected: 'application/pdf' } });
+    expectRefusal(putAnswer(a), filesErrors.rows.bytesNotOfDeclaredType);
+    expect(a.putBody!.data).toMatchObject({ detected: 'application/pdf' });
     const b = await uploadFile(t, alice.token, tinyPng(), { fileName: 'x.pdf', fileType: 'application/pdf' });
-    expect(b.putBody).toMatchObject({ code: 5003, data: { detected: 'image/png' } });
+    expectRefusal(putAnswer(b), filesErrors.rows.bytesNotOfDeclaredType);
+    expect(b.putBody!.data).toMatchObject({ detected: 'image/png' });
   });
 
   it('accepts UTF-8 and GB18030 text, refuses binary, NUL bytes and HTML declared as text', async () => {
@@ -190,17 +206,16 @@ describe('files: upload flow and serving', () => {
     expect(gg.headers.get('content-type')).toBe('text/csv; charset=gb18030');
     expect(new TextDecoder('gb18030').decode(await gg.arrayBuffer())).toBe('支付宝账单,12.3\n');
 
-    const cases: Array<[Buffer, string]> = [
-      [Buffer.from('hello\u0000world'), 'text/plain'],
-      [HTML_PAGE, 'text/plain'],
-      [Buffer.from('  <svg onload="alert(1)"></svg>'), 'text/csv'],
-      [tinyPng(), 'text/plain'],
-      [Buffer.from([0xff, 0xfe, 0x80, 0x81, 0xff]), 'text/plain'],
+    const cases: Array<[Buffer, string, RefusalRow]> = [
+      [Buffer.from('hello\u0000world'), 'text/plain', filesErrors.rows.bytesNotText],
+      [HTML_PAGE, 'text/plain', filesErrors.rows.bytesNotText],
+      [Buffer.from('  <svg onload="alert(1)"></svg>'), 'text/csv', filesErrors.rows.bytesNotText],
+      [tinyPng(), 'text/plain', filesErrors.rows.bytesOfAnotherType],
+      [Buffer.from([0xff, 0xfe, 0x80, 0x81, 0xff]), 'text/plain', filesErrors.rows.bytesOfAnotherType], // read as an MP3 frame
     ];
-    for (const [bytes, fileType] of cases) {
+    for (const [bytes, fileType, row] of cases) {
       const r = await uploadFile(t, alice.token, bytes, { fileName: 'notes.txt', fileType });
-      expect(r.put!.status, bytes.toString('hex').slice(0, 20)).toBe(415);
-      expect(r.putBody!.code).toBe(5003);
+      expectRefusal(putAnswer(r), row, { label: bytes.toString('hex').slice(0, 20) });
     }
     expect(tmpNames(t)).toEqual([]);
   });
@@ -225,8 +240,7 @@ describe('files: upload flow and serving', () => {
         },
       });
       const put = await fetch(t.url + String(ticket.data.uploadUrl), { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
-      expect(put.status, `declared ${declared}`).toBe(400);
-      expect((await put.json()).code).toBe(400);
+      expectRefusal(await answerOf(put), filesErrors.rows.sizeMismatch, { label: `declared ${declared}` });
       const retry = await putBytes(t.url + String(ticket.data.uploadUrl), png);
       expect(retry.status).toBe(404);
     }
@@ -296,9 +310,10 @@ describe('files: upload flow and serving', () => {
     const id = ticket.data.fileId;
     rmSync(path.join(t.dataDir, 'files', id));
     const get = await t.fetch(`/files/${id}`, { headers: { authorization: `Bearer ${alice.token}` } });
-    expect(get.status).toBe(410);
     expect(get.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await get.json()).toMatchObject({ code: 5001, data: { fileId: id, missing: true } });
+    const gone = await answerOf(get);
+    expectRefusal(gone, filesErrors.rows.bytesNotHere);
+    expect(gone.data).toMatchObject({ fileId: id, missing: true });
     const list = await t.api('file.query', { category: 'lost' }, alice.token);
     expect(list.data.list[0]).toMatchObject({ fileId: id, missing: true });
     const [described] = await t.server.app.services.files.describe(alice.id, [id]);
@@ -324,7 +339,8 @@ describe('files: upload flow and serving', () => {
     await records.bulkInsert([record(1, [id]), record(2, ['zzz', id]), record(3, []), record(4, [id], bob.id)]);
 
     const refused = await t.api('file.delete', { fileId: id }, alice.token);
-    expect(refused).toMatchObject({ status: 409, code: 409, data: { fileId: id, records: 2 } });
+    expectRefusal(refused, filesErrors.rows.attachedToRecords);
+    expect(refused.data).toMatchObject({ fileId: id, records: 2 });
     expect(refused.message).toMatch(/attached to 2 accounting records/);
     expect(existsSync(path.join(t.dataDir, 'files', id))).toBe(true);
 
@@ -333,8 +349,8 @@ describe('files: upload flow and serving', () => {
     expect(existsSync(path.join(t.dataDir, 'files', id))).toBe(false);
     expect((await t.fetch(`/files/${id}`, { headers: { authorization: `Bearer ${alice.token}` } })).status).toBe(404);
     expectRefusal(await t.api('file.delete', { fileId: id }, alice.token), filesErrors.rows.fileNotFound);
-    const [described] = await t.server.app.services.files.describe(alice.id, [id]);
-    expect(described.missing).toBe(true);
+    const described = await t.server.app.services.files.describe(alice.id, [id]);
+    expect(described.at(0)?.missing).toBe(true);
 
     const plain = (await uploadFile(t, alice.token, tinyPng())).ticket.data.fileId;
     expect((await t.api('file.delete', { fileId: plain }, alice.token)).status).toBe(200);
@@ -346,15 +362,18 @@ describe('files: upload flow and serving', () => {
     const b = (await uploadFile(t, alice.token, tinyJpeg(), { fileName: 'b.jpg', fileType: 'image/jpeg' })).ticket.data.fileId;
     await t.server.app.services.files.assertOwned(alice.id, [a, b, a]);
     await t.server.app.services.files.assertOwned(alice.id, []);
-    await expect(t.server.app.services.files.assertOwned(alice.id, [a, 'nope', '../x'])).rejects.toMatchObject({ code: 5001, details: { fileId: 'nope' } });
+    await expect(t.server.app.services.files.assertOwned(alice.id, [a, 'nope', '../x'])).rejects.toMatchObject({
+      code: filesErrors.rows.attachmentNotFound.code,
+      details: { fileId: 'nope' },
+    });
     const described = await t.server.app.services.files.describe(alice.id, [b, 'nope', a]);
     expect(described.map((d) => [d.fileId, d.fileName, d.missing])).toEqual([
       [b, 'b.jpg', false],
       ['nope', '', true],
       [a, 'a.png', false],
     ]);
-    expect(described[0].url).toBe(`/files/${b}`);
-    expect(described[0].signedUrl).toMatch(/\?expires=\d+&sig=/);
+    expect(described.at(0)?.url).toBe(`/files/${b}`);
+    expect(described.at(0)?.signedUrl).toMatch(/\?expires=\d+&sig=/);
   });
 
   it('gives download names the extension of the stored type', async () => {
@@ -378,12 +397,14 @@ describe('files: limits re-checked when the bytes arrive', () => {
     const ticket2 = await t.api('file.upload', { fileName: 'b.png', fileType: 'image/png', fileSize: png.length }, user.token);
     t.server.app.settings.update({ files: { maxBytes: 50 } });
     const put1 = await putBytes(t.url + String(ticket1.data.uploadUrl), png);
-    expect(put1.status).toBe(413);
-    expect(await put1.json()).toMatchObject({ code: 5002, data: { maxBytes: 50 } });
+    const refused1 = await answerOf(put1);
+    expectRefusal(refused1, filesErrors.rows.fileTooLarge);
+    expect(refused1.data).toMatchObject({ maxBytes: 50 });
     t.server.app.settings.update({ files: { maxBytes: 1000, allowedTypes: ['image/jpeg', 'text/html'] } });
     const put2 = await putBytes(t.url + String(ticket2.data.uploadUrl), png);
-    expect(put2.status).toBe(415);
-    expect(await put2.json()).toMatchObject({ code: 5003, data: { allowedTypes: ['image/jpeg'] } });
+    const refused2 = await answerOf(put2);
+    expectRefusal(refused2, filesErrors.rows.invalidFileType);
+    expect(refused2.data).toMatchObject({ allowedTypes: ['image/jpeg'] });
     // text/html in the settings is ignored: PennyPost never accepts it.
     expectRefusal(await t.api('file.upload', { fileName: 'x.html', fileType: 'text/html', fileSize: 10 }, user.token), filesErrors.rows.invalidFileType);
 
@@ -391,8 +412,7 @@ describe('files: limits re-checked when the bytes arrive', () => {
     t.server.app.settings.update({ files: { maxBytes: 100, allowedTypes: ['image/png'] } });
     const ticket3 = await t.api('file.upload', { fileName: 'c.png', fileType: 'image/png', fileSize: png.length }, user.token);
     const put3 = await putBytes(t.url + String(ticket3.data.uploadUrl), Buffer.concat([png, Buffer.alloc(200)]));
-    expect(put3.status).toBe(413);
-    expect((await put3.json()).code).toBe(5002);
+    expectRefusal(await answerOf(put3), filesErrors.rows.uploadTooLarge);
     expect(readdirSync(path.join(t.dataDir, 'files')).filter((n) => n !== '.tmp')).toEqual([]);
   });
 });
@@ -453,9 +473,15 @@ describe('files: attachments of accounting records (through the ledger)', () => 
     const pending = (await t.api('file.upload', { fileName: 'p.png', fileType: 'image/png', fileSize: 10 }, alice.token)).data.fileId;
 
     const expense = { type: 'expense', amount: 12.5, category: 'Food', asset: assetId, description: 'Lunch' };
-    for (const bad of [[bobsFile], ['unknown123'], [pending], [receipt, bobsFile]]) {
+    const refusals: Array<[string[], RefusalRow]> = [
+      [[bobsFile], filesErrors.rows.attachmentNotFound],
+      [['unknown123'], filesErrors.rows.attachmentNotFound],
+      [[pending], filesErrors.rows.attachmentWithoutBytes],
+      [[receipt, bobsFile], filesErrors.rows.attachmentNotFound],
+    ];
+    for (const [bad, row] of refusals) {
       const refused = await t.api('accounting.create', { ...expense, attachments: bad }, alice.token);
-      expect(refused, JSON.stringify(bad)).toMatchObject({ status: 404, code: 5001 });
+      expectRefusal(refused, row, { label: JSON.stringify(bad) });
     }
     const created = await t.api('accounting.create', { ...expense, attachments: [receipt] }, alice.token);
     expect(created.status).toBe(200);

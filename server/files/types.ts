@@ -46,7 +46,8 @@ const ALIASES: Record<string, string> = {
 
 /** `Image/JPG; charset=x` → `image/jpeg`: lower case, parameters dropped, aliases resolved. */
 export function normalizeMediaType(value: string): string {
-  const bare = value.split(';')[0].trim().toLowerCase();
+  const semicolon = value.indexOf(';');
+  const bare = (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
   return ALIASES[bare] ?? bare;
 }
 
