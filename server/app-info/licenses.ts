@@ -25,7 +25,9 @@ const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)
 function packageNameOf(specifier: string): string | null {
   if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:') || specifier.startsWith('virtual:')) return null;
   const parts = specifier.split('/');
-  return specifier.startsWith('@') ? (parts.length >= 2 ? `${parts[0]}/${parts[1]}` : null) : parts[0];
+  if (specifier.startsWith('@')) return parts.length >= 2 ? parts.slice(0, 2).join('/') : null; // @scope/name
+  const slash = specifier.indexOf('/');
+  return slash === -1 ? specifier : specifier.slice(0, slash);
 }
 
 /** Bare package names imported by the UI's sources (type-only imports excluded). */
@@ -37,7 +39,8 @@ export function uiImports(rendererSrc: string): string[] {
       if (statSync(full).isDirectory()) walk(full);
       else if (/\.(ts|tsx|js|jsx|mjs|css)$/.test(entry) && !/\.test\./.test(entry)) {
         for (const match of readFileSync(full, 'utf8').matchAll(IMPORT_RE)) {
-          const name = packageNameOf(match[1]);
+          const specifier = match.at(1); // IMPORT_RE always fills its one group
+          const name = specifier === undefined ? null : packageNameOf(specifier);
           if (name) names.add(name);
         }
       }

@@ -24,7 +24,9 @@ export function sealString(secrets: SecretStore, keyName: string, plain: string)
 
 export function unsealString(secrets: SecretStore, keyName: string, value: string): string {
   if (!isSealed(value)) return value;
-  const [iv, tag, data] = value.slice(PREFIX.length).split(':');
+  const parts = value.slice(PREFIX.length).split(':');
+  const [iv, tag, data] = [parts.at(0), parts.at(1), parts.at(2)];
+  if (iv === undefined || tag === undefined || data === undefined) throw new Error(`The sealed value is damaged: it is not of the form ${PREFIX}<iv>:<tag>:<data>.`);
   const key = secrets.get(keyName, 32).subarray(0, 32);
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));

@@ -84,8 +84,8 @@ export class SecretStore {
     // key left in the other form would surprise the next headless start much later).
     if (this.protector && existsSync(this.dir)) {
       for (const file of readdirSync(this.dir)) {
-        const match = /^([a-z0-9-]+)\.key$/.exec(file);
-        if (match) this.get(match[1]);
+        const name = /^([a-z0-9-]+)\.key$/.exec(file)?.at(1);
+        if (name !== undefined) this.get(name);
       }
     }
   }
