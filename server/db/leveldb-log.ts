@@ -15,6 +15,8 @@
  * never acknowledged).
  */
 
+import { itemAt } from '../lib/item-at';
+
 const BLOCK_SIZE = 32 * 1024;
 const HEADER_SIZE = 7;
 const FULL = 1;
@@ -35,7 +37,8 @@ const CRC32C_TABLE = (() => {
 /** CRC-32C (Castagnoli) of `bytes[start, end)`, as LevelDB's crc32c::Value. */
 export function crc32c(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let crc = -1;
-  for (let i = start; i < end; i++) crc = CRC32C_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+  // The table has 256 entries (the index is masked to 0..255); a range past the end of `bytes` throws.
+  for (let i = start; i < end; i++) crc = itemAt(CRC32C_TABLE, (crc ^ itemAt(bytes, i)) & 0xff) ^ (crc >>> 8);
   return (crc ^ -1) >>> 0;
 }
 
@@ -63,6 +66,7 @@ export interface LogScan {
 
 /** Reads a whole log file's bytes the way LevelDB's log::Reader does, without changing anything. */
 export function scanLog(buf: Uint8Array): LogScan {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   const drops: LogDrop[] = [];
   let records = 0;
   let tornTailBytes = 0;
@@ -88,8 +92,9 @@ export function scanLog(buf: Uint8Array): LogScan {
         if (eof && remaining > 0) tornTailBytes += remaining;
         break;
       }
-      const length = buf[pos + 4] | (buf[pos + 5] << 8);
-      const type = buf[pos + 6];
+      // The whole 7-byte header is inside the block (checked above); DataView throws past the end.
+      const length = view.getUint16(pos + 4, true);
+      const type = view.getUint8(pos + 6);
       if (HEADER_SIZE + length > remaining) {
         if (eof) {
           tornTailBytes += remaining; // the writer died in the middle of this record
@@ -104,7 +109,7 @@ export function scanLog(buf: Uint8Array): LogScan {
         badRecord();
         break;
       }
-      const expected = unmaskCrc((buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16) | (buf[pos + 3] << 24)) >>> 0);
+      const expected = unmaskCrc(view.getUint32(pos, true));
       if (crc32c(buf, pos + 6, pos + HEADER_SIZE + length) !== expected) {
         // LevelDB drops the rest of the block: the length itself may be what is damaged.
         drop(pos, remaining, 'checksum mismatch');

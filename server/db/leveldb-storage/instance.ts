@@ -65,7 +65,10 @@ export type LevelInstanceCreationOptions = Record<string, never>;
 
 /** A document's primary key: the value of the schema's primary field (a string). */
 function primaryOf(doc: unknown, primaryPath: string): string {
-  return (doc as Record<string, string>)[primaryPath];
+  const id = (doc as Record<string, unknown>)[primaryPath];
+  // RxDB fills and validates the primary key before a document reaches the storage.
+  if (typeof id !== 'string') throw new Error(`leveldb storage: a document without its primary key "${primaryPath}"`);
+  return id;
 }
 
 /**
@@ -206,9 +209,9 @@ export class RxStorageInstanceLevel<RxDocType> implements RxStorageInstance<RxDo
         const idList = [...ids];
         const stored = await this.level.getMany(idList.map((id) => this.docKey(id)));
         const docsInDb = new Map<string, RxDocumentData<RxDocType>>();
-        for (let i = 0; i < idList.length; i++) {
+        for (const [i, id] of idList.entries()) {
           const raw = stored[i];
-          if (raw !== undefined) docsInDb.set(idList[i], parseStored(raw) as RxDocumentData<RxDocType>);
+          if (raw !== undefined) docsInDb.set(id, parseStored(raw) as RxDocumentData<RxDocType>);
         }
 
         const categorized = categorizeBulkWriteRows<RxDocType>(this, primaryPath as StringKeys<RxDocType>, docsInDb, documentWrites, context);
@@ -489,13 +492,14 @@ export class RxStorageInstanceLevel<RxDocType> implements RxStorageInstance<RxDo
           if (ids.length === 0) return true;
           const raws = await this.level.getMany(ids.map((id) => this.docKey(id)));
           const ops: { type: 'del'; key: Buffer }[] = [];
-          raws.forEach((raw, i) => {
-            if (raw === undefined) return;
+          for (const [i, id] of ids.entries()) {
+            const raw = raws[i];
+            if (raw === undefined) continue;
             const doc = parseStored(raw) as RxDocumentData<RxDocType>;
-            if (!doc._deleted || doc._meta.lwt > maxDeletionTime) return;
-            ops.push({ type: 'del', key: this.docKey(ids[i]) });
+            if (!doc._deleted || doc._meta.lwt > maxDeletionTime) continue;
+            ops.push({ type: 'del', key: this.docKey(id) });
             for (const idx of this.indexes) ops.push({ type: 'del', key: encodeKey(idx.prefix + idx.toIndexString(doc)) });
-          });
+          }
           if (ops.length === 0) return true;
           await this.level.batch(ops, { sync: this.sync });
         }

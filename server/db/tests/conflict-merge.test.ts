@@ -51,7 +51,7 @@ describe('conflict merge', () => {
       realMasterState: { ...base, description: 'theirs', updatedAt: 200 },
     });
     expect(out.doc).toMatchObject({ description: 'theirs', amount: 1000 });
-    expect(out.losses[0].fields.map((f) => f.field).sort()).toEqual(['amount', 'description']);
+    expect(out.losses[0]?.fields.map((f) => f.field).sort()).toEqual(['amount', 'description']);
   });
 });
 
@@ -77,10 +77,10 @@ describe('which collections get the conflict merge', () => {
       const db = await openDatabase({ dataDir, collections: defs });
       try {
         expect(db.syncedCollections).toEqual(['synced', 'synced_untimed', 'synced_own']);
-        expect(db.rx.collections.synced.conflictHandler).toBe(mergeByField);
-        expect(db.rx.collections.synced_own.conflictHandler).toBe(own);
-        expect(db.rx.collections.synced_untimed.conflictHandler).not.toBe(mergeByField);
-        expect(db.rx.collections.local_only.conflictHandler).not.toBe(mergeByField);
+        expect(db.collection('synced').conflictHandler).toBe(mergeByField);
+        expect(db.collection('synced_own').conflictHandler).toBe(own);
+        expect(db.collection('synced_untimed').conflictHandler).not.toBe(mergeByField);
+        expect(db.collection('local_only').conflictHandler).not.toBe(mergeByField);
       } finally {
         await db.close();
       }

@@ -8,6 +8,7 @@ import { openDatabase } from '../database';
 import { crashRecord, recordSchema, type AccountRecord } from './fixtures';
 
 const [dataDir, round] = process.argv.slice(2);
+if (dataDir === undefined || round === undefined) throw new Error('usage: crash-writer <dataDir> <round>');
 const db = await openDatabase({ dataDir, collections: [{ name: 'records', schema: recordSchema }] });
 const records = db.collection<AccountRecord>('records');
 process.stdout.write('ready\n');
@@ -18,7 +19,8 @@ for (let n = 0; ;) {
     const batch: AccountRecord[] = [];
     for (let i = 0; i < size; i++) batch.push(crashRecord(`r${round}-${n++}`));
     const result = await records.bulkInsert(batch);
-    if (result.error.length > 0) throw new Error(`bulk insert failed: ${JSON.stringify(result.error[0].status)}`);
+    const [failed] = result.error;
+    if (failed) throw new Error(`bulk insert failed: ${JSON.stringify(failed.status)}`);
     process.stdout.write(batch.map((r) => `ack ${r.id}\n`).join(''));
   } else {
     const record = crashRecord(`r${round}-${n++}`);

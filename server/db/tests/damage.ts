@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { itemAt } from '../../lib/item-at';
 import { registerUser, startTestServer, tempDataDir } from '../../test-support/test-server';
 
 /** Helpers for the storage-damage tests: a data dir with real records, and byte flips. */
@@ -46,6 +47,13 @@ export function levelFiles(dataDir: string, pattern: RegExp): string[] {
     .map((name) => path.join(dir, name));
 }
 
+/** The data dir's write-ahead log (the first `*.log` of db/); throws when there is none. */
+export function writeAheadLog(dataDir: string): string {
+  const [log] = levelFiles(dataDir, /\.log$/);
+  if (log === undefined) throw new Error(`no write-ahead log in ${dataDir}`);
+  return log;
+}
+
 /**
  * XORs `count` bytes with 0xff in the middle of a file — in a write-ahead log seeded by
  * seedDataDir, across the record written halfway (found by its description), so that the damage
@@ -58,9 +66,15 @@ export function flipMiddle(file: string, count: number): void {
   const record = bytes.indexOf('payment 25 ');
   const marker = record >= 0 ? bytes.indexOf('"date":', record) : -1;
   const middle = marker >= 0 ? marker + Math.floor(count / 2) : Math.floor(bytes.length / 2);
-  const start = middle - Math.floor(count / 2);
-  for (let i = start; i < start + count; i++) bytes[i] ^= 0xff;
+  flipBytes(bytes, middle - Math.floor(count / 2), count);
   writeFileSync(file, bytes);
+}
+
+/** XORs bytes [start, start + count) with 0xff; all of them must be in the file (a flip past its end would damage nothing). */
+function flipBytes(bytes: Buffer, start: number, count: number): void {
+  if (start < 0 || start + count > bytes.length) throw new Error(`cannot flip bytes ${start} to ${start + count} of a file of ${bytes.length}`);
+  const stretch = bytes.subarray(start, start + count);
+  for (const [i, byte] of stretch.entries()) stretch[i] = byte ^ 0xff;
 }
 
 /** Every file under the data dir with its size (what "nothing deleted" is checked against). */
@@ -96,12 +110,12 @@ export async function flipInsideCollection(dataDir: string, collection: string, 
     const keys: Buffer[] = [];
     for await (const key of level.keys({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)) })) keys.push(key);
     if (keys.length === 0) throw new Error(`no ${collection} documents`);
-    offset = await level.approximateSize(Buffer.from([0]), keys[keys.length >> 1]);
+    offset = await level.approximateSize(Buffer.from([0]), itemAt(keys, keys.length >> 1));
   } finally {
     await level.close();
   }
   const bytes = readFileSync(table);
-  for (let i = offset + 16; i < offset + 16 + count; i++) bytes[i] ^= 0xff;
+  flipBytes(bytes, offset + 16, count);
   writeFileSync(table, bytes);
   return table;
 }

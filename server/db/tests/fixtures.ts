@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fillWithDefaultSettings, randomToken, type RxDocumentData, type RxJsonSchema, type RxStorage, type RxStorageInstance } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { getRxStorageLevel, openLevel, type LevelDb } from '../leveldb-storage';
+import { itemAt } from '../../lib/item-at';
 import { seededRandom } from '../../test-support/synthetic-records';
 
 /** The seeded generator of the storage tests and the benchmark (mulberry32). */
@@ -64,7 +65,7 @@ const WORDS = ['coffee', 'rent payment', 'monthly salary', 'train ticket', 'dent
 
 /** Deterministic record number `n` of a generator seeded with `seed`. */
 export function makeRecord(rand: () => number, n: number, users = 3): AccountRecord {
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  const pick = <T extends string>(list: readonly T[]): T => itemAt(list, Math.floor(rand() * list.length));
   const tags: string[] = [];
   const tagCount = Math.floor(rand() * 3);
   for (let i = 0; i < tagCount; i++) tags.push(pick(TAGS));
@@ -83,6 +84,10 @@ export function makeRecord(rand: () => number, n: number, users = 3): AccountRec
   return record;
 }
 
+/** `count` records of a generator seeded with `seed`; one or two come as a tuple (`const [a, b] = makeRecords(2, 5)`). */
+export function makeRecords(count: 1, seed?: number, users?: number): [AccountRecord];
+export function makeRecords(count: 2, seed?: number, users?: number): [AccountRecord, AccountRecord];
+export function makeRecords(count: number, seed?: number, users?: number): AccountRecord[];
 export function makeRecords(count: number, seed = 42, users = 3): AccountRecord[] {
   const rand = seededRandom(seed);
   const out: AccountRecord[] = [];
@@ -150,9 +155,9 @@ export async function createRecordInstance(
 
 /** The record the crash writer writes under `id` ("r<round>-<n>"): recomputable from the id alone. */
 export function crashRecord(id: string): AccountRecord {
-  const m = /^r(\d+)-(\d+)$/.exec(id);
-  if (!m) throw new Error(`not a crash-test id: ${id}`);
-  const n = Number(m[2]);
-  const record = makeRecord(seededRandom(Number(m[1]) * 1_000_003 + n), n);
-  return { ...record, id, description: `crash round ${m[1]} write ${n} ✓ 🧾` };
+  const [, round, write] = /^r(\d+)-(\d+)$/.exec(id) ?? [];
+  if (round === undefined || write === undefined) throw new Error(`not a crash-test id: ${id}`);
+  const n = Number(write);
+  const record = makeRecord(seededRandom(Number(round) * 1_000_003 + n), n);
+  return { ...record, id, description: `crash round ${round} write ${n} ✓ 🧾` };
 }

@@ -4,11 +4,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../server';
 import { createLogger } from '../../lib/logger';
 import { startTestServer, tempDataDir } from '../../test-support/test-server';
+import { commonErrors } from '../../lib/errors';
+import { expectRefusal } from '../../test-support/refusal';
 import { openDatabase } from '../database';
 import { DatabaseDamagedError } from '../integrity';
 import { enforceDataDirPrivacy } from '../data-dir-privacy';
 import { recordsCollection } from '../../ledger/schema';
-import { flipInsideCollection, flipMiddle, inventory, levelFiles, seedDataDir } from './damage';
+import { flipInsideCollection, flipMiddle, inventory, levelFiles, seedDataDir, writeAheadLog } from './damage';
 
 /**
  * Issue 15, findings 1–5: PennyPost never starts over existing data, notices damage at the open,
@@ -91,7 +93,7 @@ describe('opening a data dir', () => {
 
   it('finding 2: 64 flipped bytes in the middle of the log are refused before LevelDB drops acknowledged records', async () => {
     const seeded = await seed(50);
-    const [log] = levelFiles(seeded.dataDir, /\.log$/);
+    const log = writeAheadLog(seeded.dataDir);
     expect(statSync(log).size).toBeGreaterThan(64 * 1024);
     flipMiddle(log, 64);
     const before = inventory(seeded.dataDir);
@@ -106,7 +108,7 @@ describe('opening a data dir', () => {
 
   it('a log cut off in its last record (the write in flight at a crash, never acknowledged) still opens', async () => {
     const seeded = await seed(10);
-    const [log] = levelFiles(seeded.dataDir, /\.log$/);
+    const log = writeAheadLog(seeded.dataDir);
     const size = statSync(log).size;
     const { truncateSync } = await import('node:fs');
     truncateSync(log, size - 100);
@@ -138,7 +140,7 @@ describe('finding 3: damaged table files met by requests', () => {
       ] as const) {
         const answer = await t.api(action, params, token);
         if (action === 'accounting.create' && answer.code === 200) continue; // a write need not touch the damaged block
-        expect({ action, status: answer.status, code: answer.code }).toEqual({ action, status: 503, code: 503 });
+        expectRefusal(answer, commonErrors.rows.unavailable, { label: action });
         expect(answer.message).toMatch(/database on disk is damaged/);
         expect(answer.message).toMatch(/pennypost repair --data-dir/);
         expect(answer.data).toEqual({ storage: 'damaged' });
@@ -158,6 +160,7 @@ describe('finding 3, silent form: a stored document whose bytes were garbled', (
     await level.open();
     const prefix = docPrefix(collectionPrefix('pennypost', 'records', recordsCollection.schema.version));
     const [key] = await level.keys({ gte: encodeKey(prefix), lt: encodeKey(prefixEnd(prefix)), limit: 1 }).all();
+    if (!key) throw new Error('no record stored');
     const raw = (await level.get(key))!;
     await level.put(key, raw.slice(0, 40) + '\u0000garbled' + raw.slice(48), { sync: true });
     await level.close();
@@ -165,7 +168,8 @@ describe('finding 3, silent form: a stored document whose bytes were garbled', (
     try {
       const token = await signIn(t, seeded.email, seeded.password);
       const answer = await t.api('accounting.query', {}, token);
-      expect({ status: answer.status, code: answer.code, data: answer.data }).toEqual({ status: 503, code: 503, data: { storage: 'damaged' } });
+      expectRefusal(answer, commonErrors.rows.unavailable);
+      expect(answer.data).toEqual({ storage: 'damaged' });
     } finally {
       await t.close(true);
     }
@@ -207,7 +211,7 @@ describe('finding 5: the data dir is private', () => {
     expect(modes).toContain('db 700');
     const logged = lines.filter((l) => l.includes('made private'));
     expect(logged).toHaveLength(1);
-    expect(JSON.parse(logged[0]).paths).toContain('.');
+    expect(JSON.parse(logged[0]!).paths).toContain('.');
     // Already private: nothing to tighten, nothing logged.
     expect(enforceDataDirPrivacy(dataDir)).toEqual([]);
     expect(existsSync(dataDir)).toBe(true);

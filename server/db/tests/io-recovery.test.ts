@@ -69,7 +69,7 @@ describe('I/O errors (injected)', () => {
     await db.local.put('k', { v: 1 });
 
     failNextWrites(db, 1);
-    const failed = await records.insert(data[10]).then(
+    const failed = await records.insert(data[10]!).then(
       () => null,
       (error: unknown) => error,
     );
@@ -82,7 +82,7 @@ describe('I/O errors (injected)', () => {
     const batchesBefore = level.batch;
     let batchCalls = 0;
     level.batch = (...args: any[]) => (batchCalls++, batchesBefore(...args));
-    await expect(records.insert(data[11])).rejects.toBeInstanceOf(StorageUnavailableError);
+    await expect(records.insert(data[11]!)).rejects.toBeInstanceOf(StorageUnavailableError);
     await expect(db.local.put('k', { v: 2 })).rejects.toBeInstanceOf(StorageUnavailableError);
     expect(batchCalls).toBe(0);
     expect(probes).toBe(0);
@@ -94,7 +94,7 @@ describe('I/O errors (injected)', () => {
 
     // After the cool-down, concurrent writers share one probe and one reopen, then all succeed.
     now += 1001;
-    await Promise.all([records.insert(data[12]), records.insert(data[13]), db.local.put('k', { v: 3 }), records.bulkInsert(data.slice(14, 20))]);
+    await Promise.all([records.insert(data[12]!), records.insert(data[13]!), db.local.put('k', { v: 3 }), records.bulkInsert(data.slice(14, 20))]);
     expect(probes).toBe(1);
     expect(db.health.reopens).toBe(1);
     expect(db.health.degraded).toBe(false);
@@ -105,9 +105,9 @@ describe('I/O errors (injected)', () => {
     // The change stream of the collection still works after the reopen.
     const seen: string[] = [];
     const sub = records.$.subscribe((e) => seen.push(e.documentId));
-    await records.insert(data[20]);
+    await records.insert(data[20]!);
     sub.unsubscribe();
-    expect(seen).toEqual([data[20].id]);
+    expect(seen).toEqual([data[20]!.id]);
   });
 
   it('stays degraded while the probe says the disk still refuses writes', async () => {
@@ -128,20 +128,20 @@ describe('I/O errors (injected)', () => {
     const records = db.collection<AccountRecord>('records');
     const data = makeRecords(5, 8);
     failNextWrites(db, 1);
-    await expect(records.insert(data[0])).rejects.toSatisfy(isIoError);
+    await expect(records.insert(data[0]!)).rejects.toSatisfy(isIoError);
     now += 600;
-    const refused = await records.insert(data[1]).catch((e: unknown) => e);
+    const refused = await records.insert(data[1]!).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StorageUnavailableError);
     expect((refused as Error).message).toMatch(/No space left on device/);
     expect(db.health.reopens).toBe(0);
     // The probe failure restarts the cool-down.
     now += 100;
-    await expect(records.insert(data[1])).rejects.toBeInstanceOf(StorageUnavailableError);
+    await expect(records.insert(data[1]!)).rejects.toBeInstanceOf(StorageUnavailableError);
     diskOk = true;
     now += 600;
-    await records.insert(data[2]);
+    await records.insert(data[2]!);
     expect(db.health.reopens).toBe(1);
-    expect((await records.find().exec()).map((d) => d.id)).toEqual([data[2].id]);
+    expect((await records.find().exec()).map((d) => d.id)).toEqual([data[2]!.id]);
   });
 });
 
@@ -196,10 +196,10 @@ describe.skipIf(noMount !== null)(`real disk full (tmpfs)${noMount ? ` — skipp
     expect(isIoError(error), String(error)).toBe(true);
     await expect(db.local.put('x', 1)).rejects.toSatisfy(isIoError);
     expect(await records.count().exec()).toBe(100 + acked.length);
-    expect((await records.findByIds([data[0].id]).exec()).size).toBe(1);
+    expect((await records.findByIds([data[0]!.id]).exec()).size).toBe(1);
 
     disk.free();
-    await retryWrite(() => records.insert({ ...data[2999], id: 'after-space' }));
+    await retryWrite(() => records.insert({ ...data[2999]!, id: 'after-space' }));
     await db.local.put('x', 2);
     expect(db.health.reopens).toBeGreaterThanOrEqual(1);
     await db.close();
@@ -233,15 +233,15 @@ describe.skipIf(noLoop !== null)(`real read-only file system (ext4 abort)${noLoo
     expect(String((error as Partial<Error>).message)).toMatch(/Read-only file system|IO error/);
     expect(await records.count().exec()).toBe(200);
     expect(await db.local.get('y')).toBe(1);
-    await expect(records.insert(data[220])).rejects.toSatisfy(isIoError);
+    await expect(records.insert(data[220]!)).rejects.toSatisfy(isIoError);
 
     disk.repair();
-    await retryWrite(() => records.insert(data[221]));
+    await retryWrite(() => records.insert(data[221]!));
     await db.local.put('y', 2);
     await db.close();
     db = await openDatabase({ dataDir, collections: COLLECTIONS });
     const again = db.collection<AccountRecord>('records');
-    const expected = [...data.slice(0, 200).map((d) => d.id), data[221].id];
+    const expected = [...data.slice(0, 200).map((d) => d.id), data[221]!.id];
     const found = await again.findByIds(expected).exec();
     expect(expected.filter((id) => !found.has(id))).toEqual([]);
     expect(await db.local.get('y')).toBe(2);

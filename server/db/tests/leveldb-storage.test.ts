@@ -34,9 +34,9 @@ describe('LevelDB storage: persistence', () => {
     const records = makeRecords(400, 31);
     let db: AppDatabase = await openDatabase({ dataDir: dir, collections: COLLECTIONS });
     await db.collection<AccountRecord>('records').bulkInsert(records);
-    const patched = await db.collection<AccountRecord>('records').findOne(records[3].id).exec(true);
+    const patched = await db.collection<AccountRecord>('records').findOne(records[3]!.id).exec(true);
     await patched.incrementalPatch({ category: '𝄞 music', amount: 4242 });
-    await db.collection<AccountRecord>('records').bulkRemove([records[5].id, records[6].id]);
+    await db.collection<AccountRecord>('records').bulkRemove([records[5]!.id, records[6]!.id]);
     const query = { selector: { userId: 'user-2', date: { $gte: Date.UTC(2023, 0, 1) } }, sort: [{ date: 'desc' as const }] };
     const before = (await db.collection<AccountRecord>('records').find(query).exec()).map((d) => d.toJSON());
     const changesBefore = await db.collection('records').storageInstance.getChangedDocumentsSince!(1000);
@@ -48,16 +48,16 @@ describe('LevelDB storage: persistence', () => {
     expect(await records2.count().exec()).toBe(398);
     expect((await records2.find(query).exec()).map((d) => d.toJSON())).toEqual(before);
     expect(before.length).toBeGreaterThan(10);
-    const found = await records2.findOne(records[3].id).exec(true);
+    const found = await records2.findOne(records[3]!.id).exec(true);
     expect([found.category, found.amount]).toEqual(['𝄞 music', 4242]);
-    expect((await records2.find({ selector: { userId: found.userId, category: { $gt: 'zz-last' } } }).exec()).map((d) => d.id)).toContain(records[3].id);
-    const tombstones = await records2.storageInstance.findDocumentsById([records[5].id, records[6].id], true);
+    expect((await records2.find({ selector: { userId: found.userId, category: { $gt: 'zz-last' } } }).exec()).map((d) => d.id)).toContain(records[3]!.id);
+    const tombstones = await records2.storageInstance.findDocumentsById([records[5]!.id, records[6]!.id], true);
     expect(tombstones.map((d) => d._deleted)).toEqual([true, true]);
     const changesAfter = await records2.storageInstance.getChangedDocumentsSince!(1000);
     expect(changesAfter).toEqual(changesBefore);
     // Writes keep working and conflicts are still detected against what is on disk.
-    await expect(records2.insert(records[0])).rejects.toMatchObject({ code: 'CONFLICT' });
-    await records2.insert({ ...records[0], id: 'after-reopen' });
+    await expect(records2.insert(records[0]!)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await records2.insert({ ...records[0]!, id: 'after-reopen' });
     expect(await records2.count().exec()).toBe(399);
   });
 
@@ -276,7 +276,9 @@ describe('durability policy', () => {
       docs.map((document) => ({ document })),
       't',
     );
-    await instance.bulkWrite([{ previous: docs[0], document: { ...docs[0], _deleted: true, _rev: '2-x', _meta: { lwt: now() - 3_600_000 } } }], 't');
+    const [first] = docs;
+    if (!first) throw new Error('no documents made');
+    await instance.bulkWrite([{ previous: first, document: { ...first, _deleted: true, _rev: '2-x', _meta: { lwt: now() - 3_600_000 } } }], 't');
     await instance.cleanup(0);
     // One batch per bulkWrite (50 docs + their index keys atomically), one for cleanup.
     expect(flags).toEqual([true, true, true]);

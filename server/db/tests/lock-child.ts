@@ -3,6 +3,7 @@ import { openDatabase } from '../database';
 import { recordSchema } from './fixtures';
 
 const dataDir = process.argv[2];
+if (dataDir === undefined) throw new Error('usage: lock-child <dataDir>');
 try {
   const db = await openDatabase({ dataDir, collections: [{ name: 'records', schema: recordSchema }] });
   await db.close();
