@@ -67,9 +67,10 @@ describe('the snapshot before an upgrade', () => {
     writeFileSync(path.join(dataDir, 'version.json'), JSON.stringify({ version: '0.0.1' }));
     t = await start({ dataDir, settings });
     const upgrades = listSnapshots(dataDir).filter((s) => s.reason === 'upgrade');
+    const [upgrade] = upgrades;
     expect(upgrades).toHaveLength(1);
-    expect(upgrades[0].status).toBe('ok');
-    expect(readManifest(dataDir, upgrades[0].id)?.collections['assets']).toBe(1);
+    expect(upgrade?.status).toBe('ok');
+    expect(readManifest(dataDir, upgrade!.id)?.collections['assets']).toBe(1);
     expect((JSON.parse(readFileSync(path.join(dataDir, 'version.json'), 'utf8')) as { version: string }).version).toBe(version);
     await t.close();
 
@@ -185,8 +186,7 @@ describe('snapshots and restore (running server)', () => {
       (list) => list.length > 0,
     );
     expect(imports.length).toBe(1);
-    expect(imports[0].status).toBe('ok');
-    expect(imports[0].records).toBe(0);
+    expect(imports[0]).toMatchObject({ status: 'ok', records: 0 });
 
     const backup = await ok(t, 'ledger.backup', {}, u.token);
     const other = await registerUser(t);
@@ -196,7 +196,7 @@ describe('snapshots and restore (running server)', () => {
       (list) => list.length > 0,
     );
     expect(restores.length).toBe(1);
-    expect(restores[0].records).toBe(2);
+    expect(restores[0]?.records).toBe(2);
   }, 60_000);
 });
 
@@ -302,6 +302,7 @@ describe('automatic snapshots and rotation (manual clock)', () => {
     const again = await start({ dataDir, clock });
     for (let i = 0; i < 100 && listSnapshots(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     const [first] = listSnapshots(dataDir);
+    if (!first) throw new Error('no daily snapshot within 5 s');
     expect(first.reason).toBe('daily');
     expect(first.createdAt).toBe(clock.now());
     const check = await readBack(path.join(snapshotsDir(dataDir), first.id, 'db'));

@@ -40,9 +40,8 @@ class Tally {
     this.hash.update(value);
     // RxDB keys: UTF-16BE "r␁<db>␁<collection>␁<version>␁d␁<id>" (server/db/README.md).
     if (key.length > 2 && key[0] === 0 && key[1] === 0x72) {
-      const parts = Buffer.from(key).swap16().toString('utf16le').split(String.fromCharCode(SEP));
-      if (parts[4] === 'd') {
-        const collection = parts[2];
+      const [, , collection, , kind] = Buffer.from(key).swap16().toString('utf16le').split(String.fromCharCode(SEP));
+      if (kind === 'd' && collection !== undefined) {
         let deleted: boolean;
         try {
           deleted = (JSON.parse(value.toString('utf8')) as { _deleted?: boolean })._deleted === true;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger';
 import { recordsCollection } from '../ledger/schema';
 import { startTestServer } from '../test-support/test-server';
-import { flipInsideCollection, flipMiddle, levelFiles, seedDataDir, type SeededDataDir } from '../db/tests/damage';
+import { flipInsideCollection, flipMiddle, seedDataDir, writeAheadLog, type SeededDataDir } from '../db/tests/damage';
 import { checkTool } from './check';
 import { openDatabase, type AppDatabase } from '../db/database';
 import v8 from 'node:v8';
@@ -91,7 +91,7 @@ describe('pennypost check', () => {
 
   it('reports a damaged log without opening it (exit 1), the log left in place', async () => {
     const seeded = await seed(50);
-    const [log] = levelFiles(seeded.dataDir, /\.log$/);
+    const log = writeAheadLog(seeded.dataDir);
     flipMiddle(log, 64);
     const size = statSync(log).size;
     const result = await runTool(checkTool, seeded.dataDir);
@@ -105,7 +105,9 @@ describe('pennypost check', () => {
     expect((await runTool(checkTool, seeded.dataDir)).code).toBe(0);
     const db = await openDatabase({ dataDir: seeded.dataDir, collections: [] });
     try {
-      const [[, account]] = await db.local.entries<Record<string, unknown>>('user:');
+      const [first] = await db.local.entries<Record<string, unknown>>('user:');
+      if (!first) throw new Error('no account in the local store');
+      const [, account] = first;
       await db.local.put('user:twin', { ...account, id: 'twin', usernameKey: 'twin' });
       await db.local.put('user:bad', { ...account, id: 'bad', usernameKey: 'bad', email: 'bad@example.com', role: 'king' });
       await db.local.put('user:moved', { ...account, id: 'elsewhere' });
@@ -132,12 +134,14 @@ describe('a damaged saved ledger view', () => {
     const db = await openDatabase({ dataDir: seeded.dataDir, collections: [] });
     try {
       const [userPrefix] = (await derivedKeys(db)).filter((key) => key.endsWith('\u0001meta')).map((key) => key.slice(0, -'meta'.length));
+      if (userPrefix === undefined) throw new Error('no saved ledger view');
       const chunkKey = `${userPrefix}c0`;
       const chunk = (await db.derived.get(chunkKey))!;
       const amounts = (v8.deserialize(chunk) as { amount: Float64Array }).amount;
       const at = chunk.indexOf(Buffer.from(amounts.buffer, amounts.byteOffset, amounts.byteLength));
+      expect(at).toBeGreaterThanOrEqual(0);
       const flipped = Buffer.from(chunk);
-      flipped[at + 6] ^= 0x01;
+      flipped.writeUInt8(flipped.readUInt8(at + 6) ^ 0x01, at + 6);
       await db.derived.replace(`${userPrefix}c`, [[chunkKey, flipped]]);
     } finally {
       await db.close();
@@ -166,9 +170,10 @@ describe('pennypost repair', () => {
     expect(result.code).toBe(0);
     const [backup] = readdirSync(seeded.dataDir).filter((f) => f.startsWith('db.before-repair-'));
     expect(backup).toBeDefined();
-    expect(readdirSync(path.join(seeded.dataDir, backup)).sort()).toEqual(files);
-    expect(statSync(path.join(seeded.dataDir, backup)).mode & 0o777).toBe(0o700);
-    expect(result.stdout).toContain(`Copied ${path.join(seeded.dataDir, 'db')} to ${path.join(seeded.dataDir, backup)}`);
+    const copy = path.join(seeded.dataDir, backup!);
+    expect(readdirSync(copy).sort()).toEqual(files);
+    expect(statSync(copy).mode & 0o777).toBe(0o700);
+    expect(result.stdout).toContain(`Copied ${path.join(seeded.dataDir, 'db')} to ${copy}`);
     expect(result.stdout).toMatch(/balances before are unknown/);
     expect(result.stdout).toMatch(/records\s+20 documents/);
     expect(result.stdout).toMatch(/Result: repaired/);
@@ -178,11 +183,12 @@ describe('pennypost repair', () => {
 
   it('a damaged log: keeps the damaged log in the copy, recovers the readable records, reports the balances', async () => {
     const seeded = await seed(50);
-    const [log] = levelFiles(seeded.dataDir, /\.log$/);
+    const log = writeAheadLog(seeded.dataDir);
     flipMiddle(log, 64);
     const result = await runTool(repairTool, seeded.dataDir);
     const [backup] = readdirSync(seeded.dataDir).filter((f) => f.startsWith('db.before-repair-'));
-    expect(existsSync(path.join(seeded.dataDir, backup, path.basename(log)))).toBe(true);
+    expect(backup).toBeDefined();
+    expect(existsSync(path.join(seeded.dataDir, backup!, path.basename(log)))).toBe(true);
     expect(result.out).toMatch(/Log #\d+: \d+ ops saved to Table/);
     expect(result.out).toMatch(/Balances now:\n\s+asset Cash/);
     expect(result.out).toMatch(/Result: repaired/);
@@ -231,10 +237,10 @@ describe('a damaged data dir, as a person meets it: npm run serve refuses, penny
     try {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
-          const match = /PennyPost listening on (http:\/\/\S+)/.exec(served.stdout());
-          if (match) {
+          const listening = /PennyPost listening on (http:\/\/\S+)/.exec(served.stdout())?.[1];
+          if (listening !== undefined) {
             clearInterval(timer);
-            resolve(match[1]);
+            resolve(listening);
           }
         }, 20);
         void served.exit.then((code) => {
