@@ -37,6 +37,13 @@ describe('parseSearch', () => {
     ]);
   });
 
+  it('reads a word named like a property every object has (constructor:x) as a plain word, not a qualifier', () => {
+    expect(parseSearch('constructor:x Constructor:Set')).toEqual([
+      { kind: 'text', field: 'any', value: 'constructor:x' },
+      { kind: 'text', field: 'any', value: 'constructor:set' },
+    ]);
+  });
+
   it('turns amounts into inclusive bounds in minor units, exactly', () => {
     expect(amount('35.5')).toEqual([3550, 3550]);
     expect(amount('=35.5')).toEqual([3550, 3550]);

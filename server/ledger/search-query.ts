@@ -45,9 +45,22 @@ export type SearchTerm =
 
 export const MAX_TERMS = 20;
 
-const QUALIFIERS: Record<string, TextField> = { tag: 'tag', cat: 'category', category: 'category', asset: 'asset' };
+/** A Map, not an object: `constructor:x` must not find Object.prototype's `constructor`. */
+const QUALIFIERS = new Map<string, TextField>([
+  ['tag', 'tag'],
+  ['cat', 'category'],
+  ['category', 'category'],
+  ['asset', 'asset'],
+]);
 const NUMBER = /^(\d{1,15})(?:\.(\d{1,12}))?$/;
 const DATE = /^(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?$/;
+
+/** Capture group `n` of a match, for a group the pattern does not make optional (a match always has it). */
+function group(match: RegExpExecArray, n: number): string {
+  const text = match[n];
+  if (text === undefined) throw new Error(`search: group ${n} missing from the match of "${match[0]}"`);
+  return text;
+}
 
 function refuse(problem: SearchProblem, token: string): never {
   throw ledgerErrors.badSearch(problem, token).with({ problem, token }).at('q');
@@ -83,7 +96,7 @@ function tokenize(q: string): Array<{ text: string; quoted: boolean }> {
 function parseDecimal(text: string): Decimal | undefined {
   const m = NUMBER.exec(text);
   if (!m) return undefined;
-  return { int: m[1], frac: m.at(2) ?? '' };
+  return { int: group(m, 1), frac: m.at(2) ?? '' };
 }
 
 function daysIn(year: number, month: number): number {
@@ -94,8 +107,8 @@ function daysIn(year: number, month: number): number {
 function parseDate(text: string): CalendarDate | undefined {
   const m = DATE.exec(text);
   if (!m) return undefined;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
+  const year = Number(group(m, 1));
+  const month = Number(group(m, 2));
   const dayText = m.at(3);
   const day = dayText === undefined ? undefined : Number(dayText);
   if (year < 1970 || month < 1 || month > 12 || (day !== undefined && (day < 1 || day > daysIn(year, month)))) refuse('notADate', text);
@@ -145,18 +158,22 @@ function rangeTerm(lo: Value | undefined, hi: Value | undefined, token: string):
 function parseToken(text: string, quoted: boolean): SearchTerm {
   if (quoted) return { kind: 'text', field: 'any', value: text };
   const qualifier = /^([a-z]+):(.*)$/i.exec(text);
-  if (qualifier && qualifier[1].toLowerCase() in QUALIFIERS) {
-    if (qualifier[2] === '') refuse('needsValue', text);
-    return { kind: 'text', field: QUALIFIERS[qualifier[1].toLowerCase()], value: qualifier[2] };
+  const field = qualifier && QUALIFIERS.get(group(qualifier, 1).toLowerCase());
+  if (qualifier && field) {
+    const value = group(qualifier, 2);
+    if (value === '') refuse('needsValue', text);
+    return { kind: 'text', field, value };
   }
   const op = /^(>=|<=|>|<|=)(.*)$/.exec(text);
   if (op) {
-    if (op[2] === '') refuse('needsValue', text);
-    const value = parseValue(op[2], text);
-    const inclusive = op[1] !== '>' && op[1] !== '<';
+    const operator = group(op, 1);
+    const operand = group(op, 2);
+    if (operand === '') refuse('needsValue', text);
+    const value = parseValue(operand, text);
+    const inclusive = operator !== '>' && operator !== '<';
     const bound = { value: value.value, inclusive };
-    const lo = op[1].startsWith('>') || op[1] === '=' ? bound : undefined;
-    const hi = op[1].startsWith('<') || op[1] === '=' ? bound : undefined;
+    const lo = operator.startsWith('>') || operator === '=' ? bound : undefined;
+    const hi = operator.startsWith('<') || operator === '=' ? bound : undefined;
     return value.kind === 'amount'
       ? { kind: 'amount', lo: lo as Bound<Decimal> | undefined, hi: hi as Bound<Decimal> | undefined }
       : { kind: 'date', lo: lo as Bound<CalendarDate> | undefined, hi: hi as Bound<CalendarDate> | undefined };
