@@ -159,6 +159,7 @@ export class BulkEdits {
       const [source] = await this.own(userId, [id]).catch(() => {
         throw ledgerErrors.recordNotFound();
       });
+      if (source === undefined) throw ledgerErrors.recordNotFound();
       const view = await this.ledger.views.get(userId);
       liveAsset(view, source.asset, source.type === 'transfer' ? 'fromAsset' : 'asset');
       if (source.type === 'transfer') liveAsset(view, source.toAsset, 'toAsset');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { createAsset } from '../test-support/ledger';
+import { ledgerErrors } from './errors';
 import type { RecordDoc } from './schema';
 import { commonErrors } from '../lib/errors';
 import { expectRefusal } from '../test-support/refusal';
@@ -175,19 +176,19 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
             ];
     const balances = () => {
       const b = assets.map((a) => a.opening);
-      for (const r of live) for (const [i, d] of effects(r)) b[i] += d;
+      for (const r of live) for (const [i, d] of effects(r)) b[i]! += d;
       return b;
     };
     /** What the server must answer for a change: 400 out of range, 2002 below zero, else 200. */
     const expected = (removed: Rec[], added: Rec[]): number => {
       const before = balances();
       const after = [...before];
-      for (const r of removed) for (const [i, d] of effects(r)) after[i] -= d;
-      for (const r of added) for (const [i, d] of effects(r)) after[i] += d;
+      for (const r of removed) for (const [i, d] of effects(r)) after[i]! -= d;
+      for (const r of added) for (const [i, d] of effects(r)) after[i]! += d;
       const abs = (v: bigint) => (v < 0n ? -v : v);
       for (const r of added) if (r.amount + r.fee > LIMIT) return 400;
-      for (let i = 0; i < after.length; i++) if (after[i] !== before[i] && abs(after[i]) > LIMIT && abs(after[i]) > abs(before[i])) return 400;
-      for (let i = 0; i < after.length; i++) if (assets[i].type === 'cash' && after[i] < before[i] && after[i] < 0n) return 2002;
+      for (const [i, now] of after.entries()) if (now !== before[i] && abs(now) > LIMIT && abs(now) > abs(before[i]!)) return 400;
+      for (const [i, now] of after.entries()) if (assets[i]!.type === 'cash' && now < before[i]! && now < 0n) return ledgerErrors.rows.insufficientBalance.code;
       return 200;
     };
     // Amounts in cents: mostly near the limit, some small, so sums cross it often.
@@ -212,15 +213,15 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
             const rec: Rec = { id: '', type: o.kind, amount: o.amount, fee: o.kind === 'transfer' ? o.fee : 0n, asset: o.a, to: o.kind === 'transfer' ? o.b : -1 };
             const params =
               o.kind === 'transfer'
-                ? { type: 'transfer', amount: major(o.amount), fee: major(o.fee), fromAsset: assets[o.a].id, toAsset: assets[o.b].id }
-                : { type: o.kind, amount: major(o.amount), asset: assets[o.a].id };
+                ? { type: 'transfer', amount: major(o.amount), fee: major(o.fee), fromAsset: assets[o.a]!.id, toAsset: assets[o.b]!.id }
+                : { type: o.kind, amount: major(o.amount), asset: assets[o.a]!.id };
             const want = expected([], [rec]);
             const r = await t.api('accounting.create', params, u.token);
             expect(r.code, JSON.stringify({ params, message: r.message })).toBe(want);
             outcomes.add(r.code);
             if (r.code === 200) live.push({ ...rec, id: r.data.id });
           } else if (live.length > 0 && 'pick' in o) {
-            const rec = live[o.pick % live.length];
+            const rec = live[o.pick % live.length]!;
             if (o.kind === 'update') {
               const next = { ...rec, amount: o.amount };
               const want = expected([rec], [next]);
@@ -236,9 +237,9 @@ describe('property: balances and totals near the limits equal a BigInt recomputa
           }
         }
         const b = balances();
-        for (let i = 0; i < assets.length; i++) {
-          const detail = (await t.api('asset.detail', { id: assets[i].id }, u.token)).data;
-          expect(detail.balance).toBe(major(b[i]));
+        for (const [i, { id }] of assets.entries()) {
+          const detail = (await t.api('asset.detail', { id }, u.token)).data;
+          expect(detail.balance).toBe(major(b[i]!));
           expect(detail.inexact).toBeUndefined();
         }
         expect((await t.api('asset.checkBalances', {}, u.token)).data).toEqual({ ok: true, mismatches: [] });

@@ -149,10 +149,12 @@ describe('CSV import: the duplicate check (issue 15)', () => {
     // Deleted through the API: that row is new again.
     const imported = await records.find({ selector: { userId: u.id } }).exec();
     expect(imported.every((d) => d.importKey !== '')).toBe(true);
-    expect((await t.api('accounting.delete', { id: imported[0].id }, u.token)).code).toBe(200);
+    const [deleted] = imported;
+    if (!deleted) throw new Error('nothing imported');
+    expect((await t.api('accounting.delete', { id: deleted.id }, u.token)).code).toBe(200);
     const preview = await t.api('accounting.importCsv', { csv: rowsCsv(5), dryRun: true, timeZone: 'UTC' }, u.token);
     expect(preview.data.summary).toMatchObject({ create: 1, duplicate: 4 });
-    expect(preview.data.create[0].description).toBe(imported[0].description);
+    expect(preview.data.create[0].description).toBe(deleted.description);
     const back = await t.api('accounting.importCsv', { csv: rowsCsv(5), dryRun: false, timeZone: 'UTC' }, u.token);
     expect(back.data.summary).toMatchObject({ create: 1, duplicate: 4 });
 

@@ -105,6 +105,8 @@ export function parseDateCell(text: string, timeZone: string): number | null {
   const local = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
   if (local) {
     const [, y, mo, d, h = '0', mi = '0', s = '0'] = local;
+    // The pattern's first three groups are not optional: a match has them.
+    if (y === undefined || mo === undefined || d === undefined) throw new Error(`parseDateCell: the date "${value}" matched without its year, month or day`);
     if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) return null;
     return cachedMidnight(y, mo, d, timeZone) + ((Number(h) * 60 + Number(mi)) * 60 + Number(s)) * 1000;
   }
@@ -145,8 +147,9 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
   } catch (error) {
     throw ledgerErrors.csvUnreadable((error as Error).message).at('csv');
   }
-  if (table.length === 0) throw ledgerErrors.csvEmpty().at('csv');
-  const header = table[0].map(
+  const [headerRow] = table;
+  if (headerRow === undefined) throw ledgerErrors.csvEmpty().at('csv');
+  const header = headerRow.map(
     (h) =>
       HEADER_ALIASES[
         h
@@ -180,11 +183,11 @@ export async function importCsv(app: AppContext, service: LedgerService, userId:
     const duplicates: Array<{ line: number; reason: string }> = [];
     const plannedCategories = new Map<string, { type: 'income' | 'expense'; name: string }>();
 
-    for (let r = 1; r < table.length; r++) {
+    for (const [r, row] of table.entries()) {
+      if (r === 0) continue; // the header
       // Other requests run between slices of rows: a file of 20,000 rows is a second of work.
       if (r % YIELD_EVERY_ROWS === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const line = r + 1;
-      const row = table[r];
       const cell = (name: (typeof CSV_COLUMNS)[number]) => {
         const index = columns[name];
         if (index < 0) return '';

@@ -135,9 +135,10 @@ export async function restore(app: AppContext, service: LedgerService, userId: s
         const result = await db.collection<{ id: string }>(name).bulkInsert(chunk);
         // 409 = already restored by an earlier call (ids are deterministic): fine, anything else is not.
         const real = result.error.filter((e) => e.status !== 409);
-        if (real.length > 0)
+        const [first] = real;
+        if (first !== undefined)
           throw bad(
-            `${real.length} ${name} could not be written (schema: ${JSON.stringify((real[0] as { validationErrors?: unknown }).validationErrors ?? real[0].status).slice(0, 200)})`,
+            `${real.length} ${name} could not be written (schema: ${JSON.stringify((first as { validationErrors?: unknown }).validationErrors ?? first.status).slice(0, 200)})`,
           );
       }
     };

@@ -65,7 +65,7 @@ describe('assets', () => {
     const c = await asset(u, { name: 'C' });
     const list = (await t.api('asset.query', {}, u.token)).data.list as Array<{ id: string; isDefault: boolean }>;
     expect(list.filter((x) => x.isDefault).map((x) => x.id)).toEqual([b]);
-    expect(list[0].id).toBe(b);
+    expect(list[0]?.id).toBe(b);
     await t.api('asset.update', { id: c, isDefault: true }, u.token);
     const after = (await t.api('asset.query', {}, u.token)).data.list as Array<{ id: string; isDefault: boolean }>;
     expect(after.filter((x) => x.isDefault).map((x) => x.id)).toEqual([c]);
@@ -371,7 +371,7 @@ describe('currencies and statistics', () => {
       missingRates: [],
     });
     const weeks = stats.data.series as Array<{ label: string; income: number; expense: number }>;
-    expect(weeks[0].label).toBe('2026-W01');
+    expect(weeks[0]?.label).toBe('2026-W01');
     expect(weeks.reduce((s, w) => s + w.expense, 0)).toBe(111);
 
     const cats = await t.api('stats.getCategoryStats', { type: 'expense', ...range, limit: 2 }, u.token);
@@ -446,7 +446,7 @@ describe('property: balances always equal a recomputation from scratch', () => {
             const r = await t.api('accounting.create', { type: 'transfer', amount: o.amount / 100, fromAsset: assets[o.a], toAsset: assets[o.b], fee: o.fee / 100 }, u.token);
             if (r.code === 200) created.push(r.data.id);
           } else if (created.length > 0) {
-            const id = created[o.pick % created.length];
+            const id = created[o.pick % created.length]!;
             if (o.kind === 'update') await t.api('accounting.update', { id, amount: o.amount / 100 }, u.token);
             else if ((await t.api('accounting.delete', { id }, u.token)).code === 200) created.splice(created.indexOf(id), 1);
           }

@@ -84,9 +84,9 @@ describe('record list totals from running sums', () => {
           const ids = view.entries.map((e) => e.id);
           if ('put' in o) view.putRecord(record(o.put, o.asset, o.amount));
           else if ('remove' in o) {
-            if (ids.length > 0) view.removeRecord(ids[o.remove % ids.length]);
+            if (ids.length > 0) view.removeRecord(ids[o.remove % ids.length]!);
           } else if (ids.length > 0) {
-            const e = view.byId.get(ids[o.change % ids.length])!;
+            const e = view.byId.get(ids[o.change % ids.length]!)!;
             view.putRecord({ ...record(e.type, e.asset, o.amount), id: e.id, date: e.date });
           }
           const page = listRecords(view, 'USD', {}, 1, 20);

@@ -5,6 +5,7 @@ import type { SearchTerm } from './search-query';
 import { Converter, type MissingRate } from './stats';
 import { lowerBoundByDate, type Entry, type UserLedgerView } from './views';
 import { foldText } from '../lib/fold-text';
+import { itemAt } from '../lib/item-at';
 
 export interface RecordFilter {
   type?: RecordType;
@@ -67,7 +68,9 @@ export function listRecords(view: UserLedgerView, base: string, filter: RecordFi
   const skip = (page - 1) * pageSize;
   const entries = view.entries;
   const ids: string[] = [];
-  for (let k = skip; k < Math.min(all.count, skip + pageSize); k++) ids.push(entries[all.positions ? all.positions[k] : all.to - 1 - k].id);
+  const end = Math.min(all.count, skip + pageSize);
+  // The first `count` positions are filled; without positions the matches are entries [to − count, to).
+  for (let k = skip; k < end; k++) ids.push(itemAt(entries, all.positions ? itemAt(all.positions, k) : all.to - 1 - k).id);
   return { ids, total: all.count, totals: all.totals };
 }
 
@@ -106,7 +109,7 @@ function filterRecords(view: UserLedgerView, base: string, filter: RecordFilter)
   const expense = new MinorSum();
   let transfers = 0;
   for (let i = to - 1; i >= from; i--) {
-    const entry = entries[i];
+    const entry = itemAt(entries, i);
     if (positions) {
       if (!matches(entry)) continue;
       positions[count] = i;

@@ -38,7 +38,7 @@ function textTest(view: UserLedgerView, term: Extract<SearchTerm, { kind: 'text'
       // each distinct text of the ledger is searched once; a record then costs an array read
       const texts = view.texts;
       const hits = new Uint8Array(texts.length);
-      for (let i = 0; i < texts.length; i++) if (texts[i].includes(word)) hits[i] = 1;
+      for (const [i, text] of texts.entries()) if (text.includes(word)) hits[i] = 1;
       const assets = assetsNamed(view, word);
       if (assets.size === 0) return (e) => hits[e.textId] === 1;
       return (e) => hits[e.textId] === 1 || assets.has(e.asset) || (e.toAsset !== '' && assets.has(e.toAsset));
@@ -101,9 +101,9 @@ export function compileSearch(view: UserLedgerView, terms: SearchTerm[], timeZon
   }
   const [first, second] = tests;
   const test: Test =
-    tests.length === 0
+    first === undefined
       ? () => true
-      : tests.length === 1
+      : second === undefined
         ? first
         : tests.length === 2
           ? (e) => first(e) && second(e)

@@ -65,11 +65,11 @@ function recordDoc(userId: string, fields: Partial<RecordDoc> = {}): RecordDoc {
     userId,
     type: 'expense',
     amount: 100 + counter,
-    asset: `${userId}-${ASSETS[counter % 3]}`,
+    asset: `${userId}-${ASSETS[counter % 3]!}`,
     toAsset: '',
     toAmount: 0,
     fee: 0,
-    category: ['Food', 'Rent', '餐饮'][counter % 3],
+    category: ['Food', 'Rent', '餐饮'][counter % 3]!,
     description,
     searchText: description,
     date,
@@ -127,10 +127,12 @@ describe('saved ledger views', () => {
     const docs = await records()
       .find({ selector: { userId: ALICE }, limit: 10 })
       .exec();
-    await docs[0].patch({ amount: 999_999, tags: ['changed'] });
-    await docs[1].remove();
+    const [patched, removed, pulled] = docs;
+    if (!patched || !removed || !pulled) throw new Error(`expected 10 records, found ${docs.length}`);
+    await patched.patch({ amount: 999_999, tags: ['changed'] });
+    await removed.remove();
     await records().bulkInsert([recordDoc(ALICE, { type: 'income', category: 'Salary' }), recordDoc(BOB)]);
-    await records().bulkUpsert([{ ...recordDoc(ALICE), id: docs[2].id, amount: 5 }]); // as a sync pull writes it
+    await records().bulkUpsert([{ ...recordDoc(ALICE), id: pulled.id, amount: 5 }]); // as a sync pull writes it
     first.stop();
 
     const second = startViews();
@@ -161,7 +163,7 @@ describe('saved ledger views', () => {
               .find({ selector: { userId: ALICE } })
               .exec();
             if (mine.length === 0) continue;
-            const doc = mine[o.pick % mine.length];
+            const doc = mine[o.pick % mine.length]!;
             if (o.kind === 'update') await doc.patch({ amount: o.amount, category: 'Moved' });
             else await doc.remove();
           } else if (o.kind === 'save') await views.flush();
@@ -228,7 +230,7 @@ describe('saved ledger views', () => {
     const amountBytes = Buffer.from(decoded.amount.buffer, decoded.amount.byteOffset, decoded.amount.byteLength);
     const at = flipped.indexOf(amountBytes);
     expect(at).toBeGreaterThan(0);
-    flipped[at + 6] ^= 0x01;
+    flipped.writeUInt8(flipped.readUInt8(at + 6) ^ 0x01, at + 6);
     expect((v8.deserialize(flipped) as { amount: Float64Array }).amount[0]).not.toBe(decoded.amount[0]);
     await db.derived.replace(`${snapshotPrefix(ALICE)}c`, [[chunkKey, flipped]]);
 
@@ -236,8 +238,8 @@ describe('saved ledger views', () => {
     const view = new UserLedgerView(ALICE);
     expect(await new SavedViews(db, (userId, error) => damaged.push({ userId, error })).restore(view, [], [], Date.now())).toBeUndefined();
     expect(damaged).toHaveLength(1);
-    expect(damaged[0].userId).toBe(ALICE);
-    expect(damaged[0].error).toBeInstanceOf(SnapshotDamagedError);
+    expect(damaged[0]?.userId).toBe(ALICE);
+    expect(damaged[0]?.error).toBeInstanceOf(SnapshotDamagedError);
 
     // A start rebuilds the right view (and says so), and saves a good one again.
     const told: string[] = [];

@@ -1,3 +1,4 @@
+import { itemAt } from '../lib/item-at';
 import { MinorSum } from '../lib/money';
 import { Converter, type MissingRate } from './stats';
 import { lowerBoundByDate, type UserLedgerView } from './views';
@@ -24,17 +25,20 @@ export interface ExpensesByPeriod {
 export function expensesByPeriod(view: UserLedgerView, currency: string, bounds: readonly number[]): ExpensesByPeriod {
   const converter = new Converter(view, currency);
   const sums = bounds.slice(1).map(() => ({ byCategory: new Map<string, MinorSum>(), total: new MinorSum() }));
-  if (sums.length > 0) {
+  const [first] = bounds;
+  const last = bounds.at(-1);
+  if (sums.length > 0 && first !== undefined && last !== undefined) {
     const entries = view.entries;
-    const end = lowerBoundByDate(entries, bounds[bounds.length - 1]);
+    const end = lowerBoundByDate(entries, last);
     let period = 0;
-    for (let i = lowerBoundByDate(entries, bounds[0]); i < end; i++) {
-      const entry = entries[i];
+    for (let i = lowerBoundByDate(entries, first); i < end; i++) {
+      const entry = itemAt(entries, i);
       if (entry.type !== 'expense') continue;
-      while (entry.date >= bounds[period + 1]) period++;
+      // The entry is before the last bound (i < end), so the walk stops at period n − 2 at the latest.
+      while (entry.date >= itemAt(bounds, period + 1)) period++;
       const value = converter.amountOf(entry);
       if (value === undefined) continue;
-      const slot = sums[period];
+      const slot = itemAt(sums, period);
       let sum = slot.byCategory.get(entry.category);
       if (!sum) slot.byCategory.set(entry.category, (sum = new MinorSum()));
       sum.add(value);

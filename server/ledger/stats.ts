@@ -1,4 +1,5 @@
 import { periodsBetween, type GroupBy } from '../lib/calendar';
+import { itemAt } from '../lib/item-at';
 import { exactMinor, MajorWriter, MinorSum } from '../lib/money';
 import { ledgerErrors } from './errors';
 import type { AssetType } from './schema';
@@ -178,11 +179,13 @@ function series(entries: Entry[], converter: Converter, startDate: number, endDa
   let index = 0;
   for (const entry of entries) {
     if (entry.type === 'transfer') continue;
-    while (index < periods.length - 1 && entry.date >= periods[index].end) index++;
+    while (index < periods.length - 1 && entry.date >= itemAt(periods, index).end) index++;
     const value = converter.amountOf(entry);
     if (value === undefined) continue;
-    if (entry.type === 'income') points[index].income.add(value);
-    else points[index].expense.add(value);
+    // One point per period, and the range has at least one period when it has a record.
+    const point = itemAt(points, index);
+    if (entry.type === 'income') point.income.add(value);
+    else point.expense.add(value);
   }
   return points.map((p, i) => ({
     label: p.label,
@@ -315,10 +318,10 @@ export function trendSeries(view: UserLedgerView, base: string, input: { type: T
   };
   const out = new MajorWriter(base);
   let index = 0;
+  const entries = view.entries;
   const points = periods.map((p, i) => {
     const end = Math.min(p.end, input.endDate);
-    for (; index < view.entries.length && view.entries[index].date < end; index++) {
-      const entry = view.entries[index];
+    for (let entry = entries[index]; entry !== undefined && entry.date < end; entry = entries[++index]) {
       if (entry.type === 'income') add(entry.asset, entry.amount);
       else if (entry.type === 'expense') add(entry.asset, -entry.amount);
       else {

@@ -9,15 +9,18 @@ describe('UndoLog', () => {
     let now = 1_000_000;
     const log = new UndoLog(() => now);
     const tokens = Array.from({ length: UNDO_PER_USER + 2 }, () => log.remember('u1', [{ before: doc, after: null }]).undoToken);
+    const [oldest, second, third] = tokens;
+    const newest = tokens.at(-1);
+    if (!oldest || !second || !third || !newest) throw new Error('a token is missing');
     expect(log.size()).toBe(UNDO_PER_USER);
-    expect(log.peek('u1', tokens[0])).toBeUndefined();
-    expect(log.peek('u1', tokens[1])).toBeUndefined();
-    expect(log.peek('u1', tokens[2])).toHaveLength(1);
-    expect(log.peek('u2', tokens[2])).toBeUndefined();
+    expect(log.peek('u1', oldest)).toBeUndefined();
+    expect(log.peek('u1', second)).toBeUndefined();
+    expect(log.peek('u1', third)).toHaveLength(1);
+    expect(log.peek('u2', third)).toBeUndefined();
     now += UNDO_TTL_MS - 1;
-    expect(log.peek('u1', tokens[11])).toHaveLength(1);
+    expect(log.peek('u1', newest)).toHaveLength(1);
     now += 1;
-    expect(log.peek('u1', tokens[11])).toBeUndefined();
+    expect(log.peek('u1', newest)).toBeUndefined();
     expect(log.size()).toBe(0);
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
+import { itemAt } from '../lib/item-at';
 import type { RecordType } from './schema';
 import type { Checkpoint, Entry } from './entry';
 
@@ -143,7 +144,7 @@ export function* encodeSnapshot(userId: string, schemaVersion: number, view: Vie
       textId: new Uint32Array(size),
     };
     for (let i = 0; i < size; i++) {
-      const e = entries[from + i];
+      const e = itemAt(entries, from + i);
       c.ids[i] = e.id;
       c.type[i] = TYPE_CODE[e.type];
       c.amount[i] = e.amount;
@@ -171,6 +172,13 @@ export function* encodeSnapshot(userId: string, schemaVersion: number, view: Vie
 
 /** An element that may be missing (a damaged snapshot's index out of range). */
 const elementAt = <T>(list: readonly T[], index: number): T | undefined => list[index];
+
+/** Row `i` of a chunk's column; a column shorter than the chunk's ids is a damaged snapshot. */
+function cell<T>(column: ArrayLike<T>, i: number): T {
+  const value = column[i];
+  if (value === undefined) throw new Error('view snapshot chunk has a short column');
+  return value;
+}
 
 /** The keys to read for a user's snapshot, given its meta. */
 export function snapshotKeys(userId: string, meta: SnapshotMeta): string[] {
@@ -212,38 +220,31 @@ export function decodeSnapshot(meta: SnapshotMeta, values: ReadonlyArray<Buffer 
     const size = c.ids.length;
     if (at + size > meta.count) throw new Error('view snapshot longer than its count');
     for (let i = 0; i < size; i++) {
-      const type = elementAt(TYPES, c.type[i]);
-      const asset = elementAt(strings, c.asset[i]);
-      const toAsset = elementAt(strings, c.toAsset[i]);
-      const category = elementAt(strings, c.category[i]);
-      const searchText = elementAt(strings, c.searchText[i]);
-      const tags = elementAt(tagLists, c.tags[i]);
-      if (
-        tags === undefined ||
-        type === undefined ||
-        asset === undefined ||
-        toAsset === undefined ||
-        category === undefined ||
-        searchText === undefined ||
-        c.textId[i] >= table.texts
-      ) {
+      const type = elementAt(TYPES, cell(c.type, i));
+      const asset = elementAt(strings, cell(c.asset, i));
+      const toAsset = elementAt(strings, cell(c.toAsset, i));
+      const category = elementAt(strings, cell(c.category, i));
+      const searchText = elementAt(strings, cell(c.searchText, i));
+      const tags = elementAt(tagLists, cell(c.tags, i));
+      const textId = cell(c.textId, i);
+      if (tags === undefined || type === undefined || asset === undefined || toAsset === undefined || category === undefined || searchText === undefined || textId >= table.texts) {
         throw new Error('view snapshot refers to a missing string');
       }
       // The same property order as views.ts toEntry: one hidden class for every entry.
       entries[at++] = {
-        id: c.ids[i],
+        id: cell(c.ids, i),
         type,
-        amount: c.amount[i],
+        amount: cell(c.amount, i),
         asset,
         toAsset,
-        toAmount: c.toAmount[i],
-        fee: c.fee[i],
+        toAmount: cell(c.toAmount, i),
+        fee: cell(c.fee, i),
         category,
-        date: c.date[i],
+        date: cell(c.date, i),
         tags,
         searchText,
-        textId: c.textId[i],
-        createdAt: c.createdAt[i],
+        textId,
+        createdAt: cell(c.createdAt, i),
       };
     }
   }

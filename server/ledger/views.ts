@@ -3,6 +3,7 @@ import { checkpointAfter, type Checkpoint, type Entry } from './entry';
 import { RateBook, type Rate } from './rate-book';
 import type { AssetDoc, RateDoc, RecordDoc } from './schema';
 import { foldText } from '../lib/fold-text';
+import { itemAt } from '../lib/item-at';
 
 export type { Entry } from './entry';
 
@@ -96,7 +97,7 @@ export function lowerBoundByDate(entries: readonly Entry[], date: number): numbe
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (entries[mid].date < date) lo = mid + 1;
+    if (itemAt(entries, mid).date < date) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -130,7 +131,7 @@ export class UserLedgerView {
         const tail = all.splice(all.length - this.appended, this.appended).sort(compareEntries);
         for (const entry of tail) {
           let lo = lowerBoundByDate(all, entry.date);
-          while (lo < all.length && compareEntries(all[lo], entry) < 0) lo++;
+          while (lo < all.length && compareEntries(itemAt(all, lo), entry) < 0) lo++;
           all.splice(lo, 0, entry);
         }
       } else all.sort(compareEntries);
@@ -283,7 +284,7 @@ export class UserLedgerView {
     this.byId.delete(id);
     this.applyEffects(entry, -1);
     let index = lowerBoundByDate(this.entries, entry.date);
-    while (index < this.entries.length && this.entries[index].id !== id) index++;
+    while (index < this.entries.length && itemAt(this.entries, index).id !== id) index++;
     if (index < this.entries.length) this.entries.splice(index, 1);
   }
 
