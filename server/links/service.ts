@@ -153,9 +153,8 @@ export class LinkService {
   async findByCode(code: string): Promise<LinkDoc | null> {
     if (!CODE_PATTERN.test(code)) return null;
     const docs = await this.links.find({ selector: { code }, limit: 2 }).exec();
-    if (docs.length === 0) return null;
-    const all = docs.map((d) => d.toJSON() as LinkDoc).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
-    return all[0];
+    const [oldest] = docs.map((d) => d.toJSON() as LinkDoc).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    return oldest ?? null;
   }
 
   private async findOwned(userId: string, id: string): Promise<LinkDoc | null> {
