@@ -76,8 +76,8 @@ describe('budget alerts', () => {
     await t.api('accounting.create', { type: 'expense', amount: 20, asset: offCash, date: clock.now() }, off.token);
     await t.server.app.services.budgetAlerts.tick();
     // Straight past 100 % with only budget80 wanted: the 80 % warning still goes out (its key), the 100 % alert is off.
-    const offBudget = ((await t.api('budget.query', { month: '2026-03' }, off.token)).data.list as Array<{ id: string }>)[0];
-    expect(keysOf(off.id)).toEqual([`budget80 ${offBudget.id}:2026-03:80`]);
+    const [offBudget] = (await t.api('budget.query', { month: '2026-03' }, off.token)).data.list as Array<{ id: string }>;
+    expect(keysOf(off.id)).toEqual([`budget80 ${offBudget!.id}:2026-03:80`]);
     wanted = new Set();
     emitted.length = 0;
     await t.server.app.services.budgetAlerts.tick();

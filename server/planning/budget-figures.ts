@@ -29,7 +29,8 @@ export function progressOf(spent: number, available: number): number {
  * being the budget's start month when it rolls over). Without rollover only the last month counts.
  */
 export function figureOf(budget: PlanDoc, months: readonly PeriodExpenses[]): BudgetFigure {
-  const last = months[months.length - 1];
+  const last = months.at(-1);
+  if (last === undefined) throw new Error(`figureOf: no month to figure for the budget ${budget.id}`);
   let carried = 0;
   if (budget.rollover) for (const month of months.slice(0, -1)) carried += budget.amount - spentOf(budget, month);
   const spent = spentOf(budget, last);

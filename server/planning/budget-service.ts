@@ -26,8 +26,8 @@ export type BudgetPatch = Partial<BudgetInput> & { id: string };
 
 /** What one month of a user's budgets comes to (minor units), with what the answer needs besides. */
 interface MonthFigures {
-  docs: PlanDoc[];
-  figures: BudgetFigure[];
+  /** Each budget that counts in the month with its figure, in the budgets' own order. */
+  budgets: Array<{ doc: PlanDoc; figure: BudgetFigure }>;
   /** Spent today per budget id, when today is in the month. */
   today: Map<string, number>;
   missingRates: MissingRate[];
@@ -209,13 +209,13 @@ export class BudgetService {
     const zone = zoneOf(timeZone);
     const result = await this.compute(userId, index, zone);
     const categories = await this.expenseCategories(userId);
-    const list = result.figures.map((f, i) => figureView(f, result.docs[i], categories, result.today.get(f.id) ?? 0));
+    const list = result.budgets.map(({ doc, figure }) => figureView(figure, doc, categories, result.today.get(figure.id) ?? 0));
     return { month, timeZone: zone, list, missingRates: result.missingRates };
   }
 
   /** Figures of `month` ('YYYY-MM') counted in `timeZone`, minor units (reminders read them). */
   async figures(userId: string, month: string, timeZone: string): Promise<BudgetFigure[]> {
-    return (await this.compute(userId, monthIndex(month, 'month'), zoneOf(timeZone))).figures;
+    return (await this.compute(userId, monthIndex(month, 'month'), zoneOf(timeZone))).budgets.map(({ figure }) => figure);
   }
 
   private async compute(userId: string, month: number, timeZone: string): Promise<MonthFigures> {
@@ -250,8 +250,12 @@ export class BudgetService {
       }
     }
     const byId = new Map(figures.map((f) => [f.id, f]));
-    // In the budgets' own order (figures were made per currency); docs[i] is figures[i]'s budget.
-    return { docs, figures: docs.map((d) => byId.get(d.id)).filter((f): f is BudgetFigure => f !== undefined), today, missingRates: [...missing.values()] };
+    // In the budgets' own order (figures were made per currency), each budget beside its own figure.
+    const budgets = docs.flatMap((doc) => {
+      const figure = byId.get(doc.id);
+      return figure ? [{ doc, figure }] : [];
+    });
+    return { budgets, today, missingRates: [...missing.values()] };
   }
 
   /** The index of the current month in a zone (months.ts). */

@@ -109,7 +109,8 @@ export function zonedInstant(year: number, month: number, day: number, hour: num
   const before = offsetAt(wall - DAY_MS, timeZone);
   const after = offsetAt(wall + DAY_MS, timeZone);
   const candidates = [wall - before, wall - after].filter((t) => offsetAt(t, timeZone) === wall - t).sort((a, b) => a - b);
-  if (candidates.length > 0) return candidates[0];
+  const [earliest] = candidates;
+  if (earliest !== undefined) return earliest;
   // In a gap: read the wall time with the offset before the change, which lands after the gap.
   return wall - before;
 }
@@ -237,8 +238,9 @@ export function lastOccurrenceBy(spec: RecurrenceSpec, ms: number, fromDate?: st
   let from = fromDate;
   for (;;) {
     const batch = occurrences(spec, { fromDate: from, untilMs: ms, limit: 500 });
-    if (batch.length === 0) return last;
-    last = batch[batch.length - 1];
+    const newest = batch.at(-1);
+    if (newest === undefined) return last;
+    last = newest;
     if (batch.length < 500) return last;
     from = dateOfDay(dayOfDate(last.date) + 1);
   }

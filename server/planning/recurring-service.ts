@@ -452,6 +452,7 @@ export class RecurringService {
         // A bill is money going out: income (salary) is not announced.
         if (o.overdue || o.type === 'income') continue;
         const [year, month, day] = o.date.split('-').map(Number);
+        if (year === undefined || month === undefined || day === undefined) throw new Error(`bill reminders: the occurrence date "${o.date}" is not YYYY-MM-DD`);
         if (now < zonedMidnight(year, month, day - days, o.timeZone)) continue;
         await notify.emit(userId, 'billDue', `${o.id}:${o.date}`, billReminder(o, language));
       }

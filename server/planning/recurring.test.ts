@@ -305,7 +305,7 @@ describe('recurring rules', () => {
       clock.set(Date.UTC(2026, 10, 9, 16, 30));
       await remind();
       expect(sent).toHaveLength(1);
-      expect(sent[0][2]).toMatch(/:2026-11-10$/);
+      expect(sent[0]?.[2]).toMatch(/:2026-11-10$/);
     });
   });
 
