@@ -23,7 +23,7 @@ export interface Machine {
 
 export function machine(): Machine {
   return {
-    cpu: os.cpus()[0]?.model?.trim() ?? 'unknown CPU',
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
     cores: os.cpus().length,
     memoryGb: Math.round(os.totalmem() / 1024 ** 3),
     node: process.version,
@@ -37,14 +37,37 @@ export function loadAverage(): number[] {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function percentile(samples: number[], p: number): number {
-  if (samples.length === 0) return NaN;
+/** The `p`th percentile (nearest rank, 0–100) of the samples; NaN when there are none. */
+export function percentile(samples: readonly number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted.at(Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))) ?? NaN;
 }
 
-export function median(samples: number[]): number {
+export function median(samples: readonly number[]): number {
   return percentile(samples, 50);
+}
+
+/** The width of each column of a text table: its widest cell. */
+export function columnWidths(rows: readonly (readonly string[])[]): number[] {
+  const widths: number[] = [];
+  for (const row of rows) for (const [i, cell] of row.entries()) widths[i] = Math.max(widths.at(i) ?? 0, cell.length);
+  return widths;
+}
+
+/** A text table row's cells, each padded to the width of its column. */
+export function padCells(cells: readonly string[], widths: readonly number[]): string[] {
+  return cells.map((cell, i) => cell.padEnd(widths.at(i) ?? 0));
+}
+
+/** `value`, or an error naming what is missing: for what the bench itself made sure of (a list it filled). */
+export function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`bench: ${what} is missing`);
+  return value;
+}
+
+/** The `i`th element of `list` taken round and round (`list[i % list.length]`); an error for an empty list. */
+export function cycled<T>(list: readonly T[], i: number): T {
+  return required(list.at(i % list.length), 'an element of an empty list');
 }
 
 /** Resident set size of a process in bytes (Linux /proc; `ps` elsewhere). */
@@ -107,10 +130,10 @@ export async function startServerProcess(dataDir: string, settings: Record<strin
     const timer = setTimeout(() => reject(new Error(`server did not start within 120 s: ${stderr}`)), 120_000);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /PennyPost listening on (http:\/\/\S+)/.exec(out);
-      if (match) {
+      const listening = /PennyPost listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (listening !== undefined) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(listening);
       }
     });
     child.once('exit', (code) => {

@@ -311,7 +311,7 @@ async function measureActualBaseline(count: number): Promise<ActualFigures | str
       clearTimeout(timer);
     }
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    const [reason = ''] = (error instanceof Error ? error.message : String(error)).split('\n');
     log(`Actual: not measured: ${reason}`);
     return reason;
   }

@@ -65,7 +65,10 @@ function startBare(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/bare-express.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.stdout.once('data', (chunk: Buffer) => resolve({ url: chunk.toString().trim().split('\n')[0], stop: () => child.kill('SIGTERM') }));
+    child.stdout.once('data', (chunk: Buffer) => {
+      const [url = ''] = chunk.toString().trim().split('\n'); // its first line is its address
+      resolve({ url, stop: () => child.kill('SIGTERM') });
+    });
   });
 }
 
@@ -184,12 +187,12 @@ export async function runMixed(): Promise<MixedResult> {
           await server.stop();
           const again = await startServerProcess(dataDir);
           try {
-            ui.afterRestartMs = (await measureDashboard(again.url, session, 1))[0];
+            ui.afterRestartMs = (await measureDashboard(again.url, session, 1)).at(0) ?? NaN;
           } finally {
             await again.stop();
           }
         } catch (error) {
-          ui.note = `measurement failed: ${(error as Error).message.split('\n')[0]}`;
+          ui.note = `measurement failed: ${(error as Error).message.split('\n')[0] ?? ''}`;
         }
       }
       const total = mix.reduce((n, [, w]) => n + w, 0);
@@ -255,7 +258,11 @@ if (isMain) {
     .then((result) => {
       console.log(formatMixed(result));
       const out = process.argv.indexOf('--json');
-      if (out > 0) writeFileSync(process.argv[out + 1], JSON.stringify(result, null, 2));
+      if (out > 0) {
+        const file = process.argv[out + 1];
+        if (!file) throw new Error('--json needs the file to write');
+        writeFileSync(file, JSON.stringify(result, null, 2));
+      }
     })
     .catch((error: unknown) => {
       console.error(error);

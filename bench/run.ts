@@ -102,17 +102,19 @@ function tableGoals(step: StepResult, area: string): Goal[] {
       .split('|')
       .slice(1, -1)
       .map((c) => c.trim());
-    const verdict = cells[cells.length - 1];
+    // figure | value | [baseline |] goal | verdict
+    if (cells.length < 4) continue;
+    const [figure = '', value = '', baseline = ''] = cells;
+    const [goal = '', verdict = ''] = cells.slice(-2);
     if (!/^(met|MISSED|yes|NO)$/i.test(verdict)) continue;
-    const goal = cells[cells.length - 2];
     goals.push({
       area,
-      figure: cells[0],
-      value: cells[1],
+      figure,
+      value,
       goal,
       met: /^(met|yes)$/i.test(verdict),
       step: step.name,
-      ...(cells.length === 5 && cells[2] ? { baseline: cells[2] } : {}),
+      ...(cells.length === 5 && baseline ? { baseline } : {}),
     });
   }
   return goals;
@@ -121,22 +123,28 @@ function tableGoals(step: StepResult, area: string): Goal[] {
 function ledgerGoals(step: StepResult): Goal[] {
   const goals: Goal[] = [];
   for (const line of strip(step.stdout).split('\n')) {
+    // (a pattern's groups that are not optional take part in every match: the '' defaults never apply)
     const imp = /^(first import|re-import of the same file)\s+([\d.]+)\s+([\d.]+)\s+\d+\s+\d+\s+(≤ .+?)\s+(met|MISSED)\s*$/.exec(line.trim());
-    if (imp) goals.push({ area: 'ledger', figure: `CSV ${imp[1]} (100,000 rows)`, value: `${imp[2]} s (CPU ${imp[3]} s)`, goal: imp[4], met: imp[5] === 'met', step: step.name });
+    if (imp) {
+      const [, what = '', wall = '', cpu = '', goal = '', verdict = ''] = imp;
+      goals.push({ area: 'ledger', figure: `CSV ${what} (100,000 rows)`, value: `${wall} s (CPU ${cpu} s)`, goal, met: verdict === 'met', step: step.name });
+    }
     // Statement imports (issue 22): operation, upload s, preview s, commit s, total s, created, goal, met
     const st = /^((?:preview of a [\d,]+-row bill|first import of [\d,]+ rows) \(.+?\))\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+\d+\s+(≤ [\d.]+ s)\s+(met|MISSED)\s*$/.exec(
       line.trim(),
     );
     if (st) {
-      const value = `${st[5]} s (upload ${st[2]} s, preview ${st[3]} s, commit ${st[4]} s)`;
-      goals.push({ area: 'ledger', figure: `Alipay statement ${st[1]}`, value, goal: st[6], met: st[7] === 'met', step: step.name });
+      const [, what = '', upload = '', preview = '', commit = '', total = '', goal = '', verdict = ''] = st;
+      const value = `${total} s (upload ${upload} s, preview ${preview} s, commit ${commit} s)`;
+      goals.push({ area: 'ledger', figure: `Alipay statement ${what}`, value, goal, met: verdict === 'met', step: step.name });
     }
     // operation, p50, p95 (since issue 19), p99, goal, met
     const m = /^(.+?)\s+([\d.]+)\s+(?:([\d.]+)\s+)?([\d.]+)\s+<\s*(\d+) ms\s+(yes|NO)\s*$/.exec(line.trim());
     if (m) {
-      const p95 = m.at(3);
-      const spread = p95 === undefined ? `p99 ${m[4]} ms` : `p95 ${p95} ms, p99 ${m[4]} ms`;
-      goals.push({ area: 'ledger', figure: `${m[1].trim()} p50`, value: `${m[2]} ms (${spread})`, goal: `p50 < ${m[5]} ms`, met: m[6] === 'yes', step: step.name });
+      const [, what = '', p50 = '', , p99 = '', goal = '', verdict = ''] = m;
+      const p95 = m.at(3); // the p95 column is optional
+      const spread = p95 === undefined ? `p99 ${p99} ms` : `p95 ${p95} ms, p99 ${p99} ms`;
+      goals.push({ area: 'ledger', figure: `${what.trim()} p50`, value: `${p50} ms (${spread})`, goal: `p50 < ${goal} ms`, met: verdict === 'yes', step: step.name });
     }
   }
   return goals;
@@ -147,10 +155,11 @@ function pushGoals(step: StepResult): Goal[] {
   // The goal line of bench:push (issue 20: the desktop recipient; before it, one WeChat recipient).
   const m = /(desktop|1) recipient: (\d+) % of bare Express \(goal ≥ 40 %: (met|MISSED)\), p99 ([\d.]+) ms \(goal < 50 ms: (met|MISSED)\)/.exec(text);
   if (!m) return [];
-  const who = m[1] === 'desktop' ? 'a desktop recipient' : '1 recipient';
+  const [, recipient, share = '', shareVerdict, p99 = '', p99Verdict] = m;
+  const who = recipient === 'desktop' ? 'a desktop recipient' : '1 recipient';
   return [
-    { area: 'push', figure: `/send with ${who}, throughput vs bare Express`, value: `${m[2]} %`, goal: '≥ 40 %', met: m[3] === 'met', step: step.name },
-    { area: 'push', figure: `/send with ${who}, p99 at 50 concurrent`, value: `${m[4]} ms`, goal: '< 50 ms', met: m[5] === 'met', step: step.name },
+    { area: 'push', figure: `/send with ${who}, throughput vs bare Express`, value: `${share} %`, goal: '≥ 40 %', met: shareVerdict === 'met', step: step.name },
+    { area: 'push', figure: `/send with ${who}, p99 at 50 concurrent`, value: `${p99} ms`, goal: '< 50 ms', met: p99Verdict === 'met', step: step.name },
   ];
 }
 
@@ -158,7 +167,9 @@ function syncGoals(step: StepResult): Goal[] {
   const goals: Goal[] = [];
   for (const line of strip(step.stdout).split('\n')) {
     const m = /^(initial push.*?|initial pull.*?|live change.*?)\s{2,}([\d,]+)\s+(docs\/s|ms)\s+([≥<].*?)\s{2,}(yes|NO)/.exec(line.trim());
-    if (m) goals.push({ area: 'sync', figure: m[1].trim(), value: `${m[2]} ${m[3]}`, goal: m[4].trim(), met: m[5] === 'yes', step: step.name });
+    if (!m) continue;
+    const [, figure = '', value = '', unit = '', goal = '', verdict] = m;
+    goals.push({ area: 'sync', figure: figure.trim(), value: `${value} ${unit}`, goal: goal.trim(), met: verdict === 'yes', step: step.name });
   }
   return goals;
 }
@@ -169,21 +180,23 @@ export function limitGoals(step: StepResult, area: string): Goal[] {
   for (const raw of strip(step.stdout).split('\n')) {
     const cells = raw.split(' | ').map((c) => c.trim());
     if (cells.length !== 3) continue;
-    const limit = /^(p(\d+) )?[≤<] *([\d,.]+) *ms$/.exec(cells[2]);
+    const [figure = '', valueText = '', goal = ''] = cells;
+    const limit = /^(p(\d+) )?[≤<] *([\d,.]+) *ms$/.exec(goal);
     if (!limit) continue;
-    const numbers = [...cells[1].matchAll(/[\d.]+/g)].map((x) => Number(x[0]));
-    let value = numbers[0];
-    if (limit[2]) {
+    const [, , rank, boundText = ''] = limit;
+    const numbers = [...valueText.matchAll(/[\d.]+/g)].map((x) => Number(x[0]));
+    let value = numbers.at(0) ?? NaN;
+    if (rank) {
       const labels =
         /(p\d+ \/ .*?) *:?$/
-          .exec(cells[0].split(':').pop() ?? '')?.[1]
+          .exec(figure.split(':').pop() ?? '')?.[1]
           ?.split('/')
           .map((x) => x.trim()) ?? [];
-      const at = labels.indexOf(`p${limit[2]}`);
-      if (at >= 0 && at < numbers.length) value = numbers[at];
+      const at = labels.indexOf(`p${rank}`);
+      if (at >= 0) value = numbers.at(at) ?? value;
     }
-    const bound = Number(limit[3].replace(/,/g, ''));
-    goals.push({ area, figure: cells[0], value: cells[1], goal: cells[2], met: Number.isFinite(value) ? value <= bound : null, step: step.name });
+    const bound = Number(boundText.replace(/,/g, ''));
+    goals.push({ area, figure, value: valueText, goal, met: Number.isFinite(value) ? value <= bound : null, step: step.name });
   }
   return goals;
 }
@@ -404,7 +417,7 @@ async function main(): Promise<void> {
     });
   }
   const throughputGoal = 1000;
-  const throughputFigures = (records: string, connections: number) => [
+  const throughputFigures = (records: string, connections: number): [stats: string, mixed: string] => [
     `stats.getIncomeExpense 1 year by month under load (${connections} connections, ${records} records)`,
     `mixed load (${connections} connections, ${records} records)`,
   ];

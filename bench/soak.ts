@@ -85,9 +85,10 @@ async function main(): Promise<void> {
     const peaks = windows.map((w) => Math.max(...w));
     const medians = windows.map((w) => median(w));
     const slope = slopeMbPerMinute(after);
-    const rising = floors.every((f, i) => i === 0 || f >= floors[i - 1]);
-    const growth = floors[3] - floors[0];
-    const keepsGrowing = rising && growth > Math.max(10, floors[0] * 0.05);
+    const firstFloor = floors.at(0) ?? NaN;
+    const rising = floors.every((f, i) => i === 0 || f >= (floors.at(i - 1) ?? f));
+    const growth = (floors.at(-1) ?? NaN) - firstFloor;
+    const keepsGrowing = rising && growth > Math.max(10, firstFloor * 0.05);
     const errors = result.errors + result.timeouts + result.non2xx;
     const verdict = keepsGrowing
       ? `FAILED: memory keeps growing (floor +${growth.toFixed(1)} MB)`

@@ -16,22 +16,23 @@ import os from 'node:os';
 import path from 'node:path';
 // @ts-expect-error plain ESM script without types
 import { buildServer } from '../scripts/build-server.mjs';
-import { BENCH_SETTINGS, loadAverage, seedLedger, sleep, startServerProcess, type ServerLaunch } from './lib';
+import { BENCH_SETTINGS, loadAverage, median, seedLedger, sleep, startServerProcess, type ServerLaunch } from './lib';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const IDLE_MS = 3000;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const log = (line: string) => process.stderr.write(`bench:startup: ${line}\n`);
 
 interface Series {
   readyMs: number[];
   rssMb: number[];
+}
+/** The same starts of the compiled bundle and of the TypeScript sources. */
+interface Pair {
+  compiled: Series;
+  source: Series;
 }
 
 async function measure(dataDirFor: (i: number) => string, launch: ServerLaunch, idle: boolean, cleanup?: (dir: string) => void): Promise<Series> {
@@ -60,20 +61,20 @@ async function main(): Promise<void> {
     const remove = (dir: string) => rmSync(dir, { recursive: true, force: true });
     await measure(fresh, 'compiled', false, remove); // warm-up: code cache, OS file cache
 
-    const results: Record<string, { compiled: Series; source: Series }> = {};
     log(`empty data dir, first start ×${STARTS}`);
-    results.first = { compiled: await measure(fresh, 'compiled', true, remove), source: await measure(fresh, 'source', true, remove) };
+    const first: Pair = { compiled: await measure(fresh, 'compiled', true, remove), source: await measure(fresh, 'source', true, remove) };
     const same = path.join(scratch, 'same');
     log(`empty data dir, restart ×${STARTS}`);
-    results.restart = { compiled: await measure(() => same, 'compiled', true), source: await measure(() => same, 'source', true) };
+    const restart: Pair = { compiled: await measure(() => same, 'compiled', true), source: await measure(() => same, 'source', true) };
 
     const full = path.join(scratch, 'full');
     log(`seeding ${RECORDS.toLocaleString('en')} records…`);
     const t0 = performance.now();
     await seedLedger(full, RECORDS);
     log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${RECORDS.toLocaleString('en')} records ×${STARTS}`);
-    results.full = { compiled: await measure(() => full, 'compiled', true), source: await measure(() => full, 'source', true) };
+    const withRecords: Pair = { compiled: await measure(() => full, 'compiled', true), source: await measure(() => full, 'source', true) };
 
+    const results = { first, restart, full: withRecords };
     const row = (figure: string, compiled: number[], source: number[], unit: string, goal: string, met: boolean | null) =>
       `| ${figure} | ${median(compiled).toFixed(0)} ${unit} (${Math.min(...compiled).toFixed(0)}–${Math.max(...compiled).toFixed(0)}) | ${median(source).toFixed(0)} ${unit} | ${goal} | ${met === null ? '—' : met ? 'met' : 'MISSED'} |`;
     const records = RECORDS.toLocaleString('en');

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { pngChunk, tinyPng } from '../../server/test-support/files';
 import { registerUser, startTestServer, type TestServer } from '../../server/test-support/test-server';
+import { columnWidths, padCells } from '../lib';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -123,9 +124,10 @@ async function main() {
     await t.close();
   }
 
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['measure', 'result', 'goal', ''][i].length));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
-  console.log(line(['measure', 'result', 'goal', '']));
+  const header = ['measure', 'result', 'goal', ''];
+  const widths = columnWidths([header, ...rows]);
+  const line = (cells: readonly string[]) => '| ' + padCells(cells, widths).join(' | ') + ' |';
+  console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(r));
 }

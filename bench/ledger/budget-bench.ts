@@ -5,6 +5,7 @@
  * with rollover since 12 months before. Two numbers: the same query again (its figures are kept
  * until the ledger changes) and a query right after a record was written (figures recomputed).
  */
+import { percentile } from '../lib';
 
 export type BenchRow = [string, { p50: number; p95: number; p99: number }, number | null];
 
@@ -17,7 +18,11 @@ type Measure = (runs: number, fn: (i: number) => Promise<unknown>) => Promise<{ 
  */
 export async function budgetBench(call: Call, measure: Measure, runs: number, asset: string, recompute: (month: string) => Promise<unknown>): Promise<BenchRow[]> {
   const categories = (await call('category.list', { type: 'expense' })).list as Array<{ id: string; name: string }>;
-  const id = (name: string) => categories.find((c) => c.name === name)?.id ?? categories[0].id;
+  const id = (name: string) => {
+    const category = categories.find((c) => c.name === name) ?? categories.at(0);
+    if (!category) throw new Error('budget bench: the seeded ledger has no expense category');
+    return category.id;
+  };
   await call('budget.create', { name: 'Everything', categories: 'all', amount: 20_000, startMonth: '2025-01' });
   await call('budget.create', { name: 'Food', categories: [id('Food')], amount: 2_000, startMonth: '2025-01' });
   await call('budget.create', { name: 'Getting around', categories: [id('Transport'), id('Travel')], amount: 3_000, startMonth: '2025-06' });
@@ -32,8 +37,7 @@ export async function budgetBench(call: Call, measure: Measure, runs: number, as
     await call('budget.query', query);
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+  const at = (p: number) => percentile(times, p);
   rows.push(['budget.query right after a record was written (figures recomputed)', { p50: at(50), p95: at(95), p99: at(99) }, 20]);
   rows.push(['budget.query figures recomputed in-process (no HTTP, no write)', await measure(runs, () => recompute(query.month)), 20]);
   return rows;

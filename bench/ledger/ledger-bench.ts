@@ -16,6 +16,7 @@ import { startServer, type RunningServer } from '../../server/server';
 import { createLogger } from '../../server/lib/logger';
 import { BENCH_CATEGORIES, seededRandom, seedSyntheticRecords } from '../../server/test-support/synthetic-records';
 import type { RecordDoc } from '../../server/ledger/schema';
+import { cycled, percentile, required } from '../lib';
 import { budgetBench } from './budget-bench';
 import { printSchedulerRows, schedulerBench } from './scheduler-bench';
 import { statementImportBench } from './statement-bench';
@@ -32,26 +33,26 @@ function syntheticCsv(rows: number, end: number, seed = 7): string {
   const random = seededRandom(seed);
   const start = end - YEARS * 365 * 86_400_000;
   const lines = ['date,type,amount,currency,asset,category,tags,description'];
+  let previous = '';
   for (let i = 0; i < rows; i++) {
     if (i > 0 && random() < 0.02) {
-      lines.push(lines[lines.length - 1]); // two identical coffees: both are real rows
+      lines.push(previous); // two identical coffees: both are real rows
       continue;
     }
     const date = new Date(Math.floor(start + random() * (end - start))).toISOString().slice(0, 16).replace('T', ' ');
     const income = random() < 0.1;
     const amount = (1 + Math.floor(random() * 50_000) / 100).toFixed(2);
-    const category = income ? 'Salary' : BENCH_CATEGORIES[Math.floor(random() * BENCH_CATEGORIES.length)];
+    const category = income ? 'Salary' : cycled(BENCH_CATEGORIES, Math.floor(random() * BENCH_CATEGORIES.length));
     const tags = random() < 0.3 ? 'work' : '';
-    lines.push(
-      `${date},${income ? 'income' : 'expense'},${amount},USD,Asset ${Math.floor(random() * 10)},${category},${tags},"${income ? 'salary' : `shop ${Math.floor(random() * 5000)}, card`}"`,
-    );
+    previous = `${date},${income ? 'income' : 'expense'},${amount},USD,Asset ${Math.floor(random() * 10)},${category},${tags},"${income ? 'salary' : `shop ${Math.floor(random() * 5000)}, card`}"`;
+    lines.push(previous);
   }
   return lines.join('\n');
 }
 
 /** Splits at row boundaries into parts of at most PART_CHARS, each with the header (no quoted newlines here). */
 function splitParts(csv: string): string[] {
-  const [header, ...lines] = csv.split('\n');
+  const [header = '', ...lines] = csv.split('\n');
   const parts: string[] = [];
   let current: string[] = [];
   let size = header.length;
@@ -79,10 +80,6 @@ async function call(url: string, token: string, action: string, params: unknown)
   return body.data;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 async function measure(runs: number, fn: (i: number) => Promise<unknown>) {
   for (let i = 0; i < 5; i++) await fn(i); // warm-up
   const times: number[] = [];
@@ -91,7 +88,6 @@ async function measure(runs: number, fn: (i: number) => Promise<unknown>) {
     await fn(i);
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99) };
 }
 
@@ -146,22 +142,15 @@ async function main() {
     ]);
     // The search box (issue 19): a different query on every call, so no result is served from the
     // per-filter cache; each scans the whole ledger (or the date span a date term narrows it to).
-    const searches = [
-      (i: number) => `purchase ${i % 1000}`,
-      (i: number) => `>${(i * 37) % 5000}`,
-      (i: number) => `${(i * 13) % 900}.${i % 100}`,
-      (i: number) => `tag:work ${BENCH_CATEGORIES[i % BENCH_CATEGORIES.length].toLowerCase()} <${100 + i}`,
-      (i: number) => `${2021 + (i % 5)}-${String(1 + (i % 12)).padStart(2, '0')} ${i % 10}`,
-      (i: number) => `asset ${i % 10} ${i}..${i + 300}`,
+    const searches: Array<[string, (i: number) => string]> = [
+      ['search: free word (notes, categories, tags, assets)', (i) => `purchase ${i % 1000}`],
+      ['search: amount >N', (i) => `>${(i * 37) % 5000}`],
+      ['search: exact amount', (i) => `${(i * 13) % 900}.${i % 100}`],
+      ['search: tag + category word + amount', (i) => `tag:work ${cycled(BENCH_CATEGORIES, i).toLowerCase()} <${100 + i}`],
+      ['search: month + word', (i) => `${2021 + (i % 5)}-${String(1 + (i % 12)).padStart(2, '0')} ${i % 10}`],
+      ['search: asset name + amount range', (i) => `asset ${i % 10} ${i}..${i + 300}`],
     ];
-    for (const [label, make] of [
-      ['search: free word (notes, categories, tags, assets)', searches[0]],
-      ['search: amount >N', searches[1]],
-      ['search: exact amount', searches[2]],
-      ['search: tag + category word + amount', searches[3]],
-      ['search: month + word', searches[4]],
-      ['search: asset name + amount range', searches[5]],
-    ] as const) {
+    for (const [label, make] of searches) {
       rows.push([`accounting.query q ${label}`, await measure(RUNS, (i) => call(url, token, 'accounting.query', { q: make(i), timeZone: 'UTC', pageSize: 100 })), 50]);
     }
     rows.push([
@@ -186,7 +175,7 @@ async function main() {
       (await server.app.services.ledger.views.get(userId)).derived.clear();
       return server.app.services.budgets.query(userId, month, 'UTC');
     };
-    rows.push(...(await budgetBench((action, params) => call(url, token, action, params), measure, RUNS, assets[0], recompute)));
+    rows.push(...(await budgetBench((action, params) => call(url, token, action, params), measure, RUNS, required(assets.at(0), 'the first asset'), recompute)));
 
     const pad = (s: string, n: number) => s.padEnd(n);
     const num = (n: number) => n.toFixed(2).padStart(9);

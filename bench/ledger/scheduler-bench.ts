@@ -14,6 +14,7 @@ import { createLogger } from '../../server/lib/logger';
 import { ManualClock } from '../../server/lib/clock';
 import { newId } from '../../server/lib/ids';
 import { EMPTY_TEMPLATE, type PlanDoc } from '../../server/planning/schema';
+import { percentile } from '../lib';
 
 const RULES = Number(process.env.BENCH_RULES ?? 1000);
 const DAY = 86_400_000;
@@ -28,9 +29,7 @@ export interface SchedulerRow {
 }
 
 function percentiles(samples: number[]): { p50: number; p95: number; p99: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), p99: percentile(samples, 99) };
 }
 
 /** Starts a PennyPost with RULES rules, times tick(); answers the table rows. */

@@ -6,6 +6,7 @@ import { openDatabase } from '../../server/db/database';
 import { recordSchema, type AccountRecord } from '../../server/db/tests/fixtures';
 
 const dataDir = process.argv[2];
+if (!dataDir) throw new Error('cold-open-child: give the data dir to open as the first argument');
 const userId = process.argv[3] ?? 'user-3';
 const from = Number(process.argv[4] ?? Date.UTC(2023, 0, 1));
 

@@ -12,6 +12,7 @@ import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { wrappedValidateAjvStorage } from 'rxdb/plugins/validate-ajv';
 import { levelDirOf, openDatabase } from '../../server/db/database';
 import { DATE_MIN, makeRecords, recordSchema, seededRandom, tempDir, type AccountRecord } from '../../server/db/tests/fixtures';
+import { columnWidths, median, padCells } from '../lib';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const USERS = 10;
@@ -26,11 +27,6 @@ interface Result {
   countResult: number;
   scanP50: number;
   scanResults: number;
-}
-
-function p50(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
@@ -123,11 +119,11 @@ async function runQueries(records: RxCollection<AccountRecord>, data: AccountRec
     scanResults = docs.length;
   }
   return {
-    rangeP50: p50(rangeTimes),
-    rangeStorageP50: p50(storageTimes),
-    countP50: p50(countTimes),
+    rangeP50: median(rangeTimes),
+    rangeStorageP50: median(storageTimes),
+    countP50: median(countTimes),
     countResult,
-    scanP50: p50(scanTimes),
+    scanP50: median(scanTimes),
     scanResults,
   };
 }
@@ -215,8 +211,8 @@ async function main() {
   }
 
   const goal = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const header = ['', 'LevelDB (PennyPost)', 'memory (RxDB)', 'goal', ''];
   const rows: string[][] = [
-    ['', 'LevelDB (PennyPost)', 'memory (RxDB)', 'goal', ''],
     [`bulk insert ${DOCS.toLocaleString('en')} (batches of ${BATCH})`, fmt(level.insertMs), fmt(memory.insertMs), '< 5 s', goal(level.insertMs < 5000)],
     ['range query → 1,000 docs, find() p50', fmt(level.rangeP50), fmt(memory.rangeP50), '≤ 2× memory', goal(level.rangeP50 <= 2 * memory.rangeP50)],
     ['range query → 1,000 docs, storage.query p50', fmt(level.rangeStorageP50), fmt(memory.rangeStorageP50), '', ''],
@@ -230,12 +226,12 @@ async function main() {
     ['single insert, sync: true (fsync)', fmt(perWriteSync), '', '', ''],
     ['single insert, sync: false', fmt(perWriteNoSync), '', '', ''],
   ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+  const widths = columnWidths([header, ...rows]);
+  const line = (r: readonly string[]) => '| ' + padCells(r, widths).join(' | ') + ' |';
   console.log();
-  console.log(line(rows[0]));
+  console.log(line(header));
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
-  for (const r of rows.slice(1)) console.log(line(r));
+  for (const r of rows) console.log(line(r));
   console.log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);
 }
 

@@ -21,6 +21,7 @@ import { newId } from '../../server/lib/ids';
 import { startChildServer } from '../../server/test-support/child-server';
 import type { RecordDoc } from '../../server/ledger/schema';
 import { COUCH_ADMIN, CouchPeer } from '../../server/test-support/couch-peer/couch-peer';
+import { percentile } from '../lib';
 
 const N = Number(process.env.BENCH_SYNC_RECORDS ?? 20_000);
 const LIVE_SAMPLES = Number(process.env.BENCH_SYNC_LIVE ?? 20);
@@ -37,7 +38,7 @@ const timeline: Array<{ kind: string; start: number; end: number; docs: number; 
 async function timingProxy(target: URL): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const started = performance.now();
-    const pathname = (req.url ?? '/').split('?')[0];
+    const [pathname = '/'] = (req.url ?? '/').split('?');
     const kind = `${String(req.method)} ${pathname.split('/').filter(Boolean).slice(1).join('/') || pathname}${(req.url ?? '').includes('feed=longpoll') ? ' (longpoll)' : ''}`;
     let docs = 0;
     const chunks: Buffer[] = [];
@@ -201,9 +202,8 @@ async function main() {
       );
       latencies.push(performance.now() - s);
     }
-    latencies.sort((x, y) => x - y);
-    const p50 = latencies[Math.floor(latencies.length / 2)];
-    const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
 
     console.log(
       `\nSync benchmark: ${N.toLocaleString('en')} records, the CouchDB peer (PouchDB Server from npm, in its own process) on this machine${TRACE ? ' behind a timing proxy' : ''}; second PennyPost in its own process`,

@@ -20,6 +20,7 @@ import { startServer, type RunningServer } from '../../server/server';
 import { createLogger } from '../../server/lib/logger';
 import { seedSyntheticRecords } from '../../server/test-support/synthetic-records';
 import type { RecordDoc } from '../../server/ledger/schema';
+import { median, percentile } from '../lib';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -38,9 +39,6 @@ async function call<T>(url: string, token: string | null, action: string, params
   if (body.code !== 200) throw new Error(`${action}: ${body.code} ${body.message}`);
   return body.data;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 interface Session {
   token: string;
