@@ -14,7 +14,7 @@ describe('application menu', () => {
   it('macOS: the app menu first (about, settings, services, hide, quit), then File Edit View Window Help', () => {
     const menu = applicationMenuTemplate({ platform: 'darwin', appName: 'PennyPost', dev: false }, actions());
     expect(menu.map((m) => m.label)).toEqual(['PennyPost', '&File', '&Edit', '&View', '&Window', '&Help']);
-    const appMenu = flatten(menu[0].submenu as MenuItemConstructorOptions[]);
+    const appMenu = flatten(menu[0]?.submenu as MenuItemConstructorOptions[]);
     expect(appMenu.map((i) => i.role ?? i.label).filter(Boolean)).toEqual(['About PennyPost', 'Settings…', 'services', 'hide', 'hideOthers', 'unhide', 'Quit PennyPost']);
     expect(appMenu.find((i) => i.label === 'Quit PennyPost')!.accelerator).toBe('Cmd+Q');
   });
@@ -24,7 +24,7 @@ describe('application menu', () => {
       const a = actions();
       const menu = applicationMenuTemplate({ platform, appName: 'PennyPost', dev: false }, a);
       expect(menu.map((m) => m.label)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
-      const file = menu[0].submenu as MenuItemConstructorOptions[];
+      const file = menu[0]?.submenu as MenuItemConstructorOptions[];
       const quit = file.find((i) => i.label === 'Quit PennyPost')!;
       expect(quit.accelerator).toBe('Ctrl+Q');
       (quit.click as unknown as () => void)();

@@ -16,6 +16,13 @@ import { IPC_DESKTOP_SIGN_IN, IPC_NOTIFY, IPC_OPEN_EXTERNAL } from './ipc';
 import { DesktopShell, type ShellEnv } from './shell';
 import { APP_CSP } from './navigation';
 
+/** `list[n]`, or a failure naming what is missing and how many there are. */
+function nth<T>(list: readonly T[], n: number, what: string): T {
+  const item = list.at(n);
+  if (item === undefined) throw new Error(`no ${what} at ${n}: there are ${list.length}`);
+  return item;
+}
+
 class FakeContents extends EventEmitter {
   loaded: string[] = [];
   openHandler: ((d: { url: string }) => { action: string }) | null = null;
@@ -147,6 +154,19 @@ class FakeElectron {
   get errorWindows() {
     return this.windows.filter((w) => !w.options.webPreferences?.preload);
   }
+  /** The tray (the shell makes one). */
+  tray(): FakeTray {
+    return nth(this.trays, 0, 'tray');
+  }
+  mainWindow(n = 0): FakeWindow {
+    return nth(this.mainWindows, n, 'main window');
+  }
+  errorWindow(n = 0): FakeWindow {
+    return nth(this.errorWindows, n, 'error window');
+  }
+  notification(n = 0) {
+    return nth(this.notifications, n, 'notification');
+  }
 }
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -255,14 +275,14 @@ describe('desktop shell: boot sequence', () => {
     expect(await shell.boot()).toBe(true);
     const server = shell.server!;
     expect(server.host).toBe('127.0.0.1');
-    expect(starts[0].port).toBeGreaterThan(0);
+    expect(starts[0]?.port).toBeGreaterThan(0);
     expect((await fetch(`${server.url}/healthz`).then((r) => r.json())) as unknown).toEqual({ status: 'ok' });
 
     expect(fake.trays).toHaveLength(1);
-    expect(fake.trays[0].item('This computer').label).toBe(`This computer: ${server.url}`);
+    expect(fake.tray().item('This computer').label).toBe(`This computer: ${server.url}`);
     expect(fake.appMenu?.map((m) => m.label)).toEqual(['&File', '&Edit', '&View', '&Window', '&Help']);
     expect(fake.mainWindows).toHaveLength(1);
-    const win = fake.mainWindows[0];
+    const win = fake.mainWindow();
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/dist/electron/preload.cjs' });
     expect(win.options.webPreferences?.additionalArguments).toEqual(['--pennypost-version=0.1.0']);
     expect(win.webContents.loaded).toEqual([`${server.url}/`]);
@@ -299,7 +319,7 @@ describe('desktop shell: boot sequence', () => {
     await shell.boot();
     expect(shell.server).not.toBeNull();
     expect(fake.mainWindows).toHaveLength(0);
-    fake.trays[0].click('Open PennyPost');
+    fake.tray().click('Open PennyPost');
     expect(fake.mainWindows).toHaveLength(1);
   });
 
@@ -307,7 +327,7 @@ describe('desktop shell: boot sequence', () => {
     const { fake, shell } = await makeShell();
     shell.claim();
     await shell.boot();
-    const win = fake.mainWindows[0];
+    const win = fake.mainWindow();
     await until(() => win.visible, 'the window to show');
     win.close(); // close to tray
     expect(win.visible).toBe(false);
@@ -339,7 +359,7 @@ describe('desktop shell: boot sequence', () => {
     shell.claim();
     expect(await shell.boot()).toBe(false);
     expect(fake.errorWindows).toHaveLength(1);
-    expect(decodeURIComponent(fake.errorWindows[0].webContents.loaded[0])).toContain('EADDRINUSE');
+    expect(decodeURIComponent(fake.errorWindow().webContents.loaded.at(0) ?? '')).toContain('EADDRINUSE');
   });
 });
 
@@ -353,9 +373,9 @@ describe('desktop shell: locked data dir', () => {
     expect(shell.exitCode).toBe(2);
     expect(fake.mainWindows).toHaveLength(0);
     expect(fake.trays).toHaveLength(0);
-    const errorWindow = fake.errorWindows[0];
+    const errorWindow = fake.errorWindow();
     expect(errorWindow.options.webPreferences).toMatchObject({ javascript: false, sandbox: true });
-    const html = decodeURIComponent(errorWindow.webContents.loaded[0]);
+    const html = decodeURIComponent(errorWindow.webContents.loaded.at(0) ?? '');
     expect(html).toContain('PennyPost is already running on this data');
     expect(html).toContain(dataDir);
 
@@ -367,7 +387,7 @@ describe('desktop shell: locked data dir', () => {
     errorWindow.webContents.navigate(ACTION_RETRY);
     await until(() => fake.errorWindows.length === 2, 'a second error window');
     await other.close();
-    fake.errorWindows[1].webContents.navigate(ACTION_RETRY);
+    fake.errorWindow(1).webContents.navigate(ACTION_RETRY);
     await until(() => fake.mainWindows.length === 1, 'the main window');
     expect(shell.server).not.toBeNull();
     expect(fake.errorWindows.every((w) => w.destroyed)).toBe(true);
@@ -381,7 +401,7 @@ describe('desktop shell: locked data dir', () => {
     const { fake, shell } = await makeShell({ dataDir });
     shell.claim();
     await shell.boot();
-    fake.errorWindows[0].close();
+    fake.errorWindow().close();
     expect(fake.app.exitCode).toBe(2);
   });
 });
@@ -402,11 +422,11 @@ describe('desktop shell: tray, notifications, settings', () => {
     });
     expect(sent.status).toBe(200);
     await until(() => fake.notifications.length === 1, 'the notification');
-    expect(fake.notifications[0]).toMatchObject({ title: 'Door opened', subtitle: 'Home', body: 'Front door at 14:03' });
+    expect(fake.notification()).toMatchObject({ title: 'Door opened', subtitle: 'Home', body: 'Front door at 14:03' });
 
-    const win = fake.mainWindows[0];
+    const win = fake.mainWindow();
     win.close(); // in the tray
-    fake.notifications[0].click();
+    fake.notification().click();
     expect(win.visible).toBe(true);
     const page = win.webContents.loaded.at(-1)!;
     expect(page).toMatch(new RegExp(`^${server.url}/m/[A-Za-z0-9_.-]+$`));
@@ -414,17 +434,17 @@ describe('desktop shell: tray, notifications, settings', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Door opened');
 
-    await until(() => fake.trays[0].menu.some((i) => String(i.label).startsWith('Last push')), 'the last push in the tray');
-    expect(String(fake.trays[0].item('Last push').label)).toMatch(/^Last push \d\d:\d\d: Door opened \(delivered\)$/);
+    await until(() => fake.tray().menu.some((i) => String(i.label).startsWith('Last push')), 'the last push in the tray');
+    expect(String(fake.tray().item('Last push').label)).toMatch(/^Last push \d\d:\d\d: Door opened \(delivered\)$/);
   });
 
   it('turning notifications off in the tray silences them (and is saved in settings.json)', async () => {
     const { fake, shell, dataDir } = await makeShell();
     shell.claim();
     await shell.boot();
-    fake.trays[0].click('Desktop notifications');
+    fake.tray().click('Desktop notifications');
     expect(JSON.parse(readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).desktop.notifications).toBe(false);
-    expect(fake.trays[0].item('Desktop notifications').checked).toBe(false);
+    expect(fake.tray().item('Desktop notifications').checked).toBe(false);
     shell.notify({ id: 'x', userId: 'u', appId: 'a', appName: 'A', title: 'T', desp: '', url: '/m/x', createdAt: 0 });
     expect(fake.notifications).toHaveLength(0);
   });
@@ -433,13 +453,13 @@ describe('desktop shell: tray, notifications, settings', () => {
     const { fake, shell } = await makeShell();
     shell.claim();
     await shell.boot();
-    const win = fake.mainWindows[0];
+    const win = fake.mainWindow();
     win.close();
     expect(win.destroyed).toBe(false);
     expect(fake.notifications.map((n) => n.title)).toEqual(['PennyPost is still running']);
     expect((await fetch(`${shell.server!.url}/healthz`)).status).toBe(200);
 
-    fake.trays[0].click('Keep running when the window is closed');
+    fake.tray().click('Keep running when the window is closed');
     shell.showWindow();
     win.close();
     expect(win.destroyed).toBe(true);
@@ -452,14 +472,14 @@ describe('desktop shell: tray, notifications, settings', () => {
     shell.claim();
     await shell.boot();
     const before = shell.server!;
-    fake.trays[0].click('Accept pushes from the LAN');
-    await until(() => shell.server !== null && shell.server !== before && fake.trays[0].item('PennyPost').label === 'PennyPost — running', 'the restart');
+    fake.tray().click('Accept pushes from the LAN');
+    await until(() => shell.server !== null && shell.server !== before && fake.tray().item('PennyPost').label === 'PennyPost — running', 'the restart');
     const after = shell.server!;
     expect(after.port).toBe(before.port);
     expect(after.app.settings.get().network.lan).toBe(true);
     expect(JSON.parse(readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).network.lan).toBe(true);
-    expect(fake.trays[0].item('Accept pushes').checked).toBe(true);
-    expect(fake.mainWindows[0].webContents.loaded.at(-1)).toBe(`${after.url}/`);
+    expect(fake.tray().item('Accept pushes').checked).toBe(true);
+    expect(fake.mainWindow().webContents.loaded.at(-1)).toBe(`${after.url}/`);
     expect((await fetch(`${after.url}/healthz`)).status).toBe(200);
   });
 
@@ -467,7 +487,7 @@ describe('desktop shell: tray, notifications, settings', () => {
     const { fake, shell } = await makeShell();
     shell.claim();
     await shell.boot();
-    fake.trays[0].click('Copy webhook address');
+    fake.tray().click('Copy webhook address');
     expect(fake.copied).toEqual([shell.server!.url]);
   });
 
@@ -476,7 +496,7 @@ describe('desktop shell: tray, notifications, settings', () => {
     const dev = await makeShell({ env: { XDG_CONFIG_HOME: configHome } });
     dev.shell.claim();
     await dev.shell.boot();
-    dev.fake.trays[0].click('Open at login');
+    dev.fake.tray().click('Open at login');
     expect(existsSync(path.join(configHome, 'autostart', 'pennypost.desktop'))).toBe(false);
     expect(dev.fake.logs.some((l) => l.includes('only in the installed app'))).toBe(true);
     await dev.shell.host.stop();
@@ -486,14 +506,14 @@ describe('desktop shell: tray, notifications, settings', () => {
     await installed.shell.boot();
     // The setting (on) was saved by the dev run; the installed app applies it at start.
     expect(readFileSync(path.join(configHome, 'autostart', 'pennypost.desktop'), 'utf8')).toContain('Exec=/home/me/PennyPost.AppImage --hidden');
-    installed.fake.trays[0].click('Open at login');
+    installed.fake.tray().click('Open at login');
     expect(existsSync(path.join(configHome, 'autostart', 'pennypost.desktop'))).toBe(false);
     await installed.shell.host.stop();
 
     const mac = await makeShell({ platform: 'darwin', packaged: true });
     mac.shell.claim();
     await mac.shell.boot();
-    mac.fake.trays[0].click('Open at login');
+    mac.fake.tray().click('Open at login');
     expect(mac.fake.app.loginItems.at(-1)).toEqual({ openAtLogin: true, openAsHidden: true, args: ['--hidden'] });
   });
 });
@@ -507,7 +527,7 @@ describe('desktop shell: shutdown', () => {
     const order: string[] = [];
     const close = server.close.bind(server);
     (server as { close: () => Promise<void> }).close = async () => {
-      order.push(`server.close() (tray destroyed: ${fake.trays[0].destroyed})`);
+      order.push(`server.close() (tray destroyed: ${fake.tray().destroyed})`);
       await close();
       order.push('server closed');
     };
@@ -543,7 +563,7 @@ describe('desktop shell: shutdown', () => {
     const second = await makeShell({ dataDir });
     second.shell.claim();
     await second.shell.boot();
-    expect(second.fake.mainWindows[0].options).toMatchObject({ x: 40, y: 30, width: 1280, height: 820 });
+    expect(second.fake.mainWindow().options).toMatchObject({ x: 40, y: 30, width: 1280, height: 820 });
   });
 });
 

@@ -98,7 +98,7 @@ describe('tray menu', () => {
 
   it('disables copying and LAN switching while the server restarts', () => {
     const items = trayMenuTemplate(state({ status: 'restarting' }), actions(), NOW);
-    expect(items[0].label).toBe('PennyPost — restarting…');
+    expect(items[0]?.label).toBe('PennyPost — restarting…');
     expect(byLabel(items, 'Copy webhook')!.enabled).toBe(false);
     expect(byLabel(items, 'Accept pushes')!.enabled).toBe(false);
   });
