@@ -112,42 +112,47 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
   if (plan.sendBatch && plan.mode === 'all') return deliverInBatches(plan, plan.sendBatch.bind(plan));
 
   let stopped: Failure | null = null;
-  const results = new Array<DeliveryResult>(targets.length);
 
-  const runOne = async (index: number) => {
-    const target = targets[index];
+  const runOne = async (target: T): Promise<DeliveryResult> => {
     // Read once: another worker may stop the rest while this one waits for its recipient.
     const stoppedBefore = stopped;
-    if (stoppedBefore) {
-      results[index] = toResult(target, { ok: false, ...stoppedBefore, message: `Not sent: ${stoppedBefore.message}` }, 0);
-      return;
-    }
+    if (stoppedBefore) return toResult(target, { ok: false, ...stoppedBefore, message: `Not sent: ${stoppedBefore.message}` }, 0);
     const { outcome, attempts } = await withRetries(deadline, callTimeoutMs, (timeoutMs) => plan.send(target, timeoutMs));
     if (!outcome.ok && outcome.cls === 'systemic' && !stopped) stopped = outcome;
-    results[index] = toResult(target, outcome, attempts);
+    return toResult(target, outcome, attempts);
   };
 
   if (plan.mode === 'first') {
     // Failover: one recipient at a time, in order, until one gets the message.
     const tried: DeliveryResult[] = [];
-    for (let i = 0; i < targets.length; i++) {
-      await runOne(i);
-      tried.push(results[i]);
+    for (const target of targets) {
+      const result = await runOne(target);
+      tried.push(result);
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- runOne sets `stopped` (TypeScript keeps the `= null` narrowing across the await, microsoft/TypeScript#9998)
-      if (results[i].ok || stopped || remaining(deadline) < Math.min(MIN_CALL_BUDGET_MS, callTimeoutMs)) break;
+      if (result.ok || stopped || remaining(deadline) < Math.min(MIN_CALL_BUDGET_MS, callTimeoutMs)) break;
     }
     return tried;
   }
 
-  let next = 0;
+  const results = new Array<DeliveryResult>(targets.length);
+  // One queue for every worker: each takes the next target as it becomes free.
+  const queue = targets.entries();
   const worker = async () => {
-    while (next < targets.length) {
-      const index = next++;
-      await runOne(index);
-    }
+    for (const [index, target] of queue) results[index] = await runOne(target);
   };
   await Promise.all(Array.from({ length: Math.min(plan.concurrency, targets.length) }, worker));
   return results;
+}
+
+/** Each target of a batch with the outcome the channel answered for it, in order; throws when it answered another count. */
+function pairOutcomes<P>(pending: readonly P[], outcomes: readonly Outcome[]): Array<[P, Outcome]> {
+  const miscount = () => new Error(`push: a batch of ${pending.length} answered ${outcomes.length} outcomes`);
+  if (outcomes.length !== pending.length) throw miscount();
+  return pending.map((entry, i) => {
+    const outcome = outcomes.at(i);
+    if (outcome === undefined) throw miscount();
+    return [entry, outcome];
+  });
 }
 
 /**
@@ -159,14 +164,15 @@ export async function deliver<T extends DeliveryTarget>(plan: DeliveryPlan<T>): 
 async function deliverInBatches<T extends DeliveryTarget>(plan: DeliveryPlan<T>, sendBatch: (targets: T[], timeoutMs: number) => Promise<Outcome[]>): Promise<DeliveryResult[]> {
   const { targets, deadline, callTimeoutMs } = plan;
   const size = Math.max(1, plan.batchMax ?? targets.length);
+  const entries = targets.map((target, index) => ({ target, index }));
   const results: Array<DeliveryResult | undefined> = Array.from({ length: targets.length }, () => undefined);
   // A holder, not a variable: TypeScript would keep a `= null` narrowing across the awaits (microsoft/TypeScript#9998).
   const stop: { failure: Failure | null } = { failure: null };
-  for (let start = 0; start < targets.length; start += size) {
-    let pending = Array.from({ length: Math.min(size, targets.length - start) }, (_, i) => start + i);
+  for (let start = 0; start < entries.length; start += size) {
+    let pending = entries.slice(start, start + size);
     const stopped = stop.failure;
     if (stopped) {
-      for (const index of pending) results[index] = toResult(targets[index], { ok: false, ...stopped, message: `Not sent: ${stopped.message}` }, 0);
+      for (const { target, index } of pending) results[index] = toResult(target, { ok: false, ...stopped, message: `Not sent: ${stopped.message}` }, 0);
       continue;
     }
     for (let attempt = 1; pending.length > 0; attempt++) {
@@ -176,17 +182,15 @@ async function deliverInBatches<T extends DeliveryTarget>(plan: DeliveryPlan<T>,
         break;
       }
       const outcomes = await sendBatch(
-        pending.map((index) => targets[index]),
+        pending.map((entry) => entry.target),
         Math.max(1, Math.min(callTimeoutMs, Math.floor(left))),
       );
-      if (outcomes.length !== pending.length) throw new Error(`push: a batch of ${pending.length} answered ${outcomes.length} outcomes`);
-      const again: number[] = [];
-      pending.forEach((index, i) => {
-        const outcome = outcomes[i];
-        results[index] = toResult(targets[index], outcome, attempt);
+      const again: typeof pending = [];
+      for (const [entry, outcome] of pairOutcomes(pending, outcomes)) {
+        results[entry.index] = toResult(entry.target, outcome, attempt);
         if (!outcome.ok && outcome.cls === 'systemic') stop.failure ??= outcome;
-        if (!outcome.ok && outcome.cls === 'transient' && outcome.retryable !== false && attempt < MAX_ATTEMPTS) again.push(index);
-      });
+        if (!outcome.ok && outcome.cls === 'transient' && outcome.retryable !== false && attempt < MAX_ATTEMPTS) again.push(entry);
+      }
       pending = again;
       if (pending.length === 0) break;
       const pause = backoffMs(attempt);
@@ -194,5 +198,5 @@ async function deliverInBatches<T extends DeliveryTarget>(plan: DeliveryPlan<T>,
       await sleep(pause);
     }
   }
-  return results.map((result, index) => result ?? toResult(targets[index], { ok: false, ...deadlineFailure('Not sent') }, 0));
+  return entries.map(({ target, index }) => results[index] ?? toResult(target, { ok: false, ...deadlineFailure('Not sent') }, 0));
 }

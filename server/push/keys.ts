@@ -48,10 +48,12 @@ export class PageTokens {
   /** The message id a token names, or null when the token is malformed or forged. */
   idOf(token: string): string | null {
     const match = PAGE_TOKEN_PATTERN.exec(token);
-    if (!match) return null;
-    const expected = Buffer.from(this.mac(match[1]));
-    const given = Buffer.from(match[2]);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? match[1] : null;
+    const id = match?.at(1);
+    const mac = match?.at(2);
+    if (id === undefined || mac === undefined) return null;
+    const expected = Buffer.from(this.mac(id));
+    const given = Buffer.from(mac);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
   }
 }
 

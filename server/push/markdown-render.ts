@@ -33,9 +33,10 @@ const SANITIZE: sanitizeHtml.IOptions = {
     'th',
     'td',
   ],
+  // rel/target/loading/referrerpolicy come from transformTags below, which runs before the allow-list check: allowed so that they stay.
   allowedAttributes: {
-    a: ['href', 'title'],
-    img: ['src', 'alt', 'title'],
+    a: ['href', 'title', 'rel', 'target'],
+    img: ['src', 'alt', 'title', 'loading', 'referrerpolicy'],
     ol: ['start'],
     th: ['style'],
     td: ['style'],
@@ -52,9 +53,6 @@ const SANITIZE: sanitizeHtml.IOptions = {
     img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: 'lazy', referrerpolicy: 'no-referrer' } }),
   },
 };
-// rel/target/loading/referrerpolicy are added after the allow-list check; keep them.
-(SANITIZE.allowedAttributes as Record<string, string[]>).a.push('rel', 'target');
-(SANITIZE.allowedAttributes as Record<string, string[]>).img.push('loading', 'referrerpolicy');
 
 /** Markdown → HTML through the allow-list (see page.ts for what the page does with it). */
 export function renderMarkdown(text: string): string {

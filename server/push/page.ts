@@ -44,12 +44,21 @@ footer{margin-top:32px;color:var(--muted);font-size:.8em}
 
 /** `2026-11-28 18:42 (Asia/Shanghai)`: the app owner's wall clock, with the zone named (the reader may be elsewhere). */
 function formatTime(ms: number, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(ms)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} (${timeZone})`;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(ms);
+  const part = (type: 'year' | 'month' | 'day' | 'hour' | 'minute'): string => {
+    const found = parts.find((p) => p.type === type);
+    if (!found) throw new Error(`formatTime: the ${timeZone} time has no ${type}`);
+    return found.value;
+  };
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} (${timeZone})`;
 }
 
 /** Loaded on the first message page, not at every start (markdown-it and sanitize-html with its HTML parser). */

@@ -18,7 +18,11 @@ const DELAY_TIMESTAMP_FROM = 1e9;
 const AT_MS_FROM = 1e11;
 
 const NUMBER = /^\d+(?:\.\d+)?$/;
-const UNIT_MS: Record<string, number> = { s: 1000, sec: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS = { s: 1000, sec: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function isUnit(unit: string | undefined): unit is keyof typeof UNIT_MS {
+  return unit !== undefined && Object.hasOwn(UNIT_MS, unit);
+}
 const DURATION = /^(?:\d+(?:\.\d+)?\s*(?:s|sec|m|min|h|d)\s*)+$/;
 const DURATION_PART = /(\d+(?:\.\d+)?)\s*(sec|min|s|m|h|d)/g;
 /** ISO 8601 date and time with seconds optional and an explicit offset (`Z` or `±hh:mm`). */
@@ -35,7 +39,10 @@ function durationMs(value: string): number | undefined {
   const compact = value.toLowerCase();
   if (!DURATION.test(compact)) return undefined;
   let total = 0;
-  for (const [, amount, unit] of compact.matchAll(DURATION_PART)) total += Number(amount) * UNIT_MS[unit];
+  for (const [, amount, unit] of compact.matchAll(DURATION_PART)) {
+    if (!isUnit(unit)) throw new Error('durationMs: DURATION_PART matched a unit that UNIT_MS does not have');
+    total += Number(amount) * UNIT_MS[unit];
+  }
   return total;
 }
 

@@ -75,6 +75,13 @@ interface Frame {
   out: string;
 }
 
+/** Whether cutting `text` at `end` (inside it) would split a surrogate pair: the code unit before the cut is a high surrogate. */
+export function splitsSurrogatePair(text: string, end: number): boolean {
+  if (end <= 0 || end >= text.length) return false;
+  const unit = text.charCodeAt(end - 1);
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
 /** The text without its trailing newlines (a loop: an anchored regex would rescan the whole text each block). */
 function trimNewlines(text: string): string {
   let end = text.length;
@@ -83,11 +90,13 @@ function trimNewlines(text: string): string {
 }
 
 class Writer {
-  private readonly stack: Frame[] = [{ kind: 'root', out: '' }];
+  private readonly root: Frame = { kind: 'root', out: '' };
+  /** The frames open inside the root, innermost last. */
+  private readonly stack: Frame[] = [];
   constructor(private readonly dialect: ChatDialect) {}
 
   private get top(): Frame {
-    return this.stack[this.stack.length - 1];
+    return this.stack.at(-1) ?? this.root;
   }
   write(text: string): void {
     this.top.out += text;
@@ -109,8 +118,9 @@ class Writer {
   }
   close(kind: Frame['kind']): void {
     // A frame closes its own kind; markdown-it always nests them properly.
-    if (this.top.kind !== kind || this.stack.length === 1) return;
-    const frame = this.stack.pop() as Frame;
+    const frame = this.stack.at(-1);
+    if (frame?.kind !== kind) return;
+    this.stack.pop();
     const d = this.dialect;
     if (d.plainLinkText && kind !== 'link' && kind !== 'quote' && this.stack.some((f) => f.kind === 'link')) {
       this.write(frame.out);
@@ -144,8 +154,8 @@ class Writer {
     }
   }
   result(): string {
-    while (this.stack.length > 1) this.close(this.top.kind);
-    return this.top.out.replace(/\n{3,}/g, '\n\n').trim();
+    while (this.stack.length > 0) this.close(this.top.kind);
+    return this.root.out.replace(/\n{3,}/g, '\n\n').trim();
   }
 }
 
@@ -229,7 +239,7 @@ export function renderChatText(source: string, dialect: ChatDialect): string {
         if (lists.length === 0) w.block();
         break;
       case 'list_item_open': {
-        const list = lists[lists.length - 1] as { ordered: boolean; n: number } | undefined;
+        const list = lists.at(-1);
         w.line();
         w.write('  '.repeat(Math.max(0, lists.length - 1)) + (list?.ordered ? `${list.n++}. ` : '• '));
         break;
@@ -284,7 +294,7 @@ export function fitChatText(source: string, max: number, render: (markdown: stri
     const mid = (low + high) >> 1;
     let end = mid;
     // Never split a surrogate pair.
-    if (end > 0 && end < source.length && /[\uD800-\uDBFF]/.test(source[end - 1])) end--;
+    if (splitsSurrogatePair(source, end)) end--;
     const candidate = render(source.slice(0, end).trimEnd() + '…');
     if (candidate.length <= max) {
       best = candidate;

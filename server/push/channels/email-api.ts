@@ -51,7 +51,10 @@ export function isLocalHost(host: string): boolean {
   const name = host.toLowerCase().replace(/^\[|\]$/g, '');
   const version = isIP(name);
   if (version === 4) {
-    const [a, b] = name.split('.').map(Number);
+    const octets = name.split('.').map(Number);
+    const a = octets.at(0);
+    const b = octets.at(1);
+    if (a === undefined || b === undefined) return false; // isIP 4: there are four
     return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
   }
   if (version === 6) return name === '::1' || /^f[cd][0-9a-f]{2}:/.test(name) || /^fe[89ab][0-9a-f]:/.test(name) || /^::ffff:(127|10|192\.168)\./.test(name);
@@ -77,7 +80,9 @@ export function normalizePem(text: string): string | null {
   if (blocks.length === 0) return null;
   return blocks
     .map((block) => {
-      const body = block[1].replace(/\s+/g, '');
+      const base64 = block.at(1);
+      if (base64 === undefined) throw new Error('normalizePem: a certificate block matched without its body');
+      const body = base64.replace(/\s+/g, '');
       return `-----BEGIN CERTIFICATE-----\n${(body.match(/.{1,64}/g) ?? []).join('\n')}\n-----END CERTIFICATE-----\n`;
     })
     .join('');

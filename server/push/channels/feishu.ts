@@ -28,7 +28,7 @@ export interface FeishuConfig {
 /** The hook id of a Feishu/Lark webhook URL (…/open-apis/bot/v2/hook/{id}), or null for another shape. */
 function hookIdOf(url: URL): string | null {
   const match = /\/open-apis\/bot\/v2\/hook\/([A-Za-z0-9_-]{8,128})\/?$/.exec(url.pathname);
-  return match ? match[1] : null;
+  return match?.[1] ?? null;
 }
 
 /** What the service calls itself in messages: the URL decides. */

@@ -1,5 +1,5 @@
 import { commonErrors } from '../../lib/errors';
-import { renderChatText, type ChatDialect } from './chat-text';
+import { renderChatText, splitsSurrogatePair, type ChatDialect } from './chat-text';
 
 /**
  * WeChat template messages as WeChat shows them since 2023-05-04 (docs/push.md §3 "WeChat
@@ -53,7 +53,8 @@ export function templateKeywords(content: string): TemplateKeyword[] {
       .replace(/[:：\s]+$/u, '')
       .trim();
     lineStart = at + match[0].length;
-    const key = match[1];
+    const key = match.at(1);
+    if (key === undefined) throw new Error('templateKeywords: a placeholder matched without its keyword');
     if (seen.has(key)) continue;
     seen.add(key);
     out.push({ key, label });
@@ -214,6 +215,6 @@ export function keywordText(text: string): string {
 export function keywordMarkdown(markdown: string): string {
   let end = Math.min(markdown.length, KEYWORD_SOURCE_CHARS);
   // Never split a surrogate pair.
-  if (end < markdown.length && /[\uD800-\uDBFF]/.test(markdown[end - 1])) end--;
+  if (splitsSurrogatePair(markdown, end)) end--;
   return oneLine(plainText(markdown.slice(0, end)), KEYWORD_MAX_CHARS);
 }

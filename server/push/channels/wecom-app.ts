@@ -189,8 +189,19 @@ export const wecomAppChannel: ChannelDriver<WecomAppConfig, WecomAppPush, 'wecom
   connect(env) {
     const tokens = new WecomTokens(env.clock);
 
-    /** One call to the members of `touser`; a refused token gets one fresh token (shared by every caller) and one more try. */
-    const call = async (scope: OutboundScope, channel: ChannelRef, wecom: WecomAppConfig, touser: string[], message: WecomAppMessage, timeoutMs: number): Promise<Outcome[]> => {
+    /**
+     * One call to the members of `touser`, each member's outcome by its id; a refused token gets
+     * one fresh token (shared by every caller) and one more try.
+     */
+    const call = async (
+      scope: OutboundScope,
+      channel: ChannelRef,
+      wecom: WecomAppConfig,
+      touser: string[],
+      message: WecomAppMessage,
+      timeoutMs: number,
+    ): Promise<Map<string, Outcome>> => {
+      const each = (outcome: (id: string) => Outcome) => new Map(touser.map((id) => [id, outcome(id)]));
       let answer;
       try {
         const token = await tokens.get(scope, channel.id, wecom, timeoutMs);
@@ -198,11 +209,11 @@ export const wecomAppChannel: ChannelDriver<WecomAppConfig, WecomAppPush, 'wecom
         if (!answer.ok && answer.token) answer = await wecomAppSend(scope, wecom, await tokens.get(scope, channel.id, wecom, timeoutMs, token), touser, message, timeoutMs);
       } catch (error) {
         const refusal = failureOf(error);
-        return touser.map(() => refusal);
+        return each(() => refusal);
       }
       const settled = answer;
-      if (!settled.ok) return touser.map(() => settled.outcome);
-      return touser.map((id): Outcome => {
+      if (!settled.ok) return each(() => settled.outcome);
+      return each((id): Outcome => {
         const lower = id.toLowerCase();
         if (settled.invalid.has(lower)) return notAMember();
         if (settled.unlicensed.has(lower)) return unlicensed();
@@ -213,18 +224,24 @@ export const wecomAppChannel: ChannelDriver<WecomAppConfig, WecomAppPush, 'wecom
     /** Sends to many members: `@all` in a call of its own (WeCom ignores the others beside it), the rest 1,000 a call. */
     const sendTo = async (scope: OutboundScope, channel: ChannelRef, wecom: WecomAppConfig, addresses: string[], message: WecomAppMessage, timeoutMs: number) => {
       const outcomes = new Array<Outcome>(addresses.length);
-      const groups: number[][] = [];
-      const all = addresses.flatMap((address, index) => (address === WECOM_ALL ? [index] : []));
+      const groups: Array<Array<{ address: string; index: number }>> = [];
+      const entries = addresses.map((address, index) => ({ address, index }));
+      const all = entries.filter(({ address }) => address === WECOM_ALL);
       if (all.length > 0) groups.push(all);
-      const members = addresses.flatMap((address, index) => (address === WECOM_ALL ? [] : [index]));
+      const members = entries.filter(({ address }) => address !== WECOM_ALL);
       for (let start = 0; start < members.length; start += WECOM_TOUSER_MAX) groups.push(members.slice(start, start + WECOM_TOUSER_MAX));
       for (const group of groups) {
-        const touser = [...new Set(group.map((index) => addresses[index]))];
-        const byId = new Map<string, Outcome>();
-        (await call(scope, channel, wecom, touser, message, timeoutMs)).forEach((outcome, i) => byId.set(touser[i], outcome));
-        for (const index of group) outcomes[index] = byId.get(addresses[index]) ?? notAMember();
+        const byId = await call(scope, channel, wecom, [...new Set(group.map(({ address }) => address))], message, timeoutMs);
+        for (const { address, index } of group) outcomes[index] = byId.get(address) ?? notAMember();
       }
       return outcomes;
+    };
+
+    /** Sends to one member (or `@all`). */
+    const sendToOne = async (scope: OutboundScope, channel: ChannelRef, wecom: WecomAppConfig, address: string, message: WecomAppMessage, timeoutMs: number) => {
+      const outcome = (await sendTo(scope, channel, wecom, [address], message, timeoutMs)).at(0);
+      if (outcome === undefined) throw new Error('WeCom app: a send to one address gave no outcome');
+      return outcome;
     };
 
     return {
@@ -242,7 +259,7 @@ export const wecomAppChannel: ChannelDriver<WecomAppConfig, WecomAppPush, 'wecom
               return failure;
             }
           },
-          send: async (recipient, timeoutMs) => (await sendTo(await env.outbound(channel.userId), channel, wecom, [recipient.address], message, timeoutMs))[0],
+          send: async (recipient, timeoutMs) => sendToOne(await env.outbound(channel.userId), channel, wecom, recipient.address, message, timeoutMs),
           sendBatch: async (recipients, timeoutMs) =>
             sendTo(
               await env.outbound(channel.userId),
@@ -264,7 +281,7 @@ export const wecomAppChannel: ChannelDriver<WecomAppConfig, WecomAppPush, 'wecom
           const app = name ? `"${name}" (AgentId ${wecom.agentId})` : `AgentId ${wecom.agentId}`;
           if (!address) return { ok: true, message: `WeCom accepted the corp ID and the Secret of the app ${app}.` };
           const { title, desp } = testMessage(channel, time);
-          const [outcome] = await sendTo(scope, channel, wecom, [address], { msgtype: 'text', text: { content: `${title}\n\n${desp}` } }, timeoutMs);
+          const outcome = await sendToOne(scope, channel, wecom, address, { msgtype: 'text', text: { content: `${title}\n\n${desp}` } }, timeoutMs);
           if (outcome.ok) return { ok: true, message: `WeCom delivered a test message from the app ${app} to ${address}.` };
           return { ok: false, message: outcome.message, class: outcome.cls, ...(outcome.errcode === undefined ? {} : { errcode: outcome.errcode }) };
         } catch (error) {

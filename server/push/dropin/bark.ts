@@ -43,14 +43,14 @@ export function barkFields(req: Request): Record<string, unknown> {
   return fields;
 }
 
-/** The keys of `POST /push`: `device_key`, or the `device_keys` array (at most 20). */
-export function barkKeys(fields: Record<string, unknown>): string[] {
+/** The keys of `POST /push`: `device_key`, or the `device_keys` array (1–20). */
+export function barkKeys(fields: Record<string, unknown>): [string, ...string[]] {
   const many = fields.device_keys;
   if (Array.isArray(many)) {
     if (many.length === 0 || many.length > 20 || !many.every((key) => typeof key === 'string' && key)) {
       throw commonErrors.invalid('device_keys must be a list of 1–20 keys.').at('device_keys');
     }
-    return many as string[];
+    return many as [string, ...string[]];
   }
   const one = text(fields, 'device_key');
   if (!one) throw commonErrors.invalid('device_key is required: the app key to push to.').at('device_key');

@@ -107,7 +107,8 @@ const DERIVED_TITLE_MAX = 100;
 export function titleAndDesp(title: string, message: string): { title: string; desp: string } {
   if (title.trim() !== '') return { title, desp: message };
   const text = message.trim();
-  const firstLine = text.split(/\r?\n/, 1)[0].trim();
+  const newline = text.search(/\r?\n/);
+  const firstLine = (newline === -1 ? text : text.slice(0, newline)).trim();
   if (firstLine === text && firstLine.length <= DERIVED_TITLE_MAX) return { title: firstLine, desp: '' };
   const cut = firstLine.length > DERIVED_TITLE_MAX ? firstLine.slice(0, DERIVED_TITLE_MAX - 1) + '…' : firstLine;
   return { title: cut, desp: message };

@@ -146,7 +146,8 @@ function bareKeyRoute(app: AppContext, push: PushService): RequestHandler {
 /** ntfy's `/{appKey}/publish|send|trigger` (else a Bark path). */
 function isNtfyVerbPath(path: string): boolean {
   const match = BARK_PATH.exec(path);
-  return match !== null && !match[3] && NTFY_VERBS.has(match[2]);
+  const verb = match?.at(2);
+  return match !== null && !match[3] && verb !== undefined && NTFY_VERBS.has(verb);
 }
 
 /** A refusal on a Bark path (wrong method, unreadable body) in Bark's shape, or ntfy's on ntfy's verb paths. */
@@ -167,8 +168,9 @@ function barkPathRoute(app: AppContext, push: PushService): RequestHandler {
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
     refusals: barkPathRefusal(app),
     async handler({ req, res, clientAddress }) {
-      const [appKey, ...path] = paramsOf(req);
-      if (path.length === 1 && NTFY_VERBS.has(path[0])) {
+      const [appKey = '', ...path] = paramsOf(req);
+      const verb = path.length === 1 ? path.at(0) : undefined;
+      if (verb !== undefined && NTFY_VERBS.has(verb)) {
         // ntfy's GET publishing (`/{topic}/publish?message=…`, `/send`, `/trigger`); without a message ntfy sends "triggered".
         await pushAndAnswer(
           app,
@@ -200,7 +202,7 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
     body: { kinds: ['json', 'form', 'multipart'], limit: DROPIN_BODY_LIMIT },
     refusals: (res, error) => sendShaped(res, barkAnswer(answerOfError(error), app.clock.now())),
     async handler({ req, res, clientAddress }) {
-      let keys: string[];
+      let keys: [string, ...string[]];
       let input: Record<string, unknown>;
       try {
         const fields = barkFields(req);
@@ -217,9 +219,10 @@ function barkPushRoute(app: AppContext, push: PushService): RequestHandler {
         return;
       }
       // One after another; the first failure (a rate limit, a full disk) ends the list and is the answer, saying which keys were pushed before it.
+      const [first, ...rest] = keys;
       let delivered = 0;
-      let last = await push.send(keys[0], input, clientAddress);
-      for (const key of keys.slice(1)) {
+      let last = await push.send(first, input, clientAddress);
+      for (const key of rest) {
         if (last.body.code !== 0) break;
         delivered++;
         last = await push.send(key, input, clientAddress);

@@ -60,7 +60,7 @@ export function summarize(results: DeliveryResult[], success: number, failed: nu
   if (failed === 0) return total === 1 ? 'Delivered.' : `Delivered to all ${total} recipients.`;
   const failures = results.filter((r) => !r.ok);
   const systemic = failures.find((r) => r.class === 'systemic' || r.class === 'token');
-  const reason = (systemic ?? failures[0]).errmsg ?? 'unknown reason';
+  const reason = (systemic ?? failures.at(0))?.errmsg ?? 'unknown reason';
   if (success === 0) {
     return total === 1
       ? `Not delivered: ${reason}`
