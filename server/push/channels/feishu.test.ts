@@ -73,7 +73,7 @@ describe('feishu delivery (fake Feishu)', () => {
       [HOOK, 'interactive'],
       ['plainbot-0001', 'interactive'],
     ]);
-    expect(fake.sent[0].body).toMatchObject({ header: { title: { content: 'Backup finished' } } });
+    expect(fake.sent[0]?.body).toMatchObject({ header: { title: { content: 'Backup finished' } } });
   });
 
   it('keywords, the busy answer and the IP whitelist in their classes', async () => {

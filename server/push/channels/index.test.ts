@@ -44,8 +44,7 @@ describe('channel registry', () => {
     ]);
     expect(params.required ?? []).toEqual([]);
     expect(params.additionalProperties).toBe(false);
-    expect(params.properties.appSecret.description).toMatch(/^wechat: /);
-    expect(params.properties.token.description).toMatch(/^webhook: /);
+    expect(params.properties).toMatchObject({ appSecret: { description: expect.stringMatching(/^wechat: /) }, token: { description: expect.stringMatching(/^webhook: /) } });
     expect(channelConfigShapes()).toBe(
       'wechat config: `{appId, appSecret, apiBase?, tokenMode?}`; desktop config: `{}`; webhook config: `{format, url?, token?, priority?}`; ' +
         'wecom config: `{webhookUrl, wecomFormat?}`; wecom-app config: `{corpId, agentId, corpSecret, wecomApiBase?, wecomAppFormat?}`; dingtalk config: `{webhookUrl, signingSecret?}`; feishu config: `{webhookUrl, signingSecret?}`; ' +
@@ -55,7 +54,9 @@ describe('channel registry', () => {
   });
 
   it('describes each type for the UI’s forms', () => {
-    const [wechat, desktop, webhook] = channelTypeInfos();
+    const infos = channelTypeInfos();
+    const wechat = infos.at(0)!;
+    const webhook = infos.at(2)!;
     expect(wechat).toMatchObject({ type: 'wechat', recipients: true, templates: true, summary: ['appId', 'apiBase'] });
     expect(wechat.fields.map((f) => [f.name, f.kind, f.required, f.secret])).toEqual([
       ['appId', 'text', true, false],
@@ -63,8 +64,8 @@ describe('channel registry', () => {
       ['apiBase', 'text', false, false],
       ['tokenMode', 'choice', false, false],
     ]);
-    expect(wechat.fields[2].example).toBe('https://api.weixin.qq.com');
-    expect(desktop).toEqual({ type: 'desktop', fields: [], recipients: false, templates: false, summary: [] });
+    expect(wechat.fields[2]?.example).toBe('https://api.weixin.qq.com');
+    expect(infos.at(1)).toEqual({ type: 'desktop', fields: [], recipients: false, templates: false, summary: [] });
     expect(webhook.fields.find((f) => f.name === 'format')).toMatchObject({ kind: 'choice', required: true, options: ['ntfy', 'gotify', 'bark', 'json'] });
     expect(webhook.fields.find((f) => f.name === 'priority')).toMatchObject({ kind: 'integer', minimum: 0, maximum: 5 });
   });

@@ -54,7 +54,7 @@ describe('slack delivery (fake Slack)', () => {
 
   it('posts the blocks; Slack answers ok', async () => {
     expect(await bed.send({ webhookUrl }, { ...message, title: 'T'.repeat(200), desp: 'word & '.repeat(1000), priority: 'urgent' })).toEqual({ ok: true });
-    expect(fake.sent[0].body.blocks).toHaveLength(3);
+    expect(fake.sent[0]?.body.blocks).toHaveLength(3);
   });
 
   it('maps Slack’s other error answers: prohibited and archived are systemic', async () => {

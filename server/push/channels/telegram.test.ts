@@ -116,7 +116,7 @@ describe('telegram delivery (fake Bot API)', () => {
     expect(await send('-1001234567890', { ...message, group: '42' })).toMatchObject({ ok: true });
     expect(fake.sent[1]).toMatchObject({ chatId: '-1001234567890', threadId: 42 });
     expect(await send('@pennypost_news', { ...message, desp: 'x'.repeat(9000) })).toMatchObject({ ok: true });
-    expect(fake.sent[2].plain).toMatch(/…\n\nRead the whole message$/);
+    expect(fake.sent[2]?.plain).toMatch(/…\n\nRead the whole message$/);
   });
 
   it('a wrong bot token is systemic, and a wrong or redirecting API base too', async () => {
@@ -178,7 +178,7 @@ describe('telegram delivery (fake Bot API)', () => {
     const wrong = await link.test(channel, { ...config, botToken: '1:AAanotherWrongTokenForTheTestChannel' }, { timeoutMs: 1000, time: message.time });
     expect(wrong).toMatchObject({ ok: false, class: 'systemic', errcode: 401 });
     expect(await link.test(channel, config, { address: '123456789', timeoutMs: 1000, time: message.time })).toMatchObject({ ok: true });
-    expect(fake.sent[0].plain).toMatch(/^PennyPost test message\n\nThis is a test of the channel "Ops bot"/);
+    expect(fake.sent[0]?.plain).toMatch(/^PennyPost test message\n\nThis is a test of the channel "Ops bot"/);
     expect(await link.test(channel, config, { address: 'nobody', timeoutMs: 1000, time: message.time })).toMatchObject({ ok: false, class: 'recipient' });
   });
 });

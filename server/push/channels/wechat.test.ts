@@ -122,7 +122,7 @@ describe('wechat delivery (fake Official Account)', () => {
     const link = wechatChannel.connect(withOutbound({ clock: systemClock, desktop: new DesktopHub() }));
     expect(await link.test(channel, configOf(), { timeoutMs: 1000, time: message.time })).toEqual({ ok: true, message: expect.stringMatching(/issued an access token/) });
     expect(await link.test(channel, configOf(), { address: 'openid_t', timeoutMs: 1000, time: message.time })).toMatchObject({ ok: true });
-    expect(wx.sentTo('openid_t')[0].content).toBe('PennyPost test message\n\nThis is a test of the channel "My OA", sent 2026-01-05 09:30:00.');
+    expect(wx.sentTo('openid_t')[0]?.content).toBe('PennyPost test message\n\nThis is a test of the channel "My OA", sent 2026-01-05 09:30:00.');
     const before = wx.calls.stable;
     link.forget?.(channel.id);
     await link.test(channel, configOf(), { timeoutMs: 1000, time: message.time });

@@ -196,7 +196,7 @@ describe('wecom-app delivery (fake WeCom)', () => {
     expect(await delivery.send(recipient('lisi'), 1000)).toMatchObject({ ok: true });
     expect(wecom.calls.token).toBe(3);
     expect(wecom.sentTo('lisi')).toHaveLength(4);
-    expect(wecom.sent[0].content).toBe('Backup finished\n\nAll 3 jobs OK\n\nhttps://pp.example.net/m/token');
+    expect(wecom.sent[0]?.content).toBe('Backup finished\n\nAll 3 jobs OK\n\nhttps://pp.example.net/m/token');
   });
 
   it('a wrong secret or an untrusted IP fails everyone (systemic) with what to fix; 81013 fails the call’s members', async () => {

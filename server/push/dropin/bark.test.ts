@@ -45,7 +45,7 @@ describe('Bark path forms', () => {
       ['active', 'normal'],
       ['timeSensitive', 'high'],
       ['critical', 'urgent'],
-    ]) {
+    ] as const) {
       expectBarkSuccess(await s.t.push(`/${s.appKey}/t/b`, { query: { level } }));
       expect(s.lastSent().input.priority, level).toBe(level);
       expect(priorityOf(s.lastSent().input), level).toBe(priority);

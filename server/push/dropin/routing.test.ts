@@ -111,7 +111,7 @@ describe('no drop-in form shadows another path', () => {
       ['PUT', '/PPshort'],
       ['POST', `/${appKey}/a/b/c/d`],
       ['POST', '/send'],
-    ]) {
+    ] as const) {
       const answer = await raw('127.0.0.1', port, method, rawPath, 'x', { 'content-type': 'text/plain' });
       expect([404, 400], `${method} ${rawPath}`).toContain(answer.status);
       expect(answer.body, rawPath).not.toContain(INDEX_MARKER);

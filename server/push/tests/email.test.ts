@@ -59,14 +59,14 @@ describe('email channel through /send', () => {
       ['alice@example.com', 'ok'],
       ['bob@example.com', 'ok'],
     ]);
-    const [mail] = smtp.sentTo('alice@example.com');
+    const mail = smtp.sentTo('alice@example.com').at(0)!;
     expect(mail).toMatchObject({ secure: true, user: 'sender@example.net', subject: '[backups] Backup failed', to: ['alice@example.com'] });
     expect(mail.html).toContain('Disk <strong>full</strong> on <code>nas</code>');
     expect(mail.text).toContain(`Disk **full** on \`nas\`\n\n${res.body.data.url}`);
     expect(mail.headers.get('x-priority')).toBe('2 (High)');
     const again = await t.push(`/send/${app.appKey}`, { query: { title: 'Backup done', group: 'backups' } });
     expect(again.body.data.success).toBe(2);
-    const next = smtp.sentTo('alice@example.com')[1];
+    const next = smtp.sentTo('alice@example.com').at(1)!;
     expect(next.headers.get('references')).toBe(mail.headers.get('references'));
     expect(next.headers.get('x-priority')).toBeUndefined();
     // The channel's pool: the two recipients in parallel took (at most) two connections, which the second push reused.

@@ -33,7 +33,7 @@ async function firstEvent(token: string): Promise<Record<string, unknown>> {
   try {
     for (;;) {
       const match = /event: push\ndata: ([^\n]*)\n\n/.exec(buffer);
-      if (match) return JSON.parse(match[1]) as Record<string, unknown>;
+      if (match) return JSON.parse(match.at(1)!) as Record<string, unknown>;
       const { value, done } = await reader.read();
       if (done) throw new Error('feed ended');
       buffer += decoder.decode(value);

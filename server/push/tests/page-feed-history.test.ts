@@ -111,7 +111,8 @@ describe('desktop feed (Server-Sent Events) and the shell hook', () => {
           const match = /(?:^|\n\n)(id: [^\n]*\nevent: push\ndata: [^\n]*)\n\n/.exec(buffer);
           if (match) {
             buffer = buffer.slice(match.index + match[0].length);
-            const data = match[1]
+            const data = match
+              .at(1)!
               .split('\n')
               .find((l) => l.startsWith('data: '))!
               .slice(6);

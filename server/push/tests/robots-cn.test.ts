@@ -108,7 +108,7 @@ describe('robot channels over HTTP', () => {
     expect(masked).toEqual({ webhookUrl: expect.stringMatching(/^•••• 127\.0\.0\.1:\d+ …e4f5$/), signingSecret: '••••KbVf' });
     const res = await t.push(`/send/${appKey}`, { form: { title: 'Build red', desp: 'main #12', priority: 'urgent' } });
     expect(res.body.data.results[0]).toMatchObject({ ok: true });
-    expect(feishu.sent[0].body).toMatchObject({
+    expect(feishu.sent[0]?.body).toMatchObject({
       header: { title: { content: 'Build red' }, template: 'red' },
       elements: [
         { tag: 'markdown', content: '<at id=all></at> main #12' },

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
+import { pushErrors } from '../errors';
 import { registerUser, startTestServer } from '../../test-support/test-server';
+import { expectRefusal } from '../../test-support/refusal';
 import { usersDomain } from '../../users';
 import { pushDomain } from '..';
 import { startPushServer, type PushTestServer } from './helpers';
@@ -88,22 +90,22 @@ describe('scheduling through /send', () => {
   it('refuses bad values with a 400 and stores nothing', async () => {
     clock.set(START);
     const total = await historyTotal();
-    const bad: Array<[Record<string, unknown>, RegExp]> = [
-      [{ delay: 'soon' }, /delay "soon" is not a time/],
-      [{ at: 'tomorrow, 10am' }, /at "tomorrow, 10am" is not a time/],
-      [{ at: '2026-11-24T10:00:00' }, /is not a time/],
-      [{ delay: '-5' }, /is not a time/],
-      [{ at: String(START + 60_000), delay: '1m' }, /either at or delay/],
-      [{ at: Math.floor(START / 1000) - 3600 }, /in the past/],
-      [{ delay: '31d' }, /at most 30 days ahead/],
-      [{ delay: ['1m', '2m'] }, /more than once/],
-      [{ delay: '1m', title: '' }, /title is required/],
-      [{ delay: '1m', priority: 'loud' }, /priority "loud"/],
+    const rows = pushErrors.rows;
+    const bad: Array<[Record<string, unknown>, (typeof rows)[keyof typeof rows], RegExp]> = [
+      [{ delay: 'soon' }, rows.badScheduleTime, /delay "soon" is not a time/],
+      [{ at: 'tomorrow, 10am' }, rows.badScheduleTime, /at "tomorrow, 10am" is not a time/],
+      [{ at: '2026-11-24T10:00:00' }, rows.badScheduleTime, /is not a time/],
+      [{ delay: '-5' }, rows.badScheduleTime, /is not a time/],
+      [{ at: String(START + 60_000), delay: '1m' }, rows.atAndDelay, /either at or delay/],
+      [{ at: Math.floor(START / 1000) - 3600 }, rows.scheduleInPast, /in the past/],
+      [{ delay: '31d' }, rows.scheduleTooFar, /at most 30 days ahead/],
+      [{ delay: ['1m', '2m'] }, rows.fieldRepeated, /more than once/],
+      [{ delay: '1m', title: '' }, rows.titleRequired, /title is required/],
+      [{ delay: '1m', priority: 'loud' }, rows.badPriority, /priority "loud"/],
     ];
-    for (const [fields, message] of bad) {
+    for (const [fields, row, message] of bad) {
       const answer = await schedule({ title: 'bad', ...fields });
-      expect(answer.status, JSON.stringify(fields)).toBe(400);
-      expect(answer.body.code).toBe(400);
+      expectRefusal({ status: answer.status, ...answer.body }, row, { label: JSON.stringify(fields) });
       expect(answer.body.message).toMatch(message);
     }
     expect((await waiting()).total).toBe(0);

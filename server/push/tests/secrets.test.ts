@@ -162,8 +162,8 @@ const KINDS: Kind[] = [
 
 describe('secrets stay where they were entered: every channel type with a secret', () => {
   it.each(KINDS)('$name: refused with the masked, left-out or empty secret; works with the secret entered again', async (kind) => {
-    const OLD = `old-${kind.secretField}-${kind.name.split(' ')[0].toLowerCase()}-4242`;
-    const NEW = `new-${kind.secretField}-${kind.name.split(' ')[0].toLowerCase()}-9191`;
+    const OLD = `old-${kind.secretField}-${kind.name.split(' ').at(0)!.toLowerCase()}-4242`;
+    const NEW = `new-${kind.secretField}-${kind.name.split(' ').at(0)!.toLowerCase()}-9191`;
     const { channelId, appKey } = await t.setup({ type: kind.type, config: kind.config(home.url, OLD), recipients: kind.recipient ? [kind.recipient] : [] });
     // The channel works at home, with the secret it was given.
     await useChannel(channelId, appKey, kind.recipient || undefined);
@@ -320,7 +320,7 @@ describe('the channel token only goes to the server of the channel url', () => {
     expect(byPath[`${attacker.url}/needs-auth`]).toMatchObject({ ok: false, class: 'recipient', errcode: 401 });
     expect(byPath[`${attacker.url}/needs-auth`].errmsg).toMatch(/token is only sent to the server of the channel url \(http:\/\/127\.0\.0\.1:\d+\), not to this address/);
     expect(sawSecret(attacker, TOKEN)).toBe(false);
-    expect(home.requests[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(home.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
   it('a JSON channel with a token needs a url (the token has nowhere else to belong)', async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushServer, type PushTestServer } from './helpers';
+import { expectRefusal } from '../../test-support/refusal';
+import { pushErrors } from '../errors';
 
 let t: PushTestServer;
 let appKey: string;
@@ -163,8 +165,7 @@ describe('validation, unknown keys and empty apps', () => {
     const before = await pushCount();
     for (const path of ['/send/PPunknownunknownunknown0000', '/PPunknownunknownunknown0000.send', '/PPunknownunknownunknown0000', '/send/not-even-a-key']) {
       const res = await t.push(path, { query: { title: 'x' } });
-      expect(res.status, path).toBe(404);
-      expect(res.body.code).toBe(404);
+      expectRefusal({ status: res.status, ...res.body }, pushErrors.rows.unknownAppKey, { label: path });
       expect(res.body.message).toMatch(/Unknown app key/);
       expectCors(res.headers);
     }

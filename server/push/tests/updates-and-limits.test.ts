@@ -54,7 +54,7 @@ describe('message forms', () => {
     const desp = '很长的消息'.repeat(1000);
     const res = await t.push(`/send/${appKey}`, { json: { title: 'Long', desp } });
     expect(res.body.data.success).toBe(1);
-    const content = wx.sentTo('openid_long')[0].content!;
+    const content = wx.sentTo('openid_long').at(0)!.content!;
     expect(Buffer.byteLength(content, 'utf8')).toBeLessThanOrEqual(1800);
     expect(content).toMatch(/^Long\n\n很长的消息/);
     expect(content).toMatch(/…\n\nhttp:\/\/192\.168\.1\.20:5733\/m\/\S+$/);

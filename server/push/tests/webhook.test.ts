@@ -82,7 +82,7 @@ describe('body shapes', () => {
     expect(JSON.stringify({ ...res.body, data: { ...res.body.data, results: res.body.data.results.map(({ name: _n, ...r }: any) => r) } })).not.toContain('AppTokenGotify.1');
     const listed = await t.call('push.queryRecipients', { appId: (await t.call('push.queryApps', {})).data.list.at(-1).id });
     expect(listed.data.list[0].address).toBe('••••fy.1');
-    const [r] = received;
+    const r = received.at(0)!;
     expect(r.path).toBe('/message');
     expect(r.headers['x-gotify-key']).toBe('AppTokenGotify.1');
     expect(r.body).toEqual({
@@ -118,7 +118,7 @@ describe('body shapes', () => {
     const res = await t.push(`/${appKey}`, { json: { title: 'Deploy', desp: 'v1.2.3 live' } });
     expect(res.body.data.success).toBe(2);
     expect(received.map((r) => r.path).sort()).toEqual(['/absolute/hook', '/hooks/ci']);
-    const body = received[0].body;
+    const body = received[0]?.body;
     expect(body).toEqual({
       pushId: res.body.data.pushId,
       app: 'Test app',
@@ -129,7 +129,7 @@ describe('body shapes', () => {
       time: expect.any(Number),
       timeIso: expect.any(String),
     });
-    expect(received[0].headers.authorization).toBe('Bearer json-bearer-token-99');
+    expect(received[0]?.headers.authorization).toBe('Bearer json-bearer-token-99');
   });
 });
 
@@ -164,10 +164,10 @@ describe('receiver answers', () => {
     const { channelId } = await t.setup({ type: 'webhook', config: { format: 'ntfy', url: receiver.url } });
     const probe = await t.call('push.testChannel', { id: channelId });
     expect(probe.data).toMatchObject({ ok: true });
-    expect(received[0].path).toBe('/v1/health');
+    expect(received[0]?.path).toBe('/v1/health');
     const sent = await t.call('push.testChannel', { id: channelId, address: 'probe-topic' });
     expect(sent.data).toMatchObject({ ok: true, message: 'The receiver accepted a test message.' });
-    expect(received[1].body).toMatchObject({ topic: 'probe-topic', title: 'PennyPost test message' });
+    expect(received[1]?.body).toMatchObject({ topic: 'probe-topic', title: 'PennyPost test message' });
     answers.set('/', [{ status: 403 }]);
     const refused = await t.call('push.testChannel', { id: channelId, address: 'probe-topic' });
     expect(refused.data).toMatchObject({ ok: false, class: 'systemic', errcode: 403 });

@@ -59,7 +59,7 @@ describe('defaults follow the current rules', () => {
     const desp = 'The disk **/mnt/photos** is full (98%).\n\nDelete old snapshots or add a disk.';
     const res = await t.push(`/send/${app.data.appKey}`, { json: { title, desp } });
     expect(res.body).toMatchObject({ code: 0, data: { success: 1 } });
-    const [sent] = wx.sentTo('openid_alice');
+    const sent = wx.sentTo('openid_alice').at(0)!;
     expect(sent.data).toEqual({
       thing1: { value: 'Nightly backup of t…' },
       thing3: { value: 'The disk /mnt/photo…' },

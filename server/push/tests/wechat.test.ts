@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/clock';
+import { commonErrors } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
 import { FakeWechatMp } from '../../test-support/fakes/fake-wechat-mp';
+import { expectRefusal } from '../../test-support/refusal';
 import { startPushServer, type PushTestServer } from './helpers';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 20, 8, 0, 0));
@@ -37,12 +39,12 @@ describe('custom and template messages', () => {
       { recipient: 'openid_alice', name: 'name-openid_alice', ok: true, class: 'ok', attempts: 1 },
       { recipient: 'openid_bob', name: 'name-openid_bob', ok: true, class: 'ok', attempts: 1 },
     ]);
-    const content = wx.sentTo('openid_alice')[0].content!;
+    const content = wx.sentTo('openid_alice').at(0)!.content!;
     expect(content).toMatch(/^Disk almost full\n\n\/var is \*\*91%\*\* full\n\nhttps:\/\/pp\.example\.net\/m\/[0-9a-z]{9}[0-9A-Za-z]{10}\.[A-Za-z0-9_-]{22}$/);
     expect(first.body.data.url).toBe(content.split('\n\n').pop());
     const second = await t.push(`/send/${appKey}`, { query: { title: 'again' } });
     expect(second.body.data.success).toBe(2);
-    expect(wx.sentTo('openid_bob')[1].content).toMatch(/^again\n\nhttps:/);
+    expect(wx.sentTo('openid_bob')[1]?.content).toMatch(/^again\n\nhttps:/);
     expect(wx.calls.stable).toBe(1);
     expect(wx.calls.token).toBe(0);
   });
@@ -51,7 +53,7 @@ describe('custom and template messages', () => {
     const { appKey } = await t.setup({ type: 'wechat', config: wechat(), app: { messageType: 'template', templateId: 'TPL_ALERT' }, recipients: ['openid_carol'] });
     const res = await t.push(`/${appKey}.send`, { form: { title: 'Backup done', desp: '3.2 GB in 4 min' } });
     expect(res.body.data.results[0]).toMatchObject({ ok: true, class: 'ok', msgId: expect.stringMatching(/^\d+$/) });
-    const sent = wx.sentTo('openid_carol')[0];
+    const sent = wx.sentTo('openid_carol').at(0)!;
     expect(sent).toMatchObject({ type: 'template', templateId: 'TPL_ALERT', url: res.body.data.url });
     expect(sent.data).toEqual({
       title: { value: 'Backup done' },
@@ -66,7 +68,7 @@ describe('custom and template messages', () => {
     const prod = await t.setup({ type: 'wechat', config: wechat(), app: { messageType: 'template', templateId: 'TPL_PROD' }, recipients: ['openid_dave'] });
     const ok = await t.push(`/send/${prod.appKey}`, { query: { title: 'T', desp: 'D' } });
     expect(ok.body.data.success).toBe(1);
-    expect(wx.sentTo('openid_dave')[0].data).toEqual({
+    expect(wx.sentTo('openid_dave')[0]?.data).toEqual({
       thing1: { value: 'T' },
       thing3: { value: 'D' },
       time2: { value: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) },
@@ -135,8 +137,7 @@ describe('error classes', () => {
   it('systemic: a wrong AppSecret or an IP outside the whitelist fails every recipient with what to fix', async () => {
     const bad = await t.setup({ type: 'wechat', config: wechat({ appSecret: 'wrong-secret-value' }), recipients: ['openid_s1', 'openid_s2'] });
     const res = await t.push(`/send/${bad.appKey}`, { query: { title: 'x' } });
-    expect(res.status).toBe(500);
-    expect(res.body.code).toBe(500);
+    expectRefusal({ status: res.status, ...res.body }, commonErrors.rows.internal);
     expect(res.body.data).toMatchObject({ total: 2, success: 0, failed: 2 });
     for (const r of res.body.data.results) {
       expect(r).toMatchObject({ ok: false, class: 'systemic', errcode: 40125 });
@@ -276,8 +277,7 @@ describe('push modes, storage failures and secrets', () => {
     local.put = diskFull;
     try {
       const res = await t.push(`/send/${appKey}`, { query: { title: 'disk full' } });
-      expect(res.status).toBe(503);
-      expect(res.body.code).toBe(503);
+      expectRefusal({ status: res.status, ...res.body }, commonErrors.rows.unavailable);
       expect(res.body.message).toMatch(/could not write the message history.*nothing was sent/);
       expect(res.body.data.results[0]).toMatchObject({ ok: false, class: 'systemic', attempts: 0 });
       expect(wx.calls.send).toBe(0);
