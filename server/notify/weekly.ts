@@ -24,10 +24,21 @@ export function localTime(ms: number, timeZone: string): LocalTime {
     f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric' });
     partFormatters.set(timeZone, f);
   }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const weekday = WEEKDAYS[(new Date(Date.UTC(p.year, p.month - 1, p.day)).getUTCDay() + 6) % 7];
-  return { year: p.year, month: p.month, day: p.day, hour: p.hour, weekday };
+  const parts = f.formatToParts(new Date(ms));
+  const part = (type: 'year' | 'month' | 'day' | 'hour'): number => {
+    const found = parts.find((p) => p.type === type);
+    if (!found) throw new Error(`localTime: the ${timeZone} date has no ${type}`);
+    return Number(found.value);
+  };
+  const [year, month, day, hour] = [part('year'), part('month'), part('day'), part('hour')];
+  return { year, month, day, hour, weekday: weekdayOf(year, month, day) };
+}
+
+/** The weekday of a calendar date. */
+function weekdayOf(year: number, month: number, day: number): Weekday {
+  const weekday = WEEKDAYS.at((new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7);
+  if (weekday === undefined) throw new Error(`weekly: ${year}-${month}-${day} is not a date`);
+  return weekday;
 }
 
 /** ISO 8601 week of a calendar date: 'YYYY-Www' (weeks start on Monday; week 1 holds the first Thursday). */
@@ -55,11 +66,18 @@ export function dueWeek(now: number, timeZone: string, wanted: { weekday: Weekda
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+/** The English name of month 1–12. */
+function monthName(month: number): string {
+  const name = MONTHS.at(month - 1);
+  if (month < 1 || name === undefined) throw new Error(`weekly: ${month} is not a month`);
+  return name;
+}
+
 /** The summary's words in each language. */
 const WORDS = {
   en: {
     weekday: { MO: 'Mon', TU: 'Tue', WE: 'Wed', TH: 'Thu', FR: 'Fri', SA: 'Sat', SU: 'Sun' } as Record<Weekday, string>,
-    budgetsIn: (year: number, month: number) => `Budgets in ${MONTHS[month - 1]} ${year}`,
+    budgetsIn: (year: number, month: number) => `Budgets in ${monthName(month)} ${year}`,
     noBudgets: 'No budgets yet.',
     over: (amount: string) => `**${amount} over**`,
     left: (amount: string) => `${amount} left`,
@@ -70,7 +88,7 @@ const WORDS = {
     toConfirm: ' (to confirm)',
     overdue: (count: number) =>
       count === 1 ? 'One earlier date is still waiting — open Recurring in PennyPost.' : `${count} earlier dates are still waiting — open Recurring in PennyPost.`,
-    date: (weekday: string, month: number, day: number) => `${weekday} ${day} ${MONTHS[month - 1].slice(0, 3)}`,
+    date: (weekday: string, month: number, day: number) => `${weekday} ${day} ${monthName(month).slice(0, 3)}`,
     title: (week: string) => `Your week ahead (${week})`,
   },
   'zh-CN': {
@@ -90,6 +108,13 @@ const WORDS = {
   },
 } as const;
 
+/** Part `index` of a date written with dashes as a number: 0 the year, 1 the month, 2 the day ('2024-05-31'). */
+function datePart(text: string, index: 0 | 1 | 2): number {
+  const part = text.split('-').at(index);
+  if (part === undefined) throw new Error(`weekly: "${text}" has no ${(['year', 'month', 'day'] as const)[index]}`);
+  return Number(part);
+}
+
 function budgetLine(b: BudgetFigure, language: MessageLanguage): string {
   const words = WORDS[language];
   const available = b.amount + b.carried;
@@ -100,8 +125,8 @@ function budgetLine(b: BudgetFigure, language: MessageLanguage): string {
 
 function billLine(o: UpcomingOccurrence, language: MessageLanguage): string {
   const words = WORDS[language];
-  const [y, m, d] = o.date.split('-').map(Number);
-  const weekday = words.weekday[WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]];
+  const [y, m, d] = [datePart(o.date, 0), datePart(o.date, 1), datePart(o.date, 2)];
+  const weekday = words.weekday[weekdayOf(y, m, d)];
   const sign = o.type === 'income' ? '+' : '';
   const confirm = o.mode === 'confirm' ? words.toConfirm : '';
   return `- ${words.date(weekday, m, d)}: ${escapeMd(o.name)}, ${sign}${moneyText(o.amount, o.currency)}${confirm}`;
@@ -113,7 +138,7 @@ export function weeklySummaryMessage(
   language: MessageLanguage = 'en',
 ): NotifyMessage {
   const words = WORDS[language];
-  const [year, month] = input.month.split('-').map(Number);
+  const [year, month] = [datePart(input.month, 0), datePart(input.month, 1)];
   const lines: string[] = [`**${words.budgetsIn(year, month)}**`, ''];
   if (input.budgets.length === 0) lines.push(words.noBudgets);
   else {

@@ -132,7 +132,7 @@ describe('budget and bill alerts through the push channels', () => {
     await remind();
     const shown = h.desktop.slice(before).filter((m) => m.userId === user.id);
     expect(shown).toHaveLength(1);
-    expect(shown[0].title).toBe('Rent：2026-11-20 需付 1500.00 USD');
+    expect(shown[0]?.title).toBe('Rent：2026-11-20 需付 1500.00 USD');
     const marker = await h.t.server.app.db.local.get(`${MARK_PREFIX}${user.id}:billDue:${rent.id}:2026-11-20`);
     expect(marker).toMatchObject({ state: 'sent' });
   });

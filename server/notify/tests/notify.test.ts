@@ -91,7 +91,7 @@ describe('emit', () => {
     expect(await h.notifier.emit(user.id, 'budget80', 'b1:2026-11:80', msg('Food budget at 80 %'))).toBe('sent');
     expect(wx.sentTo('openid_r1')).toHaveLength(1);
     expect(wx.sentTo('openid_r2')).toHaveLength(1);
-    expect(wx.sentTo('openid_r1')[0].content).toMatch(/^Food budget at 80 %\n\n\*\*Food budget at 80 %\*\* in Markdown/);
+    expect(wx.sentTo('openid_r1')[0]?.content).toMatch(/^Food budget at 80 %\n\n\*\*Food budget at 80 %\*\* in Markdown/);
     const history = await h.history(user);
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ title: 'Food budget at 80 %', status: 'success', appId });
