@@ -124,8 +124,7 @@ describe('/api envelope and wrapper', () => {
     for (const [body, headers, message] of cases) {
       const res = await rawPost(t, body, headers);
       const json = (await res.json()) as { code: number; message: string; data: unknown };
-      expect(res.status, body).toBe(400);
-      expect(json.code).toBe(400);
+      expectRefusal({ status: res.status, ...json }, commonErrors.rows.invalid, { label: body });
       expect(json.message).toMatch(message);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -149,8 +148,7 @@ describe('/api envelope and wrapper', () => {
     expectRefusal(unknown, commonErrors.rows.notFound);
     expect(unknown.message).toContain('nope.nothing');
     const get = await t.fetch('/api');
-    expect(get.status).toBe(400);
-    expect(((await get.json()) as { code: number }).code).toBe(400);
+    expectRefusal({ status: get.status, ...((await get.json()) as { code: number; message: string; data: unknown }) }, commonErrors.rows.invalid);
   });
 
   it('refuses a body over 1 MiB with a 400 envelope', async () => {

@@ -61,13 +61,12 @@ function escapeCell(text: string): string {
 
 function paramsTable(schema: Schema): string {
   const properties = schema.properties ?? {};
-  const names = Object.keys(properties);
-  if (names.length === 0) return '_No params: send `{}`._\n';
+  const entries = Object.entries(properties);
+  if (entries.length === 0) return '_No params: send `{}`._\n';
   const required = new Set<string>(schema.required ?? []);
-  const rows = names.map((name) => {
-    const p = properties[name];
-    return `| \`${name}\` | ${typeOf(p)} | ${required.has(name) ? 'yes' : 'no'} | ${escapeCell(constraints(p))} | ${escapeCell(p.description ?? '')} |`;
-  });
+  const rows = entries.map(
+    ([name, p]) => `| \`${name}\` | ${typeOf(p)} | ${required.has(name) ? 'yes' : 'no'} | ${escapeCell(constraints(p))} | ${escapeCell(p.description ?? '')} |`,
+  );
   return ['| param | type | required | constraints | meaning |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
@@ -87,7 +86,8 @@ export function renderApiDocs(actions: readonly AnyAction[], preamble: string, c
   for (const [domain, catalogue] of Object.entries(catalogues)) for (const [name, row] of Object.entries(catalogue.rows)) rowNames.set(row, `${domain}.${name}`);
   const groups = new Map<string, AnyAction[]>();
   for (const action of actions) {
-    const group = action.name.split('.')[0];
+    const dot = action.name.indexOf('.');
+    const group = dot === -1 ? action.name : action.name.slice(0, dot);
     groups.set(group, [...(groups.get(group) ?? []), action]);
   }
   const shapes: ShapeRegistry = new Map();

@@ -13,7 +13,7 @@ import { IMPORT_PROBLEM_KINDS } from '../ledger/import-export';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 type Strings = Record<string, unknown>;
-const languages: Record<string, Strings> = {
+const languages: Record<'en' | 'zh-CN', Strings> = {
   en: JSON.parse(readFileSync(path.join(root, 'renderer/src/i18n/en.json'), 'utf8')) as Strings,
   'zh-CN': JSON.parse(readFileSync(path.join(root, 'renderer/src/i18n/zh-CN.json'), 'utf8')) as Strings,
 };

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allDomains, allErrorCatalogues } from '../domains';
 import { actionsOf } from '../domain';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
+import { expectRefusal } from '../test-support/refusal';
+import { ledgerErrors } from '../ledger/errors';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -35,7 +37,8 @@ describe('errors a client can put in its own words (docs/api.md, "Reasons and ru
   it("answers a catalogue error with its reason and the message's arguments", async () => {
     const u = await registerUser(t);
     const missing = await t.api('asset.detail', { id: 'nope' }, u.token);
-    expect(missing).toMatchObject({ code: 2001, message: 'Asset not found.', data: { reason: 'ledger.assetNotFound', args: [] } });
+    expectRefusal(missing, ledgerErrors.rows.assetNotFound);
+    expect(missing).toMatchObject({ message: 'Asset not found.', data: { reason: 'ledger.assetNotFound', args: [] } });
     const cash = await t.api('asset.create', { name: 'Cash', type: 'cash', currency: 'USD' }, u.token);
     const unknown = await t.api('accounting.create', { type: 'expense', amount: 3, asset: cash.data.id, category: 'Pets' }, u.token);
     expect(unknown.message).toBe('Unknown expense category "Pets". Create it with category.create first.');

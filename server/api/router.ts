@@ -36,8 +36,8 @@ export function actionOfBody(body: unknown): { name: string; params: object } {
   const shapeProblem = checkJsonShape(body);
   if (shapeProblem) throw commonErrors.invalid(`Invalid request: ${shapeProblem}.`);
   const { action: name, params: rawParams, ...rest } = body as Record<string, unknown>;
-  const extra = Object.keys(rest);
-  if (extra.length > 0) throw commonErrors.invalid(`Unknown top-level field "${extra[0]}"; the body has only "action" and "params".`);
+  const extra = Object.keys(rest).at(0);
+  if (extra !== undefined) throw commonErrors.invalid(`Unknown top-level field "${extra}"; the body has only "action" and "params".`);
   if (typeof name !== 'string' || name.length === 0) throw commonErrors.invalid('Missing "action" (a string like "user.login").');
   const params = rawParams === undefined ? {} : rawParams;
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {

@@ -33,6 +33,12 @@ export function addressBucket(address: string | undefined): string {
   return a;
 }
 
+/** An IPv6 address without its zone index: "fe80::1%eth0" → "fe80::1". */
+function withoutZone(address: string): string {
+  const percent = address.indexOf('%');
+  return percent === -1 ? address : address.slice(0, percent);
+}
+
 /** Host names and addresses that name this machine (for the Host header check). */
 export function localHostNames(): string[] {
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -41,7 +47,7 @@ export function localHostNames(): string[] {
   names.add(`${host}.local`);
   for (const list of Object.values(networkInterfaces())) {
     for (const info of list ?? []) {
-      names.add(info.family === 'IPv6' ? `[${info.address.split('%')[0].toLowerCase()}]` : info.address);
+      names.add(info.family === 'IPv6' ? `[${withoutZone(info.address).toLowerCase()}]` : info.address);
     }
   }
   return [...names];

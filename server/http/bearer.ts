@@ -8,7 +8,7 @@ export function bearerToken(req: Request): string | null {
   const header = req.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : '';
+  return match?.[1] ?? '';
 }
 
 /** Resolves a bearer token to the signed-in caller, or throws a DomainError (401, 1001, 1003, 1004). */

@@ -19,8 +19,15 @@ export function canonicalHost(name: string): string | null {
   }
 }
 
+/** The 8 groups of an IPv6 address, each 0–0xffff. */
+type Ipv6Groups = [number, number, number, number, number, number, number, number];
+
+function hasEightGroups(groups: number[]): groups is Ipv6Groups {
+  return groups.length === 8;
+}
+
 /** The 8 groups of an IPv6 address as the URL parser writes it (hex groups, at most one `::`). */
-function ipv6Groups(address: string): number[] | null {
+function ipv6Groups(address: string): Ipv6Groups | null {
   const parts = address.split('::');
   const [head] = parts;
   const tail = parts.at(1);
@@ -31,7 +38,8 @@ function ipv6Groups(address: string): number[] | null {
   const missing = 8 - left.length - right.length;
   if (tail === undefined ? missing !== 0 : missing < 1) return null;
   const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
-  return groups.some(Number.isNaN) ? null : groups;
+  if (groups.some(Number.isNaN) || !hasEightGroups(groups)) return null;
+  return groups;
 }
 
 /** 127.0.0.0/8 (loopback) and 0.0.0.0/8 (`0.0.0.0` connects to this machine), dotted decimal. */

@@ -150,7 +150,9 @@ function compile(route: LanRoute): CompiledRoute {
       let source = '';
       let last = 0;
       for (const match of part.matchAll(/\{(\w+)\}/g)) {
-        source += escapeRegExp(part.slice(last, match.index)) + `(?:${route.params?.[match[1]] ?? '[^/]+'})`;
+        const name = match.at(1);
+        if (name === undefined) throw new Error(`LAN route ${route.shape}: a placeholder matched without its name`);
+        source += escapeRegExp(part.slice(last, match.index)) + `(?:${route.params?.[name] ?? '[^/]+'})`;
         last = match.index + match[0].length;
       }
       return new RegExp(`^${source}${escapeRegExp(part.slice(last))}$`);
@@ -181,6 +183,15 @@ export function plainSegments(rawPath: string): string[] | null {
   return segments;
 }
 
+/** Whether there is one segment for each pattern, each matching its own. */
+function segmentsMatch(patterns: readonly RegExp[], segments: readonly string[]): boolean {
+  if (patterns.length !== segments.length) return false;
+  return patterns.every((pattern, i) => {
+    const segment = segments.at(i);
+    return segment !== undefined && pattern.test(segment);
+  });
+}
+
 /** The LAN_ROUTES entry a request from the network may reach, or null. `rawPath` is the path as sent (Express req.path). */
 export function lanRouteOf(method: string, rawPath: string): LanRoute | null {
   // `/` itself is one empty segment, which only the shape '/' matches.
@@ -188,7 +199,7 @@ export function lanRouteOf(method: string, rawPath: string): LanRoute | null {
   if (!segments) return null;
   for (const compiled of COMPILED) {
     if (compiled.methods && !compiled.methods.has(method)) continue;
-    if (compiled.segments.length === segments.length && compiled.segments.every((pattern, i) => pattern.test(segments[i]))) return compiled.route;
+    if (segmentsMatch(compiled.segments, segments)) return compiled.route;
   }
   return null;
 }

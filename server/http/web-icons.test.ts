@@ -99,10 +99,10 @@ describe('favicon, app icons and web app manifest', () => {
   });
 
   it('serves every icon and the manifest that index.html links to', async () => {
-    const links = [...indexHtml.matchAll(/<link rel="(icon|apple-touch-icon|manifest)"[^>]*href="([^"]+)"(?: sizes="([^"]+)")?/g)].map(([, rel, href, sizes]) => ({
-      rel,
-      href,
-      sizes,
+    const links = [...indexHtml.matchAll(/<link rel="(icon|apple-touch-icon|manifest)"[^>]*href="([^"]+)"(?: sizes="([^"]+)")?/g)].map((match) => ({
+      rel: match.at(1),
+      href: match.at(2)!,
+      sizes: match.at(3),
     }));
     expect(links.map((link) => link.rel)).toEqual(['icon', 'icon', 'apple-touch-icon', 'manifest']);
     for (const link of links) {
