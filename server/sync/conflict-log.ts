@@ -186,7 +186,8 @@ export class ConflictLog {
         }
       } catch (error) {
         if (error instanceof DomainError) throw error;
-        throw syncErrors.otherVersionNotWritten((error as Error).message.split('\n')[0].slice(0, 200));
+        const [firstLine = ''] = (error as Error).message.split('\n');
+        throw syncErrors.otherVersionNotWritten(firstLine.slice(0, 200));
       }
       entry.status = 'kept-other';
     });

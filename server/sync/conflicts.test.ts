@@ -4,6 +4,7 @@ import { COUCH_ADMIN, CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, tempDataDir, type TestServer } from '../test-support/test-server';
 import { eventually, FAST, inSync, type SyncUser } from '../test-support/sync';
 import { syncErrors } from './errors';
+import { ledgerErrors } from '../ledger/errors';
 import { expectRefusal } from '../test-support/refusal';
 
 /**
@@ -150,10 +151,10 @@ describe('edit against delete: the later one wins, whichever PennyPost syncs fir
       }
       await eventually(
         async () => (await laptop.api('accounting.get', { id }, b.token)).code,
-        (code) => code === 3001,
+        (code) => code === ledgerErrors.rows.recordNotFound.code,
       );
       await inSync(home, a); // home has pushed what it had (its delete) and pulled what it was sent
-      expect((await home.api('accounting.get', { id }, a.token)).code, first).toBe(3001);
+      expectRefusal(await home.api('accounting.get', { id }, a.token), ledgerErrors.rows.recordNotFound, { label: first });
       expect(await remoteRecord(id), first).toBeNull();
     }
   }, 90_000);

@@ -15,7 +15,7 @@ let t: TestServer;
 const ownerReads: number[] = [];
 beforeAll(async () => {
   couch = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const [path = ''] = (req.url ?? '/').split('?');
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     req.resume();
     if (path === '/') return send(200, { couchdb: 'Welcome', version: '3.4.3' });

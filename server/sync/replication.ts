@@ -132,7 +132,8 @@ export function replicateCollection(options: CollectionReplicationOptions): Coll
         entry.lastError = `Cannot reach ${config.url}; retrying every ${retrySeconds} s.`;
       } else {
         entry.state = 'error';
-        entry.lastError = `Sync failed: ${(error as Error).message.split('\n')[0].slice(0, 300)}`;
+        const [firstLine = ''] = (error as Error).message.split('\n');
+        entry.lastError = `Sync failed: ${firstLine.slice(0, 300)}`;
       }
     }),
     replication.active$.subscribe((active) => {

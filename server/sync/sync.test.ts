@@ -30,7 +30,7 @@ beforeAll(async () => {
   for (const [name, password] of [
     ['reader', 'reader-secret'],
     ['configure_tester', 'tester-secret'],
-  ]) {
+  ] as const) {
     const session = await fetch(`${couch.url}_session`, { headers: { authorization: 'Basic ' + Buffer.from(`${name}:${password}`).toString('base64') } });
     expect(session.status).toBe(200);
   }
@@ -217,7 +217,7 @@ describe('two PennyPost instances of the same person', () => {
       await home.api('accounting.delete', { id: laptopRec.data.id }, a.token);
       await eventually(
         async () => (await laptop.api('accounting.get', { id: laptopRec.data.id }, b.token)).code,
-        (code) => code === 3001,
+        (code) => code === ledgerErrors.rows.recordNotFound.code,
       );
       await eventually(laptopBalance, (v) => v === 175);
       expect(await balanceOf(home, a, cash)).toBe(175);
