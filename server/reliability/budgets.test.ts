@@ -85,7 +85,7 @@ describe('what one request may cost', () => {
           fetch(`${server.url}/in/${inboxKey}`, {
             method: 'POST',
             headers: { 'content-type': 'text/plain; charset=utf-8' },
-            body: Buffer.from(shapes[i % shapes.length])
+            body: Buffer.from(shapes.at(i % shapes.length)!)
               .subarray(0, 8000)
               .toString('utf8'),
           }),
@@ -120,7 +120,7 @@ describe('what one request may cost', () => {
       },
       [200],
     );
-    await burst(pages.length, 4, (i) => status(fetch(new URL(pages[i], server.url))), [200]);
+    await burst(pages.length, 4, (i) => status(fetch(new URL(pages.at(i)!, server.url))), [200]);
     // The drop-in forms with a body of their largest size (4 MB): refused in their own shape.
     await burst(6, 3, () => status(fetch(`${server.url}/${appKey}`, { method: 'POST', headers: { Title: 'ntfy' }, body: 'y'.repeat(4 * 1024 * 1024 - 100) })), [400]);
     await burst(6, 3, () => status(fetch(`${server.url}/`, { method: 'POST', body: JSON.stringify({ topic: appKey, message: 'z'.repeat(4 * 1024 * 1024 - 100) }) })), [400, 413]);

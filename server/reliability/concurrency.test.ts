@@ -51,13 +51,17 @@ describe('200 concurrent transfers between the same assets', () => {
       jobs.map((j) => api(base, 'accounting.create', { type: 'transfer', amount: j.amount, fee: j.fee, fromAsset: j.from, toAsset: j.to, description: 'concurrent' }, token)),
     );
     expect(answers.filter((r) => r.code !== 200).map((r) => `${r.code} ${r.message}`)).toEqual([]);
-    const expected = { [a]: cents(10_000), [b]: cents(10_000) };
+    const expected = new Map([
+      [a, cents(10_000)],
+      [b, cents(10_000)],
+    ]);
+    const move = (asset: string, delta: number) => expected.set(asset, (expected.get(asset) ?? 0) + delta);
     for (const j of jobs) {
-      expected[j.from] -= cents(j.amount) + cents(j.fee);
-      expected[j.to] += cents(j.amount);
+      move(j.from, -(cents(j.amount) + cents(j.fee)));
+      move(j.to, cents(j.amount));
     }
     const now = await balances();
-    expect({ a: now[a], b: now[b] }).toEqual({ a: expected[a], b: expected[b] });
+    expect({ a: now[a], b: now[b] }).toEqual({ a: expected.get(a), b: expected.get(b) });
     expect((await allRecords(a)).length).toBe(200);
     expect(await ok(base, 'asset.checkBalances', {}, token)).toEqual({ ok: true, mismatches: [] });
   });
@@ -68,9 +72,10 @@ describe('200 concurrent transfers between the same assets', () => {
     const answers = await Promise.all(Array.from({ length: 200 }, () => api(base, 'accounting.create', { type: 'transfer', amount: 1, fromAsset: cash, toAsset: card }, token)));
     const codes = answers.map((r) => r.code);
     expect(codes.filter((c) => c === 200).length).toBe(150);
-    expect(codes.filter((c) => c === 2002).length).toBe(50);
+    const refused = ledgerErrors.rows.insufficientBalance.code;
+    expect(codes.filter((c) => c === refused).length).toBe(50);
     expectRefusal(
-      answers.find((r) => r.code === 2002)!,
+      answers.find((r) => r.code === refused)!,
       ledgerErrors.rows.insufficientBalance,
     );
     const now = await balances();
@@ -114,8 +119,8 @@ describe('concurrent edits of the same record', () => {
     const losers = answers.filter((r) => r.code !== 200);
     expect(new Set(losers.map((r) => `${r.status} ${r.code}`))).toEqual(new Set(['409 409']));
     const final = await ok(base, 'accounting.get', { id: record.id }, token);
-    expect(final.description).toBe(winners[0].data.description);
-    expect(final.amount).toBe(winners[0].data.amount);
+    expect(final.description).toBe(winners[0]?.data.description);
+    expect(final.amount).toBe(winners[0]?.data.amount);
     expect((await balances())[asset]).toBe(cents(1000 - final.amount));
     // The winner's updatedAt is the new version: a client holding it can edit, the old one cannot.
     expectRefusal(await api(base, 'accounting.update', { id: record.id, description: 'old', expectedUpdatedAt: record.updatedAt }, token), ledgerErrors.rows.changedElsewhere);
@@ -130,7 +135,7 @@ describe('concurrent edits of the same record', () => {
       api(base, 'accounting.delete', { id: record.id }, token),
       ...Array.from({ length: 10 }, (_, i) => api(base, 'accounting.update', { id: record.id, amount: 50 + i }, token)),
     ]);
-    expect(answers.every((r) => r.code === 200 || r.code === 3001)).toBe(true);
+    expect(answers.every((r) => r.code === 200 || r.code === ledgerErrors.rows.recordNotFound.code)).toBe(true);
     expectRefusal(await api(base, 'accounting.get', { id: record.id }, token), ledgerErrors.rows.recordNotFound);
     expect((await balances())[asset]).toBe(cents(1000));
     expect(await ok(base, 'asset.checkBalances', {}, token)).toEqual({ ok: true, mismatches: [] });

@@ -165,18 +165,23 @@ it(`acknowledged writes and pushes survive kill -9 at random moments (${ROUNDS} 
     }
 
     // Nothing half-written: balances = opening + effects of the visible records, recomputed here.
-    const cents = { [assets.cash]: OPENING.cash * 100, [assets.bank]: OPENING.bank * 100, [assets.card]: OPENING.card * 100 };
+    const cents = new Map([
+      [assets.cash, OPENING.cash * 100],
+      [assets.bank, OPENING.bank * 100],
+      [assets.card, OPENING.card * 100],
+    ]);
+    const add = (asset: string, delta: number) => cents.set(asset, (cents.get(asset) ?? 0) + delta);
     for (const r of visible.values()) {
       const amount = Math.round(r.amount * 100);
-      if (r.type === 'income') cents[r.asset] += amount;
-      else if (r.type === 'expense') cents[r.asset] -= amount;
+      if (r.type === 'income') add(r.asset, amount);
+      else if (r.type === 'expense') add(r.asset, -amount);
       else {
-        cents[r.fromAsset] -= amount + Math.round((r.fee ?? 0) * 100);
-        cents[r.toAsset] += Math.round((r.toAmount ?? r.amount) * 100);
+        add(r.fromAsset, -(amount + Math.round((r.fee ?? 0) * 100)));
+        add(r.toAsset, Math.round((r.toAmount ?? r.amount) * 100));
       }
     }
     const balances = await ok(now, 'asset.query', {}, token);
-    for (const a of balances.list) expect(Math.round(a.balance * 100), `round ${round}: balance of ${a.name}`).toBe(cents[a.id]);
+    for (const a of balances.list) expect(Math.round(a.balance * 100), `round ${round}: balance of ${a.name}`).toBe(cents.get(a.id));
     const check = await ok(now, 'asset.checkBalances', {}, token);
     expect(check, `round ${round}`).toEqual({ ok: true, mismatches: [] });
 

@@ -238,7 +238,7 @@ export function dropinCases(appKey: string): fc.Arbitrary<DropinCase> {
     const path = `/${c.key}/${[first, ...rest].join('/')}`;
     // docs/push.md: Bark's paths take 1–3 segments after a key of the app key shape; one of publish/send/trigger is ntfy's.
     const match = /^\/PP[0-9A-Za-z]{22,64}\/([^/]+)(\/[^/]+)?(\/[^/]+)?\/?$/.exec(path);
-    const ntfyVerb = match !== null && !match[2] && ['publish', 'send', 'trigger'].includes(match[1]);
+    const ntfyVerb = match !== null && !match[2] && ['publish', 'send', 'trigger'].includes(match.at(1)!);
     const shapes: Shape[] = !match ? (m === 'GET' ? ['ui', 'not-found'] : ['not-found']) : ntfyVerb ? ['ntfy'] : ['bark'];
     return { form: 'bark path', method: m, path, query: c.query, headers: c.headers, body: c.body, shapes };
   });
