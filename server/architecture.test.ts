@@ -68,7 +68,7 @@ describe('the structure of the code', () => {
       if (!folder || !names.has(folder)) continue;
       const text = readFileSync(path.join(ROOT, file), 'utf8');
       for (const block of text.matchAll(/interface ServiceMap \{([\s\S]*?)\n {2}\}/g)) {
-        for (const entry of block[1].matchAll(/^\s+(\w+)\??:/gm)) ownerOfService.set(entry[1], folder);
+        for (const entry of block.at(1)!.matchAll(/^\s+(\w+)\??:/gm)) ownerOfService.set(entry.at(1)!, folder);
       }
     }
     expect(ownerOfService.size).toBeGreaterThan(10);
@@ -92,9 +92,10 @@ describe('the structure of the code', () => {
           }
         }
         for (const found of text.matchAll(/optionalService\(\s*[\w.]+,\s*'(\w+)'\)/g)) {
-          const owner = ownerOfService.get(found[1]);
+          const service = found.at(1)!;
+          const owner = ownerOfService.get(service);
           if (owner && owner !== domain.name && !uses.has(owner) && !needs.has(owner))
-            problems.push(`${file} reaches ${found[1]} of ${owner} through optionalService: list "${owner}" in the uses of ${domain.name}`);
+            problems.push(`${file} reaches ${service} of ${owner} through optionalService: list "${owner}" in the uses of ${domain.name}`);
         }
       }
     }
@@ -146,7 +147,8 @@ describe('the structure of the code', () => {
       seen.add(file);
       const text = readFileSync(path.join(ROOT, file), 'utf8');
       // Type-only imports are erased from a bundle; what runs is what the value imports bring.
-      for (const [, spec] of text.matchAll(/^import (?!type )[^;]*? from '([^']+)';/gm)) {
+      for (const match of text.matchAll(/^import (?!type )[^;]*? from '([^']+)';/gm)) {
+        const spec = match.at(1)!;
         expect(spec, `${file} imports ${spec}`).not.toMatch(/^node:|^(fs|path|crypto|os|buffer|child_process|worker_threads)$/);
         if (spec.startsWith('.')) visit(path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec)) + '.ts');
       }

@@ -62,7 +62,8 @@ export function parseCliOptions(argv: string[], env: NodeJS.ProcessEnv = process
   }
   const [command = 'serve', ...extra] = positionals;
   if (command !== 'serve' && !tool) throw new UsageError(`unknown command "${command}"`);
-  if (command === 'serve' && extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const unexpected = extra.at(0);
+  if (command === 'serve' && unexpected !== undefined) throw new UsageError(`unexpected argument "${unexpected}"`);
   const toolValues = Object.fromEntries(Object.keys(tool?.options ?? {}).map((name) => [name, values[name]]));
   if (tool && (values.port !== undefined || values.host !== undefined)) throw new UsageError(`${tool.name} works on a data dir; --port and --host are for serve`);
   const launch = resolveLaunchOptions(

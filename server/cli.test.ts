@@ -42,7 +42,7 @@ async function waitForReady(started: Started, timeoutMs = 20_000): Promise<strin
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const line = started.stdoutLines.find((l) => READY.test(l));
-    if (line) return READY.exec(line)![1];
+    if (line) return READY.exec(line)!.at(1)!;
     if (started.child.exitCode !== null) throw new Error(`exited early: ${started.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }

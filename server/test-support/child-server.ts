@@ -37,7 +37,7 @@ export async function startChildServer(dataDir: string, settings: SettingsPatch 
       const match = /PennyPost listening on (http:\/\/\S+)/.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(match.at(1)!);
       }
     });
     child.on('exit', (code) => {

@@ -42,12 +42,13 @@ describe('the in-process tier', () => {
     expect(overHttp.balance).toBe(7.5);
     expect(await onTier(() => startTestServer(), journey)).toEqual(overHttp);
     expect(await onTier(() => startInProcess(), journey)).toEqual(overHttp);
-    const [, unknownAsset, smuggled, notObject, signedOut, unknownAction] = overHttp.answers;
-    expectRefusal(unknownAsset, ledgerErrors.rows.assetNotFound);
-    expectRefusal(smuggled, commonErrors.rows.invalid);
-    expect(notObject.message).toBe('"params" must be a JSON object ({} when there are none).');
-    expectRefusal(signedOut, commonErrors.rows.unauthorized);
-    expectRefusal(unknownAction, commonErrors.rows.notFound);
+    const { answers } = overHttp;
+    expect(answers).toHaveLength(6);
+    expectRefusal(answers.at(1)!, ledgerErrors.rows.assetNotFound); // an asset that is not there
+    expectRefusal(answers.at(2)!, commonErrors.rows.invalid); // a param the action does not take
+    expect(answers.at(3)?.message).toBe('"params" must be a JSON object ({} when there are none).');
+    expectRefusal(answers.at(4)!, commonErrors.rows.unauthorized); // signed out
+    expectRefusal(answers.at(5)!, commonErrors.rows.notFound); // an action that does not exist
   });
 
   it('runs without a socket and keeps its database in memory, not in the data dir', async () => {

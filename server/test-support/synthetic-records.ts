@@ -14,6 +14,13 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** One item of `list`, chosen with `random`. */
+function pick<T>(list: readonly T[], random: () => number): T {
+  const item = list.at(Math.floor(random() * list.length));
+  if (item === undefined) throw new Error('syntheticRecordBatches: a list to pick from is empty');
+  return item;
+}
+
 export const BENCH_CATEGORIES = ['Food', 'Transport', 'Shopping', 'Housing', 'Utilities', 'Health', 'Entertainment', 'Education', 'Travel', 'Gifts'];
 
 export interface SyntheticRecordOptions {
@@ -46,11 +53,11 @@ export function* syntheticRecordBatches(options: SyntheticRecordOptions): Genera
         userId: options.userId,
         type: income ? 'income' : 'expense',
         amount: 100 + Math.floor(random() * 50_000),
-        asset: options.assets[Math.floor(random() * options.assets.length)],
+        asset: pick(options.assets, random),
         toAsset: '',
         toAmount: 0,
         fee: 0,
-        category: income ? 'Salary' : BENCH_CATEGORIES[Math.floor(random() * BENCH_CATEGORIES.length)],
+        category: income ? 'Salary' : pick(BENCH_CATEGORIES, random),
         description,
         searchText: description,
         date,

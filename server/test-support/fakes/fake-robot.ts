@@ -336,8 +336,9 @@ export class FakeFeishu extends FakeRobot<FeishuPost> {
   protected route(method: string, url: URL): string {
     const match = /^\/open-apis\/bot\/v2\/hook\/([^/]+)$/.exec(url.pathname);
     if (method !== 'POST' || !match) throw this.answer({ status: 404 });
-    if (!this.hooks.has(match[1])) throw this.refuse(19001, 'param invalid: incoming webhook access token invalid');
-    return match[1];
+    const hook = match.at(1)!;
+    if (!this.hooks.has(hook)) throw this.refuse(19001, 'param invalid: incoming webhook access token invalid');
+    return hook;
   }
 
   protected override parse(raw: string): Record<string, unknown> {

@@ -46,13 +46,13 @@ export function parseTelegramHtml(html: string): { plain: string } | { error: st
   let plain = '';
   let i = 0;
   while (i < html.length) {
-    const ch = html[i];
+    const ch = html.charAt(i);
     if (ch === '<') {
       const end = html.indexOf('>', i);
       if (end < 0) return { error: `Bad Request: can't parse entities: Unclosed start tag at byte offset ${i}` };
       const tag = html.slice(i + 1, end);
       const closing = tag.startsWith('/');
-      const name = (closing ? tag.slice(1) : tag).split(/\s/)[0].toLowerCase();
+      const name = ((closing ? tag.slice(1) : tag).split(/\s/)[0] ?? '').toLowerCase();
       if (!TAGS.has(name)) return { error: `Bad Request: can't parse entities: Unsupported start tag "${name}" at byte offset ${i}` };
       if (closing) {
         if (open.pop() !== name)
@@ -65,7 +65,8 @@ export function parseTelegramHtml(html: string): { plain: string } | { error: st
     } else if (ch === '&') {
       const match = /^&(lt|gt|amp|quot|#\d{1,7});/.exec(html.slice(i));
       if (match) {
-        plain += match[1].startsWith('#') ? String.fromCodePoint(Number(match[1].slice(1))) : ENTITIES[match[1]];
+        const entity = match.at(1)!;
+        plain += entity.startsWith('#') ? String.fromCodePoint(Number(entity.slice(1))) : (ENTITIES[entity] ?? '');
         i += match[0].length;
       } else {
         plain += '&';
@@ -113,7 +114,7 @@ export class FakeTelegram {
       const url = new URL(req.url ?? '/', 'http://x');
       this.paths.push(url.pathname);
       const match = /^\/bot([^/]*)\/([A-Za-z]+)$/.exec(url.pathname);
-      if (!match || !/^\d+:[A-Za-z0-9_-]+$/.test(match[1])) {
+      if (!match || !/^\d+:[A-Za-z0-9_-]+$/.test(match.at(1)!)) {
         error(res, 404, 'Not Found');
         return;
       }
