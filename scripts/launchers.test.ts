@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../server/test-support/test-server';
+import { itemAt } from '../server/lib/item-at';
 // @ts-expect-error plain ESM script without types
 import { ensureServerBuilt } from './build-server.mjs';
 // @ts-expect-error plain ESM script without types
@@ -161,7 +162,7 @@ describe.runIf(process.platform === 'linux')('launchers stop with their command,
 
   it('npm start says in one line that the desktop app is not available, then serves', async () => {
     const dataDir = tempDataDir('launch-notice');
-    const started = launch(npm, LAUNCHERS[0][2](dataDir));
+    const started = launch(npm, itemAt(LAUNCHERS, 0)[2](dataDir));
     await readyPort(started);
     const notice = started
       .output()

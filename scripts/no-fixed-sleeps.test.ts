@@ -76,19 +76,18 @@ function callArguments(source: string, open: number): string[] {
 /** `const name = 1_500` (a plain number) in this file. */
 function fileConstants(source: string): Map<string, number> {
   const constants = new Map<string, number>();
-  for (const match of source.matchAll(/\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*([\d_]+(?:\.\d+)?)\s*[;\n]/g)) {
-    constants.set(match[1], Number(match[2].replaceAll('_', '')));
+  for (const [, name = '', value = ''] of source.matchAll(/\bconst\s+([A-Za-z_$][\w$]*)\s*=\s*([\d_]+(?:\.\d+)?)\s*[;\n]/g)) {
+    constants.set(name, Number(value.replaceAll('_', '')));
   }
   return constants;
 }
 
 /** Whether a delay expression may be over the limit (see the top of the file). */
 function overLimit(expression: string, constants: Map<string, number>): boolean {
-  for (const match of expression.matchAll(/(?<![\w$.])(\d[\d_]*(?:\.\d+)?)(?![\w$])/g)) {
-    if (Number(match[1].replaceAll('_', '')) > LIMIT_MS) return true;
+  for (const [, digits = ''] of expression.matchAll(/(?<![\w$.])(\d[\d_]*(?:\.\d+)?)(?![\w$])/g)) {
+    if (Number(digits.replaceAll('_', '')) > LIMIT_MS) return true;
   }
-  for (const match of expression.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)/g)) {
-    const name = match[1];
+  for (const [, name = ''] of expression.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)/g)) {
     const known = constants.get(name);
     if (known !== undefined) {
       if (known > LIMIT_MS) return true;
@@ -118,12 +117,13 @@ function findFixedWaits(source: string): FixedWait[] {
     const name = match[1];
     const open = match.index + match[0].length - 1;
     const args = callArguments(source, open);
+    const [first = '', second = ''] = args; // read only where args.length says they are there
     if (name === 'setTimeout') {
       // timers/promises: await setTimeout(ms)
       if (args.length === 1 && /await\s+$/.test(source.slice(Math.max(0, match.index - 12), match.index))) {
-        if (overLimit(args[0], constants)) report(match.index);
-      } else if (args.length >= 2 && resolvesAWait(args[0]) && overLimit(args[1], constants)) report(match.index);
-    } else if (args.length >= 1 && overLimit(args[0], constants)) {
+        if (overLimit(first, constants)) report(match.index);
+      } else if (args.length >= 2 && resolvesAWait(first) && overLimit(second, constants)) report(match.index);
+    } else if (args.length >= 1 && overLimit(first, constants)) {
       // a helper's own definition (`const sleep = (ms) => …`) has no length; its calls do
       report(match.index);
     }

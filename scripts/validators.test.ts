@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_DIR, generatedValidators } from './gen-validators';
 import { compileParams, describeValidationError, hintsOf } from '../server/api/validation';
+import { itemAt } from '../server/lib/item-at';
 import { allDomains } from '../server/domains';
 import { actionsOf } from '../server/domain';
 import * as generated from '../renderer/src/api/generated/validators.js';
@@ -42,8 +43,8 @@ describe("the UI's generated params validators (scripts/gen-validators.ts)", () 
       expect(client(params), `${name} ${JSON.stringify(params)}`).toBe(serverOk);
       if (serverOk) continue;
       const hints = generated.hints[name] ?? {};
-      const words = generated.describeValidationError(client.errors![0], (p) => hints[p]);
-      expect(words, name).toEqual(describeValidationError(server.errors![0], hintsOf(action.params)));
+      const words = generated.describeValidationError(itemAt(client.errors!, 0), (p) => hints[p]);
+      expect(words, name).toEqual(describeValidationError(itemAt(server.errors!, 0), hintsOf(action.params)));
     }
   });
 });
