@@ -13,6 +13,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'renderer/public/**',
+      'phone/public/**',
       'node_modules/**',
       'test-results/**',
       'playwright-report/**',
