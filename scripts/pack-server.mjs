@@ -33,6 +33,8 @@ export const RELEASE_FILES = [
   { path: 'dist/server/work-thread.cjs' },
   { path: 'dist/server/work-thread.cjs.map', optional: true },
   { path: 'dist/renderer' },
+  // The phone app, served at /phone/ (docs/phone.md).
+  { path: 'dist/phone' },
   { path: 'dist/licenses.json', optional: true },
   { path: 'deploy' },
   { path: 'docs/deploy.md' },
@@ -63,6 +65,15 @@ export function uiBuildIsStale() {
   return newest > statSync(built).mtimeMs;
 }
 
+/** True when dist/phone/index.html is missing or older than the phone app's sources. */
+function phoneBuildIsStale() {
+  const built = path.join(root, 'dist', 'phone', 'index.html');
+  if (!existsSync(built)) return true;
+  const sources = ['src', 'public', 'index.html'].map((p) => path.join(root, 'phone', p)).filter((p) => existsSync(p));
+  const newest = Math.max(statSync(path.join(root, 'vite.phone.config.ts')).mtimeMs, ...sources.map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
+  return newest > statSync(built).mtimeMs;
+}
+
 /** Builds what a release needs and is missing or older than its sources. */
 export async function ensureBuilt({ fresh = false } = {}) {
   if (fresh || serverBuildIsStale()) {
@@ -75,6 +86,12 @@ export async function ensureBuilt({ fresh = false } = {}) {
     log('pack:server: building the user interface…');
     const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 2, 2] });
     if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
+  }
+  if (fresh || phoneBuildIsStale()) {
+    const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+    log('pack:server: building the phone app…');
+    const result = spawnSync(process.execPath, [vite, 'build', '-c', 'vite.phone.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 2, 2] });
+    if (result.status !== 0) throw new Error(`vite build of the phone app failed (exit ${result.status ?? result.signal})`);
   }
 }
 

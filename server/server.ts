@@ -12,6 +12,7 @@ import { recordRunVersion } from './backup/upgrade';
 import { envelope } from './http/envelope';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
+import { phoneAppRoutes } from './http/phone-app';
 import { securityHeaders } from './http/security-headers';
 import { describeError } from './lib/logger';
 
@@ -39,8 +40,9 @@ export interface RunningServer {
 export const DEFAULT_PORT = 5733;
 export const DEFAULT_HOST = '127.0.0.1';
 const RENDERER_DIR = path.join(PACKAGE_ROOT, 'dist', 'renderer');
+const PHONE_DIR = path.join(PACKAGE_ROOT, 'dist', 'phone');
 /** Paths that belong to the server, never to the UI's client-side routes. */
-const NOT_UI = /^\/(api|healthz)(\/|$)|^\/(send|s|m|files|events)\//;
+const NOT_UI = /^\/(api|healthz|phone)(\/|$)|^\/(send|s|m|files|events)\//;
 
 /**
  * Requests Node refuses before any route sees them (a URL or headers over 16 KB, a malformed
@@ -95,6 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const routes = express.Router();
     for (const domain of domains) domain.routes?.(routes, app);
     web.use(routes);
+    web.use(phoneAppRoutes(PHONE_DIR));
     const rendererDir = options.rendererDir ?? RENDERER_DIR;
     web.use(
       express.static(rendererDir, {

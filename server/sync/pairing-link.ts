@@ -23,6 +23,9 @@ export interface Pairing {
   owner: string;
   /** The name the phone was given on the desktop ("Anna's phone"). */
   label: string;
+  /** The ledger's language and base currency on the desktop, which the phone starts with. */
+  lang?: 'en' | 'zh-CN';
+  base?: string;
 }
 
 const toBase64Url = (text: string) => {

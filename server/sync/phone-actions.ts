@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction, Params } from '../api/action';
+import { Currency } from '../api/params';
 import { commonErrors } from '../lib/errors';
 import { syncErrors } from './errors';
 import type { PhonePairing } from './phones';
@@ -27,6 +28,8 @@ const addPhone = defineAction({
   auth: 'user',
   params: Params({
     label: Type.String({ minLength: 1, maxLength: 64, description: 'a name for the phone, shown in the list ("Anna\'s phone")' }),
+    language: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh-CN')], { description: "the language the phone app starts in (the desktop's)" })),
+    baseCurrency: Type.Optional(Currency("the base currency the phone shows totals in (the desktop's)")),
     appUrl: Type.String({ minLength: 1, maxLength: 2048, pattern: '^https?://[^\\s]+$', hint: 'webAddress', description: 'the address of the phone app the link opens' }),
   }),
   result: AddedPhone,

@@ -66,7 +66,7 @@ export class PhonePairing {
     throw syncErrors.phoneNeedsAdmin(target.username, databases);
   }
 
-  async add(userId: string, input: { label: string; appUrl: string }): Promise<AddedPhone> {
+  async add(userId: string, input: { label: string; appUrl: string; language?: 'en' | 'zh-CN'; baseCurrency?: string }): Promise<AddedPhone> {
     const { target, prefix, ownerId, databases } = await this.access(userId);
     try {
       await this.requireAdmin(target, databases);
@@ -81,6 +81,8 @@ export class PhonePairing {
       for (const db of databases) await this.editMembers(target, db, (names) => (names.includes(name) ? names : [...names, name]));
       const cors = await this.allowOrigin(target, new URL(input.appUrl).origin);
       const pairing: Pairing = { v: 1, url: target.url, prefix, user: name, pw: password, owner: ownerId, label: input.label };
+      if (input.language) pairing.lang = input.language;
+      if (input.baseCurrency) pairing.base = input.baseCurrency;
       return { phone: { username: name, label: input.label, pairedAt, lastSyncAt: null }, link: encodePairing(input.appUrl, pairing), pairing, cors };
     } catch (error) {
       throw toDomainError(error);

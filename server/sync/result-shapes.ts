@@ -131,6 +131,8 @@ export const AddedPhone = Result(
         pw: Type.String({ description: "the phone's own password: returned this once, kept by CouchDB only" }),
         owner: Type.String(),
         label: Type.String(),
+        lang: Type.Optional(Type.Union([Type.Literal('en'), Type.Literal('zh-CN')])),
+        base: Type.Optional(Type.String()),
       },
       { description: 'what the link carries' },
     ),
