@@ -27,10 +27,12 @@ export async function startE2eServer(options: Partial<ServerOptions> = {}): Prom
  * Collects what must never happen on any screen: CSP violations, uncaught page errors, console
  * errors, and requests to anything but the server itself (the app works offline).
  */
-export function watchPage(page: Page) {
+export function watchPage(page: Page, { offline = false } = {}) {
   const problems: string[] = [];
   page.on('console', (message) => {
     const text = message.text();
+    // A test that takes the network away expects the requests it makes meanwhile to fail.
+    if (offline && text.includes('net::ERR_INTERNET_DISCONNECTED')) return;
     if (/Content[- ]Security[- ]Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
     else if (message.type() === 'error' && !/status of (400|401|403|404|409|413|415|429)/.test(text)) problems.push(`console error: ${text}`);
   });

@@ -6,6 +6,7 @@ import { ErrorNote } from '../../../components/common';
 import { useAction, useApi } from '../../../lib/data';
 import { useErrorText } from '../../../lib/errors';
 import { useFormat } from '../../../lib/format';
+import { PhonePairing } from './PhonePairing';
 import { SyncConflicts } from './SyncConflicts';
 import { Card } from '../../../components/Card';
 
@@ -133,6 +134,7 @@ export function SyncSettings() {
                 ))}
               </Table.Tbody>
             </Table>
+            <PhonePairing />
           </Stack>
         )
       )}
