@@ -23,7 +23,11 @@ export function App({ initialPairing }: { initialPairing: Pairing | null }) {
   const [pairing, setPairing] = useState(initialPairing);
   const [ledger, setLedger] = useState<PhoneLedger | null>(null);
   const [failure, setFailure] = useState('');
-  const [tab, setTab] = useState<Tab>('capture');
+  // `?tab=records` or `?tab=overview` opens there (the manifest's shortcuts use it).
+  const [tab, setTab] = useState<Tab>(() => {
+    const wanted = new URLSearchParams(location.search).get('tab');
+    return wanted === 'records' || wanted === 'overview' ? wanted : 'capture';
+  });
   const [editing, setEditing] = useState<RecordDoc | null>(null);
   const [toast, setToast] = useState<Toast | null>(null);
   const w = useMemo(() => wordsFor(pickLang(pairing?.lang)), [pairing]);
