@@ -25,4 +25,10 @@ export const DATA_TOOLS: Array<{ name: string; summary: string; usage?: string; 
     usage: '<id>      a snapshot id from `pennypost snapshot --list`',
     load: async () => (await import('./restore')).restoreTool,
   },
+  {
+    name: 'phone-app',
+    summary: 'write the phone app as static files into <folder>, for any HTTPS host (docs/phone.md)',
+    usage: '<folder>  a new or empty folder',
+    load: async () => (await import('./phone-app')).phoneAppTool,
+  },
 ];
