@@ -237,6 +237,10 @@ describe('LAN policy: the allow-list (middleware with a LAN caller)', () => {
       '/in/{inboxKey}',
       '/s/{code}',
       '/m/{token}',
+      '/phone',
+      '/phone/',
+      '/phone/{file}',
+      '/phone/app/{bundle}',
       '/api',
       '/files/{fileId}',
       '/files/{fileId}/upload',
@@ -251,6 +255,16 @@ describe('LAN policy: the allow-list (middleware with a LAN caller)', () => {
     expect(lanRouteOf('GET', `/send/${KEY}.send`)?.shape).toBe('/send/{appKey}');
     expect(lanRouteOf('PUT', '/files/abc/upload')).toMatchObject({ shape: '/files/{fileId}/upload', needsLanApi: true });
     expect(lanRouteOf('GET', '/healthz')?.shape).toBe('/healthz');
+    // The phone app's static files, without the LAN API (they carry no data); nothing else under /phone/, no other trailing slash.
+    expect(lanRouteOf('GET', '/phone/')).toMatchObject({ shape: '/phone/', needsLanApi: false });
+    expect(lanRouteOf('GET', '/phone')).toMatchObject({ shape: '/phone', needsLanApi: false });
+    expect(lanRouteOf('GET', '/phone/sw.js')?.shape).toBe('/phone/{file}');
+    expect(lanRouteOf('GET', '/phone/app/index-Ab_1.js')?.shape).toBe('/phone/app/{bundle}');
+    expect(lanRouteOf('GET', '/phone/secrets.json')).toBeNull();
+    expect(lanRouteOf('POST', '/phone/')).toBeNull();
+    expect(lanRouteOf('GET', '/phone//')).toBeNull();
+    expect(lanRouteOf('GET', '/healthz/')).toBeNull();
+    expect(lanRouteOf('GET', '/api/')).toBeNull();
     expect(lanRouteOf('GET', '/api')?.shape).toBe('/api');
   });
 

@@ -109,6 +109,23 @@ export const LAN_ROUTES: readonly LanRoute[] = [
   },
   { methods: GET, shape: '/s/{code}', needsLanApi: false, what: 'Short link: redirects to its target.' },
   { methods: GET, shape: '/m/{token}', needsLanApi: false, what: 'Message page of a push (and /m/page.css, its stylesheet).' },
+  // The phone app (docs/phone.md): static files that carry no data — it talks to CouchDB, not to PennyPost.
+  { methods: GET, shape: '/phone', needsLanApi: false, what: 'The phone app: redirects to /phone/.' },
+  { methods: GET, shape: '/phone/', needsLanApi: false, what: 'The phone app: its page.' },
+  {
+    methods: GET,
+    shape: '/phone/{file}',
+    params: { file: '(?:index\\.html|sw\\.js|manifest\\.webmanifest|icon-192\\.png|icon-512\\.png|apple-touch-icon\\.png|favicon\\.ico)' },
+    needsLanApi: false,
+    what: 'The phone app: its service worker, manifest and icons.',
+  },
+  {
+    methods: GET,
+    shape: '/phone/app/{bundle}',
+    params: { bundle: '[A-Za-z0-9_-]+\\.(?:js|css)' },
+    needsLanApi: false,
+    what: 'The phone app: its bundles (named by content hash).',
+  },
   { methods: '*', shape: '/api', needsLanApi: true, what: 'The JSON API: POST {action, params} (OPTIONS: CORS preflight).' },
   { methods: GET, shape: '/files/{fileId}', needsLanApi: true, what: 'Bytes of a stored file (Bearer token, or a signed URL from file.query).' },
   { methods: ['PUT'], shape: '/files/{fileId}/upload', needsLanApi: true, what: 'Signed upload URL of a file (from the API).' },
@@ -194,8 +211,10 @@ function segmentsMatch(patterns: readonly RegExp[], segments: readonly string[])
 
 /** The LAN_ROUTES entry a request from the network may reach, or null. `rawPath` is the path as sent (Express req.path). */
 export function lanRouteOf(method: string, rawPath: string): LanRoute | null {
-  // `/` itself is one empty segment, which only the shape '/' matches.
-  const segments = rawPath === '/' ? [''] : plainSegments(rawPath);
+  // `/` itself is one empty segment, which only the shape '/' matches; a trailing `/` is one more
+  // empty segment, which only a shape ending in `/` matches (`/phone/`).
+  const body = rawPath.length > 1 && rawPath.endsWith('/') ? plainSegments(rawPath.slice(0, -1)) : null;
+  const segments = rawPath === '/' ? [''] : body ? [...body, ''] : plainSegments(rawPath);
   if (!segments) return null;
   for (const compiled of COMPILED) {
     if (compiled.methods && !compiled.methods.has(method)) continue;
