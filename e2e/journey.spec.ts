@@ -270,7 +270,7 @@ test('a push to a desktop app shows in the live feed', async () => {
     headers: { Authorization: `Bearer ${await page.evaluate(() => JSON.parse(localStorage.getItem('pennypost.session') ?? '{}').token as string)}` },
     data: { action: 'push.queryChannels', params: { type: 'desktop' } },
   });
-  const channelId = ((await created.json()) as { data: { list: { id: string }[] } }).data.list[0].id;
+  const channelId = ((await created.json()) as { data: { list: { id: string }[] } }).data.list[0]?.id;
   expect(channelId).toBeTruthy();
   await page.getByRole('tab', { name: 'Apps' }).click();
   await page.getByRole('button', { name: 'New app' }).click();

@@ -46,12 +46,18 @@ test.afterAll(async () => {
 
 /** Every screen of the route table in both languages, and some tabs besides each screen's first. */
 const strings = (language: string) =>
-  JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Partial<Record<string, { title: string }>>;
 const EN = strings('en');
 const ZH = strings('zh-CN');
+/** The title of the screen `key` in one language's strings; a missing one fails the test, naming it. */
+function titleOf(table: Partial<Record<string, { title: string }>>, key: string): string {
+  const title = table[key]?.title;
+  if (title === undefined) throw new Error(`no title for the screen ${key}`);
+  return title;
+}
 const MORE_TABS: Record<string, string[]> = { '/savings': ['market'], '/settings': ['server'] };
 const SCREENS = ROUTES.flatMap((route) =>
-  [route.path, ...(MORE_TABS[route.path] ?? []).map((tab) => `${route.path}?tab=${tab}`)].map((url) => ({ path: url, en: EN[route.key].title, zh: ZH[route.key].title })),
+  [route.path, ...(MORE_TABS[route.path] ?? []).map((tab) => `${route.path}?tab=${tab}`)].map((url) => ({ path: url, en: titleOf(EN, route.key), zh: titleOf(ZH, route.key) })),
 );
 
 for (const variant of [

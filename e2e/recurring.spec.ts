@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { itemAt } from '../server/lib/item-at';
 import { api, registerAccount, signInPage } from './api';
 import { startE2eServer, watchPage } from './support';
 
@@ -38,6 +39,7 @@ test('create a rule in the form, confirm and skip from the upcoming list', async
   const before = await api<Upcoming>(url, owner.token, 'recurring.upcoming', { days: 30 });
   const overdue = before.list.filter((o) => o.overdue);
   expect(overdue.length).toBe(2);
+  const [oldest, next] = [itemAt(overdue, 0), itemAt(overdue, 1)];
 
   const watch = watchPage(page);
   await signInPage(page, owner);
@@ -66,21 +68,21 @@ test('create a rule in the form, confirm and skip from the upcoming list', async
   await expect(page.locator(`[data-testid="upcoming-item"][data-date="${tomorrow}"]`).filter({ hasText: 'Gym' })).toBeVisible();
 
   // One tap confirms the oldest overdue occurrence: the record is written, the item leaves the list.
-  const first = page.locator(`[data-testid="upcoming-item"][data-date="${overdue[0].date}"]`).filter({ hasText: 'Phone bill' });
+  const first = page.locator(`[data-testid="upcoming-item"][data-date="${oldest.date}"]`).filter({ hasText: 'Phone bill' });
   await first.getByRole('button', { name: 'Confirm' }).click();
   await expect(first).toBeHidden();
   const records = await api<{ list: Array<{ recurringId?: string; occurrence?: string; amount: number }> }>(url, owner.token, 'accounting.query', {});
-  expect(records.list).toEqual([expect.objectContaining({ recurringId: phone.id, occurrence: overdue[0].date, amount: 20 })]);
+  expect(records.list).toEqual([expect.objectContaining({ recurringId: phone.id, occurrence: oldest.date, amount: 20 })]);
 
   // Skip the other: no record, gone from the list.
-  const second = page.locator(`[data-testid="upcoming-item"][data-date="${overdue[1].date}"]`).filter({ hasText: 'Phone bill' });
+  const second = page.locator(`[data-testid="upcoming-item"][data-date="${next.date}"]`).filter({ hasText: 'Phone bill' });
   await second.getByRole('button', { name: 'Skip' }).click();
   await expect(second).toBeHidden();
   const after = await api<Upcoming>(url, owner.token, 'recurring.upcoming', { days: 30 });
   expect(after.list.filter((o) => o.overdue)).toEqual([]);
   expect((await api<{ list: unknown[] }>(url, owner.token, 'accounting.query', {})).list).toHaveLength(1);
   const rules = await api<{ list: Array<{ name: string; skipped: string[]; mode: string }> }>(url, owner.token, 'recurring.query', {});
-  expect(rules.list.find((r) => r.name === 'Phone bill')?.skipped).toEqual([overdue[1].date]);
+  expect(rules.list.find((r) => r.name === 'Phone bill')?.skipped).toEqual([next.date]);
   expect(rules.list.find((r) => r.name === 'Gym')?.mode).toBe('auto');
   watch.expectClean();
 });

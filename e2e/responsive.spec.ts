@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { api, registerAccount, signInPage, type Account } from './api';
 import { ROUTES } from '../renderer/src/screens/routes';
+import { itemAt } from '../server/lib/item-at';
 import { startE2eServer, watchPage } from './support';
 
 /**
@@ -17,8 +18,14 @@ const LONG_NAME = 'Joint household savings account at the neighbourhood credit u
 const NO_SPACES = 'Supercalifragilisticexpialidocious'.repeat(3).slice(0, 100);
 
 const strings = (language: string) =>
-  JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Record<string, { title: string }>;
-const TITLES: Record<string, Record<string, { title: string }>> = { en: strings('en'), 'zh-CN': strings('zh-CN') };
+  JSON.parse(readFileSync(path.join(import.meta.dirname, '../renderer/src/i18n', `${language}.json`), 'utf8')) as Partial<Record<string, { title: string }>>;
+const TITLES: Partial<Record<string, Partial<Record<string, { title: string }>>>> = { en: strings('en'), 'zh-CN': strings('zh-CN') };
+/** The title of the screen `key` in `language`; a missing one fails the test, naming it. */
+function titleOf(language: string, key: string): string {
+  const title = TITLES[language]?.[key]?.title;
+  if (title === undefined) throw new Error(`no ${language} title for the screen ${key}`);
+  return title;
+}
 const TABS: Record<string, string[]> = {
   '/savings': ['market', 'portfolio', 'achievements', 'leaderboard'],
   '/push': ['channels', 'scheduled', 'history', 'feed'],
@@ -34,12 +41,25 @@ const SCREENS = ROUTES.flatMap((route) => [route.path, ...(TABS[route.path] ?? [
  * sizes of images and controls), its colours and font size, and the order of the elements from
  * top to bottom. Text widths and line breaks are left out on purpose.
  */
-async function structure(page: Page, selectors: Record<string, string>) {
-  return page.evaluate((wanted) => {
-    const out: Record<
-      string,
-      { visible: boolean; centre: number; top: number; bottom: number; left: number; right: number; color: string; background: string; fontSize: string; fontWeight: string }
-    > = {};
+interface Laid {
+  visible: boolean;
+  centre: number;
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+  color: string;
+  background: string;
+  fontSize: string;
+  fontWeight: string;
+}
+async function structure<Name extends string>(
+  page: Page,
+  selectors: Record<Name, string>,
+): Promise<{ viewport: { width: number; height: number; scrollWidth: number }; elements: Record<Name, Laid> }> {
+  const byName: Record<string, string> = selectors;
+  const laidOut = await page.evaluate((wanted) => {
+    const out: Record<string, Laid> = {};
     for (const [name, selector] of Object.entries(wanted)) {
       const el = document.querySelector(selector);
       if (!el) throw new Error(`${name}: nothing matches ${selector}`);
@@ -59,13 +79,20 @@ async function structure(page: Page, selectors: Record<string, string>) {
       };
     }
     return { viewport: { width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth }, elements: out };
-  }, selectors);
+  }, byName);
+  // the page function throws for a selector that matches nothing: every name has its element
+  return laidOut;
 }
 
 /** Names of `elements` in the order they appear from top to bottom, each wholly below the one before. */
 function stackedOrder(elements: Record<string, { top: number; bottom: number }>): string[] {
-  const names = Object.keys(elements).sort((a, b) => elements[a].top - elements[b].top);
-  return names.filter((name, i) => i === 0 || elements[name].top >= elements[names[i - 1]].bottom - 0.5);
+  const order: string[] = [];
+  let above: { bottom: number } | null = null;
+  for (const [name, box] of Object.entries(elements).sort(([, a], [, b]) => a.top - b.top)) {
+    if (above === null || box.top >= above.bottom - 0.5) order.push(name);
+    above = box;
+  }
+  return order;
 }
 
 /** How far the page and <main> reach past the window, and the elements that stick out (to name the culprit). */
@@ -145,16 +172,16 @@ test.describe('every screen at every width', () => {
   for (const variant of VARIANTS) {
     test(`no screen scrolls sideways at ${variant.widths.join(', ')} px (${variant.language}, ${variant.scheme})`, async ({ browser }) => {
       test.setTimeout(90_000);
-      const context = await browser.newContext({ viewport: { width: variant.widths[0], height: 760 } });
+      const context = await browser.newContext({ viewport: { width: itemAt(variant.widths, 0), height: 760 } });
       const page = await context.newPage();
       const watch = watchPage(page);
       // The sign-in screen first (no session yet).
       await page.addInitScript(
-        ([language, scheme]) => {
+        ({ language, scheme }) => {
           localStorage.setItem('pennypost.language', language);
           localStorage.setItem('mantine-color-scheme-value', scheme);
         },
-        [variant.language, variant.scheme],
+        { language: variant.language, scheme: variant.scheme },
       );
       await page.goto(`${running.server.url}/login`);
       await expect(page.locator('form').first()).toBeVisible();
@@ -167,7 +194,7 @@ test.describe('every screen at every width', () => {
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', variant.scheme);
       for (const screen of SCREENS) {
         await open(page, screen.url);
-        await expect(page.getByRole('heading', { level: 1, name: TITLES[variant.language][screen.key].title })).toBeVisible();
+        await expect(page.getByRole('heading', { level: 1, name: titleOf(variant.language, screen.key) })).toBeVisible();
         await expect(page.locator('.mantine-Skeleton-root, [aria-busy="true"]')).toHaveCount(0, { timeout: 10_000 });
         for (const width of variant.widths) {
           await page.setViewportSize({ width, height: 760 });
@@ -197,13 +224,16 @@ test.describe('every screen at every width', () => {
 
     await bottom.getByRole('button', { name: 'More' }).click();
     const drawer = page.getByRole('dialog');
-    for (const route of ROUTES) await expect(drawer.getByRole('link', { name: TITLES.en[route.key].title })).toBeVisible();
+    for (const route of ROUTES) await expect(drawer.getByRole('link', { name: titleOf('en', route.key) })).toBeVisible();
     await expect(drawer.getByRole('button', { name: 'Log out' })).toBeVisible();
     // The drawer's layout (it was a screenshot, which fonts change): 300 px at the left edge, the whole height, links one under another in the route order.
     await expect.poll(async () => (await drawer.boundingBox())?.x).toBe(0);
     const links = await drawer.getByRole('link').evaluateAll((els) => els.map((el) => ({ text: el.textContent, box: el.getBoundingClientRect().toJSON() as DOMRect })));
-    expect(links.map((link) => link.text)).toEqual(ROUTES.map((route) => TITLES.en[route.key].title));
-    for (let i = 1; i < links.length; i++) expect(links[i].box.top, links[i].text).toBeGreaterThanOrEqual(links[i - 1].box.bottom - 0.5);
+    expect(links.map((link) => link.text)).toEqual(ROUTES.map((route) => titleOf('en', route.key)));
+    for (let i = 1; i < links.length; i++) {
+      const [above, link] = [itemAt(links, i - 1), itemAt(links, i)];
+      expect(link.box.top, link.text).toBeGreaterThanOrEqual(above.box.bottom - 0.5);
+    }
     for (const link of links) expect([Math.round(link.box.left) >= 0, Math.round(link.box.right) <= 300], link.text).toEqual([true, true]);
     expect(await drawer.evaluate((el) => [Math.round(el.getBoundingClientRect().width), Math.round(el.getBoundingClientRect().height)])).toEqual([300, 760]);
     await drawer.getByRole('link', { name: 'Assets' }).click();
@@ -306,7 +336,7 @@ test('on the home screen: the manifest is linked and valid; with the server gone
   for (const [width, height] of [
     [390, 760],
     [1440, 900],
-  ]) {
+  ] as const) {
     await page.setViewportSize({ width, height });
     const { viewport, elements } = await structure(page, parts);
     expect(viewport.scrollWidth, `${width} px`).toBe(width);
@@ -399,10 +429,10 @@ test.describe('a phone at 390 × 844', () => {
         .filter((el) => el.children.length === 0 && el.textContent.trim() !== '' && el.getClientRects().length > 0)
         .map((el) => ({ text: el.textContent, r: el.getBoundingClientRect() }));
       const hits: string[] = [];
-      for (let i = 0; i < leaves.length; i++)
-        for (let j = i + 1; j < leaves.length; j++) {
-          const [a, b] = [leaves[i].r, leaves[j].r];
-          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${leaves[i].text} × ${leaves[j].text}`);
+      for (const [i, one] of leaves.entries())
+        for (const other of leaves.slice(i + 1)) {
+          const [a, b] = [one.r, other.r];
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) hits.push(`${one.text} × ${other.text}`);
         }
       return hits;
     });

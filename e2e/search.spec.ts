@@ -20,7 +20,7 @@ test.afterAll(async () => {
 const day = (m: number, d: number) => Date.UTC(2026, m - 1, d, 12);
 
 /** A fresh account with a wallet, a bank card and four records, signed in on `path`. */
-async function open(page: Page, path = '/records'): Promise<{ account: Account; ids: Record<string, string> }> {
+async function open(page: Page, path = '/records'): Promise<{ account: Account; ids: Record<'coffee' | 'rent' | 'book' | 'pay', string> }> {
   const url = running.server.url;
   const account = await registerAccount(url, `search${++users}`);
   const wallet = (await api<{ id: string }>(url, account.token, 'asset.create', { name: 'Wallet', type: 'cash', currency: 'USD', balance: 1000 })).id;

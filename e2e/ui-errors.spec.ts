@@ -14,14 +14,14 @@ import { startE2eServer, watchPage } from './support';
  */
 const root = path.resolve(import.meta.dirname, '..');
 type Tree = { [key: string]: string | Tree };
-const STRINGS: Record<string, Tree> = {
+const STRINGS: Partial<Record<string, Tree>> = {
   en: JSON.parse(readFileSync(path.join(root, 'renderer/src/i18n/en.json'), 'utf8')) as Tree,
   'zh-CN': JSON.parse(readFileSync(path.join(root, 'renderer/src/i18n/zh-CN.json'), 'utf8')) as Tree,
 };
 /** The UI's text for `key` in `language`, with {{placeholders}} filled in. */
 function say(language: string, key: string, values: Record<string, string | number> = {}): string {
-  let node: string | Tree = STRINGS[language];
-  for (const step of key.split('.')) node = (node as Tree)[step];
+  let node: string | Tree | undefined = STRINGS[language];
+  for (const step of key.split('.')) node = typeof node === 'object' ? node[step] : undefined;
   if (typeof node !== 'string') throw new Error(`no string ${key}`);
   return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name]));
 }

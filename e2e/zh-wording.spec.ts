@@ -37,7 +37,8 @@ async function marketChanges(page: Page) {
   await expect(table.getByRole('row').nth(1)).toBeVisible();
   return table.locator('tbody tr').evaluateAll((rows) =>
     rows.map((row) => {
-      const cell = row.querySelectorAll('td')[3];
+      const cell = Array.from(row.querySelectorAll('td')).at(3);
+      if (!cell) throw new Error(`a market row without a change column: ${row.textContent}`);
       return { text: cell.textContent.trim(), colour: getComputedStyle(cell).color };
     }),
   );
