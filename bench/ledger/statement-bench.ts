@@ -6,6 +6,7 @@
  * a 10,000-row preview ≤ 2 s, a 100,000-row import (upload + preview + commit) ≤ 10 s.
  */
 import iconv from 'iconv-lite';
+import { cycled } from '../lib';
 
 type Call = (token: string, action: string, params: unknown) => Promise<any>;
 
@@ -35,12 +36,13 @@ function alipayBill(rows: number): Buffer {
     const date = new Date(start + i * step + 8 * 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
     const id = `2021${String(i).padStart(24, '0')}`;
     const amount = (1 + Math.floor(random() * 50_000) / 100).toFixed(2);
-    const payee = PAYEES[i % PAYEES.length];
+    const payee = cycled(PAYEES, i);
+    const category = cycled(CATEGORIES, i);
     const kind = random();
-    if (kind < 0.03) lines.push(`${date},${CATEGORIES[i % 6]},${payee},p***@example.com,商品${i},支出,${amount},余额,交易关闭,${id}\t,M${i}\t,,`);
+    if (kind < 0.03) lines.push(`${date},${category},${payee},p***@example.com,商品${i},支出,${amount},余额,交易关闭,${id}\t,M${i}\t,,`);
     else if (kind < 0.05) lines.push(`${date},退款,${payee},p***@example.com,退款-商品${i},不计收支,${amount},余额,退款成功,${id}_1\t,M${i}\t,,`);
     else if (kind < 0.09) lines.push(`${date},投资理财,余额宝,/,余额宝-转入,不计收支,${amount},余额,交易成功,${id}\t,\t,,`);
-    else lines.push(`${date},${CATEGORIES[i % 6]},${payee},p***@example.com,商品${i},支出,${amount},余额,交易成功,${id}\t,M${i}\t,,`);
+    else lines.push(`${date},${category},${payee},p***@example.com,商品${i},支出,${amount},余额,交易成功,${id}\t,M${i}\t,,`);
   }
   return iconv.encode(lines.join('\r\n') + '\r\n', 'gbk');
 }

@@ -119,7 +119,7 @@ export async function inspectDatabase(db: AppDatabase): Promise<Inspection> {
       for await (const [key, docId] of level.iterator({ gte: encodeKey(ip), lt: encodeKey(prefixEnd(ip)), fillCache: false })) {
         report.indexEntries++;
         if (!ids.has(docId)) {
-          const index = key.swap16().toString('utf16le').slice(ip.length).split(SEP)[0];
+          const index = key.swap16().toString('utf16le').slice(ip.length).split(SEP).at(0) ?? '';
           problems.push(`${name}: index [${index}] lists ${docId}, which is not stored`);
         }
       }

@@ -126,7 +126,7 @@ export const repairTool: DataTool = {
         ctx.err(error.message);
         return 2;
       }
-      ctx.out(`2. Before the repair the database could not be opened safely, so balances before are unknown: ${(error as Error).message.split('. ')[0]}.`);
+      ctx.out(`2. Before the repair the database could not be opened safely, so balances before are unknown: ${(error as Error).message.split('. ').at(0) ?? ''}.`);
     }
 
     try {

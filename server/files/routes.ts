@@ -14,7 +14,7 @@ const DRAIN_LIMIT = 1024 * 1024;
 /** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name; the extension follows the stored type. */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string, info: FileTypeInfo): string {
   const ext = path.extname(fileName).slice(1).toLowerCase();
-  const name = info.extensions.includes(ext) ? fileName : `${fileName}.${info.extensions[0]}`;
+  const name = info.extensions.includes(ext) ? fileName : `${fileName}.${info.extensions.at(0) ?? ''}`;
   // The point is to replace control characters (and all non-ASCII) in the fallback name.
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());

@@ -16,7 +16,7 @@ export function isValidRate(text: string): boolean {
 
 /** "7.1234" → { num: 71234n, den: 10000n } */
 function rational(text: string): { num: bigint; den: bigint } {
-  const [int, frac = ''] = text.split('.');
+  const [int = '', frac = ''] = text.split('.');
   return { num: BigInt(int + frac), den: 10n ** BigInt(frac.length) };
 }
 

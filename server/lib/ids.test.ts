@@ -38,7 +38,7 @@ describe('ids', () => {
       let n = BigInt(`0x${createHash('sha256').update(seed).digest().subarray(0, 17).toString('hex')}`);
       let out = '';
       for (let i = 0; i < 22; i++) {
-        out += '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[Number(n % 62n)];
+        out += '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'.charAt(Number(n % 62n));
         n /= 62n;
       }
       return prefix + out;

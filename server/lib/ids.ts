@@ -28,7 +28,7 @@ export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     const byte = randomByte();
-    if (byte < 248) out += BASE62[byte % 62];
+    if (byte < 248) out += BASE62.charAt(byte % 62);
   }
   return out;
 }
@@ -52,7 +52,7 @@ export function digestId(prefix: string, seed: string): string {
   let n = BigInt(`0x${hex(sha256(new TextEncoder().encode(seed)).subarray(0, 17))}`);
   let out = '';
   for (let i = 0; i < 22; i++) {
-    out += BASE62[Number(n % 62n)];
+    out += BASE62.charAt(Number(n % 62n));
     n /= 62n;
   }
   return prefix + out;

@@ -143,7 +143,7 @@ export function toMinor(amount: number, currency: string, field = 'amount'): num
   const text = Math.abs(amount).toFixed(20).replace(/0+$/, '');
   // toFixed(20) of a double can show binary noise; the shortest round-trip text is authoritative.
   const shortest = Math.abs(amount).toString();
-  const [intPart, fracPart = ''] = (shortest.includes('e') ? text : shortest).split('.');
+  const [intPart = '', fracPart = ''] = (shortest.includes('e') ? text : shortest).split('.');
   if (fracPart.length > decimals) {
     throw commonErrors.invalid(`${field} has more decimals than ${currency} allows (${decimals})`).with({ field, decimals });
   }

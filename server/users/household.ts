@@ -97,7 +97,7 @@ export class HouseholdService {
       throw usersErrors.noPasswordToReset();
     }
     let temporaryPassword = '';
-    for (let i = 0; i < 16; i++) temporaryPassword += (i > 0 && i % 4 === 0 ? '-' : '') + TEMP_ALPHABET[randomInt(TEMP_ALPHABET.length)];
+    for (let i = 0; i < 16; i++) temporaryPassword += (i > 0 && i % 4 === 0 ? '-' : '') + TEMP_ALPHABET.charAt(randomInt(TEMP_ALPHABET.length));
     await this.users.patch(userId, { passwordHash: await hashPassword(temporaryPassword, passwordCostOf(this.app)), mustChangePassword: true });
     await this.users.sessions.revokeAllOf(userId);
     return { userId, temporaryPassword };

@@ -30,7 +30,7 @@ export class InviteStore {
 
   async create(role: InviteRecord['role'], createdBy: string): Promise<{ code: string; invite: InviteRecord }> {
     let raw = '';
-    for (let i = 0; i < CODE_CHARS; i++) raw += ALPHABET[randomInt(ALPHABET.length)];
+    for (let i = 0; i < CODE_CHARS; i++) raw += ALPHABET.charAt(randomInt(ALPHABET.length));
     const hash = hashOf(raw);
     const now = this.app.clock.now();
     const invite: InviteRecord = {

@@ -61,7 +61,7 @@ export function formatBytes(locale: string, bytes: number): string {
     value /= 1024;
     unit++;
   }
-  return `${formatNumber(locale, value, { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units[unit]}`;
+  return `${formatNumber(locale, value, { maximumFractionDigits: unit === 0 ? 0 : 1 })} ${units.at(unit) ?? ''}`;
 }
 
 /** Formatting bound to the current UI language. */

@@ -31,7 +31,11 @@ export function mountUnavailable(): string | null {
     run('umount', [dir]);
     return null;
   } catch (error) {
-    return `mount is not permitted here (${String((error as Partial<Error>).message).split('\n')[0]}); disk-fault tests need root with CAP_SYS_ADMIN`;
+    return `mount is not permitted here (${
+      String((error as Partial<Error>).message)
+        .split('\n')
+        .at(0) ?? ''
+    }); disk-fault tests need root with CAP_SYS_ADMIN`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -56,7 +56,7 @@ function randomTexts(count: number): string[] {
   while (texts.size < count) {
     let text = '';
     const length = 1 + Math.floor(next() * 6);
-    for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+    for (let i = 0; i < length; i++) text += alphabet.at(Math.floor(next() * alphabet.length)) ?? '';
     texts.add(text);
   }
   return [...texts];
