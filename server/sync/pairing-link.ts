@@ -72,7 +72,7 @@ export function decodePairing(input: string): Pairing | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return {
+  const out: Pairing = {
     v: 1,
     url: url.href.endsWith('/') ? url.href : `${url.href}/`,
     prefix: p.prefix as string,
@@ -81,4 +81,7 @@ export function decodePairing(input: string): Pairing | null {
     owner: p.owner as string,
     label: p.label,
   };
+  if (p.lang === 'en' || p.lang === 'zh-CN') out.lang = p.lang;
+  if (typeof p.base === 'string' && /^[A-Z]{3}$/.test(p.base)) out.base = p.base;
+  return out;
 }

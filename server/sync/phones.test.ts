@@ -146,6 +146,13 @@ describe('the pairing link', () => {
     expect(decodePairing(`  ${link.slice(link.indexOf('pair=') + 5)}\n`)).toEqual(pairing);
   });
 
+  it("carries the desktop's language and base currency, and drops them when they are not one", () => {
+    const withPrefs = encodePairing('https://pp.example.net/phone/', { ...pairing, lang: 'zh-CN', base: 'CNY' });
+    expect(decodePairing(withPrefs)).toEqual({ ...pairing, lang: 'zh-CN', base: 'CNY' });
+    const odd = encodePairing('https://pp.example.net/phone/', { ...pairing, lang: 'xx' as 'en', base: 'yuan' });
+    expect(decodePairing(odd)).toEqual(pairing);
+  });
+
   it('is null, never an exception, for anything else', () => {
     for (const input of ['', 'hello', '#pair=', `#pair=${btoa('{"v":2}')}`, `#pair=${btoa('[1,2]')}`, '#pair=%%%%', `#pair=${'A'.repeat(5000)}`])
       expect(decodePairing(input)).toBeNull();
