@@ -24,7 +24,30 @@ export function useLedger(ledger: PhoneLedger | null): { model: LedgerModel | nu
       const docs = await (ledger.docs[name] as unknown as RxCollection<T>).find().exec();
       return docs.map((d) => d.toJSON() as T);
     };
+    // One recomputation at a time, and never more often than twice its own cost: a first sync of
+    // thousands of records arrives in hundreds of change events and must not starve the page.
+    let running = false;
+    let dirty = false;
+    let cost = 0;
     const recompute = async () => {
+      if (running) {
+        dirty = true;
+        return;
+      }
+      running = true;
+      const started = performance.now();
+      try {
+        await compute();
+      } finally {
+        cost = performance.now() - started;
+        running = false;
+      }
+      if (dirty) {
+        dirty = false;
+        soon();
+      }
+    };
+    const compute = async () => {
       const [assets, records, categories, rates, plans] = await Promise.all([
         read<AssetDoc>('assets'),
         read<RecordDoc>('records'),
@@ -39,7 +62,7 @@ export function useLedger(ledger: PhoneLedger | null): { model: LedgerModel | nu
     };
     const soon = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => void recompute(), 60);
+      timer = setTimeout(() => void recompute(), Math.max(60, 2 * cost));
     };
     void recompute();
     const subscriptions = (Object.values(ledger.docs) as RxCollection[]).map((collection) => collection.$.subscribe(soon));
