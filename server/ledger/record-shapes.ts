@@ -28,8 +28,8 @@ const recordFields = {
   attachments: Type.Array(Type.String(), { description: 'file ids' }),
   createdAt: Ms(),
   updatedAt: Ms(),
-  recurringId: Type.Optional(Type.String({ description: 'written by a recurring rule: its id' })),
-  occurrence: Type.Optional(Type.String({ description: 'written by a recurring rule: the occurrence date, YYYY-MM-DD' })),
+  recurringId: Type.Optional(Type.String({ description: 'written by a recurring item: its id' })),
+  occurrence: Type.Optional(Type.String({ description: 'written by a recurring item: the occurrence date, YYYY-MM-DD' })),
 };
 
 export const RecordShape = Shape('Record', recordFields, 'An income, expense or transfer; transfers add `fromAsset, toAsset, toAssetName, fee, toAmount, toCurrency`.');

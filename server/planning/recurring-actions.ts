@@ -10,7 +10,7 @@ import { RecurringList, RecurringShape, UpcomingList } from './result-shapes';
 import { RECURRING_TIME_MAX, RECURRING_TIME_MIN } from './occurrences';
 import { RECURRING_FREQS, RECURRING_MODES, TEMPLATE_TYPES, WEEKDAYS } from './schema';
 
-/** An instant of a rule (ms): 1970 to the end of 2200. */
+/** An instant of a recurring item (ms): 1970 to the end of 2200. */
 const RecurringTime = (description: string) =>
   Type.Integer({ minimum: RECURRING_TIME_MIN, maximum: RECURRING_TIME_MAX, description: `${description} Ms, 1970 to the end of 2200.` });
 
@@ -40,7 +40,7 @@ const Schedule = Type.Object(
 );
 
 const Mode = OneOf(RECURRING_MODES, { description: 'auto writes the record on its date; confirm lists it in recurring.upcoming for one tap (recurring.confirm).' });
-const DateParam = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', hint: 'occurrenceDate', description: 'An occurrence date YYYY-MM-DD in the rule’s time zone.' });
+const DateParam = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', hint: 'occurrenceDate', description: 'An occurrence date YYYY-MM-DD in the item’s time zone.' });
 const TEMPLATE_ERRORS = [
   [ledgerErrors.rows.assetNotFound, "unknown, deleted or another user's asset"],
   [ledgerErrors.rows.unknownCategory, 'unknown category'],
@@ -54,10 +54,10 @@ const SCHEDULE_ERRORS = [
   [planningErrors.rows.recurringMonthDayNotMonthly, 'byMonthDay with daily or weekly'],
   [planningErrors.rows.recurringWeekdaysNotWeekly, 'byWeekday without weekly'],
   [planningErrors.rows.recurringEndBeforeStart, 'endDate not after startDate'],
-  [planningErrors.rows.recurringTooManyPast, 'an auto rule would write more than 400 past records at once'],
+  [planningErrors.rows.recurringTooManyPast, 'an auto item would write more than 400 past records at once'],
   [planningErrors.rows.recurringUnknownTimeZone, 'unknown timeZone'],
 ] as const;
-const NOT_FOUND = [planningErrors.rows.recurringNotFound, "unknown or another user's rule"] as const;
+const NOT_FOUND = [planningErrors.rows.recurringNotFound, "unknown or another user's recurring item"] as const;
 
 const recurringCreate = defineAction({
   summary: 'Create a recurring record: a template and when it recurs.',
@@ -80,7 +80,7 @@ const recurringCreate = defineAction({
 });
 
 const recurringQuery = defineAction({
-  summary: 'List your recurring rules, oldest first.',
+  summary: 'List your recurring items, oldest first.',
   auth: 'user',
   params: Params({ page: Type.Optional(Page()), pageSize: Type.Optional(PageSize(200, 50)) }),
   result: RecurringList,
@@ -88,7 +88,7 @@ const recurringQuery = defineAction({
 });
 
 const recurringUpdate = defineAction({
-  summary: 'Change a recurring rule: name, template, rule, dates, zone or mode.',
+  summary: 'Change a recurring item: name, template, schedule (`rule`), dates, zone or mode.',
   notes:
     'A new schedule applies from now on: its occurrences up to now count as done. A new template applies to the records written from now on; records already written stay as they are.',
   auth: 'user',
@@ -108,7 +108,7 @@ const recurringUpdate = defineAction({
 });
 
 const recurringDelete = defineAction({
-  summary: 'Delete a recurring rule; the records it wrote stay.',
+  summary: 'Delete a recurring item; the records it wrote stay.',
   auth: 'user',
   params: Params({ id: Id() }),
   result: Deleted,
@@ -123,7 +123,7 @@ const recurringSkip = defineAction({
   result: RecurringShape,
   errors: [
     NOT_FOUND,
-    [planningErrors.rows.recurringNotAnOccurrence, 'the rule does not occur on that date'],
+    [planningErrors.rows.recurringNotAnOccurrence, 'the item does not occur on that date'],
     [planningErrors.rows.recurringAlreadyHandled, 'the occurrence is already written'],
     [planningErrors.rows.recurringTooManySkips, '1000 dates skipped ahead already'],
   ],
@@ -131,7 +131,7 @@ const recurringSkip = defineAction({
 });
 
 const recurringConfirm = defineAction({
-  summary: 'Write the record of one occurrence now (the one tap of a `confirm` rule).',
+  summary: 'Write the record of one occurrence now (the one tap of a `confirm` item).',
   notes:
     'The record written is answered as accounting.get answers it. It is dated at the occurrence and carries `recurringId` and `occurrence`; it is the same record the scheduler would write, so it is never written twice. The balance rule applies (2002).',
   auth: 'user',
@@ -139,7 +139,7 @@ const recurringConfirm = defineAction({
   result: RecordShape,
   errors: [
     NOT_FOUND,
-    [planningErrors.rows.recurringNotAnOccurrence, 'the rule does not occur on that date'],
+    [planningErrors.rows.recurringNotAnOccurrence, 'the item does not occur on that date'],
     [planningErrors.rows.recurringAlreadyHandled, 'the occurrence is already written or skipped'],
     [ledgerErrors.rows.assetNotFound, 'the template’s asset was deleted'],
     [ledgerErrors.rows.insufficientBalance, 'the asset cannot go below zero'],

@@ -26,7 +26,7 @@ export const RecurringTemplateShape = Shape(
     description: Type.String(),
     tags: Type.Array(Type.String()),
   },
-  'The record a recurring rule writes on each occurrence.',
+  'The record a recurring item writes on each occurrence.',
 );
 
 export const ScheduleShape = Shape(
@@ -37,7 +37,7 @@ export const ScheduleShape = Shape(
     byMonthDay: Type.Optional(Type.Integer({ description: "monthly/yearly: day of the month, −1 = the last day; absent: the start date's day" })),
     byWeekday: Type.Optional(Type.Array(literals(WEEKDAYS), { description: "weekly: days of the week; absent: the start date's" })),
   },
-  'When a recurring rule occurs.',
+  'When a recurring item occurs.',
 );
 
 const OccurrenceShape = Result({ date: Day('YYYY-MM-DD'), at: Ms() });
@@ -56,7 +56,7 @@ export const RecurringShape = Shape(
     skipped: Type.Array(Type.String(), { description: 'occurrence dates (YYYY-MM-DD) skipped' }),
     doneThrough: Type.String({ description: "the last occurrence date (YYYY-MM-DD) already handled (written, confirmed or skipped); '' = none" }),
     next: Type.Union([OccurrenceShape, Type.Null()], {
-      description: '`{date, at}`: the next occurrence not yet handled (date YYYY-MM-DD in the zone, at ms), null when the rule has ended',
+      description: '`{date, at}`: the next occurrence not yet handled (date YYYY-MM-DD in the zone, at ms), null when the item has ended',
     }),
     createdAt: Ms(),
     updatedAt: Ms(),
@@ -70,11 +70,11 @@ export const RecurringList = Result({ list: Type.Array(RecurringShape), total: T
 export const UpcomingShape = Shape(
   'UpcomingOccurrence',
   {
-    id: Type.String({ description: 'the rule' }),
+    id: Type.String({ description: 'the recurring item' }),
     name: Type.String(),
-    date: Day("occurrence date YYYY-MM-DD in the rule's zone"),
-    at: Ms('the instant the record is dated (and an auto rule writes it), ms'),
-    timeZone: Type.String({ description: "the rule's IANA zone, which `date` is counted in" }),
+    date: Day("occurrence date YYYY-MM-DD in the item's zone"),
+    at: Ms('the instant the record is dated (and an auto item writes it), ms'),
+    timeZone: Type.String({ description: "the item's IANA zone, which `date` is counted in" }),
     mode: literals(RECURRING_MODES),
     type: literals(TEMPLATE_TYPES),
     amount: Type.Number({ description: 'major units of `currency`' }),
