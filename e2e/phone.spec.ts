@@ -214,6 +214,23 @@ test('two phones and the desktop converge; zh-CN and dark mode; accessible', asy
     expect(scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${tab}: ${v.id}`)).toEqual([]);
   }
   await second.context.close();
+
+  // A recurring bill that waits for a tap is recorded from the phone, as the desktop would record it.
+  const rent = await api<{ id: string }>(url, owner.token, 'recurring.create', {
+    name: 'Rent',
+    template: { type: 'expense', amount: 30, category: 'Food', asset: bank },
+    rule: { freq: 'monthly' },
+    startDate: Date.now() - 2 * 86_400_000,
+    timeZone: 'UTC',
+    mode: 'confirm',
+  });
+  await phone.getByRole('button', { name: 'Overview' }).click();
+  await phone.getByRole('button', { name: /^Record it: Rent/ }).click({ timeout: 20_000 });
+  await expect.poll(async () => (await records()).filter((r) => r.description === 'Rent').length, { timeout: 20_000 }).toBe(1);
+  await expect(phone.getByRole('button', { name: /^Record it: Rent/ })).toHaveCount(0);
+  const doneThrough = async () =>
+    (await api<{ list: Array<{ id: string; doneThrough: string }> }>(url, owner.token, 'recurring.query', {})).list.find((r) => r.id === rent.id)?.doneThrough;
+  await expect.poll(doneThrough, { timeout: 20_000 }).not.toBe('');
 });
 
 test('revoked on the desktop: the phone says so plainly, keeps what it has, and syncs nothing more', async ({ page }) => {

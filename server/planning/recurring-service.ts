@@ -299,7 +299,7 @@ export class RecurringService {
   /**
    * Writes the record of one occurrence now (the one tap of a `confirm` item; on an `auto` item it
    * writes an occurrence early). The record is the one the scheduler would write (same id): it is
-   * never written twice. The balance item applies.
+   * never written twice. The balance check applies.
    */
   async confirm(userId: string, id: string, date: string) {
     const current = (await this.own(userId, id)).toJSON() as PlanDoc;

@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel, type LedgerDocs, type LedgerModel } from '../../phone/src/data/ledger-model';
 import type { PhoneLedger } from '../../phone/src/data/phone-db';
-import { addRecord, deleteRecord, editRecord, restoreRecord, WriteRefused } from '../../phone/src/data/writes';
+import { addRecord, confirmOccurrence, deleteRecord, editRecord, restoreRecord, WriteRefused } from '../../phone/src/data/writes';
 import type { RecordDoc } from '../ledger/schema';
+import type { PlanDoc } from '../planning/schema';
 import { ledgerErrors } from '../ledger/errors';
+import { planningErrors } from '../planning/errors';
+import { expectRefusal } from '../test-support/refusal';
 import { CouchPeer } from '../test-support/couch-peer/couch-peer';
 import { registerUser, startTestServer, type TestServer } from '../test-support/test-server';
 import { balanceOf, configureSync, COUCH_START_TIMEOUT, eventually, FAST, inSync, statusOf, type SyncUser } from '../test-support/sync';
@@ -50,16 +53,24 @@ async function remoteDocs<T>(collection: string): Promise<T[]> {
 }
 
 /** The phone: its records in a map, pushed to CouchDB as its replication pushes them. */
-function phoneLedger(): PhoneLedger & { store: Map<string, RecordDoc>; push(): Promise<void> } {
+function phoneLedger(): PhoneLedger & { store: Map<string, RecordDoc>; plans: Map<string, PlanDoc>; push(): Promise<void> } {
   const store = new Map<string, RecordDoc>();
+  const plans = new Map<string, PlanDoc>();
   const deleted = new Set<string>();
   const changed = new Set<string>();
   const ledger = {
     pairing,
     sync: { online: true, pending: 0, lastSyncAt: null, revoked: false, error: null },
     store,
-    noteWrite: (_collection: string, id: string) => changed.add(id),
+    plans,
+    noteWrite: (collection: string, id: string) => changed.add(`${collection}/${id}`),
     docs: {
+      plans: {
+        upsert: (doc: PlanDoc) => {
+          plans.set(doc.id, doc);
+          return Promise.resolve();
+        },
+      },
       records: {
         insert: (doc: RecordDoc) => Promise.resolve(void store.set(doc.id, doc)),
         upsert: (doc: RecordDoc) => {
@@ -83,28 +94,32 @@ function phoneLedger(): PhoneLedger & { store: Map<string, RecordDoc>; push(): P
     },
     /** One push round: each changed document with the revision CouchDB has (deletions keep their fields and time). */
     async push() {
-      for (const id of changed) {
-        const doc = store.get(id);
+      for (const key of changed) {
+        const [collection = '', id = ''] = key.split('/');
+        const doc = collection === 'plans' ? plans.get(id) : store.get(id);
         if (!doc) continue;
-        const current = await couchCall(`${PREFIX}records/${id}`);
+        const current = await couchCall(`${PREFIX}${collection}/${id}`);
         const rev = current.status === 200 ? { _rev: current.body._rev } : {};
         const { id: _id, ...fields } = doc;
-        const written = await couchCall(`${PREFIX}records/${id}`, { method: 'PUT', body: JSON.stringify({ ...fields, ...rev, ...(deleted.has(id) ? { _deleted: true } : {}) }) });
+        const gone = collection === 'records' && deleted.has(id);
+        const written = await couchCall(`${PREFIX}${collection}/${id}`, { method: 'PUT', body: JSON.stringify({ ...fields, ...rev, ...(gone ? { _deleted: true } : {}) }) });
         expect(written.status, JSON.stringify(written.body)).toBe(201);
       }
       changed.clear();
     },
   };
-  return ledger as unknown as PhoneLedger & { store: Map<string, RecordDoc>; push(): Promise<void> };
+  return ledger as unknown as PhoneLedger & { store: Map<string, RecordDoc>; plans: Map<string, PlanDoc>; push(): Promise<void> };
 }
 
-async function phoneModel(phone: { store: Map<string, RecordDoc> }): Promise<LedgerModel> {
+async function phoneModel(phone: { store: Map<string, RecordDoc>; plans: Map<string, PlanDoc> }): Promise<LedgerModel> {
+  // The phone's plans: what it changed itself, else what CouchDB has.
+  const remotePlans = await remoteDocs<PlanDoc>('plans');
   const docs: LedgerDocs = {
     assets: await remoteDocs('assets'),
     records: [...phone.store.values()],
     categories: await remoteDocs('categories'),
     rates: [],
-    plans: [],
+    plans: remotePlans.map((plan) => phone.plans.get(plan.id) ?? plan),
   };
   return buildModel(docs, pairing.owner, 'USD');
 }
@@ -194,6 +209,44 @@ describe("the phone app's writes reach PennyPost through its sync gate", () => {
       (b) => b === 185,
     );
     expect((await t.api('asset.checkBalances', {}, u.token)).data.ok).toBe(true);
+  });
+
+  it('confirms the occurrence of a recurring item that waits for a tap, once, as the desktop would', async () => {
+    const DAY = 86_400_000;
+    const item = (
+      await t.api(
+        'recurring.create',
+        {
+          name: 'Rent',
+          template: { type: 'expense', amount: 20, category: 'Food', asset: bank },
+          rule: { freq: 'monthly' },
+          startDate: Date.now() - 2 * DAY,
+          timeZone: 'UTC',
+          mode: 'confirm',
+        },
+        u.token,
+      )
+    ).data;
+    await inSync(t, u);
+    await eventually(
+      async () => (await phoneModel(p)).upcoming.find((x) => x.id === item.id),
+      (row) => row?.due === true && row.waitsForTap,
+    );
+    const written = await confirmOccurrence(p, await phoneModel(p), item.id);
+    await accepted();
+    await eventually(
+      async () => (await t.api('accounting.get', { id: written.id }, u.token)).data,
+      (record) => record?.recurringId === item.id,
+    );
+    expect(await balanceOf(t, u, bank)).toBe(1360);
+    // The item moved on, everywhere: the desktop's own confirm finds the occurrence handled.
+    const occurrence = written.importKey.split(':').at(-1);
+    await eventually(
+      async () => (await t.api('recurring.query', {}, u.token)).data.list.find((x: { id: string }) => x.id === item.id)?.doneThrough,
+      (through) => through === occurrence,
+    );
+    expectRefusal(await t.api('recurring.confirm', { id: item.id, date: occurrence }, u.token), planningErrors.rows.recurringAlreadyHandled);
+    expect((await phoneModel(p)).upcoming.find((x) => x.id === item.id)?.due).not.toBe(true);
   });
 
   it('refuses in words what the desktop would refuse, and writes nothing', async () => {

@@ -1,6 +1,6 @@
 import type { AssetDoc, CategoryDoc, RateDoc, RecordDoc } from '../../../server/ledger/schema';
 import { UserLedgerView } from '../../../server/ledger/views';
-import { nextOccurrence } from '../../../server/planning/occurrences';
+import { nextPending } from '../../../server/planning/recurring-store';
 import type { PlanDoc } from '../../../server/planning/schema';
 import { foldText } from '../../../server/lib/fold-text';
 
@@ -38,9 +38,14 @@ export interface UpcomingRow {
   id: string;
   name: string;
   date: string;
+  /** The instant the occurrence's record is dated, ms. */
+  at: number;
   type: string;
   amount: Money | null;
+  /** A `confirm` item: its record is written when the person taps (here or on the desktop). */
   waitsForTap: boolean;
+  /** Its time has come. */
+  due: boolean;
 }
 
 export interface Summary {
@@ -58,6 +63,7 @@ export interface LedgerModel extends Summary {
   categories: { expense: string[]; income: string[] };
   budgets: BudgetRow[];
   upcoming: UpcomingRow[];
+  plans: Map<string, PlanDoc>;
   view: UserLedgerView;
 }
 
@@ -149,27 +155,19 @@ export function buildModel(docs: LedgerDocs, ownerId: string, preferredBase: str
   const upcoming: UpcomingRow[] = [];
   for (const plan of plans) {
     if (plan.kind !== 'recurring' || !plan.rule.freq) continue;
-    const spec = {
-      freq: plan.rule.freq,
-      interval: plan.rule.interval || 1,
-      byMonthDay: plan.rule.byMonthDay,
-      byWeekday: plan.rule.byWeekday,
-      startDate: plan.startDate,
-      endDate: plan.endDate,
-      timeZone: plan.timeZone || 'UTC',
-    };
-    // The first occurrence not yet handled on the desktop (created, confirmed or skipped).
-    let next = nextOccurrence(spec, plan.doneThrough);
-    for (let guard = 0; next && plan.skipped.includes(next.date) && guard < 1000; guard++) next = nextOccurrence(spec, next.date);
+    // The first occurrence not yet handled on any device (written, confirmed or skipped): the desktop's rule.
+    const next = nextPending(plan);
     if (!next || next.at > now + 31 * DAY) continue;
     const asset = assetById.get(plan.template.asset);
     upcoming.push({
       id: plan.id,
       name: plan.name,
       date: next.date,
+      at: next.at,
       type: plan.template.type,
       amount: asset ? { minor: plan.template.amount, currency: asset.currency } : null,
       waitsForTap: plan.mode === 'confirm',
+      due: next.at <= now,
     });
   }
   upcoming.sort((a, b) => a.date.localeCompare(b.date));
@@ -184,6 +182,7 @@ export function buildModel(docs: LedgerDocs, ownerId: string, preferredBase: str
     categories: { expense: categoriesOf('expense'), income: categoriesOf('income') },
     budgets,
     upcoming,
+    plans: new Map(plans.map((p) => [p.id, p])),
     view,
   };
 }

@@ -4,6 +4,7 @@ import { checkBalances, type BalanceEntry } from '../../../server/ledger/record-
 import { editedRecord, newRecord, recordTextProblems, withText, type RecordFields } from '../../../server/ledger/record-factory';
 import { recordVerdict } from '../../../server/ledger/record-verdict';
 import type { RecordDoc, RecordType } from '../../../server/ledger/schema';
+import { nextPending, occurrenceImportKey, occurrenceRecordId } from '../../../server/planning/recurring-store';
 import type { LedgerModel } from './ledger-model';
 import type { PhoneLedger } from './phone-db';
 
@@ -129,4 +130,43 @@ export async function restoreRecord(ledger: PhoneLedger, deleted: RecordDoc): Pr
   const doc = editedRecord(deleted, Date.now());
   await ledger.docs.records.upsert(doc);
   ledger.noteWrite('records', doc.id);
+}
+
+/**
+ * The one tap of a recurring item in `confirm` mode: writes the record of its next occurrence that
+ * nobody handled yet, exactly as the desktop's recurring.confirm writes it — the same id and
+ * importKey (from the item and the date), so the occurrence is written once wherever it is
+ * confirmed — and moves the item's `doneThrough` to that date.
+ */
+export async function confirmOccurrence(ledger: PhoneLedger, model: LedgerModel, planId: string): Promise<RecordDoc> {
+  if (ledger.sync.revoked) throw new WriteRefused('This phone was disconnected from the ledger: it is read-only.');
+  const plan = model.plans.get(planId);
+  if (plan?.kind !== 'recurring') throw new WriteRefused('This recurring item is not on the phone (any more).');
+  const next = nextPending(plan);
+  if (!next || next.at > Date.now()) throw new WriteRefused('Nothing of this item is due.');
+  const id = occurrenceRecordId(plan.id, next.date);
+  if (await ledger.docs.records.findOne(id).exec()) throw new WriteRefused('This occurrence is written already.');
+  const t = plan.template;
+  if (t.type === '') throw new WriteRefused('This recurring item has no record to write.');
+  const now = Date.now();
+  const fields: RecordFields = {
+    type: t.type,
+    amount: t.amount,
+    asset: t.asset,
+    date: next.at,
+    // As on the desktop: an item without a description writes its name ("Netflix").
+    description: t.description || plan.name,
+    tags: t.tags,
+    importKey: occurrenceImportKey(plan.id, next.date),
+  };
+  if (t.type === 'transfer') Object.assign(fields, { toAsset: t.toAsset, toAmount: t.toAmount, fee: t.fee });
+  else fields.category = t.category;
+  const doc = newRecord(fields, { id, userId: ledger.pairing.owner, now });
+  await check(doc, undefined, model, ledger.pairing.owner);
+  await ledger.docs.records.insert(doc);
+  ledger.noteWrite('records', doc.id);
+  const through = plan.doneThrough > next.date ? plan.doneThrough : next.date;
+  await ledger.docs.plans.upsert({ ...plan, doneThrough: through, updatedAt: Math.max(now, plan.updatedAt + 1) });
+  ledger.noteWrite('plans', plan.id);
+  return doc;
 }

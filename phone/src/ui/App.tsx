@@ -3,7 +3,7 @@ import type { RecordDoc } from '../../../server/ledger/schema';
 import type { Pairing } from '../../../server/sync/pairing-link';
 import { PhoneLedger } from '../data/phone-db';
 import { saved } from '../data/saved';
-import { addRecord, deleteRecord, editRecord, restoreRecord } from '../data/writes';
+import { addRecord, confirmOccurrence, deleteRecord, editRecord, restoreRecord } from '../data/writes';
 import { pickLang, wordsFor } from '../i18n';
 import { OverviewScreen } from './OverviewScreen';
 import { PairScreen } from './PairScreen';
@@ -119,7 +119,21 @@ export function App({ initialPairing }: { initialPairing: Pairing | null }) {
             }}
           />
         )}
-        {tab === 'overview' && shownSummary && !editing && <OverviewScreen summary={shownSummary} model={model} w={w} />}
+        {tab === 'overview' && shownSummary && !editing && (
+          <OverviewScreen
+            summary={shownSummary}
+            model={model}
+            w={w}
+            readOnly={readOnly}
+            onConfirm={(planId) => {
+              if (!ledger || !model) return;
+              confirmOccurrence(ledger, model, planId).then(
+                () => setToast({ text: w.t('saved') }),
+                (error: unknown) => setToast({ text: (error as Error).message }),
+              );
+            }}
+          />
+        )}
         {readOnly && (
           <button
             type="button"

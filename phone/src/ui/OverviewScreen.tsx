@@ -2,7 +2,19 @@ import type { LedgerModel, Summary } from '../data/ledger-model';
 import type { Wording } from '../i18n';
 
 /** Net worth, this month's income and expense, balances, budgets and what comes next. */
-export function OverviewScreen({ summary, model, w }: { summary: Summary; model: LedgerModel | null; w: Wording }) {
+export function OverviewScreen({
+  summary,
+  model,
+  w,
+  readOnly,
+  onConfirm,
+}: {
+  summary: Summary;
+  model: LedgerModel | null;
+  w: Wording;
+  readOnly: boolean;
+  onConfirm: (planId: string) => void;
+}) {
   return (
     <section className="screen" aria-label={w.t('overview')}>
       <div className="cards">
@@ -66,7 +78,20 @@ export function OverviewScreen({ summary, model, w }: { summary: Summary; model:
                   {u.name} <span className="hint">{u.date}</span>
                   {u.waitsForTap && <span className="hint"> · {w.t('waitsForTap')}</span>}
                 </span>
-                <span>{u.amount ? w.money(u.amount.minor, u.amount.currency) : ''}</span>
+                <span className="upcoming-end">
+                  {u.amount ? w.money(u.amount.minor, u.amount.currency) : ''}
+                  {u.waitsForTap && u.due && (
+                    <button
+                      type="button"
+                      className="secondary small"
+                      disabled={readOnly}
+                      onClick={() => onConfirm(u.id)}
+                      aria-label={`${w.t('confirmOccurrence')}: ${u.name} ${u.date}`}
+                    >
+                      {w.t('confirmOccurrence')}
+                    </button>
+                  )}
+                </span>
               </li>
             ))}
           </ul>
