@@ -34,8 +34,8 @@ export interface SyncState {
   lastSyncAt: number | null;
   /** The phone was unpaired on the desktop: it keeps what it has, read-only. */
   revoked: boolean;
-  /** The last sync error in words (network errors while offline are not errors). */
-  error: string | null;
+  /** The last sync error while CouchDB answers (sending or reading failed); cleared by the next answer. */
+  error: 'push' | 'pull' | null;
 }
 
 type Listener = (state: SyncState) => void;
@@ -149,7 +149,7 @@ export class PhoneLedger {
         this.set({ pending: this.pendingIds.size });
       });
       replication.error$.subscribe((error) => {
-        if (this.state.online && !this.state.revoked) this.set({ error: error.code === 'RC_PUSH' ? 'changes could not be sent yet' : 'the ledger could not be read from CouchDB' });
+        if (this.state.online && !this.state.revoked) this.set({ error: error.code === 'RC_PUSH' ? 'push' : 'pull' });
       });
       this.replications.push(replication);
     }

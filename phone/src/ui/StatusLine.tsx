@@ -22,6 +22,8 @@ export function StatusLine({ sync, w }: { sync: SyncState | null; w: Wording }) 
   if (sync.pending > 0) parts.push(sync.pending === 1 ? w.t('waitingOne') : w.t('waiting', { n: sync.pending }));
   if (sync.online && sync.pending === 0) parts.push(sync.lastSyncAt === null ? w.t('syncing') : w.t('syncedAgo', { ago: w.ago(sync.lastSyncAt) }));
   if (sync.online && sync.pending > 0) parts.push(w.t('syncing'));
+  // A sync error in words (a database missing on CouchDB, a refused change), until the next answer clears it.
+  if (sync.online && sync.error) parts.push(w.t(sync.error === 'push' ? 'errorPush' : 'errorPull'));
   return (
     <div className={`status ${sync.online ? '' : 'status-offline'}`} role="status" aria-live="polite" data-testid="sync-status">
       {parts.join(' · ')}
