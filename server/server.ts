@@ -13,6 +13,7 @@ import { envelope } from './http/envelope';
 import { apiCors } from './http/cors';
 import { networkPolicy } from './http/network-policy';
 import { phoneAppRoutes } from './http/phone-app';
+import { staticCacheControl } from './http/static-cache';
 import { securityHeaders } from './http/security-headers';
 import { describeError } from './lib/logger';
 
@@ -105,20 +106,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         dotfiles: 'ignore',
         fallthrough: true,
         redirect: false, // /assets is a screen of the app, not a folder to redirect to
-        setHeaders: (res, filePath) => {
-          // Vite names bundles by content hash (in _app/): cache them for good, never index.html.
-          // The files of renderer/public (favicon.ico, icons, manifest.webmanifest) keep their
-          // names across builds: a day, then revalidated. The service worker (sw.js) is checked
-          // on every load, so a new build's worker takes over at once.
-          res.setHeader(
-            'Cache-Control',
-            filePath.includes(`${path.sep}_app${path.sep}`)
-              ? 'public, max-age=31536000, immutable'
-              : path.extname(filePath) === '.html' || path.basename(filePath) === 'sw.js'
-                ? 'no-cache'
-                : 'public, max-age=86400',
-          );
-        },
+        // Vite names bundles by content hash (in _app/); renderer/public's files keep their names (static-cache.ts).
+        setHeaders: (res, filePath) => res.setHeader('Cache-Control', staticCacheControl(filePath, '_app')),
       }),
     );
     // SPA fallback: the UI's own routes (/records, /settings…) get index.html.

@@ -1,5 +1,5 @@
-import path from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { staticCacheControl } from './static-cache';
 
 /**
  * The phone app (phone/, built to dist/phone/) at `/phone/` of this server (docs/phone.md, "Where
@@ -45,16 +45,7 @@ export function phoneAppRoutes(phoneDir: string): Router {
       dotfiles: 'ignore',
       fallthrough: true,
       redirect: false,
-      setHeaders: (res, filePath) => {
-        res.setHeader(
-          'Cache-Control',
-          filePath.includes(`${path.sep}app${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : path.extname(filePath) === '.html' || path.basename(filePath) === 'sw.js'
-              ? 'no-cache'
-              : 'public, max-age=86400',
-        );
-      },
+      setHeaders: (res, filePath) => res.setHeader('Cache-Control', staticCacheControl(filePath, 'app')),
     }),
   );
   router.use('/phone', (req: Request, res: Response) => {

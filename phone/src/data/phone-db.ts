@@ -103,6 +103,13 @@ export class PhoneLedger {
     this.set({ pending: this.pendingIds.size });
   }
 
+  /** A change of this phone that CouchDB now has (or that a newer one there took over): no longer waiting. */
+  private arrived(collection: PhoneCollection, id: unknown): void {
+    if (!this.pendingIds.delete(`${collection}:${String(id)}`)) return;
+    saved.pending.set([...this.pendingIds]);
+    this.set({ pending: this.pendingIds.size });
+  }
+
   private watchNetwork(): void {
     window.addEventListener('online', () => {
       this.set({ online: true });
@@ -135,19 +142,10 @@ export class PhoneLedger {
         push: { batchSize: 200 },
       });
       // One event per document CouchDB took.
-      replication.sent$.subscribe((doc) => {
-        if (!this.pendingIds.delete(`${name}:${String((doc as { id?: unknown }).id)}`)) return;
-        saved.pending.set([...this.pendingIds]);
-        this.set({ pending: this.pendingIds.size });
-      });
+      replication.sent$.subscribe((doc) => this.arrived(name, (doc as { id?: unknown }).id));
       // A change that met a newer one on CouchDB was merged by the conflict rule (conflict-merge.ts):
       // it does not wait any more (what the merge keeps of it goes up as a new change when it must).
-      replication.conflict$.subscribe((conflict) => {
-        const id = (conflict.input.newDocumentState as { id?: unknown }).id;
-        if (!this.pendingIds.delete(`${name}:${String(id)}`)) return;
-        saved.pending.set([...this.pendingIds]);
-        this.set({ pending: this.pendingIds.size });
-      });
+      replication.conflict$.subscribe((conflict) => this.arrived(name, (conflict.input.newDocumentState as { id?: unknown }).id));
       replication.error$.subscribe((error) => {
         if (this.state.online && !this.state.revoked) this.set({ error: error.code === 'RC_PUSH' ? 'push' : 'pull' });
       });
